@@ -1,0 +1,131 @@
+package adr
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// ConfigFile is the project configuration file at the repository root.
+const ConfigFile = ".adr.toml"
+
+// Config is the content of .adr.toml. Every field is optional.
+type Config struct {
+	// Style, Prefix and Digits are defaults for roots that do not set them.
+	Style  string `toml:"style"`
+	Prefix string `toml:"prefix"`
+	Digits int    `toml:"digits"`
+	// Roots are the ADR directories; when set, discovery looks nowhere else.
+	Roots []RootConfig `toml:"roots"`
+
+	// Path is where the configuration was read from ("" when absent).
+	Path string `toml:"-"`
+}
+
+// RootConfig configures one ADR directory.
+type RootConfig struct {
+	Path     string `toml:"path"`
+	Name     string `toml:"name"`
+	Prefix   string `toml:"prefix"`
+	Digits   int    `toml:"digits"`
+	Style    string `toml:"style"`
+	Template string `toml:"template"`
+}
+
+// ConfigError is a problem in .adr.toml; it names the file and, where toml
+// knows it, the line.
+type ConfigError struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// LoadConfig reads .adr.toml from the repository root. A missing file is an
+// empty configuration; unknown keys and bad values are errors.
+func LoadConfig(fsys fs.FS) (*Config, error) {
+	data, err := fs.ReadFile(fsys, ConfigFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Config{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfig(data)
+}
+
+// ParseConfig parses the bytes of an .adr.toml file.
+func ParseConfig(data []byte) (*Config, error) {
+	var c Config
+	md, err := toml.Decode(string(data), &c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &ConfigError{Path: ConfigFile, Line: pe.Position.Line, Msg: pe.Message}
+		}
+		return nil, &ConfigError{Path: ConfigFile, Msg: err.Error()}
+	}
+	c.Path = ConfigFile
+	if und := md.Undecoded(); len(und) > 0 {
+		var keys []string
+		for _, k := range und {
+			keys = append(keys, fmt.Sprintf("%q", k.String()))
+		}
+		return nil, &ConfigError{Path: ConfigFile, Msg: "unknown key " + strings.Join(keys, ", ") + " (see docs/configuration.md)"}
+	}
+	if c.Style != "" {
+		if _, ok := ParseStyle(c.Style); !ok {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("style %q is not one of nygard, madr, madr2, table, ocp", c.Style)}
+		}
+	}
+	seen := map[string]bool{}
+	for i, r := range c.Roots {
+		p := cleanRel(r.Path)
+		if r.Path == "" || p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(r.Path, "/") {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].path %q must be a directory inside the repository", i, r.Path)}
+		}
+		if seen[p] {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].path %q is listed twice", i, r.Path)}
+		}
+		seen[p] = true
+		if r.Style != "" {
+			if _, ok := ParseStyle(r.Style); !ok {
+				return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].style %q is not one of nygard, madr, madr2, table, ocp", i, r.Style)}
+			}
+		}
+		if r.Digits < 0 || r.Digits > 9 {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].digits %d must be between 0 and 9", i, r.Digits)}
+		}
+	}
+	return &c, nil
+}
+
+// cleanRel normalises a slash path relative to the repository root ("" for
+// the root itself).
+func cleanRel(p string) string {
+	p = strings.ReplaceAll(p, "\\", "/")
+	var parts []string
+	for _, s := range strings.Split(p, "/") {
+		switch s {
+		case "", ".":
+		case "..":
+			if len(parts) > 0 && parts[len(parts)-1] != ".." {
+				parts = parts[:len(parts)-1]
+			} else {
+				parts = append(parts, "..")
+			}
+		default:
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "/")
+}

@@ -1,0 +1,327 @@
+package adr
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ConventionalDirs are the ADR directories git-adr looks in when nothing is
+// configured, in this order (adr-tools' default first).
+var ConventionalDirs = []string{
+	"doc/adr", "docs/adr", "docs/decisions", "docs/architecture/decisions",
+	"doc/architecture/decisions", "docs/adrs", "doc/adrs", "docs/architecture/adr",
+	"architecture/decisions", "adr", "adrs", "decisions",
+}
+
+// DiscoverOptions tunes discovery.
+type DiscoverOptions struct {
+	// Roots, when set, replace discovery (the global --root flag).
+	Roots []string
+	// Cwd is the starting directory relative to the repository root; the
+	// adr-tools .adr-dir file is looked up from there upwards.
+	Cwd string
+}
+
+// Scan limits keep automatic detection cheap in large repositories.
+const (
+	scanMaxDepth   = 6
+	scanMaxEntries = 20000
+)
+
+// skipDirs are never scanned for ADR folders.
+var skipDirs = map[string]bool{
+	"node_modules": true, "vendor": true, "target": true, "build": true, "dist": true, "out": true,
+	"third_party": true, "third-party": true, "testdata": true, "fixtures": true, "__pycache__": true,
+	"venv": true, ".venv": true, "bower_components": true, "Pods": true, "coverage": true,
+}
+
+// Discover finds the ADR roots of a repository. Precedence: --root flags;
+// .adr.toml roots; adr-tools .adr-dir (walking up from Cwd as adr-tools
+// does) and log4brains' .log4brains.yml; otherwise conventional directories
+// plus a bounded scan for folders of numbered records with ADR structure.
+// notes say what was found and how.
+func Discover(fsys fs.FS, cfg *Config, opt DiscoverOptions) (roots []*Root, notes []string, err error) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	add := func(p, source, name string) {
+		p = cleanRel(p)
+		for _, r := range roots {
+			if r.Path == p {
+				return
+			}
+		}
+		roots = append(roots, newRoot(cfg, p, source, name))
+	}
+	if len(opt.Roots) > 0 {
+		for _, p := range opt.Roots {
+			add(p, "--root", "")
+		}
+		return roots, nil, nil
+	}
+	if len(cfg.Roots) > 0 {
+		for _, rc := range cfg.Roots {
+			add(rc.Path, ConfigFile, rc.Name)
+		}
+		return roots, nil, nil
+	}
+	if p, ok := adrDirFile(fsys, opt.Cwd); ok {
+		add(p, ".adr-dir", "")
+	}
+	l4b, l4bNotes := log4brainsRoots(fsys)
+	notes = append(notes, l4bNotes...)
+	for _, r := range l4b {
+		add(r[0], ".log4brains.yml", r[1])
+	}
+	if len(roots) > 0 {
+		return roots, notes, nil
+	}
+	found := detect(fsys)
+	for _, p := range found {
+		src := "detected"
+		for _, c := range ConventionalDirs {
+			if c == p {
+				src = "conventional"
+			}
+		}
+		add(p, src, "")
+	}
+	if len(roots) > 0 {
+		var ds []string
+		for _, r := range roots {
+			if r.Source == "detected" {
+				ds = append(ds, r.Dir())
+			}
+		}
+		if len(ds) > 0 {
+			notes = append(notes, fmt.Sprintf("no ADR directory configured; detected %s (pin with `git adr init --dir DIR` or list roots in %s)", strings.Join(ds, ", "), ConfigFile))
+		}
+	}
+	return roots, notes, nil
+}
+
+func newRoot(cfg *Config, p, source, name string) *Root {
+	r := &Root{Path: p, Source: source, Name: name, Prefix: "ADR-", Digits: 4, Sep: "-", Style: StyleNygard}
+	if cfg.Prefix != "" {
+		r.Prefix = cfg.Prefix
+	}
+	if cfg.Digits > 0 {
+		r.Digits, r.digitsSet = cfg.Digits, true
+	}
+	if s, ok := ParseStyle(cfg.Style); ok {
+		r.Style, r.configured = s, true
+	}
+	for _, rc := range cfg.Roots {
+		if cleanRel(rc.Path) != p {
+			continue
+		}
+		if rc.Prefix != "" {
+			r.Prefix = rc.Prefix
+		}
+		if rc.Digits > 0 {
+			r.Digits, r.digitsSet = rc.Digits, true
+		}
+		if s, ok := ParseStyle(rc.Style); ok {
+			r.Style, r.configured = s, true
+		}
+		r.Template = rc.Template
+	}
+	return r
+}
+
+// adrDirFile follows adr-tools: from the working directory upwards, the
+// first .adr-dir names the directory relative to where it lies; a doc/adr
+// directory found first wins the same way.
+func adrDirFile(fsys fs.FS, cwd string) (string, bool) {
+	dir := cleanRel(cwd)
+	for {
+		f := path.Join(dir, ".adr-dir")
+		if dir == "" {
+			f = ".adr-dir"
+		}
+		if data, err := fs.ReadFile(fsys, f); err == nil {
+			target := strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0])
+			if target != "" {
+				return cleanRel(path.Join(dir, target)), true
+			}
+		}
+		if dir != "" {
+			if fi, err := fs.Stat(fsys, path.Join(dir, "doc/adr")); err == nil && fi.IsDir() {
+				return path.Join(dir, "doc/adr"), true
+			}
+		}
+		if dir == "" {
+			return "", false
+		}
+		dir = dirOf(dir)
+	}
+}
+
+// log4brainsRoots reads .log4brains.yml: project.adrFolder and every
+// packages[].adrFolder (with the package name as module name). Folders that
+// do not exist are reported in notes.
+func log4brainsRoots(fsys fs.FS) (roots [][2]string, notes []string) {
+	data, err := fs.ReadFile(fsys, ".log4brains.yml")
+	if err != nil {
+		return nil, nil
+	}
+	var cfg struct {
+		Project struct {
+			AdrFolder string `yaml:"adrFolder"`
+			Packages  []struct {
+				Name      string `yaml:"name"`
+				AdrFolder string `yaml:"adrFolder"`
+			} `yaml:"packages"`
+		} `yaml:"project"`
+	}
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		return nil, []string{fmt.Sprintf(".log4brains.yml is not valid YAML (%v); ignored", err)}
+	}
+	try := func(folder, name string) {
+		if folder == "" {
+			return
+		}
+		p := cleanRel(folder)
+		if fi, err := fs.Stat(fsys, dirOrDot(p)); err != nil || !fi.IsDir() {
+			notes = append(notes, fmt.Sprintf(".log4brains.yml names %q, which does not exist; skipped", folder))
+			return
+		}
+		roots = append(roots, [2]string{p, name})
+	}
+	try(cfg.Project.AdrFolder, "")
+	for _, pkg := range cfg.Project.Packages {
+		try(pkg.AdrFolder, pkg.Name)
+	}
+	return roots, notes
+}
+
+func dirOrDot(p string) string {
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+// detect scans the tree breadth-first, within limits, for folders holding
+// numbered (or date-slug) records with ADR structure. Nested finds (an
+// archive or a translation mirror inside a found root) are dropped.
+func detect(fsys fs.FS) []string {
+	type item struct {
+		dir   string
+		depth int
+	}
+	queue := []item{{"", 0}}
+	visited := 0
+	var found []string
+	for len(queue) > 0 && visited < scanMaxEntries {
+		it := queue[0]
+		queue = queue[1:]
+		entries, err := fs.ReadDir(fsys, dirOrDot(it.dir))
+		if err != nil {
+			continue
+		}
+		visited += len(entries)
+		if qualifies(fsys, it.dir, entries) {
+			found = append(found, it.dir)
+		}
+		if it.depth >= scanMaxDepth {
+			continue
+		}
+		for _, e := range entries {
+			n := e.Name()
+			if !e.IsDir() || strings.HasPrefix(n, ".") || skipDirs[n] || n == ArchiveDir {
+				continue
+			}
+			queue = append(queue, item{path.Join(it.dir, n), it.depth + 1})
+		}
+	}
+	sort.Strings(found)
+	var out []string
+	for _, f := range found {
+		nested := false
+		for _, o := range out {
+			if o != "" && strings.HasPrefix(f, o+"/") {
+				nested = true
+			}
+		}
+		if !nested {
+			out = append(out, f)
+		}
+	}
+	// Conventional directories count even when empty of structure (a
+	// freshly initialised log), so long as they hold a record file.
+	for _, c := range ConventionalDirs {
+		if contains(out, c) {
+			continue
+		}
+		entries, err := fs.ReadDir(fsys, c)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() && isRecordFileName(e.Name()) && (parseFileName(e.Name()).Numbered || isDateSlug(strings.TrimSuffix(e.Name(), path.Ext(e.Name())))) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// qualifies reports whether a folder looks like an ADR root: at least two
+// numbered or date-slug record files, most of the first few of which parse
+// with ADR structure. At the repository root, names must say "adr".
+func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry) bool {
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !isRecordFileName(n) {
+			continue
+		}
+		fn := parseFileName(n)
+		if !fn.Numbered && !isDateSlug(fn.Stem) {
+			continue
+		}
+		if dir == "" && !strings.HasPrefix(strings.ToLower(fn.Lead), "adr") {
+			continue
+		}
+		names = append(names, n)
+	}
+	if len(names) < 2 {
+		return false
+	}
+	checked, ok := 0, 0
+	for _, n := range names {
+		if checked == 4 {
+			break
+		}
+		data, err := fs.ReadFile(fsys, path.Join(dirOrDot(dir), n))
+		if err != nil {
+			continue
+		}
+		checked++
+		if looksLikeADR(Parse(data)) {
+			ok++
+		}
+	}
+	return checked > 0 && ok*2 > checked
+}
+
+// errNoRoots is returned by Load when no ADR directory exists anywhere.
+var errNoRoots = errors.New("no ADR directory found")

@@ -1,0 +1,57 @@
+package adr
+
+// RecordInfo is the stable, documented JSON shape of a record (see
+// docs/json.md). Number is null for records identified by slug.
+type RecordInfo struct {
+	ID        string         `json:"id"`
+	Number    *int           `json:"number"`
+	Title     string         `json:"title"`
+	Status    Status         `json:"status"`
+	RawStatus string         `json:"raw_status"`
+	Date      string         `json:"date"`
+	Path      string         `json:"path"`
+	Root      string         `json:"root"`
+	Style     Style          `json:"style"`
+	Archived  bool           `json:"archived"`
+	Domains   []string       `json:"domains"`
+	Relations []RelationInfo `json:"relations"`
+	Problems  []string       `json:"problems,omitempty"`
+}
+
+// RelationInfo is the JSON shape of a relation.
+type RelationInfo struct {
+	Type     RelationType `json:"type"`
+	Label    string       `json:"label"`
+	Target   string       `json:"target"`
+	TargetID *string      `json:"target_id"`
+	Line     int          `json:"line"`
+	Section  string       `json:"section,omitempty"`
+}
+
+// Info returns the record's JSON shape.
+func (r *Record) Info() RecordInfo {
+	in := RecordInfo{
+		ID: r.ID, Title: r.Title, Status: r.Status, RawStatus: r.RawStatus, Date: r.Date,
+		Path: r.Path, Style: r.Style, Archived: r.Archived, Domains: r.Domains, Problems: r.Problems,
+		Relations: []RelationInfo{},
+	}
+	if in.Domains == nil {
+		in.Domains = []string{}
+	}
+	if r.Root != nil {
+		in.Root = r.Root.Dir()
+	}
+	if r.Numbered {
+		n := r.Number
+		in.Number = &n
+	}
+	for _, rel := range r.Relations {
+		ri := RelationInfo{Type: rel.Type, Label: rel.Label, Target: rel.Target, Line: rel.Line, Section: rel.Section}
+		if rel.TargetID != "" {
+			id := rel.TargetID
+			ri.TargetID = &id
+		}
+		in.Relations = append(in.Relations, ri)
+	}
+	return in
+}

@@ -1,0 +1,283 @@
+package adr
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Log is the whole decision log of a repository: every root and every
+// record in it, archived records included.
+type Log struct {
+	FS      fs.FS
+	Config  *Config
+	Roots   []*Root
+	Records []*Record
+	// Notes say how roots were found or what was skipped.
+	Notes []string
+
+	byPath   map[string]*Record
+	byID     map[string][]*Record
+	byNumber map[int][]*Record
+}
+
+// LoadOptions tunes Load.
+type LoadOptions = DiscoverOptions
+
+// ErrNoRoots means no ADR directory was configured or found.
+var ErrNoRoots = errNoRoots
+
+// Load discovers the roots of fsys (a repository work tree, index or commit
+// tree) and parses every record.
+func Load(fsys fs.FS, opt LoadOptions) (*Log, error) {
+	cfg, err := LoadConfig(fsys)
+	if err != nil {
+		return nil, err
+	}
+	return LoadWithConfig(fsys, cfg, opt)
+}
+
+// LoadWithConfig is Load with an already read configuration.
+func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
+	roots, notes, err := Discover(fsys, cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	l := &Log{FS: fsys, Config: cfg, Roots: roots, Notes: notes}
+	for _, root := range roots {
+		if err := root.scanRecords(fsys); err != nil {
+			return nil, err
+		}
+		if !root.Exists && root.Source == "--root" {
+			return nil, fmt.Errorf("ADR root %q: %w", root.Dir(), fs.ErrNotExist)
+		}
+		l.Records = append(l.Records, root.Records...)
+	}
+	l.resolveRelations()
+	return l, nil
+}
+
+// NotFoundError means a reference names no record.
+type NotFoundError struct{ Ref string }
+
+func (e *NotFoundError) Error() string { return fmt.Sprintf("no record %q", e.Ref) }
+
+// AmbiguousError means a reference names several records.
+type AmbiguousError struct {
+	Ref        string
+	Candidates []*Record
+}
+
+func (e *AmbiguousError) Error() string {
+	var c []string
+	for _, r := range e.Candidates {
+		c = append(c, r.ID+" ("+r.Path+")")
+	}
+	return fmt.Sprintf("%q is ambiguous: %s", e.Ref, strings.Join(c, ", "))
+}
+
+// Resolve finds the record a reference names: an ID in any form
+// ("ADR-0007", "adr-7", "7", "0007"), a slug, a file name or a path
+// relative to the repository root. A unit locator ("#decision", "§3") is
+// ignored here; see [SplitLocator].
+func (l *Log) Resolve(ref string) (*Record, error) {
+	return l.resolveIn(ref, nil)
+}
+
+func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
+	rref, _ := SplitLocator(strings.TrimSpace(ref))
+	if rref == "" {
+		return nil, &NotFoundError{Ref: ref}
+	}
+	pick := func(cands []*Record) (*Record, error) {
+		if len(cands) == 1 {
+			return cands[0], nil
+		}
+		if len(cands) > 1 && prefer != nil {
+			var in []*Record
+			for _, c := range cands {
+				if c.Root == prefer {
+					in = append(in, c)
+				}
+			}
+			if len(in) == 1 {
+				return in[0], nil
+			}
+			if len(in) > 1 {
+				cands = in
+			}
+		}
+		if len(cands) > 1 {
+			return nil, &AmbiguousError{Ref: ref, Candidates: cands}
+		}
+		return nil, nil
+	}
+	var cands []*Record
+	// A path or file name.
+	if strings.Contains(rref, "/") || recordExt.MatchString(rref) {
+		p := cleanRel(rref)
+		if r := l.ByPath(p); r != nil {
+			return r, nil
+		}
+		for _, r := range l.Records {
+			if baseOf(r.Path) == baseOf(p) {
+				cands = append(cands, r)
+			}
+		}
+		if r, err := pick(cands); r != nil || err != nil {
+			return r, err
+		}
+	}
+	// An exact display ID or slug.
+	if l.byID == nil {
+		l.index()
+	}
+	if r, err := pick(l.byID[strings.ToLower(rref)]); r != nil || err != nil {
+		return r, err
+	}
+	// A number, with or without a prefix.
+	if prefix, n, ok := parseIDNumber(rref); ok {
+		cands = nil
+		for _, r := range l.byNumber[n] {
+			if prefix == "" || prefixMatches(r.Root, prefix) {
+				cands = append(cands, r)
+			}
+		}
+		if r, err := pick(cands); r != nil || err != nil {
+			return r, err
+		}
+	}
+	// A file stem or slug without its date or number.
+	cands = nil
+	for _, r := range l.Records {
+		stem := strings.TrimSuffix(baseOf(r.Path), path.Ext(r.Path))
+		if strings.EqualFold(stem, rref) {
+			cands = append(cands, r)
+		}
+	}
+	if r, err := pick(cands); r != nil || err != nil {
+		return r, err
+	}
+	return nil, &NotFoundError{Ref: ref}
+}
+
+func prefixMatches(root *Root, written string) bool {
+	p := strings.ToLower(strings.TrimRight(root.Prefix, "-_ "))
+	w := strings.ToLower(written)
+	return w == p || w == "adr" || w == strings.ToLower(strings.TrimRight(root.Lead, "-_ "))
+}
+
+// resolveRelations sets TargetID on every relation whose target names a
+// record: a relative link from the record's directory (with or without
+// ".md", or site-absolute by file name), or an ID resolved in the record's
+// own root first.
+func (l *Log) resolveRelations() {
+	l.index()
+	for _, r := range l.Records {
+		for i := range r.Relations {
+			if t := l.Target(r, r.Relations[i].Target); t != nil {
+				r.Relations[i].TargetID = t.ID
+			}
+		}
+	}
+}
+
+// Target resolves a relation target written in record from; nil when it
+// names no record.
+func (l *Log) Target(from *Record, target string) *Record {
+	tg := strings.TrimSpace(target)
+	if isIDText(tg) {
+		rec, _ := SplitLocator(tg)
+		if t, err := l.resolveIn(rec, from.Root); err == nil && t != nil {
+			return t
+		}
+		return nil
+	}
+	p := stripFragment(tg)
+	if p == "" || strings.Contains(p, "://") || strings.HasPrefix(p, "mailto:") {
+		return nil
+	}
+	var cand string
+	if strings.HasPrefix(p, "/") {
+		cand = cleanRel(p)
+	} else {
+		cand = cleanRel(path.Join(dirOf(from.Path), p))
+	}
+	for _, c := range []string{cand, cand + ".md"} {
+		if r := l.byPath[c]; r != nil {
+			return r
+		}
+	}
+	// Site-absolute links ("/docs/0003-x") and links into an archive that
+	// moved: match by file name within the same root.
+	if strings.HasPrefix(p, "/") {
+		base := baseOf(cand)
+		for _, r := range from.Root.Records {
+			b := baseOf(r.Path)
+			if b == base || strings.TrimSuffix(b, path.Ext(b)) == base {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+func (l *Log) index() {
+	l.byPath = make(map[string]*Record, len(l.Records))
+	l.byID = make(map[string][]*Record, len(l.Records))
+	l.byNumber = make(map[int][]*Record, len(l.Records))
+	for _, r := range l.Records {
+		l.byPath[r.Path] = r
+		k := strings.ToLower(r.ID)
+		l.byID[k] = append(l.byID[k], r)
+		if r.Numbered {
+			l.byNumber[r.Number] = append(l.byNumber[r.Number], r)
+		}
+	}
+}
+
+// ByPath returns the record at a repository-relative path, or nil.
+func (l *Log) ByPath(p string) *Record {
+	if l.byPath == nil {
+		l.index()
+	}
+	return l.byPath[p]
+}
+
+// Sorted returns records sorted by root order, then number, then ID.
+func (l *Log) Sorted() []*Record {
+	out := append([]*Record(nil), l.Records...)
+	idx := map[*Root]int{}
+	for i, r := range l.Roots {
+		idx[r] = i
+	}
+	sort.SliceStable(out, func(i, j int) bool { return idx[out[i].Root] < idx[out[j].Root] })
+	return out
+}
+
+// RootFor returns the root a new record goes to: the one named by dir
+// (a path relative to the repository root), or the only/first root.
+func (l *Log) RootFor(dir string) (*Root, error) {
+	if dir != "" {
+		d := cleanRel(dir)
+		for _, r := range l.Roots {
+			if r.Path == d || r.Name != "" && r.Name == dir {
+				return r, nil
+			}
+		}
+		return nil, fmt.Errorf("%q is not an ADR root", dir)
+	}
+	if len(l.Roots) == 0 {
+		return nil, ErrNoRoots
+	}
+	return l.Roots[0], nil
+}
+
+// IsNotFound reports whether err means a reference named no record.
+func IsNotFound(err error) bool {
+	var nf *NotFoundError
+	return errors.As(err, &nf)
+}

@@ -1,0 +1,108 @@
+package adr
+
+import (
+	"regexp"
+	"strings"
+	"time"
+)
+
+// metaKey is what a metadata key means, whatever language it is written in.
+type metaKey string
+
+const (
+	keyStatus  metaKey = "status"
+	keyDate    metaKey = "date"
+	keyDomain  metaKey = "domain"
+	keyTitle   metaKey = "title"
+	keyStyle   metaKey = "style"
+	keyIgnored metaKey = "other"
+)
+
+// metaKeys maps lower-case keys to their meaning. Keys that name relations
+// are recognised separately (see ParseRelationType).
+var metaKeys = map[string]metaKey{
+	"status": keyStatus, "state": keyStatus, "statut": keyStatus, "état": keyStatus, "etat": keyStatus,
+	"estado": keyStatus, "stato": keyStatus, "zustand": keyStatus, "状态": keyStatus, "状態": keyStatus,
+	"상태": keyStatus, "статус": keyStatus, "decision status": keyStatus, "adr status": keyStatus,
+	"date": keyDate, "datum": keyDate, "fecha": keyDate, "data": keyDate, "日期": keyDate, "日付": keyDate,
+	"날짜": keyDate, "дата": keyDate, "created": keyDate, "decision date": keyDate, "last updated": keyIgnored,
+	"domain": keyDomain, "domains": keyDomain, "tags": keyDomain, "tag": keyDomain, "category": keyDomain,
+	"categories": keyDomain, "area": keyDomain, "component": keyDomain, "components": keyDomain,
+	"title": keyTitle, "style": keyStyle,
+	"deciders": keyIgnored, "decision-makers": keyIgnored, "decision makers": keyIgnored, "author": keyIgnored,
+	"authors": keyIgnored, "consulted": keyIgnored, "informed": keyIgnored, "technical story": keyIgnored,
+	"owner": keyIgnored, "owners": keyIgnored, "reviewers": keyIgnored, "issue": keyIgnored,
+	"parent": keyIgnored, "nav_order": keyIgnored, "layout": keyIgnored, "revision": keyIgnored,
+}
+
+// metaKeyOf returns the meaning of a key, and whether it is a key at all
+// (known metadata or a relation label).
+func metaKeyOf(k string) (metaKey, RelationType, bool) {
+	l := strings.ToLower(strings.TrimSpace(k))
+	l = strings.Join(strings.Fields(l), " ")
+	if m, ok := metaKeys[l]; ok {
+		return m, "", true
+	}
+	if t := ParseRelationType(l); t.Known() {
+		return "", t, true
+	}
+	if l == "updates" || l == "updated by" || l == "extends" || l == "extended by" || l == "depends on" || l == "clarifies" || l == "clarified by" {
+		return "", RelationType(strings.TrimSpace(k)), true
+	}
+	return "", "", false
+}
+
+var dateLayouts = []string{
+	"2006-01-02", "2006/01/02", "2006.01.02", "2006-1-2", "2006/1/2",
+	"02-01-2006", "02/01/2006", "02.01.2006", "2-1-2006",
+	"January 2, 2006", "January 2 2006", "2 January 2006", "Jan 2, 2006", "Jan 2 2006", "2 Jan 2006",
+	"2006-01", "January 2006",
+}
+
+var dateInText = regexp.MustCompile(`\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|(?i:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4})`)
+
+var ordinalSuffix = regexp.MustCompile(`(\d)(st|nd|rd|th)\b`)
+
+// normalizeDate returns an ISO date for text that holds one, or the trimmed
+// text itself.
+func normalizeDate(raw string) string {
+	s := strings.TrimSpace(strings.Trim(raw, "*_`"))
+	if m := dateInText.FindString(s); m != "" {
+		s2 := ordinalSuffix.ReplaceAllString(m, "$1")
+		s2 = strings.Join(strings.Fields(s2), " ")
+		for _, l := range dateLayouts {
+			if t, err := time.Parse(l, s2); err == nil {
+				return t.Format("2006-01-02")
+			}
+			// Month names are matched case-sensitively by time.Parse.
+			if t, err := time.Parse(l, titleCase(s2)); err == nil {
+				return t.Format("2006-01-02")
+			}
+		}
+	}
+	return s
+}
+
+func titleCase(s string) string {
+	w := strings.Fields(strings.ToLower(s))
+	for i, x := range w {
+		if x != "" && x[0] >= 'a' && x[0] <= 'z' {
+			w[i] = strings.ToUpper(x[:1]) + x[1:]
+		}
+	}
+	return strings.Join(w, " ")
+}
+
+// splitList splits "a, b; c" or a YAML flow list "[a, b]" into items.
+func splitList(v string) []string {
+	v = strings.TrimSpace(v)
+	v = strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")
+	var out []string
+	for _, p := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' }) {
+		p = strings.Trim(strings.TrimSpace(p), `"'`)
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,147 @@
+package adr
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// fileName is a record file name taken apart: "adr-017-simplify.md" has
+// Lead "adr-", Digits "017", Sep "-", Slug "simplify", Ext ".md".
+type fileName struct {
+	Lead     string
+	Digits   string
+	Number   int
+	Numbered bool
+	Sep      string
+	Slug     string
+	Ext      string
+	Stem     string
+}
+
+var numberedName = regexp.MustCompile(`^(?i:(adr|rfc|dr|decision)([-_ ]?))?(\d{1,9})(?:([-_ .]+)(.*?))?(\.(?i:md|markdown|mdx))$`)
+
+var recordExt = regexp.MustCompile(`\.(?i:md|markdown|mdx)$`)
+
+// parseFileName splits a record file name. Eight-digit date prefixes
+// (log4brains' YYYYMMDD-slug) are not numbers: those records are identified
+// by their slug.
+func parseFileName(name string) fileName {
+	ext := recordExt.FindString(name)
+	fn := fileName{Ext: ext, Stem: strings.TrimSuffix(name, ext), Slug: strings.TrimSuffix(name, ext)}
+	m := numberedName.FindStringSubmatch(name)
+	if m == nil {
+		return fn
+	}
+	digits := m[3]
+	if isDatePrefix(digits) {
+		return fn
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil {
+		return fn
+	}
+	fn.Lead = m[1] + m[2]
+	fn.Digits, fn.Number, fn.Numbered = digits, n, true
+	fn.Sep, fn.Slug = m[4], m[5]
+	return fn
+}
+
+func isDatePrefix(d string) bool {
+	if len(d) != 8 {
+		return false
+	}
+	y, _ := strconv.Atoi(d[:4])
+	mo, _ := strconv.Atoi(d[4:6])
+	day, _ := strconv.Atoi(d[6:])
+	return y >= 1970 && y <= 2200 && mo >= 1 && mo <= 12 && day >= 1 && day <= 31
+}
+
+// nonRecordNames are files that live beside records but never are records:
+// generated views, indexes, templates, project files.
+var nonRecordStems = map[string]bool{
+	"readme": true, "index": true, "current": true, "template": true, "adr-template": true,
+	"adr_template": true, "toc": true, "summary": true, "changelog": true, "license": true,
+	"licence": true, "contributing": true, "code_of_conduct": true, "glossary": true,
+	"decision-log": true, "decisions": true, "adr-log": true, "log": true, "_sidebar": true,
+	"overview": true, "introduction": true, "intro": true, "about": true, "security": true,
+}
+
+// isRecordFileName reports whether a file name can be a record at all.
+func isRecordFileName(name string) bool {
+	if !recordExt.MatchString(name) || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+		return false
+	}
+	stem := strings.ToLower(recordExt.ReplaceAllString(name, ""))
+	if nonRecordStems[stem] || strings.HasSuffix(stem, "-template") || strings.HasSuffix(stem, "_template") ||
+		strings.HasPrefix(stem, "template-") || strings.HasPrefix(stem, "template.") {
+		return false
+	}
+	return true
+}
+
+// slugify turns a title into a file-name slug the way adr-tools does: runs
+// of anything but letters and digits become one dash, lower case, no dash
+// at either end. Letters of every script are kept.
+func slugify(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		if isAlnum(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
+}
+
+func isAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f && (isLetterOrDigit(r))
+}
+
+// FormatID renders a number with the root's prefix and padding.
+func (root *Root) FormatID(n int) string {
+	return root.Prefix + padNumber(n, root.Digits)
+}
+
+func padNumber(n, digits int) string {
+	s := strconv.Itoa(n)
+	for len(s) < digits {
+		s = "0" + s
+	}
+	return s
+}
+
+// idPattern reads an ID as people write it: "ADR-0007", "adr 7", "#7",
+// "0007", "7", "ADR-0042§3", "ADR-0012#decision".
+var idPattern = regexp.MustCompile(`^(?i:([a-z][a-z0-9]*)[-_ ]?)?#?(\d{1,9})$`)
+
+// parseIDNumber extracts the number and the written prefix from an ID.
+func parseIDNumber(s string) (prefix string, n int, ok bool) {
+	m := idPattern.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(m[2])
+	if err != nil {
+		return "", 0, false
+	}
+	return m[1], n, true
+}
+
+// SplitLocator splits "ADR-0012#decision" or "ADR-0042§3" into the record
+// reference and the unit anchor ("" when none).
+func SplitLocator(ref string) (record, anchor string) {
+	if i := strings.Index(ref, "§"); i > 0 {
+		return ref[:i], "§" + ref[i+len("§"):]
+	}
+	if i := strings.LastIndexByte(ref, '#'); i > 0 {
+		return ref[:i], ref[i+1:]
+	}
+	return ref, ""
+}

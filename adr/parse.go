@@ -1,0 +1,499 @@
+package adr
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Parse reads a record from its bytes. It never fails: whatever cannot be
+// classified is kept raw (RawStatus, Problems) and reported as unknown.
+// Identity fields (ID, Number, Root, Path) are filled by the caller, which
+// knows the file name and root; see [Root.parseRecord].
+func Parse(src []byte) *Record {
+	t := NewText(src)
+	p := &parser{t: t, rec: &Record{Text: t, TitleNumber: -1, Status: Unknown}}
+	p.run()
+	return p.rec
+}
+
+type parser struct {
+	t        *Text
+	rec      *Record
+	headings []Heading
+	title    int // index into headings of the title, -1 when none
+	fm       []fmEntry
+	forceOCP bool
+}
+
+// fmEntry is one top-level front matter key.
+type fmEntry struct {
+	Key        string
+	Value      string
+	Items      []string
+	Line       int
+	Start, End int // value bytes
+}
+
+func (p *parser) run() {
+	t := p.t
+	if !utf8.Valid(t.Src) {
+		p.rec.Problems = append(p.rec.Problems, "not valid UTF-8")
+	}
+	p.headings = t.Headings()
+	p.frontMatter()
+	p.findTitle()
+	p.preambleMeta()
+	p.statusSection()
+	p.otherSections()
+	p.units()
+	p.classifyStyle()
+	if p.rec.RawStatus != "" || p.rec.StatusField.Kind != FieldNone {
+		p.rec.Status = NormalizeStatus(p.rec.RawStatus)
+	}
+}
+
+var fmKeyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_ -]*?)\s*:(?:\s+(.*?)|)\s*$`)
+
+func (p *parser) frontMatter() {
+	t := p.t
+	if len(t.Lines) == 0 || t.Lines[0].Kind != LineFrontMatter {
+		return
+	}
+	var cur *fmEntry
+	end := 1
+	for i := 1; i < len(t.Lines) && t.Lines[i].Kind == LineFrontMatter; i++ {
+		s := t.LineText(i)
+		trimmed := strings.TrimSpace(s)
+		end = i
+		if trimmed == "---" || trimmed == "..." {
+			break
+		}
+		if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") || strings.HasPrefix(s, "-") {
+			if cur != nil && strings.HasPrefix(trimmed, "- ") {
+				cur.Items = append(cur.Items, unquote(strings.TrimSpace(trimmed[2:])))
+			}
+			continue
+		}
+		m := fmKeyLine.FindStringSubmatchIndex(s)
+		if m == nil {
+			cur = nil
+			continue
+		}
+		e := fmEntry{Key: strings.ToLower(s[m[2]:m[3]]), Line: i}
+		if m[4] >= 0 {
+			raw := s[m[4]:m[5]]
+			// Drop a trailing comment, keep quoted text intact.
+			e.Value = unquote(stripYAMLComment(raw))
+			e.Start = t.Lines[i].Start + m[4]
+			e.End = e.Start + len(strings.TrimRight(stripYAMLComment(raw), " \t"))
+		} else {
+			e.Start = t.Lines[i].Start + len(strings.TrimRight(s, " \t"))
+			e.End = e.Start
+		}
+		if strings.HasPrefix(e.Value, "[") && strings.HasSuffix(e.Value, "]") {
+			e.Items = splitList(e.Value)
+		}
+		p.fm = append(p.fm, e)
+		cur = &p.fm[len(p.fm)-1]
+	}
+	p.yamlValues(end)
+	for i := range p.fm {
+		e := &p.fm[i]
+		key, rel, ok := metaKeyOf(strings.ReplaceAll(e.Key, "_", " "))
+		if !ok {
+			key, rel, ok = metaKeyOf(e.Key)
+		}
+		if !ok {
+			continue
+		}
+		switch {
+		case rel != "":
+			items := e.Items
+			if len(items) == 0 && e.Value != "" {
+				items = splitList(e.Value)
+			}
+			for _, it := range items {
+				p.addRelation(rel, e.Key, it, e.Line)
+			}
+		case key == keyStatus:
+			p.setStatus(e.Value, Field{Kind: FieldFrontMatter, Line: e.Line, Start: e.Start, End: e.End}, e.Line)
+		case key == keyDate:
+			if p.rec.Date == "" {
+				p.rec.Date = normalizeDate(e.Value)
+			}
+		case key == keyDomain:
+			items := e.Items
+			if len(items) == 0 {
+				items = splitList(e.Value)
+			}
+			p.addDomains(items)
+		case key == keyTitle:
+			if p.rec.RawTitle == "" {
+				p.rec.RawTitle = e.Value
+			}
+		case key == keyStyle:
+			if strings.EqualFold(e.Value, "ocp") {
+				p.forceOCP = true
+			}
+		}
+	}
+}
+
+// yamlValues re-reads the front matter (lines 1..end-1) with a YAML parser
+// so that quoting, block lists and multi-line values are read exactly; the
+// line scan keeps the byte spans used for edits.
+func (p *parser) yamlValues(end int) {
+	t := p.t
+	if end <= 1 {
+		return
+	}
+	block := t.Src[t.Lines[1].Start:t.Lines[end-1].Start]
+	var doc yaml.Node
+	if err := yaml.Unmarshal(block, &doc); err != nil {
+		p.rec.Problems = append(p.rec.Problems, "front matter is not valid YAML: "+err.Error())
+		return
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return
+	}
+	m := doc.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := strings.ToLower(m.Content[i].Value), m.Content[i+1]
+		for j := range p.fm {
+			if p.fm[j].Key != k {
+				continue
+			}
+			switch v.Kind {
+			case yaml.ScalarNode:
+				p.fm[j].Value = v.Value
+				p.fm[j].Items = nil
+			case yaml.SequenceNode:
+				p.fm[j].Value = ""
+				p.fm[j].Items = nil
+				for _, it := range v.Content {
+					if it.Kind == yaml.ScalarNode {
+						p.fm[j].Items = append(p.fm[j].Items, it.Value)
+					}
+				}
+			}
+		}
+	}
+}
+
+func stripYAMLComment(s string) string {
+	if strings.HasPrefix(s, `"`) || strings.HasPrefix(s, `'`) {
+		return s
+	}
+	if i := strings.Index(s, " #"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+var (
+	titleADR = regexp.MustCompile(`^(?i:architecture\s+decision\s+record|adr|rfc|decision)\s*[-#]?\s*(\d+)?\s*(?:[:.)\]–—-]+\s*)?`)
+	titleNum = regexp.MustCompile(`^\[?(\d+)\]?\s*[.:)–—-]+\s*`)
+)
+
+func (p *parser) findTitle() {
+	p.title = -1
+	for i, h := range p.headings {
+		if h.Level == 1 {
+			p.title = i
+			break
+		}
+	}
+	if p.title < 0 && p.rec.RawTitle == "" && len(p.headings) > 0 && p.headings[0].Level <= 2 {
+		// Some records start at H2; take the first heading if it precedes
+		// every other text.
+		p.title = 0
+	}
+	if p.title >= 0 {
+		p.rec.RawTitle = p.headings[p.title].Text
+	}
+	raw := p.rec.RawTitle
+	title, num := cleanTitle(raw)
+	p.rec.Title, p.rec.TitleNumber = title, num
+	if p.rec.RawTitle == "" {
+		p.rec.Problems = append(p.rec.Problems, "no title heading")
+	}
+}
+
+// cleanTitle strips "5. ", "ADR 035: ", "ADR-7 - " or "Architecture Decision
+// Record: " from a heading and returns the number it named (-1 when none).
+func cleanTitle(raw string) (string, int) {
+	s := strings.TrimSpace(raw)
+	num := -1
+	if m := titleNum.FindStringSubmatchIndex(s); m != nil && m[1] < len(s) {
+		num, _ = strconv.Atoi(s[m[2]:m[3]])
+		return strings.TrimSpace(s[m[1]:]), num
+	}
+	if m := titleADR.FindStringSubmatchIndex(s); m != nil && m[1] < len(s) && m[1] > 0 {
+		rest := s[m[1]:]
+		// "ADR Review Process" is a title, not a prefix: require a number
+		// or a separator.
+		if m[2] >= 0 || strings.ContainsAny(s[:m[1]], ":-–—.") {
+			if m[2] >= 0 {
+				num, _ = strconv.Atoi(s[m[2]:m[3]])
+			}
+			return strings.TrimSpace(rest), num
+		}
+	}
+	return s, num
+}
+
+// preambleEnd returns the line index where the preamble (the lines after
+// the title that hold metadata) ends: the next heading.
+func (p *parser) preambleRange() (from, to int) {
+	from = 0
+	if p.title >= 0 {
+		from = p.headings[p.title].Line + 1
+		if p.headings[p.title].Setext {
+			from++
+		}
+	}
+	to = len(p.t.Lines)
+	for _, h := range p.headings {
+		if h.Line >= from {
+			to = h.Line
+			break
+		}
+	}
+	return from, to
+}
+
+func (p *parser) preambleMeta() {
+	from, to := p.preambleRange()
+	p.metaLines(from, to, "", true)
+}
+
+// metaLines reads "Key: value" lines, "- Key: value" bullets, "**Key:**
+// value" lines and "| Key | Value |" table rows in lines [from, to).
+// section is the unit anchor the metadata belongs to ("" for the record).
+func (p *parser) metaLines(from, to int, section string, record bool) {
+	t := p.t
+	for i := from; i < to; i++ {
+		if t.Lines[i].Kind != LineText {
+			continue
+		}
+		s := t.LineText(i)
+		if strings.HasPrefix(strings.TrimSpace(s), "|") {
+			p.tableRow(i, section, record)
+			continue
+		}
+		key, vstart, vend, ok := splitMetaLine(s)
+		if !ok {
+			if label, targets, ok := parseRelationLine(s, false); ok {
+				for _, tg := range targets {
+					p.addRelationIn(ParseRelationType(label), label, tg, i, section)
+				}
+			}
+			continue
+		}
+		m, rel, known := metaKeyOf(key)
+		if !known {
+			continue
+		}
+		val := s[vstart:vend]
+		switch {
+		case rel != "":
+			for _, tg := range relationTargets(val) {
+				p.addRelationIn(rel, key, tg, i, section)
+			}
+		case m == keyStatus:
+			f := Field{Kind: FieldLine, Line: i, Start: t.Lines[i].Start + vstart, End: t.Lines[i].Start + vend}
+			if section != "" {
+				p.sectionStatus(section, val)
+			} else if record {
+				p.setStatus(val, f, i)
+			}
+		case m == keyDate && record && p.rec.Date == "":
+			p.rec.Date = normalizeDate(val)
+		case m == keyDomain && record:
+			p.addDomains(splitList(val))
+		}
+	}
+}
+
+var metaLine = regexp.MustCompile(`^\s{0,3}(?:[-*+]\s+)?(?:\*\*|__)?([\p{L}][\p{L}\p{M} _-]{0,29}?)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*`)
+
+// splitMetaLine finds "Key: value" and returns the key and the value's byte
+// range within s (decoration and trailing space excluded).
+func splitMetaLine(s string) (key string, vstart, vend int, ok bool) {
+	m := metaLine.FindStringSubmatchIndex(s)
+	if m == nil {
+		return "", 0, 0, false
+	}
+	key = s[m[2]:m[3]]
+	vstart = m[1]
+	vend = len(strings.TrimRight(s, " \t"))
+	if vend < vstart {
+		vend = vstart
+	}
+	// "**Status:** Accepted" leaves the closing "**" before the value when
+	// the colon sits inside the emphasis; strip symmetrical decoration.
+	v := s[vstart:vend]
+	for _, d := range []string{"**", "__"} {
+		if strings.HasPrefix(v, d) && strings.HasSuffix(v, d) && len(v) > 2*len(d) {
+			vstart += len(d)
+			vend -= len(d)
+			v = s[vstart:vend]
+		}
+	}
+	return key, vstart, vend, true
+}
+
+func (p *parser) tableRow(i int, section string, record bool) {
+	t := p.t
+	line := t.LineText(i)
+	cells := splitRow(line)
+	if len(cells) < 2 {
+		return
+	}
+	key := strings.Trim(line[cells[0][0]:cells[0][1]], "*_ ")
+	m, rel, known := metaKeyOf(key)
+	if !known {
+		return
+	}
+	val := line[cells[1][0]:cells[1][1]]
+	switch {
+	case rel != "":
+		for _, tg := range relationTargets(val) {
+			p.addRelationIn(rel, key, tg, i, section)
+		}
+	case m == keyStatus:
+		if section != "" {
+			p.sectionStatus(section, val)
+		} else if record {
+			p.setStatus(val, Field{Kind: FieldTable, Line: i, Start: t.Lines[i].Start + cells[1][0], End: t.Lines[i].Start + cells[1][1]}, i)
+		}
+	case m == keyDate && record && p.rec.Date == "":
+		p.rec.Date = normalizeDate(val)
+	case m == keyDomain && record:
+		p.addDomains(splitList(val))
+	}
+}
+
+// splitRow returns the trimmed byte ranges of a table row's cells.
+func splitRow(line string) [][2]int {
+	var cells [][2]int
+	start := strings.IndexByte(line, '|')
+	if start < 0 {
+		return nil
+	}
+	pos := start + 1
+	for pos <= len(line) {
+		j := pos
+		for j < len(line) && (line[j] != '|' || j > 0 && line[j-1] == '\\') {
+			j++
+		}
+		if j >= len(line) {
+			// Trailing text without a closing pipe is a last cell only when
+			// it holds something.
+			if strings.TrimSpace(line[pos:]) != "" {
+				cells = append(cells, trimRange(line, pos, len(line)))
+			}
+			break
+		}
+		cells = append(cells, trimRange(line, pos, j))
+		pos = j + 1
+	}
+	return cells
+}
+
+func trimRange(s string, a, b int) [2]int {
+	for a < b && (s[a] == ' ' || s[a] == '\t') {
+		a++
+	}
+	for b > a && (s[b-1] == ' ' || s[b-1] == '\t') {
+		b--
+	}
+	return [2]int{a, b}
+}
+
+func (p *parser) setStatus(val string, f Field, line int) {
+	if p.rec.StatusField.Kind != FieldNone {
+		return // the first place that states a status wins
+	}
+	p.rec.RawStatus = strings.TrimSpace(val)
+	p.rec.StatusField = f
+	// "Superseded by [X](x.md)" is a status and a relation at once.
+	if label, targets, ok := parseRelationLine(val, false); ok {
+		for _, tg := range targets {
+			p.addRelation(ParseRelationType(label), label, tg, line)
+		}
+	} else if label, targets, ok := statusWithIDs(val); ok {
+		for _, tg := range targets {
+			p.addRelation(ParseRelationType(label), label, tg, line)
+		}
+	}
+}
+
+var statusWithID = regexp.MustCompile(`(?i)^\W*(superseded by|superceded by|replaced by|amended by|refined by)\s*:?\s+(.+)$`)
+
+func statusWithIDs(val string) (string, []string, bool) {
+	m := statusWithID.FindStringSubmatch(strings.TrimSpace(val))
+	if m == nil {
+		return "", nil, false
+	}
+	ts := relationTargets(m[2])
+	return m[1], ts, len(ts) > 0
+}
+
+func (p *parser) addDomains(items []string) {
+	for _, d := range items {
+		d = strings.ToLower(strings.Trim(strings.TrimSpace(d), "`*_#"))
+		if d == "" {
+			continue
+		}
+		dup := false
+		for _, x := range p.rec.Domains {
+			dup = dup || x == d
+		}
+		if !dup {
+			p.rec.Domains = append(p.rec.Domains, d)
+		}
+	}
+}
+
+func (p *parser) addRelation(t RelationType, label, target string, line int) {
+	p.addRelationIn(t, label, target, line, "")
+}
+
+func (p *parser) addRelationIn(t RelationType, label, target string, line int, section string) {
+	target = strings.TrimSpace(target)
+	if target == "" {
+		return
+	}
+	for _, r := range p.rec.Relations {
+		if r.Type == t && r.Target == target && r.Section == section {
+			return
+		}
+	}
+	p.rec.Relations = append(p.rec.Relations, Relation{Type: t, Label: strings.TrimSpace(label), Target: target, Line: line + 1, Section: section})
+}
+
+// sectionStatus is filled in by units() for container sections.
+func (p *parser) sectionStatus(section, val string) {
+	for i := range p.rec.Units {
+		if p.rec.Units[i].Anchor == section && p.rec.Units[i].RawStatus == "" {
+			p.rec.Units[i].RawStatus = strings.TrimSpace(val)
+			p.rec.Units[i].Status = NormalizeStatus(val)
+		}
+	}
+}
+
+func (p *parser) String() string { return fmt.Sprintf("parser(%d lines)", len(p.t.Lines)) }

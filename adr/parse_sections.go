@@ -1,0 +1,381 @@
+package adr
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	mdLink    = regexp.MustCompile(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
+	idMention = regexp.MustCompile(`(?i)\b(?:adr|rfc)[-_ ]?\d+(?:§\d+|#[\p{L}\p{N}._-]+)?\b|(?:^|\s)\d{1,6}(?:§\d+)?(?:\s|$|,)|\b\d{1,6}-[\w.-]+\.md\b`)
+)
+
+// parseRelationLine reads "Supersedes [5. X](0005-x.md)", "- Amended by
+// [X](x.md), [Y](y.md)" or "Superseded by ADR-0009". Custom labels
+// ("Clarifies [3. X](0003-x.md)", as adr-tools writes them) are accepted only
+// when custom is set and the line links a Markdown file.
+func parseRelationLine(s string, custom bool) (label string, targets []string, ok bool) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimLeft(s, "-*+ \t")
+	if s == "" {
+		return "", nil, false
+	}
+	if loc := mdLink.FindStringIndex(s); loc != nil {
+		label = strings.Trim(strings.TrimSpace(s[:loc[0]]), "*_: \t")
+		if label == "" || len(strings.Fields(label)) > 5 || strings.ContainsAny(label, ".;!?()[]`") {
+			return "", nil, false
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(s, -1) {
+			targets = append(targets, m[2])
+		}
+		// Anything after the links must be separators only.
+		rest := mdLink.ReplaceAllString(s[loc[0]:], "")
+		if strings.Trim(rest, " ,;and&*_.") != "" && !strings.EqualFold(strings.TrimSpace(rest), "and") {
+			return "", nil, false
+		}
+		t := ParseRelationType(label)
+		if !t.Known() {
+			if _, rel, isKey := metaKeyOf(label); isKey && rel != "" {
+				return label, targets, true
+			}
+			if !custom {
+				return "", nil, false
+			}
+			mdTarget := false
+			for _, tg := range targets {
+				mdTarget = mdTarget || recordExt.MatchString(stripFragment(tg)) || isIDText(tg)
+			}
+			if !mdTarget {
+				return "", nil, false
+			}
+		}
+		return label, targets, true
+	}
+	// "Superseded by ADR-0009" / "Amends: 3, 4".
+	fields := strings.Fields(s)
+	for n := min(3, len(fields)-1); n >= 1; n-- {
+		label = strings.TrimRight(strings.Join(fields[:n], " "), ":")
+		t := ParseRelationType(label)
+		if !t.Known() {
+			if _, rel, isKey := metaKeyOf(label); !isKey || rel == "" {
+				continue
+			}
+		}
+		ts := relationTargets(strings.Join(fields[n:], " "))
+		if len(ts) > 0 {
+			return label, ts, true
+		}
+	}
+	return "", nil, false
+}
+
+// relationTargets reads the targets of a relation value: Markdown links,
+// IDs ("ADR-8", "ADR-0042§3", "12") or file names, comma separated.
+func relationTargets(v string) []string {
+	v = strings.TrimSpace(v)
+	if links := mdLink.FindAllStringSubmatch(v, -1); len(links) > 0 {
+		var out []string
+		for _, m := range links {
+			out = append(out, m[2])
+		}
+		return out
+	}
+	var out []string
+	for _, item := range splitList(v) {
+		item = strings.Trim(item, "*_` ")
+		if isIDText(item) || recordExt.MatchString(item) {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+var idText = regexp.MustCompile(`^(?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
+
+func isIDText(s string) bool { return idText.MatchString(strings.TrimSpace(s)) }
+
+func stripFragment(s string) string {
+	if i := strings.IndexAny(s, "#?"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// statusHeadings are section titles that hold the status.
+var statusHeadings = map[string]bool{
+	"status": true, "statut": true, "état": true, "etat": true, "estado": true, "stato": true,
+	"zustand": true, "状态": true, "状態": true, "상태": true, "статус": true, "decision status": true,
+	"adr status": true, "current status": true, "status of this decision": true,
+}
+
+func headingKey(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.Trim(s, "*_`: ")
+	if m := titleNum.FindStringIndex(s); m != nil && m[1] < len(s) {
+		s = s[m[1]:]
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// statusSection reads "## Status": the first paragraph is the status, link
+// lines are relations, ">" quotes (template guidance) are skipped. A heading
+// "## Status: Accepted" carries the value itself.
+func (p *parser) statusSection() {
+	t := p.t
+	for hi, h := range p.headings {
+		if hi == p.title {
+			continue
+		}
+		key := headingKey(h.Text)
+		inline := ""
+		if i := strings.IndexAny(h.Text, ":："); i > 0 && statusHeadings[headingKey(h.Text[:i])] {
+			key = headingKey(h.Text[:i])
+			inline = strings.TrimSpace(h.Text[i+len(string([]rune(h.Text[i:])[0])):])
+		}
+		if !statusHeadings[key] {
+			continue
+		}
+		end := len(t.Lines)
+		for _, h2 := range p.headings[hi+1:] {
+			if h2.Level <= h.Level {
+				end = h2.Line
+				break
+			}
+		}
+		start := h.Line + 1
+		if h.Setext {
+			start++
+		}
+		if inline != "" {
+			line := t.LineText(h.Line)
+			off := strings.LastIndex(line, inline)
+			p.setStatus(inline, Field{Kind: FieldSection, Line: h.Line, Section: h.Line, Start: t.Lines[h.Line].Start + off, End: t.Lines[h.Line].Start + off + len(inline)}, h.Line)
+		}
+		p.statusBody(h.Line, start, end)
+		return
+	}
+}
+
+func (p *parser) statusBody(heading, start, end int) {
+	t := p.t
+	var valFrom, valTo = -1, -1
+	for i := start; i < end; i++ {
+		l := t.Lines[i]
+		if l.Kind == LineHeading {
+			break
+		}
+		s := strings.TrimSpace(t.LineText(i))
+		if l.Kind != LineText || strings.HasPrefix(s, ">") {
+			if valFrom >= 0 && valTo < 0 {
+				valTo = i
+			}
+			continue
+		}
+		if label, targets, ok := parseRelationLine(s, true); ok {
+			rt := ParseRelationType(label)
+			for _, tg := range targets {
+				p.addRelation(rt, label, tg, i)
+			}
+			if valFrom < 0 && rt == SupersededBy {
+				valFrom, valTo = i, i+1
+			} else if valFrom >= 0 && valTo < 0 {
+				valTo = i
+			}
+			continue
+		}
+		if valFrom < 0 {
+			valFrom = i
+		} else if valTo >= 0 {
+			continue // a later paragraph: prose, not status
+		}
+	}
+	if valFrom >= 0 && valTo < 0 {
+		valTo = end
+		for valTo > valFrom && t.Lines[valTo-1].Kind != LineText {
+			valTo--
+		}
+	}
+	if valFrom < 0 {
+		// An empty status section: the value belongs after the heading and
+		// one blank line.
+		pos := t.Lines[heading].Next
+		p.setStatus("", Field{Kind: FieldSection, Line: heading, Section: heading, Start: pos, End: pos}, heading)
+		return
+	}
+	var parts []string
+	for i := valFrom; i < valTo; i++ {
+		parts = append(parts, strings.TrimSpace(t.LineText(i)))
+	}
+	f := Field{Kind: FieldSection, Line: valFrom, Section: heading, Start: t.Lines[valFrom].Start, End: t.Lines[valTo-1].End}
+	// Keep the indentation out of the value range.
+	f.Start += len(t.LineText(valFrom)) - len(strings.TrimLeft(t.LineText(valFrom), " \t"))
+	f.End -= len(t.LineText(valTo-1)) - len(strings.TrimRight(t.LineText(valTo-1), " \t"))
+	p.setStatus(strings.Join(parts, " "), f, valFrom)
+}
+
+// linkSections are sections whose bullets are relations.
+var linkSections = map[string]bool{
+	"links": true, "related": true, "related decisions": true, "related adrs": true, "related records": true,
+	"relations": true, "see also": true, "more information": true, "supersedes": true, "references": true,
+}
+
+func (p *parser) otherSections() {
+	t := p.t
+	for hi, h := range p.headings {
+		if hi == p.title || !linkSections[headingKey(h.Text)] {
+			continue
+		}
+		end := len(t.Lines)
+		for _, h2 := range p.headings[hi+1:] {
+			if h2.Level <= h.Level {
+				end = h2.Line
+				break
+			}
+		}
+		for i := h.Line + 1; i < end; i++ {
+			if t.Lines[i].Kind != LineText {
+				continue
+			}
+			s := t.LineText(i)
+			if label, targets, ok := parseRelationLine(s, true); ok {
+				for _, tg := range targets {
+					p.addRelation(ParseRelationType(label), label, tg, i)
+				}
+			}
+		}
+	}
+}
+
+// canonicalAnchors names the usual sections the same in every language, so
+// "ADR-0012#decision" works for "## Decision Outcome" and "## Décision".
+var canonicalAnchors = map[string]string{
+	"context": "context", "context and problem statement": "context", "problem statement": "context",
+	"background": "context", "contexte": "context", "kontext": "context", "contexto": "context",
+	"contesto": "context", "背景": "context", "上下文": "context", "コンテキスト": "context", "문맥": "context",
+	"decision": "decision", "decisions": "decision", "decision outcome": "decision", "décision": "decision",
+	"décisions": "decision", "entscheidung": "decision", "decisión": "decision", "decisão": "decision",
+	"decisione": "decision", "决策": "decision", "决定": "decision", "決定": "decision", "결정": "decision",
+	"consequences": "consequences", "conséquences": "consequences", "konsequenzen": "consequences",
+	"consecuencias": "consequences", "consequências": "consequences", "conseguenze": "consequences",
+	"后果": "consequences", "影响": "consequences", "結果": "consequences", "결과": "consequences",
+	"considered options": "options", "options considered": "options", "options": "options",
+	"alternatives": "options", "alternatives considered": "options",
+	"status": "status", "statut": "status", "état": "status", "etat": "status", "estado": "status",
+}
+
+var sectionNumber = regexp.MustCompile(`^§\s*(\d+)[.:)]?\s*`)
+
+// units splits the record into decision units: one per top-level section,
+// or per "§N" section in a sectioned container.
+func (p *parser) units() {
+	t := p.t
+	level := 0
+	for hi, h := range p.headings {
+		if hi != p.title && h.Level > 1 && (level == 0 || h.Level < level) {
+			level = h.Level
+		}
+	}
+	ocp := p.forceOCP
+	for hi, h := range p.headings {
+		if hi != p.title && h.Level == level && sectionNumber.MatchString(h.Text) {
+			ocp = true
+		}
+	}
+	p.forceOCP = ocp
+	seen := map[string]int{}
+	ordinal := 0
+	for hi, h := range p.headings {
+		if hi == p.title || h.Level != level {
+			continue
+		}
+		end := len(t.Lines)
+		for _, h2 := range p.headings[hi+1:] {
+			if h2.Level <= level {
+				end = h2.Line
+				break
+			}
+		}
+		ordinal++
+		var anchor string
+		if ocp {
+			if m := sectionNumber.FindStringSubmatch(h.Text); m != nil {
+				anchor = "§" + m[1]
+			} else if m := titleNum.FindStringSubmatch(h.Text); m != nil {
+				anchor = "§" + m[1]
+			} else {
+				anchor = "§" + strconv.Itoa(ordinal)
+			}
+		} else {
+			key := headingKey(h.Text)
+			anchor = canonicalAnchors[key]
+			if anchor == "" {
+				anchor = slugify(key)
+			}
+			if anchor == "" {
+				anchor = "section-" + strconv.Itoa(ordinal)
+			}
+		}
+		seen[anchor]++
+		if seen[anchor] > 1 {
+			anchor += "-" + strconv.Itoa(seen[anchor])
+		}
+		p.rec.Units = append(p.rec.Units, Unit{
+			Anchor: anchor, Heading: h.Text, Start: h.Line + 1, End: end,
+			Hash: hashLines(t, h.Line, end),
+		})
+		if ocp {
+			bodyFrom := h.Line + 1
+			if h.Setext {
+				bodyFrom++
+			}
+			bodyTo := bodyFrom
+			for bodyTo < end && bodyTo < bodyFrom+12 && (t.Lines[bodyTo].Kind == LineText || t.Lines[bodyTo].Kind == LineBlank) {
+				if t.Lines[bodyTo].Kind == LineText {
+					if _, _, _, ok := splitMetaLine(t.LineText(bodyTo)); !ok && !strings.HasPrefix(strings.TrimSpace(t.LineText(bodyTo)), "|") {
+						break
+					}
+				}
+				bodyTo++
+			}
+			p.metaLines(bodyFrom, bodyTo, anchor, false)
+		}
+	}
+	if len(p.rec.Units) == 0 {
+		from, _ := p.preambleRange()
+		if from < len(t.Lines) {
+			p.rec.Units = append(p.rec.Units, Unit{Anchor: "body", Heading: p.rec.Title, Start: from + 1, End: len(t.Lines), Hash: hashLines(t, from, len(t.Lines))})
+		}
+	}
+}
+
+func (p *parser) classifyStyle() {
+	r := p.rec
+	switch {
+	case p.forceOCP:
+		r.Style = StyleOCP
+	case r.StatusField.Kind == FieldFrontMatter || len(p.fm) > 0 && r.StatusField.Kind == FieldNone:
+		r.Style = StyleMADR
+	case r.StatusField.Kind == FieldTable:
+		r.Style = StyleTable
+	case r.StatusField.Kind == FieldLine && strings.HasPrefix(strings.TrimSpace(p.t.LineText(r.StatusField.Line)), "-") ||
+		r.StatusField.Kind == FieldLine && strings.HasPrefix(strings.TrimSpace(p.t.LineText(r.StatusField.Line)), "*") && !strings.HasPrefix(strings.TrimSpace(p.t.LineText(r.StatusField.Line)), "**"):
+		r.Style = StyleMADR2
+	case r.StatusField.Kind == FieldSection:
+		r.Style = StyleNygard
+	case hasUnit(r, "context") && hasUnit(r, "decision"):
+		r.Style = StyleNygard
+		for _, u := range r.Units {
+			if headingKey(u.Heading) == "context and problem statement" || u.Anchor == "options" {
+				r.Style = StyleMADR
+			}
+		}
+	default:
+		r.Style = StylePlain
+	}
+}
+
+func hasUnit(r *Record, anchor string) bool {
+	_, ok := r.Unit(anchor)
+	return ok
+}

@@ -1,0 +1,276 @@
+package adr
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+)
+
+// Style is the written form of a record; edits and new records follow it.
+type Style string
+
+// The styles git-adr reads and writes.
+const (
+	// StyleNygard is Michael Nygard's form as adr-tools writes it: "# N.
+	// Title", a "Date:" line and a "## Status" section holding the status
+	// word and link lines.
+	StyleNygard Style = "nygard"
+	// StyleMADR is MADR 3/4: YAML front matter (status, date, ...).
+	StyleMADR Style = "madr"
+	// StyleMADR2 is MADR 2 and log4brains: "- Status:" / "- Date:" bullets
+	// under the title.
+	StyleMADR2 Style = "madr2"
+	// StyleTable keeps metadata in a "| Metadata | Value |" table.
+	StyleTable Style = "table"
+	// StyleOCP is a sectioned container: every H2 section is an
+	// independently identified decision unit ("§N"), optionally with its
+	// own status.
+	StyleOCP Style = "ocp"
+	// StylePlain is anything else: a title and prose.
+	StylePlain Style = "plain"
+)
+
+// WritableStyles are the styles `git adr new` and `init` can write.
+var WritableStyles = []Style{StyleNygard, StyleMADR, StyleMADR2, StyleTable, StyleOCP}
+
+// ParseStyle accepts a style name as given on the command line.
+func ParseStyle(s string) (Style, bool) {
+	switch strings.ToLower(s) {
+	case "nygard", "adr-tools":
+		return StyleNygard, true
+	case "madr", "madr3", "madr4":
+		return StyleMADR, true
+	case "madr2", "log4brains":
+		return StyleMADR2, true
+	case "table":
+		return StyleTable, true
+	case "ocp", "sectioned":
+		return StyleOCP, true
+	}
+	return "", false
+}
+
+// Record is one Architecture Decision Record as found in a root.
+type Record struct {
+	// ID is the display identity: the root's prefix and the zero-padded
+	// number ("ADR-0007"), or the slug for logs that do not number records
+	// ("20201016-use-the-adr-slug-as-its-unique-id").
+	ID string
+	// Number is the numeric identity; meaningful only when Numbered.
+	Number   int
+	Numbered bool
+	// Title is the heading without its number or "ADR n:" decoration;
+	// RawTitle is the heading text as written.
+	Title, RawTitle string
+	// TitleNumber is the number written in the title (-1 when none).
+	TitleNumber int
+	// Status is normalised; RawStatus is the text as written ("" when the
+	// record has no status or an empty one; see StatusField).
+	Status    Status
+	RawStatus string
+	// StatusField says where the status lives, for minimal edits.
+	StatusField Field
+	// Date is ISO 8601 when the record's date could be read as one, the raw
+	// text otherwise, "" when there is none.
+	Date      string
+	Domains   []string
+	Relations []Relation
+	Style     Style
+	// Path is slash-separated and relative to the repository root.
+	Path     string
+	Root     *Root
+	Archived bool
+	Units    []Unit
+	Text     *Text
+	// Problems are reasons the record could not be read fully (not UTF-8,
+	// no title, ...). A record with problems is still listed.
+	Problems []string
+}
+
+// FieldKind says where a metadata value is written.
+type FieldKind string
+
+// Field kinds, one per way records carry metadata.
+const (
+	FieldNone        FieldKind = ""
+	FieldFrontMatter FieldKind = "front-matter"
+	FieldLine        FieldKind = "line"    // "Status: X", "- Status: X", "**Status:** X"
+	FieldTable       FieldKind = "table"   // "| Status | X |"
+	FieldSection     FieldKind = "section" // the first paragraph of "## Status"
+)
+
+// Field locates a metadata value in the source for minimal edits.
+type Field struct {
+	Kind FieldKind
+	// Line is the 0-based line of the value (of the section heading for a
+	// section without a value).
+	Line int
+	// Start and End delimit the value's bytes in Text.Src. For an empty
+	// status section they are equal, at the point a value belongs.
+	Start, End int
+	// Section is the 0-based heading line of a status section.
+	Section int
+}
+
+// Unit is an identified excerpt of a record: one section ("ADR-0012#decision")
+// or, in a sectioned container, one numbered decision ("ADR-0042§4").
+type Unit struct {
+	ID      string `json:"id"`
+	Anchor  string `json:"anchor"`
+	Heading string `json:"heading"`
+	// Start and End are 1-based inclusive lines.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Hash is the SHA-256 of the unit's text with line endings and
+	// trailing whitespace normalised, so coverage and freshness can be
+	// checked mechanically without being fooled by CRLF conversions.
+	Hash string `json:"hash"`
+	// Status and RawStatus are set for container sections that carry their
+	// own status.
+	Status    Status `json:"status,omitempty"`
+	RawStatus string `json:"raw_status,omitempty"`
+}
+
+// Body returns the unit's text (lines Start..End, LF line endings).
+func (r *Record) UnitText(u Unit) string {
+	var b strings.Builder
+	for i := u.Start - 1; i < u.End && i < len(r.Text.Lines); i++ {
+		b.WriteString(r.Text.LineText(i))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// hashLines hashes lines [from, to) of t normalised: LF endings, trailing
+// whitespace dropped, trailing blank lines dropped.
+func hashLines(t *Text, from, to int) string {
+	for to > from && strings.TrimSpace(t.LineText(to-1)) == "" {
+		to--
+	}
+	h := sha256.New()
+	for i := from; i < to; i++ {
+		h.Write([]byte(strings.TrimRight(t.LineText(i), " \t")))
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Unit finds a unit by anchor ("decision", "§3", "3"), case-insensitively.
+func (r *Record) Unit(anchor string) (Unit, bool) {
+	a := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(anchor, "#"), "§"))
+	for _, u := range r.Units {
+		ua := strings.ToLower(strings.TrimPrefix(u.Anchor, "§"))
+		if ua == a {
+			return u, true
+		}
+	}
+	return Unit{}, false
+}
+
+// Link returns the relative link from record r's directory to record to,
+// as written in Markdown links.
+func (r *Record) Link(to *Record) string {
+	return relLink(r.Path, to.Path)
+}
+
+func relLink(from, to string) string {
+	fd := strings.Split(dirOf(from), "/")
+	td := strings.Split(to, "/")
+	if dirOf(from) == "" {
+		fd = nil
+	}
+	i := 0
+	for i < len(fd) && i < len(td)-1 && fd[i] == td[i] {
+		i++
+	}
+	var parts []string
+	for j := i; j < len(fd); j++ {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, td[i:]...)
+	return strings.Join(parts, "/")
+}
+
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+func baseOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// Excerpt resolves a unit locator: "decision", "§3", or "decision.2" for
+// the second block (paragraph, list item, table or code block) of a
+// section. It returns the unit (with the excerpt's line range) and its text.
+func (r *Record) Excerpt(anchor string) (Unit, string, bool) {
+	base, sub := anchor, 0
+	if i := strings.LastIndexByte(anchor, '.'); i > 0 {
+		if n, err := strconv.Atoi(anchor[i+1:]); err == nil && n > 0 {
+			base, sub = anchor[:i], n
+		}
+	}
+	u, ok := r.Unit(base)
+	if !ok {
+		return Unit{}, "", false
+	}
+	if sub == 0 {
+		return u, r.UnitText(u), true
+	}
+	blocks := r.blocks(u)
+	if sub > len(blocks) {
+		return Unit{}, "", false
+	}
+	b := blocks[sub-1]
+	ex := u
+	ex.ID = u.ID + "." + strconv.Itoa(sub)
+	ex.Anchor = u.Anchor + "." + strconv.Itoa(sub)
+	ex.Start, ex.End = b[0]+1, b[1]
+	ex.Hash = hashLines(r.Text, b[0], b[1])
+	return ex, r.UnitText(ex), true
+}
+
+// blocks splits a unit's body (heading excluded) into top-level blocks:
+// paragraphs separated by blank lines, each top-level list item, fenced
+// code blocks whole. Ranges are 0-based [start, end).
+func (r *Record) blocks(u Unit) [][2]int {
+	t := r.Text
+	var out [][2]int
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			out = append(out, [2]int{start, end})
+			start = -1
+		}
+	}
+	for i := u.Start; i < u.End && i < len(t.Lines); i++ { // u.Start is 1-based heading: body starts there
+		k := t.Lines[i].Kind
+		s := t.LineText(i)
+		switch {
+		case k == LineBlank:
+			flush(i)
+		case k == LineFence || k == LineCode:
+			if start < 0 {
+				start = i
+			}
+		case k == LineHeading:
+			flush(i)
+			start = i
+		case isListItem(s) && len(s)-len(strings.TrimLeft(s, " \t")) < 2:
+			flush(i)
+			start = i
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	flush(min(u.End, len(t.Lines)))
+	return out
+}

@@ -1,0 +1,268 @@
+package adr
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Root is a directory of ADRs with its own ID namespace.
+type Root struct {
+	// Path is slash-separated and relative to the repository root ("" for
+	// the repository root itself).
+	Path string
+	// Source says how the root was found: ".adr.toml", ".adr-dir",
+	// ".log4brains.yml", "conventional", "detected" or "--root".
+	Source string
+	// Name is the module name (log4brains packages), "" for the main root.
+	Name string
+	// Prefix and Digits render IDs: "ADR-" and 4 give "ADR-0007".
+	Prefix string
+	Digits int
+	// Style is the style new records are written in.
+	Style Style
+	// Lead and Sep are how record file names start: "adr-" and "-" in
+	// "adr-017-x.md". DateSlugs reports a log4brains-style root whose files
+	// are YYYYMMDD-slug.
+	Lead, Sep string
+	DateSlugs bool
+	// NoSlug reports file names without a slug ("ADR-48.md").
+	NoSlug bool
+	// Template is a project template for new records ("" for built-in).
+	Template string
+	// Records are the live records then the archived ones.
+	Records []*Record
+	// Exists reports whether the directory exists yet.
+	Exists bool
+
+	configured bool // style/digits/prefix fixed by configuration
+	digitsSet  bool
+}
+
+// ArchiveDir is the folder under a root that holds archived records.
+const ArchiveDir = "archive"
+
+// Dir returns the root path for display ("." for the repository root).
+func (root *Root) Dir() string {
+	if root.Path == "" {
+		return "."
+	}
+	return root.Path
+}
+
+// Join returns the repository-relative path of name inside the root.
+func (root *Root) Join(name string) string {
+	if root.Path == "" {
+		return name
+	}
+	return root.Path + "/" + name
+}
+
+// Live returns the unarchived records.
+func (root *Root) Live() []*Record {
+	var out []*Record
+	for _, r := range root.Records {
+		if !r.Archived {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// scanRecords lists and parses the records of a root and its archive, and
+// derives the root's naming conventions from them.
+func (root *Root) scanRecords(fsys fs.FS) error {
+	dir := root.Path
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := fs.ReadDir(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read ADR root %q: %w", root.Dir(), err)
+	}
+	root.Exists = true
+	live, err := root.readRecords(fsys, dir, entries, false)
+	if err != nil {
+		return err
+	}
+	root.Records = live
+	for _, e := range entries {
+		if e.IsDir() && e.Name() == ArchiveDir {
+			adir := path.Join(dir, ArchiveDir)
+			aentries, err := fs.ReadDir(fsys, adir)
+			if err != nil {
+				return fmt.Errorf("read archive %q: %w", adir, err)
+			}
+			archived, err := root.readRecords(fsys, adir, aentries, true)
+			if err != nil {
+				return err
+			}
+			root.Records = append(root.Records, archived...)
+		}
+	}
+	root.deriveConventions()
+	return nil
+}
+
+func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived bool) ([]*Record, error) {
+	type cand struct {
+		name string
+		fn   fileName
+	}
+	var cands []cand
+	numbered := false
+	for _, e := range entries {
+		if e.IsDir() || e.Type()&fs.ModeSymlink != 0 || !isRecordFileName(e.Name()) {
+			continue
+		}
+		fn := parseFileName(e.Name())
+		numbered = numbered || fn.Numbered
+		cands = append(cands, cand{e.Name(), fn})
+	}
+	var out []*Record
+	for _, c := range cands {
+		// In a numbered log, an unnumbered file is documentation beside the
+		// records, not a record.
+		if numbered && !c.fn.Numbered && !isDateSlug(c.fn.Stem) {
+			continue
+		}
+		p := path.Join(dir, c.name)
+		if dir == "." {
+			p = c.name
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil, fmt.Errorf("read %q: %w", p, err)
+		}
+		rec := Parse(data)
+		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) && !looksLikeADR(rec) {
+			continue
+		}
+		rec.Path = p
+		rec.Root = root
+		rec.Archived = archived
+		rec.Numbered, rec.Number = c.fn.Numbered, c.fn.Number
+		if !rec.Numbered {
+			rec.ID = c.fn.Stem
+			if root.Name != "" {
+				rec.ID = root.Name + "/" + c.fn.Stem
+			}
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+func isDateSlug(stem string) bool {
+	return len(stem) > 9 && isDatePrefix(stem[:8]) && (stem[8] == '-' || stem[8] == '_')
+}
+
+// looksLikeADR reports ADR structure: a status, or context and decision
+// sections, or an ADR-style title.
+func looksLikeADR(r *Record) bool {
+	if r.StatusField.Kind != FieldNone {
+		return true
+	}
+	if hasUnit(r, "decision") && (hasUnit(r, "context") || hasUnit(r, "consequences") || hasUnit(r, "options")) {
+		return true
+	}
+	return r.TitleNumber >= 0 && hasUnit(r, "decision")
+}
+
+// deriveConventions reads padding, file-name lead and style from the
+// records unless configuration fixed them, and assigns display IDs.
+func (root *Root) deriveConventions() {
+	leads := map[string]int{}
+	seps := map[string]int{}
+	styles := map[Style]int{}
+	padded, unpadded, noSlug, dated := 0, 0, 0, 0
+	width := 0
+	for _, r := range root.Records {
+		fn := parseFileName(baseOf(r.Path))
+		if r.Style != StylePlain {
+			styles[r.Style]++
+		}
+		if fn.Numbered {
+			leads[fn.Lead]++
+			if fn.Sep != "" {
+				seps[fn.Sep]++
+			}
+			if fn.Slug == "" {
+				noSlug++
+			}
+			if len(fn.Digits) > 1 && fn.Digits[0] == '0' {
+				padded++
+				width = max(width, len(fn.Digits))
+			} else if len(fn.Digits) > 1 {
+				unpadded++
+			}
+		} else if isDateSlug(fn.Stem) {
+			dated++
+		}
+	}
+	if !root.digitsSet {
+		if padded > 0 && padded >= unpadded/4 {
+			root.Digits = width
+		} else if padded == 0 && unpadded > 0 {
+			root.Digits = 0
+		}
+	}
+	root.Lead = mostCommon(leads, root.Lead)
+	root.Sep = mostCommon(seps, root.Sep)
+	root.NoSlug = noSlug > 0 && noSlug*2 > len(root.Records)
+	root.DateSlugs = dated > 0 && len(leads) == 0
+	if !root.configured {
+		best := 0
+		for _, s := range WritableStyles {
+			if styles[s] > best {
+				best, root.Style = styles[s], s
+			}
+		}
+	}
+	for _, r := range root.Records {
+		if r.Numbered {
+			r.ID = root.FormatID(r.Number)
+		}
+		for i := range r.Units {
+			sep := "#"
+			if strings.HasPrefix(r.Units[i].Anchor, "§") {
+				sep = ""
+			}
+			r.Units[i].ID = r.ID + sep + r.Units[i].Anchor
+		}
+	}
+	sort.SliceStable(root.Records, func(i, j int) bool {
+		a, b := root.Records[i], root.Records[j]
+		if a.Numbered != b.Numbered {
+			return a.Numbered
+		}
+		if a.Numbered && a.Number != b.Number {
+			return a.Number < b.Number
+		}
+		if a.ID != b.ID {
+			return a.ID < b.ID
+		}
+		return a.Path < b.Path
+	})
+}
+
+func mostCommon(m map[string]int, def string) string {
+	best, n := def, 0
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if m[k] > n {
+			best, n = k, m[k]
+		}
+	}
+	return best
+}

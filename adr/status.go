@@ -1,0 +1,165 @@
+package adr
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Status is a record's lifecycle state, normalised from whatever the record
+// says. The raw text is always kept beside it (see [Record.RawStatus]).
+type Status string
+
+// The normalised statuses. Unknown keeps anything that cannot be classified
+// without guessing: a missing or empty status, an unfilled template, prose.
+const (
+	Proposed   Status = "proposed"
+	Accepted   Status = "accepted"
+	Rejected   Status = "rejected"
+	Deprecated Status = "deprecated"
+	Superseded Status = "superseded"
+	Unknown    Status = "unknown"
+)
+
+// Statuses lists the normalised statuses in lifecycle order.
+var Statuses = []Status{Proposed, Accepted, Rejected, Deprecated, Superseded, Unknown}
+
+// ParseStatus returns the normalised status named exactly by s (as printed
+// by git-adr), for flags such as --status.
+func ParseStatus(s string) (Status, bool) {
+	for _, st := range Statuses {
+		if strings.EqualFold(s, string(st)) {
+			return st, true
+		}
+	}
+	return "", false
+}
+
+// statusWords maps status words, in the languages ADR logs are written in,
+// to their normalised status. Keys are lower case, accents kept.
+var statusWords = map[string]Status{
+	// English, and the words teams use for "in force".
+	"proposed": Proposed, "proposal": Proposed, "draft": Proposed, "pending": Proposed,
+	"open": Proposed, "in review": Proposed, "in-review": Proposed, "under review": Proposed,
+	"review": Proposed, "wip": Proposed, "work in progress": Proposed, "suggested": Proposed,
+	"planned": Proposed, "rfc": Proposed, "discussing": Proposed, "in discussion": Proposed,
+	"in progress": Proposed, "requested": Proposed,
+	"accepted": Accepted, "approved": Accepted, "adopted": Accepted, "agreed": Accepted,
+	"decided": Accepted, "implemented": Accepted, "active": Accepted, "done": Accepted,
+	"in force": Accepted, "established": Accepted, "final": Accepted, "current": Accepted,
+	"partially implemented": Accepted, "partially accepted": Accepted, "partly implemented": Accepted,
+	"partially adopted": Accepted, "partly superseded": Accepted, "partially superseded": Accepted,
+	"accept": Accepted,
+	"rejected": Rejected, "declined": Rejected, "refused": Rejected, "denied": Rejected,
+	"withdrawn": Rejected, "abandoned": Rejected, "dismissed": Rejected, "not accepted": Rejected,
+	"deprecated": Deprecated, "obsolete": Deprecated, "retired": Deprecated, "outdated": Deprecated,
+	"archived": Deprecated, "sunset": Deprecated, "legacy": Deprecated,
+	"superseded": Superseded, "superceded": Superseded, "replaced": Superseded,
+	"superseeded": Superseded, "supersceded": Superseded,
+	// French.
+	"proposé": Proposed, "proposée": Proposed, "proposition": Proposed, "brouillon": Proposed,
+	"en cours": Proposed, "en attente": Proposed, "en revue": Proposed,
+	"accepté": Accepted, "acceptée": Accepted, "approuvé": Accepted, "approuvée": Accepted,
+	"adopté": Accepted, "adoptée": Accepted, "validé": Accepted, "validée": Accepted,
+	"implémenté": Accepted, "implémentée": Accepted, "mis en œuvre": Accepted,
+	"rejeté": Rejected, "rejetée": Rejected, "refusé": Rejected, "refusée": Rejected, "abandonné": Rejected,
+	"obsolète": Deprecated, "déprécié": Deprecated, "dépréciée": Deprecated, "périmé": Deprecated,
+	"remplacé": Superseded, "remplacée": Superseded,
+	// German.
+	"vorgeschlagen": Proposed, "entwurf": Proposed, "in prüfung": Proposed, "offen": Proposed,
+	"akzeptiert": Accepted, "angenommen": Accepted, "genehmigt": Accepted, "beschlossen": Accepted,
+	"umgesetzt": Accepted, "implementiert": Accepted,
+	"abgelehnt": Rejected, "verworfen": Rejected,
+	"veraltet": Deprecated, "überholt": Deprecated, "abgekündigt": Deprecated,
+	"ersetzt": Superseded, "abgelöst": Superseded,
+	// Spanish and Portuguese.
+	"propuesto": Proposed, "propuesta": Proposed, "borrador": Proposed, "pendiente": Proposed,
+	"proposto": Proposed, "proposta": Proposed, "rascunho": Proposed, "pendente": Proposed,
+	"aceptado": Accepted, "aceptada": Accepted, "aprobado": Accepted, "aprobada": Accepted,
+	"aceito": Accepted, "aceita": Accepted, "aprovado": Accepted, "aprovada": Accepted,
+	"rechazado": Rejected, "rechazada": Rejected, "rejeitado": Rejected, "rejeitada": Rejected,
+	"recusado": Rejected,
+	"obsoleto": Deprecated, "obsoleta": Deprecated, "depreciado": Deprecated, "descontinuado": Deprecated,
+	"reemplazado": Superseded, "reemplazada": Superseded, "sustituido": Superseded,
+	"substituído": Superseded, "substituido": Superseded, "substituída": Superseded,
+	// Italian and Dutch.
+	"bozza": Proposed, "voorgesteld": Proposed, "concept": Proposed,
+	"accettato": Accepted, "accettata": Accepted, "approvato": Accepted, "approvata": Accepted,
+	"geaccepteerd": Accepted, "goedgekeurd": Accepted, "aanvaard": Accepted,
+	"rifiutato": Rejected, "respinto": Rejected, "afgewezen": Rejected, "verworpen": Rejected,
+	"deprecato": Deprecated, "verouderd": Deprecated, "vervallen": Deprecated,
+	"sostituito": Superseded, "vervangen": Superseded,
+	// Chinese, Japanese, Korean, Russian.
+	"提议": Proposed, "提案": Proposed, "草案": Proposed, "建议": Proposed, "待定": Proposed, "审核中": Proposed,
+	"已接受": Accepted, "接受": Accepted, "已采纳": Accepted, "采纳": Accepted, "已批准": Accepted, "已实施": Accepted,
+	"承認": Accepted, "承認済み": Accepted, "採用": Accepted, "採択": Accepted, "決定": Accepted,
+	"已拒绝": Rejected, "拒绝": Rejected, "却下": Rejected, "不採用": Rejected,
+	"已废弃": Deprecated, "废弃": Deprecated, "已弃用": Deprecated, "弃用": Deprecated, "非推奨": Deprecated, "廃止": Deprecated,
+	"已取代": Superseded, "已替代": Superseded, "被取代": Superseded, "置き換え": Superseded, "置換": Superseded,
+	"제안됨": Proposed, "제안": Proposed, "승인됨": Accepted, "승인": Accepted, "수락됨": Accepted,
+	"거부됨": Rejected, "폐기됨": Deprecated, "대체됨": Superseded,
+	"предложено": Proposed, "черновик": Proposed, "принято": Accepted, "утверждено": Accepted,
+	"отклонено": Rejected, "устарело": Deprecated, "заменено": Superseded,
+}
+
+// NormalizeStatus classifies raw status text. The first words decide:
+// "Accepted.", "**Accepted**", "Implemented (moved to cosmos-sdk)" and
+// "Superseded by [5. X](0005-x.md)" are all classified; an unfilled template
+// such as "{Deprecated|Proposed|Accepted}", a sentence that does not start
+// with a status word, or nothing at all is Unknown.
+func NormalizeStatus(raw string) Status {
+	s := cleanStatus(raw)
+	// An empty status or an unfilled template ("{Proposed|Accepted}",
+	// "[proposed | accepted | …]") names no state.
+	if s == "" || strings.ContainsAny(s, "{|") {
+		return Unknown
+	}
+	words := statusTokens(s)
+	if len(words) == 0 {
+		return Unknown
+	}
+	// Longest known prefix of up to three words wins, so that "partially
+	// implemented" beats "partially" and "in review" beats "in".
+	for n := min(3, len(words)); n >= 1; n-- {
+		if st, ok := statusWords[strings.Join(words[:n], " ")]; ok {
+			return st
+		}
+	}
+	// Scripts without spaces (CJK) may glue the status to what follows.
+	for word, st := range statusWords {
+		if !isASCII(word) && strings.HasPrefix(words[0], word) && len([]rune(word)) >= 2 {
+			return st
+		}
+	}
+	return Unknown
+}
+
+// cleanStatus strips Markdown decoration, surrounding punctuation and case.
+func cleanStatus(raw string) string {
+	s := strings.TrimSpace(raw)
+	s = strings.TrimLeft(s, "-*+> \t")
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '*', '_', '`', '~':
+			return -1
+		}
+		return r
+	}, s)
+	return strings.ToLower(strings.TrimSpace(s))
+}
+
+// statusTokens splits cleaned status text into words, dropping punctuation
+// such as "Accepted." or "Accepted:" or "[Accepted]".
+func statusTokens(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '-' || r == '\'' || r == 'œ')
+	})
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

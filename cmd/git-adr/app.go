@@ -1,0 +1,185 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is set at build time (-ldflags "-X main.version=...").
+var version = "dev"
+
+// Main runs git-adr with the process arguments and returns the exit code.
+func Main() int {
+	env := &Env{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	return run(env, os.Args)
+}
+
+func run(env *Env, args []string) int {
+	defer func() {
+		if env.repo != nil {
+			env.repo.Close()
+		}
+	}()
+	app := newApp(env)
+	err := app.Run(permuteArgs(app, args))
+	if err == nil {
+		return env.exit
+	}
+	return report(env.Err, err)
+}
+
+func newApp(env *Env) *cli.App {
+	app := &cli.App{
+		Name:      "git-adr",
+		HelpName:  "git adr",
+		Usage:     "a Git-native decision log and context engine for Architecture Decision Records",
+		Version:   version,
+		Writer:    env.Out,
+		ErrWriter: env.Err,
+		Reader:    env.In,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`", Destination: &env.Dir},
+			&cli.StringSliceFlag{Name: "root", Usage: "use `DIR` as an ADR root instead of discovery (repeatable)"},
+		},
+		Before: func(c *cli.Context) error {
+			env.Roots = c.StringSlice("root")
+			return nil
+		},
+		Commands: []*cli.Command{
+			// initCommand(env),
+			// newCommand(env),
+			listCommand(env),
+			showCommand(env),
+			// linkCommand(env),
+			// decideCommand(env),
+			// indexCommand(env),
+			// graphCommand(env),
+			// checkCommand(env),
+			// renumberCommand(env),
+			rootsCommand(env),
+		},
+		HideHelpCommand:      true,
+		EnableBashCompletion: false,
+		// Errors are printed once, by Main; urfave/cli must not exit.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usagef("%s", strings.TrimPrefix(err.Error(), "flag provided but not defined: ")).
+				hint(fmt.Sprintf("run `git adr %s --help` for usage", c.Command.FullName()))
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(env.Err, "git-adr: error: unknown command %q\nhint: run `git adr --help` to list commands\n", name)
+			env.exit = ExitUsage
+		},
+	}
+	for _, cmd := range app.Commands {
+		setUsageHandler(cmd)
+	}
+	return app
+}
+
+func setUsageHandler(cmd *cli.Command) {
+	name := cmd.Name
+	cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
+		msg := err.Error()
+		if strings.HasPrefix(msg, "flag provided but not defined: ") {
+			msg = "unknown flag " + fmt.Sprintf("%q", strings.TrimPrefix(msg, "flag provided but not defined: "))
+		}
+		return usagef("%s", msg).hint(fmt.Sprintf("run `git adr %s --help` for usage", name))
+	}
+	for _, sub := range cmd.Subcommands {
+		setUsageHandler(sub)
+	}
+}
+
+// permuteArgs moves flags written after positional arguments in front of
+// them, so `git adr new "Title" --status proposed` works like git does;
+// urfave/cli v2 stops reading flags at the first positional argument.
+// Everything after "--" stays positional.
+func permuteArgs(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	out := []string{args[0]}
+	i := 1
+	// Global flags up to the command name.
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "--" {
+		out = append(out, args[i])
+		if takesValue(app.Flags, args[i]) && i+1 < len(args) {
+			i++
+			out = append(out, args[i])
+		}
+		i++
+	}
+	if i >= len(args) {
+		return out
+	}
+	var cmd *cli.Command
+	for _, c := range app.Commands {
+		if c.HasName(args[i]) {
+			cmd = c
+		}
+	}
+	out = append(out, args[i])
+	i++
+	for cmd != nil && len(cmd.Subcommands) > 0 && i < len(args) {
+		var sub *cli.Command
+		for _, c := range cmd.Subcommands {
+			if c.HasName(args[i]) {
+				sub = c
+			}
+		}
+		if sub == nil {
+			break
+		}
+		cmd = sub
+		out = append(out, args[i])
+		i++
+	}
+	if cmd == nil {
+		return append(out, args[i:]...)
+	}
+	var flags, pos []string
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			flags = append(flags, a)
+			if takesValue(cmd.Flags, a) && !strings.Contains(a, "=") && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	out = append(out, flags...)
+	if len(pos) > 0 && pos[0] != "--" {
+		out = append(out, "--")
+	}
+	return append(out, pos...)
+}
+
+func takesValue(flags []cli.Flag, arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		return false
+	}
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n != name {
+				continue
+			}
+			if _, ok := f.(*cli.BoolFlag); ok {
+				return false
+			}
+			return true
+		}
+	}
+	return false
+}

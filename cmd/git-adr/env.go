@@ -1,0 +1,111 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/gitops"
+	"golang.org/x/term"
+)
+
+// Env is everything a command touches outside itself: streams, the
+// repository and global options. Nothing below cmd prints.
+type Env struct {
+	In       io.Reader
+	Out, Err io.Writer
+	// Dir is the -C directory ("" for the working directory).
+	Dir string
+	// Roots are --root overrides.
+	Roots []string
+
+	repo *gitops.Repo
+	log  *adr.Log
+	// exit is set by handlers that cannot return an error.
+	exit int
+}
+
+// Repo opens the repository once.
+func (e *Env) Repo() (*gitops.Repo, error) {
+	if e.repo != nil {
+		return e.repo, nil
+	}
+	dir := e.Dir
+	if dir == "" {
+		dir = "."
+	}
+	r, err := gitops.Open(dir)
+	if err != nil {
+		if errors.Is(err, gitops.ErrNotRepository) {
+			return nil, failf("%s is not inside a git work tree", quoteDir(dir)).
+				hint("run `git init` first, or pass -C DIR to name a repository")
+		}
+		return nil, err
+	}
+	e.repo = r
+	return r, nil
+}
+
+func quoteDir(d string) string {
+	if d == "." {
+		if wd, err := os.Getwd(); err == nil {
+			return fmt.Sprintf("%q", wd)
+		}
+	}
+	return fmt.Sprintf("%q", d)
+}
+
+// Log loads the decision log from the work tree once and prints discovery
+// notes to stderr.
+func (e *Env) Log() (*adr.Log, error) {
+	if e.log != nil {
+		return e.log, nil
+	}
+	r, err := e.Repo()
+	if err != nil {
+		return nil, err
+	}
+	var roots []string
+	for _, p := range e.Roots {
+		rel, ok := r.Rel(p)
+		if !ok {
+			return nil, usagef("--root %q is outside the repository %q", p, r.Top)
+		}
+		roots = append(roots, rel)
+	}
+	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{Roots: roots, Cwd: r.Prefix})
+	if err != nil {
+		var ce *adr.ConfigError
+		if errors.As(err, &ce) {
+			return nil, usagef("%v", err).hint("fix " + adr.ConfigFile + "; docs/configuration.md lists every key")
+		}
+		if errors.Is(err, os.ErrNotExist) && len(roots) > 0 {
+			return nil, usagef("%v", err).hint("check the --root value, or create the directory with `git adr init --dir DIR`")
+		}
+		return nil, err
+	}
+	for _, n := range l.Notes {
+		fmt.Fprintf(e.Err, "git-adr: note: %s\n", n)
+	}
+	e.log = l
+	return l, nil
+}
+
+// requireRoots fails with a hint when the repository has no ADR directory.
+func (e *Env) requireRoots(l *adr.Log) error {
+	if len(l.Roots) == 0 {
+		return failf("no ADR directory found in this repository").
+			hint("run `git adr init` to start a log in doc/adr, or `git adr init --dir DIR`",
+				"or name an existing directory with --root DIR")
+	}
+	return nil
+}
+
+// interactive reports whether stdin and stdout are a terminal.
+func (e *Env) interactive() bool {
+	in, ok1 := e.In.(*os.File)
+	out, ok2 := e.Out.(*os.File)
+	return ok1 && ok2 && term.IsTerminal(int(in.Fd())) && term.IsTerminal(int(out.Fd()))
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/urfave/cli/v2"
+)
+
+type listOptions struct {
+	status   string
+	domain   string
+	archived bool
+	json     bool
+}
+
+func listCommand(env *Env) *cli.Command {
+	var o listOptions
+	return &cli.Command{
+		Name:  "list",
+		Usage: "list records (ID, status, date, title)",
+		Description: `Lists every record of every ADR root, archived records last within a root.
+
+Examples:
+   git adr list
+   git adr list --status accepted --domain storage
+   git adr list --json | jq '.[] | select(.status == "superseded") | .id'`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "status", Usage: "only records with normalised status `S` (proposed, accepted, rejected, deprecated, superseded, unknown)", Destination: &o.status},
+			&cli.StringFlag{Name: "domain", Usage: "only records tagged with domain `D`", Destination: &o.domain},
+			&cli.BoolFlag{Name: "archived", Usage: "include archived records in text output (always in --json)", Destination: &o.archived},
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON array", Destination: &o.json},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("list takes no arguments, got %q", c.Args().First()).hint("run `git adr show ID` to see one record")
+			}
+			return runList(env, o)
+		},
+	}
+}
+
+func runList(env *Env, o listOptions) error {
+	var want adr.Status
+	if o.status != "" {
+		st, ok := adr.ParseStatus(o.status)
+		if !ok {
+			return usagef("--status %q is not a status", o.status).hint("use one of: proposed, accepted, rejected, deprecated, superseded, unknown")
+		}
+		want = st
+	}
+	l, err := env.Log()
+	if err != nil {
+		return err
+	}
+	if err := env.requireRoots(l); err != nil {
+		return err
+	}
+	var recs []*adr.Record
+	for _, r := range l.Sorted() {
+		if want != "" && r.Status != want {
+			continue
+		}
+		if o.domain != "" && !hasDomain(r, o.domain) {
+			continue
+		}
+		recs = append(recs, r)
+	}
+	if o.json {
+		infos := make([]adr.RecordInfo, 0, len(recs))
+		for _, r := range recs {
+			infos = append(infos, r.Info())
+		}
+		return writeJSON(env.Out, infos)
+	}
+	tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+	for _, r := range recs {
+		if r.Archived && !o.archived {
+			continue
+		}
+		date := r.Date
+		if date == "" {
+			date = "-"
+		}
+		title := r.Title
+		if r.Archived {
+			title += " (archived)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Status, date, title)
+	}
+	return tw.Flush()
+}
+
+func hasDomain(r *adr.Record, d string) bool {
+	for _, x := range r.Domains {
+		if strings.EqualFold(x, d) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,14 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// writeJSON prints v as indented JSON with a final newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

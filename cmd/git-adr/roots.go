@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+)
+
+type rootInfo struct {
+	Path     string `json:"path"`
+	Source   string `json:"source"`
+	Name     string `json:"name,omitempty"`
+	Prefix   string `json:"prefix"`
+	Digits   int    `json:"digits"`
+	Style    string `json:"style"`
+	Records  int    `json:"records"`
+	Archived int    `json:"archived"`
+}
+
+func rootsCommand(env *Env) *cli.Command {
+	var asJSON bool
+	return &cli.Command{
+		Name:  "roots",
+		Usage: "show the ADR directories git-adr found and how",
+		Description: `Discovery order: --root flags; .adr.toml roots; adr-tools .adr-dir (looked up
+from the current directory upwards) and .log4brains.yml; otherwise the
+conventional directories (doc/adr, docs/adr, docs/decisions,
+docs/architecture/decisions, ...) plus a bounded scan for folders of numbered
+records with ADR structure.`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Destination: &asJSON, Usage: "print JSON"}},
+		Action: func(c *cli.Context) error {
+			l, err := env.Log()
+			if err != nil {
+				return err
+			}
+			if err := env.requireRoots(l); err != nil {
+				return err
+			}
+			infos := []rootInfo{}
+			for _, r := range l.Roots {
+				in := rootInfo{Path: r.Dir(), Source: r.Source, Name: r.Name, Prefix: r.Prefix, Digits: r.Digits, Style: string(r.Style)}
+				for _, rec := range r.Records {
+					if rec.Archived {
+						in.Archived++
+					} else {
+						in.Records++
+					}
+				}
+				infos = append(infos, in)
+			}
+			if asJSON {
+				return writeJSON(env.Out, infos)
+			}
+			tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+			for _, in := range infos {
+				fmt.Fprintf(tw, "%s\t%d records\t%d archived\t%s\t%s\n", in.Path, in.Records, in.Archived, in.Style, in.Source)
+			}
+			return tw.Flush()
+		},
+	}
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"git-adr": func() { os.Exit(Main()) },
+	})
+}
+
+// TestScript runs every scenario in testdata/script against the real binary
+// and the real git. UPDATE_SCRIPTS=1 rewrites the want-* sections.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata", "script"),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") == "1",
+		Setup:               setupScript,
+	})
+}
+
+// setupScript makes every scenario hermetic: its own HOME and git
+// configuration, a fixed identity, fixed dates and no system config.
+func setupScript(e *testscript.Env) error {
+	home := filepath.Join(e.WorkDir, ".home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	gitconfig := filepath.Join(home, ".gitconfig")
+	cfg := "[user]\n\tname = Ada Lovelace\n\temail = ada@example.com\n" +
+		"[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[advice]\n\tdetachedHead = false\n"
+	if err := os.WriteFile(gitconfig, []byte(cfg), 0o644); err != nil {
+		return err
+	}
+	for k, v := range map[string]string{
+		"HOME":                    home,
+		"XDG_CONFIG_HOME":         filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM":     "1",
+		"GIT_CONFIG_GLOBAL":       gitconfig,
+		"GIT_CEILING_DIRECTORIES": filepath.Dir(e.WorkDir),
+		"GIT_AUTHOR_NAME":         "Ada Lovelace",
+		"GIT_AUTHOR_EMAIL":        "ada@example.com",
+		"GIT_COMMITTER_NAME":      "Ada Lovelace",
+		"GIT_COMMITTER_EMAIL":     "ada@example.com",
+		"GIT_AUTHOR_DATE":         "2026-01-15T10:00:00Z",
+		"GIT_COMMITTER_DATE":      "2026-01-15T10:00:00Z",
+		"TZ":                      "UTC",
+		"NO_COLOR":                "1",
+		"ADR_DATE":                "2026-01-15",
+		"VISUAL":                  "",
+		"EDITOR":                  "",
+		"CORPORA":                 corporaDir(),
+	} {
+		e.Setenv(k, v)
+	}
+	return nil
+}
+
+// corporaDir is ../shared/corpora from the repository root, or
+// $GIT_ADR_CORPORA; "" when absent.
+func corporaDir() string {
+	if d := os.Getenv("GIT_ADR_CORPORA"); d != "" {
+		return d
+	}
+	d, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpora"))
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(d); err != nil {
+		return ""
+	}
+	return d
+}

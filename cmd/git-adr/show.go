@@ -1,0 +1,139 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/urfave/cli/v2"
+)
+
+func showCommand(env *Env) *cli.Command {
+	var asJSON bool
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "show one record, or one decision unit of it",
+		ArgsUsage: "ID[#unit|§N]",
+		Description: `ID may be written in any form: ADR-0007, adr-7, 7, 0007, a slug, a file name or
+a path. A unit locator shows one excerpt: ADR-0012#decision, ADR-0012#decision.2
+(the second paragraph or list item of the section), ADR-0042§3.
+
+Examples:
+   git adr show 7
+   git adr show ADR-0012#decision --json`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Destination: &asJSON, Usage: "print JSON"}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("show needs exactly one ID, got %d arguments", c.NArg()).hint("run `git adr list` to see IDs")
+			}
+			return runShow(env, c.Args().First(), asJSON)
+		},
+	}
+}
+
+// resolveRecord resolves a user-given reference, turning paths relative to
+// the working directory into repository paths, and maps lookup errors to
+// usage errors with hints.
+func resolveRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
+	recRef, _ := adr.SplitLocator(ref)
+	if strings.Contains(recRef, "/") || strings.HasSuffix(strings.ToLower(recRef), ".md") {
+		if repo, err := env.Repo(); err == nil {
+			if rel, ok := repo.Rel(recRef); ok && l.ByPath(rel) != nil {
+				return l.ByPath(rel), nil
+			}
+		}
+	}
+	r, err := l.Resolve(ref)
+	if err == nil {
+		return r, nil
+	}
+	var amb *adr.AmbiguousError
+	if errors.As(err, &amb) {
+		e := usagef("%q names %d records", ref, len(amb.Candidates))
+		for _, c := range amb.Candidates {
+			e.hint(fmt.Sprintf("%s is %s", c.ID, c.Path))
+		}
+		return nil, e.hint("name one by its path, for example `" + amb.Candidates[0].Path + "`")
+	}
+	if adr.IsNotFound(err) {
+		return nil, usagef("no record %q", ref).hint("run `git adr list` to see IDs")
+	}
+	return nil, err
+}
+
+type showJSON struct {
+	adr.RecordInfo
+	Units   []adr.Unit `json:"units"`
+	Content string     `json:"content"`
+	Unit    *adr.Unit  `json:"unit,omitempty"`
+}
+
+func runShow(env *Env, ref string, asJSON bool) error {
+	l, err := env.Log()
+	if err != nil {
+		return err
+	}
+	if err := env.requireRoots(l); err != nil {
+		return err
+	}
+	r, err := resolveRecord(env, l, ref)
+	if err != nil {
+		return err
+	}
+	_, anchor := adr.SplitLocator(ref)
+	var unit *adr.Unit
+	content := string(r.Text.Src)
+	if anchor != "" {
+		u, text, ok := r.Excerpt(anchor)
+		if !ok {
+			var anchors []string
+			for _, u := range r.Units {
+				anchors = append(anchors, u.ID)
+			}
+			return usagef("%s has no unit %q", r.ID, anchor).hint("its units are: " + strings.Join(anchors, ", "))
+		}
+		unit, content = &u, text
+	}
+	if asJSON {
+		units := r.Units
+		if units == nil {
+			units = []adr.Unit{}
+		}
+		return writeJSON(env.Out, showJSON{RecordInfo: r.Info(), Units: units, Content: content, Unit: unit})
+	}
+	w := env.Out
+	fmt.Fprintf(w, "%s  %s\n", r.ID, r.Title)
+	raw := r.RawStatus
+	if raw == "" {
+		raw = "none"
+	}
+	fmt.Fprintf(w, "status:  %s (%s)\n", r.Status, raw)
+	if r.Date != "" {
+		fmt.Fprintf(w, "date:    %s\n", r.Date)
+	}
+	fmt.Fprintf(w, "path:    %s\n", r.Path)
+	fmt.Fprintf(w, "style:   %s\n", r.Style)
+	if len(r.Domains) > 0 {
+		fmt.Fprintf(w, "domains: %s\n", strings.Join(r.Domains, ", "))
+	}
+	for _, rel := range r.Relations {
+		target := rel.TargetID
+		if target == "" {
+			target = rel.Target + " (unresolved)"
+		}
+		fmt.Fprintf(w, "%s %s\n", rel.Type, target)
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "problem: %s\n", p)
+	}
+	if unit != nil {
+		fmt.Fprintf(w, "unit:    %s (lines %d-%d, sha256 %s)\n", unit.ID, unit.Start, unit.End, unit.Hash[:12])
+	}
+	fmt.Fprintln(w)
+	fmt.Fprint(w, content)
+	if !strings.HasSuffix(content, "\n") {
+		fmt.Fprintln(w)
+	}
+	return nil
+}

@@ -1,0 +1,365 @@
+package gitops
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// WorktreeFS is the work tree as saved on disk.
+func (r *Repo) WorktreeFS() fs.FS { return os.DirFS(r.Top) }
+
+// TreeFS is the tree of a commit (any revision git understands) as a
+// read-only file system with slash-separated paths relative to the root.
+func (r *Repo) TreeFS(rev string) (fs.FS, error) {
+	hash, err := r.ResolveRef(rev + "^{tree}")
+	if err != nil {
+		return nil, err
+	}
+	if g := r.goGit(); g != nil {
+		t, err := g.TreeObject(plumbing.NewHash(hash))
+		if err == nil {
+			return &lazyFS{list: goGitLister(t), read: r.readBlob}, nil
+		}
+	}
+	return &lazyFS{list: r.lsTreeLister(hash), read: r.readBlob}, nil
+}
+
+// IndexFS is the index as git sees it, honouring GIT_INDEX_FILE (inside a
+// pre-commit hook git may point it at a temporary index). Only stage-0
+// entries are visible.
+func (r *Repo) IndexFS() (fs.FS, error) {
+	out, err := r.Git("ls-files", "-s", "-z")
+	if err != nil {
+		return nil, err
+	}
+	dirs := map[string][]entry{}
+	seenDir := map[string]bool{}
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		tab := bytes.IndexByte(rec, '\t')
+		if tab < 0 {
+			continue
+		}
+		f := strings.Fields(string(rec[:tab]))
+		if len(f) != 3 || f[2] != "0" {
+			continue
+		}
+		p := string(rec[tab+1:])
+		mode, _ := strconv.ParseUint(f[0], 8, 32)
+		dirs[path.Dir(p)] = append(dirs[path.Dir(p)], entry{name: path.Base(p), hash: f[1], mode: filemode.FileMode(mode)})
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			if seenDir[d] {
+				break
+			}
+			seenDir[d] = true
+			dirs[path.Dir(d)] = append(dirs[path.Dir(d)], entry{name: path.Base(d), mode: filemode.Dir})
+		}
+	}
+	for _, es := range dirs {
+		sort.Slice(es, func(i, j int) bool { return es[i].name < es[j].name })
+	}
+	list := func(dir string) ([]entry, error) {
+		es, ok := dirs[dir]
+		if !ok && dir != "." {
+			return nil, fs.ErrNotExist
+		}
+		return es, nil
+	}
+	return &lazyFS{list: list, read: r.readBlob}, nil
+}
+
+type entry struct {
+	name string
+	hash string
+	mode filemode.FileMode
+	size int64
+}
+
+func (e entry) isDir() bool { return e.mode == filemode.Dir }
+
+func goGitLister(root *object.Tree) func(string) ([]entry, error) {
+	return func(dir string) ([]entry, error) {
+		t := root
+		if dir != "." {
+			sub, err := root.Tree(dir)
+			if err != nil {
+				return nil, fs.ErrNotExist
+			}
+			t = sub
+		}
+		es := make([]entry, 0, len(t.Entries))
+		for _, e := range t.Entries {
+			es = append(es, entry{name: e.Name, hash: e.Hash.String(), mode: e.Mode})
+		}
+		return es, nil
+	}
+}
+
+func (r *Repo) lsTreeLister(tree string) func(string) ([]entry, error) {
+	return func(dir string) ([]entry, error) {
+		spec := tree
+		if dir != "." {
+			spec = tree + ":" + dir
+		}
+		out, err := r.Git("ls-tree", "-z", spec)
+		if err != nil {
+			return nil, fs.ErrNotExist
+		}
+		var es []entry
+		for _, rec := range bytes.Split(out, []byte{0}) {
+			tab := bytes.IndexByte(rec, '\t')
+			if tab < 0 {
+				continue
+			}
+			f := strings.Fields(string(rec[:tab]))
+			if len(f) != 3 {
+				continue
+			}
+			mode, _ := strconv.ParseUint(f[0], 8, 32)
+			es = append(es, entry{name: string(rec[tab+1:]), hash: f[2], mode: filemode.FileMode(mode)})
+		}
+		return es, nil
+	}
+}
+
+// readBlob reads a blob by object name, in process when go-git can and
+// through one long-lived `git cat-file --batch` otherwise.
+func (r *Repo) readBlob(hash string) ([]byte, error) {
+	if g := r.goGit(); g != nil {
+		if b, err := g.BlobObject(plumbing.NewHash(hash)); err == nil {
+			rd, err := b.Reader()
+			if err == nil {
+				defer rd.Close()
+				return io.ReadAll(rd)
+			}
+		}
+	}
+	return r.batch().read(hash)
+}
+
+type catFile struct {
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	err  error
+	repo *Repo
+}
+
+func (r *Repo) batch() *catFile {
+	r.batchOnce.Do(func() { r.cat = &catFile{repo: r} })
+	return r.cat
+}
+
+func (c *catFile) read(hash string) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmd == nil && c.err == nil {
+		cmd := exec.Command("git", "cat-file", "--batch")
+		cmd.Dir = c.repo.Top
+		in, err := cmd.StdinPipe()
+		if err == nil {
+			var out io.ReadCloser
+			out, err = cmd.StdoutPipe()
+			if err == nil {
+				err = cmd.Start()
+				c.out = bufio.NewReader(out)
+			}
+		}
+		c.cmd, c.in, c.err = cmd, in, err
+	}
+	if c.err != nil {
+		return nil, fmt.Errorf("git cat-file --batch: %w", c.err)
+	}
+	if _, err := io.WriteString(c.in, hash+"\n"); err != nil {
+		return nil, err
+	}
+	header, err := c.out.ReadString('\n')
+	if err != nil {
+		return nil, err
+	}
+	f := strings.Fields(header)
+	if len(f) != 3 {
+		return nil, fmt.Errorf("object %s: %w", hash, ErrNotFound)
+	}
+	size, err := strconv.Atoi(f[2])
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: bad header %q", header)
+	}
+	buf := make([]byte, size+1)
+	if _, err := io.ReadFull(c.out, buf); err != nil {
+		return nil, err
+	}
+	return buf[:size], nil
+}
+
+// Close stops helper processes started for reads.
+func (r *Repo) Close() error {
+	if r.cat == nil {
+		return nil
+	}
+	c := r.cat
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmd != nil && c.cmd.Process != nil {
+		c.in.Close()
+		err := c.cmd.Wait()
+		c.cmd = nil
+		return err
+	}
+	return nil
+}
+
+// lazyFS is a read-only fs.FS over a git tree or the index: directories are
+// listed on demand and blobs read by object name.
+type lazyFS struct {
+	list func(dir string) ([]entry, error)
+	read func(hash string) ([]byte, error)
+}
+
+func (l *lazyFS) find(name string) (entry, error) {
+	if name == "." {
+		return entry{name: ".", mode: filemode.Dir}, nil
+	}
+	es, err := l.list(path.Dir(name))
+	if err != nil {
+		return entry{}, err
+	}
+	base := path.Base(name)
+	for _, e := range es {
+		if e.name == base {
+			return e, nil
+		}
+	}
+	return entry{}, fs.ErrNotExist
+}
+
+func (l *lazyFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	e, err := l.find(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if e.isDir() {
+		es, err := l.list(name)
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		return &memDir{info: fileInfo{e}, entries: es}, nil
+	}
+	if e.mode == filemode.Submodule {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	data, err := l.read(e.hash)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	e.size = int64(len(data))
+	return &memFile{info: fileInfo{e}, r: bytes.NewReader(data)}, nil
+}
+
+func (l *lazyFS) ReadFile(name string) ([]byte, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	e, err := l.find(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	if e.isDir() || e.mode == filemode.Submodule {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
+	}
+	return l.read(e.hash)
+}
+
+func (l *lazyFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+	}
+	es, err := l.list(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+	}
+	out := make([]fs.DirEntry, 0, len(es))
+	for _, e := range es {
+		if e.mode == filemode.Submodule {
+			continue
+		}
+		out = append(out, fileInfo{e})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out, nil
+}
+
+type fileInfo struct{ e entry }
+
+func (fi fileInfo) Name() string { return fi.e.name }
+func (fi fileInfo) Size() int64  { return fi.e.size }
+func (fi fileInfo) Mode() fs.FileMode {
+	switch fi.e.mode {
+	case filemode.Dir:
+		return fs.ModeDir | 0o755
+	case filemode.Symlink:
+		return fs.ModeSymlink | 0o777
+	case filemode.Executable:
+		return 0o755
+	}
+	return 0o644
+}
+func (fi fileInfo) ModTime() time.Time         { return time.Time{} }
+func (fi fileInfo) IsDir() bool                { return fi.e.isDir() }
+func (fi fileInfo) Sys() any                   { return nil }
+func (fi fileInfo) Type() fs.FileMode          { return fi.Mode().Type() }
+func (fi fileInfo) Info() (fs.FileInfo, error) { return fi, nil }
+
+type memFile struct {
+	info fileInfo
+	r    *bytes.Reader
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *memFile) Read(p []byte) (int, error) { return f.r.Read(p) }
+func (f *memFile) Close() error               { return nil }
+
+type memDir struct {
+	info    fileInfo
+	entries []entry
+	pos     int
+}
+
+func (d *memDir) Stat() (fs.FileInfo, error) { return d.info, nil }
+func (d *memDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.info.Name(), Err: errors.New("is a directory")}
+}
+func (d *memDir) Close() error { return nil }
+func (d *memDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	var out []fs.DirEntry
+	for d.pos < len(d.entries) && (n <= 0 || len(out) < n) {
+		out = append(out, fileInfo{d.entries[d.pos]})
+		d.pos++
+	}
+	if n > 0 && len(out) == 0 {
+		return nil, io.EOF
+	}
+	return out, nil
+}

@@ -1,0 +1,205 @@
+// Package gitops is the one place git-adr talks to git.
+//
+// # Division of labour
+//
+// The git binary does everything where git's own behaviour must be honoured
+// exactly: repository discovery, configuration (global, include and
+// environment config), ref transactions, status and anything a hook may see
+// through GIT_* variables. go-git is used only for fast in-process object
+// reads (trees and blobs of other branches); when go-git refuses a repository
+// (sparse checkouts set extensions.worktreeConfig, for example) every read
+// falls back to the git binary and the user never notices.
+//
+// # Errors
+//
+// Failures of the git binary become [*GitError] values carrying the command
+// and git's own message; a lost compare-and-swap race is [ErrRefChanged].
+package gitops
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-billy/v5/osfs"
+)
+
+// ErrNotRepository means the directory is not inside a git work tree.
+var ErrNotRepository = errors.New("not inside a git work tree")
+
+// ErrRefChanged means a compare-and-swap ref update lost a race: the ref no
+// longer holds the value the caller read.
+var ErrRefChanged = errors.New("ref changed concurrently")
+
+// ErrNotFound means a path, revision or config key does not exist.
+var ErrNotFound = errors.New("not found")
+
+// GitError is a failed invocation of the git binary.
+type GitError struct {
+	Args   []string
+	Stderr string
+	Code   int
+}
+
+func (e *GitError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = fmt.Sprintf("exit status %d", e.Code)
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+// Repo is an opened repository: the work tree a command runs in, its git
+// directories, and (when go-git accepts the repository) an in-process object
+// reader.
+type Repo struct {
+	// Top is the absolute path of the work tree root.
+	Top string
+	// GitDir is the absolute git directory of this work tree (for a linked
+	// worktree, .git/worktrees/<name>).
+	GitDir string
+	// CommonDir is the absolute directory shared by all worktrees.
+	CommonDir string
+	// Prefix is the slash-separated path of the starting directory relative
+	// to Top ("" at the top).
+	Prefix string
+
+	gogit    *git.Repository
+	gogitErr error
+	env      []string
+
+	batchOnce sync.Once
+	cat       *catFile
+}
+
+// Open finds the repository containing dir, exactly as git would (linked
+// worktrees, GIT_DIR and GIT_WORK_TREE included).
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("open repository: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("open repository: %q is not a directory", dir)
+	}
+	r := &Repo{}
+	out, err := r.run(abs, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel", "--show-prefix")
+	if err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) && (strings.Contains(ge.Stderr, "not a git repository") || strings.Contains(ge.Stderr, "must be run in a work tree")) {
+			return nil, fmt.Errorf("%q: %w", abs, ErrNotRepository)
+		}
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) < 3 || lines[2] == "" {
+		return nil, fmt.Errorf("%q: %w", abs, ErrNotRepository)
+	}
+	r.GitDir, r.CommonDir, r.Top = lines[0], lines[1], lines[2]
+	if len(lines) > 3 {
+		r.Prefix = strings.TrimSuffix(lines[3], "/")
+	}
+	return r, nil
+}
+
+// goGit returns the go-git repository, or nil when go-git refuses this
+// repository; callers then use the git binary.
+func (r *Repo) goGit() *git.Repository {
+	if r.gogit != nil || r.gogitErr != nil {
+		return r.gogit
+	}
+	// Open the common directory directly: go-git needs no work tree for
+	// object reads, and this works the same for linked worktrees.
+	fs := osfs.New(r.CommonDir)
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{})
+	repo, err := git.Open(st, nil)
+	if err != nil {
+		r.gogitErr = err
+		return nil
+	}
+	// go-git ignores repository format extensions it does not know only in
+	// some versions; refuse them ourselves so reads stay correct.
+	if cfg, err := repo.Config(); err == nil && cfg.Raw != nil {
+		if s := cfg.Raw.Section("extensions"); s != nil && len(s.Options) > 0 {
+			for _, o := range s.Options {
+				if !strings.EqualFold(o.Key, "noop") {
+					r.gogitErr = fmt.Errorf("extension %q not supported by go-git", o.Key)
+					return nil
+				}
+			}
+		}
+	}
+	r.gogit = repo
+	return repo
+}
+
+// UsesGoGit reports whether in-process object reads are available (false
+// means every read goes through the git binary).
+func (r *Repo) UsesGoGit() bool { return r.goGit() != nil }
+
+// Git runs git in the work tree root and returns its standard output.
+func (r *Repo) Git(args ...string) ([]byte, error) {
+	return r.run(r.Top, nil, args...)
+}
+
+// GitInput runs git with stdin and returns its standard output.
+func (r *Repo) GitInput(stdin []byte, args ...string) ([]byte, error) {
+	return r.run(r.Top, stdin, args...)
+}
+
+func (r *Repo) run(dir string, stdin []byte, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if r.env != nil {
+		cmd.Env = append(os.Environ(), r.env...)
+	}
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return stdout.Bytes(), &GitError{Args: args, Stderr: stderr.String(), Code: ee.ExitCode()}
+		}
+		return nil, fmt.Errorf("run git: %w", err)
+	}
+	return stdout.Bytes(), nil
+}
+
+// AdrDir is the local-only state directory, $GIT_COMMON_DIR/adr. It never
+// lives in the work tree.
+func (r *Repo) AdrDir() string { return filepath.Join(r.CommonDir, "adr") }
+
+// Abs turns a slash-separated path relative to Top into an absolute path.
+func (r *Repo) Abs(rel string) string { return filepath.Join(r.Top, filepath.FromSlash(rel)) }
+
+// Rel turns an absolute or working-directory-relative path into a
+// slash-separated path relative to Top. It reports false when the path lies
+// outside the work tree.
+func (r *Repo) Rel(p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(r.Top, filepath.FromSlash(r.Prefix), p)
+	}
+	rel, err := filepath.Rel(r.Top, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == "." {
+		rel = ""
+	}
+	return rel, true
+}
