@@ -48,7 +48,7 @@ var statusWords = map[string]Status{
 	"in force": Accepted, "established": Accepted, "final": Accepted, "current": Accepted,
 	"partially implemented": Accepted, "partially accepted": Accepted, "partly implemented": Accepted,
 	"partially adopted": Accepted, "partly superseded": Accepted, "partially superseded": Accepted,
-	"accept": Accepted,
+	"accept":   Accepted,
 	"rejected": Rejected, "declined": Rejected, "refused": Rejected, "denied": Rejected,
 	"withdrawn": Rejected, "abandoned": Rejected, "dismissed": Rejected, "not accepted": Rejected,
 	"deprecated": Deprecated, "obsolete": Deprecated, "retired": Deprecated, "outdated": Deprecated,
