@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
@@ -108,4 +109,50 @@ func (e *Env) interactive() bool {
 	in, ok1 := e.In.(*os.File)
 	out, ok2 := e.Out.(*os.File)
 	return ok1 && ok2 && term.IsTerminal(int(in.Fd())) && term.IsTerminal(int(out.Fd()))
+}
+
+// Changeset returns a journalled changeset for the work tree, after
+// completing any changeset an interrupted earlier run left behind.
+func (e *Env) Changeset() (*adr.Changeset, error) {
+	r, err := e.Repo()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(r.AdrDir(), "journal")
+	done, err := adr.RecoverJournals(dir)
+	if err != nil {
+		return nil, failf("completing an interrupted change: %v", err).hint("inspect " + dir + " and remove the journal once the files are as they should be")
+	}
+	for _, p := range done {
+		fmt.Fprintf(e.Err, "git-adr: note: completed an interrupted change to %s\n", p)
+	}
+	return &adr.Changeset{Top: r.Top, JournalDir: dir}, nil
+}
+
+// branchTrees returns the trees of every local and remote-tracking branch
+// except the current one (whose files are the work tree).
+func (e *Env) branchTrees() ([]adr.BranchTree, error) {
+	r, err := e.Repo()
+	if err != nil {
+		return nil, err
+	}
+	refs, err := r.Refs("refs/heads/", "refs/remotes/")
+	if err != nil {
+		return nil, err
+	}
+	cur := r.CurrentBranch()
+	seen := map[string]bool{}
+	var out []adr.BranchTree
+	for _, ref := range refs {
+		if ref.Name == cur || seen[ref.Hash] {
+			continue
+		}
+		seen[ref.Hash] = true
+		fsys, err := r.TreeFS(ref.Hash)
+		if err != nil {
+			continue
+		}
+		out = append(out, adr.BranchTree{Ref: ref.Name, FS: fsys})
+	}
+	return out, nil
 }
