@@ -26,6 +26,9 @@ type DiscoverOptions struct {
 	// Cwd is the starting directory relative to the repository root; the
 	// adr-tools .adr-dir file is looked up from there upwards.
 	Cwd string
+	// AllowMissing lets Roots name directories that do not exist yet (init
+	// creates them).
+	AllowMissing bool
 }
 
 // Scan limits keep automatic detection cheap in large repositories.

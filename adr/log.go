@@ -51,7 +51,7 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 		if err := root.scanRecords(fsys); err != nil {
 			return nil, err
 		}
-		if !root.Exists && root.Source == "--root" {
+		if !root.Exists && root.Source == "--root" && !opt.AllowMissing {
 			return nil, fmt.Errorf("ADR root %q: %w", root.Dir(), fs.ErrNotExist)
 		}
 		l.Records = append(l.Records, root.Records...)

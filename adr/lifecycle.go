@@ -1,0 +1,261 @@
+package adr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// FileChange is one file an operation creates (Old is nil), rewrites, or
+// renames (From is the old path, Old its content).
+type FileChange struct {
+	Path     string
+	From     string
+	Old, New []byte
+}
+
+// LifecycleError is a refused lifecycle transition, with the command that
+// does what the user most likely wants instead.
+type LifecycleError struct {
+	Msg  string
+	Hint string
+}
+
+func (e *LifecycleError) Error() string { return e.Msg }
+
+// ErrNoChange means the record is already in the requested state.
+var ErrNoChange = errors.New("nothing to change")
+
+// workspace accumulates edits to several records, re-reading a record
+// after each edit so that successive edits to one file compose.
+type workspace struct {
+	log   *Log
+	cur   map[string]*Record
+	orig  map[string][]byte
+	order []string
+}
+
+func newWorkspace(l *Log) *workspace {
+	return &workspace{log: l, cur: map[string]*Record{}, orig: map[string][]byte{}}
+}
+
+// rec returns the current version of r.
+func (w *workspace) rec(r *Record) *Record {
+	if c, ok := w.cur[r.Path]; ok {
+		return c
+	}
+	return r
+}
+
+// set records new bytes for r and re-parses it.
+func (w *workspace) set(r *Record, data []byte) *Record {
+	if _, ok := w.orig[r.Path]; !ok {
+		if _, isNew := w.cur[r.Path]; !isNew {
+			w.orig[r.Path] = r.Text.Src
+		}
+		if !contains(w.order, r.Path) {
+			w.order = append(w.order, r.Path)
+		}
+	}
+	n := w.log.reparse(r, data)
+	w.cur[r.Path] = n
+	return n
+}
+
+// create adds a new file.
+func (w *workspace) create(r *Record) {
+	w.cur[r.Path] = r
+	w.order = append(w.order, r.Path)
+}
+
+func (w *workspace) changes() []FileChange {
+	var out []FileChange
+	for _, p := range w.order {
+		out = append(out, FileChange{Path: p, Old: w.orig[p], New: w.cur[p].Text.Src})
+	}
+	return out
+}
+
+// reparse reads new bytes for an existing record, keeping its identity.
+func (l *Log) reparse(r *Record, data []byte) *Record {
+	n := Parse(data)
+	n.ID, n.Number, n.Numbered, n.Path, n.Root, n.Archived = r.ID, r.Number, r.Numbered, r.Path, r.Root, r.Archived
+	for i := range n.Units {
+		sep := "#"
+		if strings.HasPrefix(n.Units[i].Anchor, "§") {
+			sep = ""
+		}
+		n.Units[i].ID = n.ID + sep + n.Units[i].Anchor
+	}
+	for i := range n.Relations {
+		if t := l.Target(n, n.Relations[i].Target); t != nil {
+			n.Relations[i].TargetID = t.ID
+		}
+	}
+	return n
+}
+
+// lowerStatus reports styles whose status words are lower case.
+func lowerStatus(s Style) bool { return s == StyleMADR || s == StyleMADR2 }
+
+// supersededEdits marks old as superseded by successor, the way old's style
+// writes it: adr-tools removes the status word and adds "Superseded by
+// [N. Title](file)" to the Status section; MADR and log4brains write
+// "superseded by [x](file)" as the status value; a metadata table gets
+// "Superseded" and a "| Superseded by | ID |" row.
+func supersededEdits(old, successor *Record) []byte {
+	t := old.Text
+	f := old.StatusField
+	linkText := old.linkTextFor(successor)
+	link := fmt.Sprintf("[%s](%s)", linkText, old.Link(successor))
+	word := styleLike(old.RawStatus, "Superseded", lowerStatus(old.Style))
+	switch f.Kind {
+	case FieldSection:
+		if f.Start == f.End {
+			return old.WithRelation("Superseded by", successor)
+		}
+		// Remove the status paragraph (and one blank line so blank lines do
+		// not pile up), then add the link at the end of the section.
+		first, last := f.Line, f.Line
+		for last+1 < len(t.Lines) && t.Lines[last].Next <= f.End && t.Lines[last].End < f.End {
+			last++
+		}
+		del := Edit{Start: t.Lines[first].Start, End: t.Lines[last].Next}
+		if last+1 < len(t.Lines) && t.Lines[last+1].Kind == LineBlank && first > 0 && t.Lines[first-1].Kind == LineBlank {
+			del.End = t.Lines[last+1].Next
+		}
+		ins := old.relationEdit(SupersededBy.Label(), successor)
+		if ins.Start < del.End && ins.Start >= del.Start {
+			ins.Start, ins.End = del.End, del.End
+		}
+		return t.Apply(del, ins)
+	case FieldTable:
+		row := tableRowLike(t.LineText(f.Line), "Superseded by", successor.ID)
+		at := f.Line
+		for at+1 < len(t.Lines) && strings.HasPrefix(strings.TrimSpace(t.LineText(at+1)), "|") {
+			at++
+		}
+		return t.Apply(old.cellEdit(word), Edit{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: lineEOL(t, at) + row + t.EOL})
+	}
+	return old.WithStatus(word + " by " + link)
+}
+
+// Decide applies a lifecycle decision (accept, reject or deprecate) to rec
+// and returns the files to rewrite. Accepting a record that supersedes
+// others retires them in the same change, with reciprocal links.
+//
+// Rules: a superseded record is never re-accepted; rejected and deprecated
+// records are not revived (write a new record); an accepted record is
+// deprecated or superseded, not rejected; a proposal is rejected, not
+// deprecated. Records whose status is unknown may take any decision.
+func (l *Log) Decide(rec *Record, to Status, reason string) ([]FileChange, []string, error) {
+	from := rec.Status
+	if from == to {
+		return nil, nil, ErrNoChange
+	}
+	refuse := func(msg, hint string) ([]FileChange, []string, error) {
+		return nil, nil, &LifecycleError{Msg: msg, Hint: hint}
+	}
+	switch {
+	case from == Superseded:
+		succ := "its successor"
+		for _, r := range rec.Relations {
+			if r.Type == SupersededBy && r.TargetID != "" {
+				succ = r.TargetID
+			}
+		}
+		return refuse(fmt.Sprintf("%s is superseded by %s; a superseded record cannot be %s", rec.ID, succ, pastTense(to)),
+			fmt.Sprintf("record a new decision instead: `git adr new TITLE --supersedes %s`", succIDOr(succ, rec.ID)))
+	case from == Rejected || from == Deprecated:
+		return refuse(fmt.Sprintf("%s is %s; it cannot be %s", rec.ID, from, pastTense(to)),
+			fmt.Sprintf("record a new decision instead: `git adr new TITLE --supersedes %s`", rec.ID))
+	case from == Accepted && to == Rejected:
+		return refuse(fmt.Sprintf("%s is accepted; an accepted decision is deprecated or superseded, not rejected", rec.ID),
+			fmt.Sprintf("run `git adr decide %s deprecate`, or `git adr new TITLE --supersedes %s`", rec.ID, rec.ID))
+	case from == Proposed && to == Deprecated:
+		return refuse(fmt.Sprintf("%s is only proposed; a proposal is rejected, not deprecated", rec.ID),
+			fmt.Sprintf("run `git adr decide %s reject`", rec.ID))
+	}
+	w := newWorkspace(l)
+	word := styleLike(rec.RawStatus, StatusWord(to), lowerStatus(rec.Style))
+	w.set(rec, rec.WithStatusNote(word, reason))
+	var notes []string
+	if to == Accepted {
+		for _, rel := range rec.Relations {
+			if rel.Type != Supersedes {
+				continue
+			}
+			old := l.Target(rec, rel.Target)
+			if old == nil {
+				notes = append(notes, fmt.Sprintf("%s names %q as superseded, but no such record exists", rec.ID, rel.Target))
+				continue
+			}
+			if old.Status == Superseded {
+				continue
+			}
+			cur := w.rec(old)
+			w.set(old, supersededEdits(cur, w.rec(rec)))
+			notes = append(notes, fmt.Sprintf("%s is now superseded by %s", old.ID, rec.ID))
+		}
+	}
+	return w.changes(), notes, nil
+}
+
+func succIDOr(succ, id string) string {
+	if succ == "its successor" {
+		return id
+	}
+	return succ
+}
+
+func pastTense(s Status) string {
+	switch s {
+	case Accepted:
+		return "accepted"
+	case Rejected:
+		return "rejected"
+	case Deprecated:
+		return "deprecated"
+	}
+	return string(s)
+}
+
+// Link adds a relation from src to dst labelled label, and the reverse
+// relation from dst to src labelled reverse (as `adr link` does). A
+// supersession label ("Supersedes") also retires dst when src is accepted;
+// when src is only proposed, dst stays in force until src is accepted.
+func (l *Log) Link(src *Record, label string, dst *Record, reverse string) ([]FileChange, []string, error) {
+	if src.Path == dst.Path {
+		return nil, nil, &LifecycleError{Msg: fmt.Sprintf("%s cannot link to itself", src.ID), Hint: "name two different records"}
+	}
+	typ := ParseRelationType(label)
+	// "X Superseded by Y" is "Y Supersedes X".
+	if typ == SupersededBy {
+		src, dst, label, reverse = dst, src, reverse, label
+		typ = Supersedes
+	}
+	w := newWorkspace(l)
+	var notes []string
+	if !src.HasRelation(typ, dst) {
+		w.set(src, src.WithRelation(label, dst))
+	}
+	if typ == Supersedes {
+		switch {
+		case dst.Status == Superseded:
+			if !dst.HasRelation(SupersededBy, src) {
+				w.set(dst, w.rec(dst).WithRelation(reverse, w.rec(src)))
+			}
+		case src.Status == Accepted:
+			w.set(dst, supersededEdits(w.rec(dst), w.rec(src)))
+			notes = append(notes, fmt.Sprintf("%s is now superseded by %s", dst.ID, src.ID))
+		default:
+			notes = append(notes, fmt.Sprintf("%s stays %s until %s is accepted (`git adr decide %s accept`)", dst.ID, dst.Status, src.ID, src.ID))
+		}
+	} else if rt := ParseRelationType(reverse); !dst.HasRelation(rt, src) {
+		w.set(dst, w.rec(dst).WithRelation(reverse, w.rec(src)))
+	}
+	if len(w.order) == 0 {
+		return nil, nil, ErrNoChange
+	}
+	return w.changes(), notes, nil
+}

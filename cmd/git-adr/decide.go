@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/urfave/cli/v2"
+)
+
+func decideCommand(env *Env) *cli.Command {
+	var reason string
+	return &cli.Command{
+		Name:      "decide",
+		Usage:     "accept, reject or deprecate a record",
+		ArgsUsage: "ID accept|reject|deprecate",
+		Description: `Changes the record's status with a minimal edit in its own style. Accepting a
+record that supersedes others marks them superseded, with reciprocal links, in
+the same change.
+
+Lifecycle rules: a superseded record is never re-accepted; rejected and
+deprecated records are not revived (write a new record that supersedes them);
+an accepted decision is deprecated or superseded, not rejected; a proposal is
+rejected, not deprecated. A record whose status is unknown may take any
+decision.
+
+Examples:
+   git adr decide 12 accept
+   git adr decide ADR-0007 deprecate --reason "replaced by the managed service"`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "reason", Usage: "write `TEXT` beside the new status", Destination: &reason},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return usagef("decide needs an ID and a decision, got %d arguments", c.NArg()).hint("for example `git adr decide 12 accept`")
+			}
+			return runDecide(env, c.Args().Get(0), c.Args().Get(1), reason)
+		},
+	}
+}
+
+func runDecide(env *Env, ref, decision, reason string) error {
+	var to adr.Status
+	switch decision {
+	case "accept", "accepted":
+		to = adr.Accepted
+	case "reject", "rejected":
+		to = adr.Rejected
+	case "deprecate", "deprecated":
+		to = adr.Deprecated
+	default:
+		return usagef("decision %q is not accept, reject or deprecate", decision).
+			hint("to supersede a record, create its successor: `git adr new TITLE --supersedes " + ref + "`")
+	}
+	l, err := env.Log()
+	if err != nil {
+		return err
+	}
+	if err := env.requireRoots(l); err != nil {
+		return err
+	}
+	rec, err := resolveRecord(env, l, ref)
+	if err != nil {
+		return err
+	}
+	changes, notes, err := l.Decide(rec, to, reason)
+	if errors.Is(err, adr.ErrNoChange) {
+		fmt.Fprintf(env.Out, "%s is already %s\n", rec.ID, to)
+		return nil
+	}
+	if err != nil {
+		return lifecycleErr(err)
+	}
+	if err := applyChanges(env, changes); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Out, "%s: %s -> %s\n", rec.ID, rec.Status, to)
+	env.notes(notes)
+	return nil
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/urfave/cli/v2"
+)
+
+func linkCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "link",
+		Usage:     "link two records both ways",
+		ArgsUsage: "SOURCE LABEL TARGET REVERSE-LABEL",
+		Description: `Adds "LABEL [TARGET]" to SOURCE and "REVERSE-LABEL [SOURCE]" to TARGET, each
+in its own style (adr-tools puts link lines in the Status section). Known
+labels are normalised (Supersedes, Superseded by, Amends, Amended by, Refines,
+Refined by, Relates to); any other label is kept as written.
+
+"Supersedes" is a supersession: when SOURCE is accepted, TARGET is marked
+superseded (its status replaced, as adr-tools does); a proposed SOURCE only
+links, and TARGET stays in force until SOURCE is accepted.
+
+Examples:
+   git adr link 9 Amends 5 "Amended by"
+   git adr link ADR-0012 Supersedes ADR-0004 "Superseded by"`,
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 4 {
+				return usagef("link needs 4 arguments (SOURCE LABEL TARGET REVERSE-LABEL), got %d", c.NArg()).
+					hint(`for example ` + "`git adr link 9 Amends 5 \"Amended by\"`")
+			}
+			a := c.Args().Slice()
+			return runLink(env, a[0], a[1], a[2], a[3])
+		},
+	}
+}
+
+func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
+	for _, l := range []string{label, reverse} {
+		if strings.TrimSpace(l) == "" || strings.ContainsAny(l, "[]()\n") {
+			return usagef("link label %q must be words without brackets", l)
+		}
+	}
+	l, err := env.Log()
+	if err != nil {
+		return err
+	}
+	if err := env.requireRoots(l); err != nil {
+		return err
+	}
+	src, err := resolveRecord(env, l, srcRef)
+	if err != nil {
+		return err
+	}
+	dst, err := resolveRecord(env, l, dstRef)
+	if err != nil {
+		return err
+	}
+	changes, notes, err := l.Link(src, strings.TrimSpace(label), dst, strings.TrimSpace(reverse))
+	if errors.Is(err, adr.ErrNoChange) {
+		fmt.Fprintf(env.Out, "%s and %s are already linked\n", src.ID, dst.ID)
+		return nil
+	}
+	if err != nil {
+		return lifecycleErr(err)
+	}
+	if err := applyChanges(env, changes); err != nil {
+		return err
+	}
+	env.notes(notes)
+	for _, c := range changes {
+		fmt.Fprintf(env.Out, "updated %s\n", env.display(c.Path))
+	}
+	return nil
+}
+
+// lifecycleErr turns a refused transition into a usage error with its hint.
+func lifecycleErr(err error) error {
+	var le *adr.LifecycleError
+	if errors.As(err, &le) {
+		return usagef("%s", le.Msg).hint(le.Hint)
+	}
+	return err
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/urfave/cli/v2"
+)
+
+type newOptions struct {
+	supersedes []string
+	links      []string
+	status     string
+	domains    []string
+	style      string
+	dir        string
+	date       string
+	noEdit     bool
+	json       bool
+}
+
+func newCommand(env *Env) *cli.Command {
+	var o newOptions
+	return &cli.Command{
+		Name:      "new",
+		Usage:     "create a record with the next free number",
+		ArgsUsage: "TITLE...",
+		Description: `Creates a record in the root's style and naming convention and prints its path.
+The number is one past every number in use: live and archived records, and the
+same ADR directory on every local and remote-tracking branch, so two branches
+do not take the same number.
+
+With --supersedes, the new record links the old one and, once the new record
+is accepted, the old one is marked superseded with a reciprocal link (a
+proposal does not retire an accepted decision until it is accepted). adr-tools'
+-s and -l forms work: -l "TARGET:LINK:REVERSE-LINK".
+
+Opens $VISUAL or $EDITOR on the new file when run on a terminal.
+
+Examples:
+   git adr new Use PostgreSQL for storage
+   git adr new "Use PostgreSQL" -s 2 --status proposed --domain storage
+   git adr new "Cache reads" -l "3:Amends:Amended by"`,
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "supersedes", Aliases: []string{"s"}, Usage: "supersede record `ID` (repeatable)"},
+			&cli.StringSliceFlag{Name: "link", Aliases: []string{"l"}, Usage: "link `TARGET:LABEL:REVERSE` (repeatable)"},
+			&cli.StringFlag{Name: "status", Usage: "initial status `S` (default: accepted for nygard, as adr-tools; proposed otherwise)", Destination: &o.status},
+			&cli.StringSliceFlag{Name: "domain", Usage: "tag the record with domain `D` (repeatable)"},
+			&cli.StringFlag{Name: "style", Usage: "write in style `S` (nygard, madr, madr2, table, ocp; default: the root's)", Destination: &o.style},
+			&cli.StringFlag{Name: "dir", Usage: "create in ADR root `DIR` (default: the first root)", Destination: &o.dir},
+			&cli.StringFlag{Name: "date", Usage: "record date `YYYY-MM-DD` (default: $ADR_DATE or today)", Destination: &o.date},
+			&cli.BoolFlag{Name: "no-edit", Usage: "do not open an editor", Destination: &o.noEdit},
+			&cli.BoolFlag{Name: "json", Usage: "print the new record as JSON", Destination: &o.json},
+		},
+		Action: func(c *cli.Context) error {
+			o.supersedes = c.StringSlice("supersedes")
+			o.links = c.StringSlice("link")
+			o.domains = c.StringSlice("domain")
+			title := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
+			if title == "" {
+				return usagef("new needs a title").hint(`run ` + "`git adr new Use PostgreSQL for storage`")
+			}
+			return runNew(env, title, o)
+		},
+	}
+}
+
+func validDate(d string) bool {
+	_, err := time.Parse("2006-01-02", d)
+	return err == nil
+}
+
+func runNew(env *Env, title string, o newOptions) error {
+	opt := adr.NewOptions{Title: title}
+	if o.status != "" {
+		st, ok := adr.ParseStatus(o.status)
+		if !ok || st == adr.Unknown {
+			return usagef("--status %q is not a status", o.status).hint("use one of: proposed, accepted, rejected, deprecated")
+		}
+		if st == adr.Superseded {
+			return usagef("--status superseded: a new record cannot start superseded").hint("create it, then supersede it with `git adr new TITLE --supersedes ID`")
+		}
+		opt.Status = st
+	}
+	if o.style != "" {
+		s, ok := adr.ParseStyle(o.style)
+		if !ok {
+			return usagef("--style %q is not a style", o.style).hint("use one of: nygard, madr, madr2, table, ocp")
+		}
+		opt.Style = s
+	}
+	opt.Date = o.date
+	if opt.Date == "" {
+		opt.Date = today()
+		if !validDate(opt.Date) {
+			return usagef("ADR_DATE %q is not a date", opt.Date).hint("set ADR_DATE=YYYY-MM-DD or unset it")
+		}
+	} else if !validDate(opt.Date) {
+		return usagef("--date %q is not a date", o.date).hint("write it as YYYY-MM-DD")
+	}
+	for _, d := range o.domains {
+		if strings.TrimSpace(d) == "" || strings.ContainsAny(d, ",;|") {
+			return usagef("--domain %q is not a domain name", d).hint("pass one domain per --domain flag")
+		}
+		opt.Domains = append(opt.Domains, strings.ToLower(strings.TrimSpace(d)))
+	}
+	l, err := env.Log()
+	if err != nil {
+		return err
+	}
+	if err := env.requireRoots(l); err != nil {
+		return err
+	}
+	root, err := l.RootFor(o.dir)
+	if err != nil {
+		var dirs []string
+		for _, r := range l.Roots {
+			dirs = append(dirs, r.Dir())
+		}
+		return usagef("--dir %q is not an ADR root", o.dir).hint("roots: " + strings.Join(dirs, ", "))
+	}
+	opt.Root = root
+	for _, ref := range o.supersedes {
+		r, err := resolveRecord(env, l, ref)
+		if err != nil {
+			return err
+		}
+		opt.Supersedes = append(opt.Supersedes, r)
+	}
+	for _, spec := range o.links {
+		parts := strings.SplitN(spec, ":", 3)
+		if len(parts) != 3 || strings.TrimSpace(parts[1]) == "" || strings.TrimSpace(parts[2]) == "" {
+			return usagef("--link %q is not TARGET:LABEL:REVERSE", spec).hint(`for example -l "3:Amends:Amended by"`)
+		}
+		r, err := resolveRecord(env, l, parts[0])
+		if err != nil {
+			return err
+		}
+		opt.Links = append(opt.Links, adr.LinkSpec{Target: r, Label: strings.TrimSpace(parts[1]), Reverse: strings.TrimSpace(parts[2])})
+	}
+	if tmpl, err := projectTemplate(env, root); err != nil {
+		return err
+	} else {
+		opt.Template = tmpl
+	}
+	branches, err := env.branchTrees()
+	if err != nil {
+		return err
+	}
+	opt.Number = adr.NextNumber(root, adr.ScanBranches(branches, l.Roots), nil)
+	rec, changes, notes, err := l.NewRecord(opt)
+	if err != nil {
+		return err
+	}
+	if err := applyChanges(env, changes); err != nil {
+		return err
+	}
+	env.notes(notes)
+	if !o.noEdit && !o.json {
+		if err := openEditor(env, rec.Path); err != nil {
+			return err
+		}
+	}
+	if o.json {
+		return writeJSON(env.Out, rec.Info())
+	}
+	fmt.Fprintln(env.Out, env.display(rec.Path))
+	return nil
+}
+
+// projectTemplate finds a project template: the root's configured one,
+// $ADR_TEMPLATE, or adr-tools' <root>/templates/template.md.
+func projectTemplate(env *Env, root *adr.Root) (string, error) {
+	repo, err := env.Repo()
+	if err != nil {
+		return "", err
+	}
+	path, from := "", ""
+	switch {
+	case root.Template != "":
+		path, from = repo.Abs(root.Template), adr.ConfigFile+" template"
+	case os.Getenv("ADR_TEMPLATE") != "":
+		path, from = os.Getenv("ADR_TEMPLATE"), "ADR_TEMPLATE"
+	default:
+		data, err := fs.ReadFile(repo.WorktreeFS(), root.Join("templates/template.md"))
+		if err != nil {
+			return "", nil
+		}
+		return string(data), nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", usagef("%s %q cannot be read: %v", from, path, errors.Unwrap(err)).hint("fix the path, or remove it to use the built-in template")
+	}
+	return string(data), nil
+}
+
+// openEditor runs $VISUAL or $EDITOR on the file when git-adr runs on a
+// terminal, as adr-tools does.
+func openEditor(env *Env, rel string) error {
+	editor := os.Getenv("VISUAL")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" || !env.interactive() {
+		return nil
+	}
+	repo, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("sh", "-c", editor+` "$@"`, editor, repo.Abs(rel))
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return failf("editor %q failed: %v", editor, err).hint("the record was created; edit " + env.display(rel) + " by hand")
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/urfave/cli/v2"
+)
+
+func renumberCommand(env *Env) *cli.Command {
+	var to int
+	return &cli.Command{
+		Name:      "renumber",
+		Usage:     "move a record to a free number and rewrite every reference to it",
+		ArgsUsage: "ID|PATH",
+		Description: `Renames the record's file (keeping its slug), rewrites the number in its title
+and every link or ID-valued relation that points at it, in every record. Prose
+mentions of the old ID are listed, not rewritten: after two branches took the
+same number, text alone cannot say which record it meant.
+
+Use it to resolve a duplicate number reported by ` + "`git adr check`" + `; name the record
+by its path when the number is ambiguous.
+
+Examples:
+   git adr renumber doc/adr/0007-use-kafka.md
+   git adr renumber 7 --to 12`,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "to", Usage: "the new number `N` (default: the next free number)", Destination: &to},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("renumber needs exactly one ID or path, got %d arguments", c.NArg()).hint("run `git adr check` to find duplicates")
+			}
+			return runRenumber(env, c.Args().First(), to, c.IsSet("to"))
+		},
+	}
+}
+
+func runRenumber(env *Env, ref string, to int, toSet bool) error {
+	if toSet && to < 0 {
+		return usagef("--to %d is not a record number", to)
+	}
+	l, err := env.Log()
+	if err != nil {
+		return err
+	}
+	if err := env.requireRoots(l); err != nil {
+		return err
+	}
+	rec, err := resolveRecord(env, l, ref)
+	if err != nil {
+		return err
+	}
+	branches, err := env.branchTrees()
+	if err != nil {
+		return err
+	}
+	seen := adr.ScanBranches(branches, l.Roots)
+	if !toSet {
+		to = adr.NextNumber(rec.Root, seen, nil)
+	} else {
+		for _, b := range seen {
+			if b.Root == rec.Root && b.Number == to {
+				return usagef("--to %d is used on %s by %s", to, b.Ref, b.Path).hint("omit --to to take the next free number")
+			}
+		}
+	}
+	res, err := l.Renumber(rec, to)
+	if errors.Is(err, adr.ErrNoChange) {
+		fmt.Fprintf(env.Out, "%s already has number %d\n", rec.ID, to)
+		return nil
+	}
+	if err != nil {
+		return usagef("%v", err).hint("omit --to to take the next free number")
+	}
+	if err := applyChanges(env, res.Changes); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Out, "%s -> %s: %s -> %s\n", res.From, res.To, env.display(res.OldPath), env.display(res.NewPath))
+	for _, c := range res.Changes {
+		if c.From == "" {
+			fmt.Fprintf(env.Out, "updated %s\n", env.display(c.Path))
+		}
+	}
+	for _, m := range res.Mentions {
+		fmt.Fprintf(env.Err, "git-adr: note: left unchanged: %s\n", m)
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/git-adr/git-adr/adr"
+)
+
+// applyChanges writes file changes as one journalled changeset. A file
+// that changed on disk since it was read is a conflict: nothing is written.
+func applyChanges(env *Env, changes []adr.FileChange) error {
+	cs, err := env.Changeset()
+	if err != nil {
+		return err
+	}
+	for _, c := range changes {
+		switch {
+		case c.From != "":
+			cs.Rename(c.From, c.Path, c.Old, c.New)
+		case c.Old == nil:
+			cs.Create(c.Path, c.New)
+		default:
+			cs.Update(c.Path, c.Old, c.New)
+		}
+	}
+	if err := cs.Apply(); err != nil {
+		if errors.Is(err, adr.ErrChangedOnDisk) {
+			return withCode(ExitConflict, err).hint("another program changed the file while git-adr worked; run the command again")
+		}
+		return err
+	}
+	return nil
+}
+
+// display turns a repository-relative path into one relative to the
+// directory git-adr was started in, as a shell user would type it.
+func (e *Env) display(rel string) string {
+	r, err := e.Repo()
+	if err != nil || r.Prefix == "" {
+		return rel
+	}
+	p, err := filepath.Rel(filepath.FromSlash(r.Prefix), filepath.FromSlash(rel))
+	if err != nil {
+		return rel
+	}
+	return filepath.ToSlash(p)
+}
+
+// today is ADR_DATE (honoured as adr-tools does, for reproducible records)
+// or the local date.
+func today() string {
+	if d := os.Getenv("ADR_DATE"); d != "" {
+		return d
+	}
+	return time.Now().Format("2006-01-02")
+}
+
+// noteLines prints notes to stderr.
+func (e *Env) notes(lines []string) {
+	for _, n := range lines {
+		fmt.Fprintf(e.Err, "git-adr: note: %s\n", n)
+	}
+}
