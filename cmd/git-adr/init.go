@@ -52,7 +52,7 @@ func runInit(env *Env, dir, styleName string) error {
 	wt := repo.WorktreeFS()
 	if _, err := fs.Stat(wt, adr.ConfigFile); err == nil {
 		return failf("%s already exists; not overwriting it", adr.ConfigFile).
-			hint("edit "+adr.ConfigFile+" by hand (docs/configuration.md), or start records with `git adr new TITLE`")
+			hint("edit " + adr.ConfigFile + " by hand (docs/configuration.md), or start records with `git adr new TITLE`")
 	}
 	var roots []string
 	if dir != "" {
