@@ -65,13 +65,13 @@ func (l *Log) Renumber(rec *Record, n int) (*RenumberResult, error) {
 			}
 			line := t.LineText(i)
 			base := t.Lines[i].Start
-			linked := false
+			var linkSpans [][2]int
 			for _, m := range mdLink.FindAllStringSubmatchIndex(line, -1) {
 				target := line[m[4]:m[5]]
 				if l.Target(r, target) != rec {
 					continue
 				}
-				linked = true
+				linkSpans = append(linkSpans, [2]int{m[0], m[1]})
 				// The link text: "5. Help comments" becomes "7. Help comments".
 				text := line[m[2]:m[3]]
 				if nt, ok := renumberTitle(text, rec.Number, n); ok && (r == rec || strings.TrimSpace(text) == rec.RawTitle) {
@@ -82,21 +82,28 @@ func (l *Log) Renumber(rec *Record, n int) (*RenumberResult, error) {
 				nt := strings.Replace(target, oldStem, newStem, 1)
 				edits = append(edits, Edit{Start: base + m[4], End: base + m[5], New: nt})
 			}
-			if r != rec && !linked && mention.MatchString(line) {
-				// ID-valued relations ("| Updates | ADR-8 |", "supersedes:
-				// ADR-8") are rewritten; prose is reported.
-				isRel := false
-				for _, rel := range r.Relations {
-					if rel.Line == i+1 && isIDText(rel.Target) && l.Target(r, rel.Target) == rec {
-						isRel = true
-					}
+			if r == rec {
+				continue
+			}
+			// ID-valued relations ("| Updates | ADR-8 |", "supersedes:
+			// ADR-8") are rewritten; other mentions are prose, reported.
+			isRel := false
+			for _, rel := range r.Relations {
+				if rel.Line == i+1 && isIDText(rel.Target) && l.Target(r, rel.Target) == rec {
+					isRel = true
 				}
-				if isRel {
-					for _, m := range mention.FindAllStringIndex(line, -1) {
-						edits = append(edits, Edit{Start: base + m[0], End: base + m[1], New: renumberMention(line[m[0]:m[1]], n, root)})
-					}
-				} else {
-					res.Mentions = append(res.Mentions, fmt.Sprintf("%s:%d mentions %s", r.Path, i+1, mention.FindString(line)))
+			}
+			for _, m := range mention.FindAllStringIndex(line, -1) {
+				inLink := false
+				for _, sp := range linkSpans {
+					inLink = inLink || m[0] >= sp[0] && m[1] <= sp[1]
+				}
+				switch {
+				case inLink:
+				case isRel:
+					edits = append(edits, Edit{Start: base + m[0], End: base + m[1], New: renumberMention(line[m[0]:m[1]], n, root)})
+				default:
+					res.Mentions = append(res.Mentions, fmt.Sprintf("%s:%d mentions %s", r.Path, i+1, line[m[0]:m[1]]))
 				}
 			}
 		}

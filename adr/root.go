@@ -181,7 +181,7 @@ func (root *Root) deriveConventions() {
 	leads := map[string]int{}
 	seps := map[string]int{}
 	styles := map[Style]int{}
-	padded, unpadded, noSlug, dated := 0, 0, 0, 0
+	padded, unpadded, noSlug, dated, numbered := 0, 0, 0, 0, 0
 	width := 0
 	for _, r := range root.Records {
 		fn := parseFileName(baseOf(r.Path))
@@ -189,6 +189,7 @@ func (root *Root) deriveConventions() {
 			styles[r.Style]++
 		}
 		if fn.Numbered {
+			numbered++
 			leads[fn.Lead]++
 			if fn.Sep != "" {
 				seps[fn.Sep]++
@@ -209,7 +210,7 @@ func (root *Root) deriveConventions() {
 	if !root.digitsSet {
 		if padded > 0 && padded >= unpadded/4 {
 			root.Digits = width
-		} else if padded == 0 && unpadded > 0 {
+		} else if padded == 0 && numbered > 0 {
 			root.Digits = 0
 		}
 	}

@@ -66,8 +66,8 @@ func newApp(env *Env) *cli.App {
 		// Errors are printed once, by Main; urfave/cli must not exit.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usagef("%s", strings.TrimPrefix(err.Error(), "flag provided but not defined: ")).
-				hint(fmt.Sprintf("run `git adr %s --help` for usage", c.Command.FullName()))
+			return usagef("%s", strings.Replace(err.Error(), "flag provided but not defined: ", "unknown flag ", 1)).
+				hint("run `git adr -h` for usage")
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			fmt.Fprintf(env.Err, "git-adr: error: unknown command %q\nhint: run `git adr --help` to list commands\n", name)
@@ -85,9 +85,14 @@ func setUsageHandler(cmd *cli.Command) {
 	cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
 		msg := err.Error()
 		if strings.HasPrefix(msg, "flag provided but not defined: ") {
-			msg = "unknown flag " + fmt.Sprintf("%q", strings.TrimPrefix(msg, "flag provided but not defined: "))
+			// Go's flag package prints every flag with one dash.
+			name := strings.TrimPrefix(msg, "flag provided but not defined: ")
+			if len(name) > 2 && !strings.HasPrefix(name, "--") {
+				name = "-" + name
+			}
+			msg = "unknown flag " + fmt.Sprintf("%q", name)
 		}
-		return usagef("%s", msg).hint(fmt.Sprintf("run `git adr %s --help` for usage", name))
+		return usagef("%s", msg).hint(fmt.Sprintf("run `git adr %s -h` for usage", name))
 	}
 	for _, sub := range cmd.Subcommands {
 		setUsageHandler(sub)

@@ -21,7 +21,8 @@ func listCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list records (ID, status, date, title)",
-		Description: `Lists every record of every ADR root, archived records last within a root.
+		Description: `Lists the records of every ADR root in number order (slug-identified records
+by slug). Archived records are shown with --archived and always in --json.
 
 Examples:
    git adr list
