@@ -19,6 +19,10 @@ var ConventionalDirs = []string{
 	"architecture/decisions", "adr", "adrs", "decisions",
 }
 
+// wellKnownDirs is how many of ConventionalDirs are ADR directories by name
+// alone: they are roots even while empty.
+const wellKnownDirs = 4
+
 // DiscoverOptions tunes discovery.
 type DiscoverOptions struct {
 	// Roots, when set, replace discovery (the global --root flag).
@@ -257,14 +261,19 @@ func detect(fsys fs.FS) []string {
 			out = append(out, f)
 		}
 	}
-	// Conventional directories count even when empty of structure (a
-	// freshly initialised log), so long as they hold a record file.
-	for _, c := range ConventionalDirs {
+	// The well-known directories count as soon as they exist (adr-tools
+	// treats an existing doc/adr as the log); the others once they hold a
+	// record file.
+	for i, c := range ConventionalDirs {
 		if contains(out, c) {
 			continue
 		}
 		entries, err := fs.ReadDir(fsys, c)
 		if err != nil {
+			continue
+		}
+		if i < wellKnownDirs {
+			out = append(out, c)
 			continue
 		}
 		for _, e := range entries {

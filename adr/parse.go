@@ -216,7 +216,7 @@ func (p *parser) findTitle() {
 			break
 		}
 	}
-	if p.title < 0 && p.rec.RawTitle == "" && len(p.headings) > 0 && p.headings[0].Level <= 2 {
+	if p.title < 0 && p.rec.RawTitle == "" && len(p.headings) > 0 && p.headings[0].Level <= 2 && !p.textBefore(p.headings[0].Line) {
 		// Some records start at H2; take the first heading if it precedes
 		// every other text.
 		p.title = 0
@@ -230,6 +230,16 @@ func (p *parser) findTitle() {
 	if p.rec.RawTitle == "" {
 		p.rec.Problems = append(p.rec.Problems, "no title heading")
 	}
+}
+
+// textBefore reports whether any text line precedes line.
+func (p *parser) textBefore(line int) bool {
+	for i := 0; i < line; i++ {
+		if p.t.Lines[i].Kind == LineText {
+			return true
+		}
+	}
+	return false
 }
 
 // cleanTitle strips "5. ", "ADR 035: ", "ADR-7 - " or "Architecture Decision

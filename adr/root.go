@@ -146,6 +146,9 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		}
 		rec.Path = p
 		rec.Root = root
+		if rec.Title == "" {
+			rec.Title = humanize(c.fn.Slug)
+		}
 		rec.Archived = archived
 		rec.Numbered, rec.Number = c.fn.Numbered, c.fn.Number
 		if !rec.Numbered {
@@ -266,4 +269,15 @@ func mostCommon(m map[string]int, def string) string {
 		}
 	}
 	return best
+}
+
+// humanize turns a file-name slug into a title: "use-postgres" gives
+// "Use postgres".
+func humanize(slug string) string {
+	s := strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(slug))
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	return strings.ToUpper(string(r[0])) + string(r[1:])
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,6 +24,14 @@ func TestScript(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") == "1",
 		Setup:               setupScript,
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "corpora":
+				// [corpora]: the shared ADR corpora are present.
+				return corporaDir() != "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	})
 }
 
