@@ -156,3 +156,17 @@ func (e *Env) branchTrees() ([]adr.BranchTree, error) {
 	}
 	return out, nil
 }
+
+// defaultLog is an empty log rooted at adr-tools' default doc/adr.
+func (e *Env) defaultLog() (*adr.Log, error) {
+	r, err := e.Repo()
+	if err != nil {
+		return nil, err
+	}
+	l, err := adr.LoadWithConfig(r.WorktreeFS(), &adr.Config{}, adr.LoadOptions{Roots: []string{"doc/adr"}, AllowMissing: true})
+	if err != nil {
+		return nil, err
+	}
+	e.log = l
+	return l, nil
+}

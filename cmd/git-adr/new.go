@@ -114,6 +114,13 @@ func runNew(env *Env, title string, o newOptions) error {
 	if err != nil {
 		return err
 	}
+	if len(l.Roots) == 0 && o.dir == "" {
+		// adr-tools creates doc/adr on its first `adr new`; so do we.
+		if l, err = env.defaultLog(); err != nil {
+			return err
+		}
+		env.notes([]string{"no ADR directory found; creating doc/adr as adr-tools does (`git adr init` configures one)"})
+	}
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
