@@ -356,6 +356,12 @@ func problemFinding(r *Record, p string) Finding {
 		}
 	case strings.Contains(p, "front matter"):
 		f.Line = 1
+		// The YAML parser counts from the first line inside the "---".
+		if m := yamlLine.FindStringSubmatch(p); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				f.Line = n + 1
+			}
+		}
 		f.Fix = fmt.Sprintf("fix the YAML between the --- lines at the top of %s", r.Path)
 	}
 	return f
@@ -505,7 +511,10 @@ func titleLine(r *Record) int {
 	return 0
 }
 
-var digitRun = regexp.MustCompile(`\d+`)
+var (
+	digitRun = regexp.MustCompile(`\d+`)
+	yamlLine = regexp.MustCompile(`yaml: line (\d+):`)
+)
 
 // renumberTitleLine replaces the title's number in a heading line, keeping
 // its padding.

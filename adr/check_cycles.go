@@ -2,28 +2,34 @@ package adr
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
 
-// supersession is an edge "from supersedes to", with the line that says so.
+// supersession is an edge "from supersedes to", with the lines that say
+// so ("path:line", one per side that writes it).
 type supersession struct {
 	to       *Record
-	evidence string // "path:line"
+	evidence []string
 }
 
 // supersessionEdges returns, per record, the records it supersedes, from
 // either side's link ("A Supersedes B" or "B Superseded by A"), sorted.
 func (c *checker) supersessionEdges() map[*Record][]supersession {
 	edges := map[*Record][]supersession{}
-	seen := map[[2]*Record]bool{}
+	at := map[[2]*Record]int{}
 	addEdge := func(from, to *Record, ev string) {
 		k := [2]*Record{from, to}
-		if seen[k] {
+		if i, ok := at[k]; ok {
+			e := &edges[from][i]
+			if !slices.Contains(e.evidence, ev) {
+				e.evidence = append(e.evidence, ev)
+			}
 			return
 		}
-		seen[k] = true
-		edges[from] = append(edges[from], supersession{to, ev})
+		at[k] = len(edges[from])
+		edges[from] = append(edges[from], supersession{to, []string{ev}})
 	}
 	for _, r := range c.l.Records {
 		for i, t := range c.targets[r] {
@@ -142,11 +148,11 @@ func (c *checker) reportCycle(scc []*Record, edges map[*Record][]supersession) {
 	start := scc[0]
 	type step struct {
 		prev *Record
-		ev   string
+		ev   []string
 	}
 	from := map[*Record]step{}
 	queue := []*Record{start}
-	var lastEv string
+	var lastEv []string
 	var last *Record
 	for len(queue) > 0 && last == nil {
 		v := queue[0]
@@ -169,7 +175,7 @@ func (c *checker) reportCycle(scc []*Record, edges map[*Record][]supersession) {
 		return
 	}
 	path := []*Record{start}
-	evs := []string{lastEv}
+	evs := [][]string{lastEv}
 	for v := last; v != start; v = from[v].prev {
 		path = append(path, v)
 		evs = append(evs, from[v].ev)
@@ -178,17 +184,20 @@ func (c *checker) reportCycle(scc []*Record, edges map[*Record][]supersession) {
 	for i, j := 1, len(path)-1; i < j; i, j = i+1, j-1 {
 		path[i], path[j] = path[j], path[i]
 	}
-	for i, j := 0, len(evs)-1; i < j; i, j = i+1, j-1 {
-		evs[i], evs[j] = evs[j], evs[i]
-	}
-	var ids, words []string
-	for _, r := range path {
+	slices.Reverse(evs)
+	var ids, words, links []string
+	for i, r := range path {
 		ids = append(ids, r.ID)
 		words = append(words, r.ID)
+		next := start
+		if i+1 < len(path) {
+			next = path[i+1]
+		}
+		links = append(links, fmt.Sprintf("%s supersedes %s at %s", r.ID, next.ID, strings.Join(evs[i], " and ")))
 	}
 	words = append(words, start.ID)
 	line := 0
-	for _, ev := range evs {
+	for _, ev := range evs[0] {
 		if p, l, ok := splitEvidence(ev); ok && p == start.Path {
 			line = l
 			break
@@ -197,7 +206,7 @@ func (c *checker) reportCycle(scc []*Record, edges map[*Record][]supersession) {
 	c.add(Finding{
 		Kind: KindCycle, Path: start.Path, Line: line, IDs: ids,
 		Message: "supersession cycle: " + strings.Join(words, " supersedes "),
-		Fix:     "decide which record is current and remove the wrong link at " + strings.Join(evs, " or "),
+		Fix:     "decide which record is current and remove one supersession, on every line that states it: " + strings.Join(links, "; "),
 	})
 }
 

@@ -60,7 +60,7 @@ func runIndex(env *Env, o indexOptions) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
-	ixs, err := l.Indexes()
+	ixs, err := indexes(env, l)
 	if err != nil {
 		return err
 	}
@@ -131,4 +131,40 @@ func runIndex(env *Env, o indexOptions) error {
 		}
 	}
 	return nil
+}
+
+// indexes renders the INDEX.md of every root of l. With --root the
+// relations are still resolved against the whole log when discovery finds
+// the same roots, so that an index never depends on which roots a run
+// happened to name.
+func indexes(env *Env, l *adr.Log) ([]adr.Index, error) {
+	if len(env.Roots) == 0 {
+		return l.Indexes()
+	}
+	repo, err := env.Repo()
+	if err != nil {
+		return nil, err
+	}
+	full, err := adr.Load(repo.WorktreeFS(), adr.LoadOptions{Cwd: repo.Prefix})
+	if err != nil {
+		return l.Indexes()
+	}
+	want := map[string]bool{}
+	for _, r := range l.Roots {
+		want[r.Path] = true
+	}
+	all, err := full.Indexes()
+	if err != nil {
+		return nil, err
+	}
+	var out []adr.Index
+	for _, ix := range all {
+		if want[ix.Root.Path] {
+			out = append(out, ix)
+		}
+	}
+	if len(out) != len(l.Roots) {
+		return l.Indexes()
+	}
+	return out, nil
 }
