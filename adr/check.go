@@ -307,7 +307,7 @@ func (c *checker) record(r *Record) {
 		f := Finding{
 			Kind: KindStatusMismatch, Path: r.Path, Line: statusLine, IDs: []string{r.ID},
 			Message: "the status is superseded but no \"Superseded by\" link names the successor",
-			Fix:     fmt.Sprintf("add a line \"Superseded by [N. Title](NNNN-title.md)\" naming the successor to the status of %s", r.Path),
+			Fix:     fmt.Sprintf("add a line \"Superseded by [N. Title](NNNN-title.md)\" naming the successor to %s, or correct the status", r.Path),
 		}
 		if by := c.supersededBy[r]; len(by) > 0 {
 			s := firstRecord(by)
@@ -455,7 +455,7 @@ func (c *checker) oneWay() {
 			c.add(Finding{
 				Kind: KindOneWayLink, Path: r.Path, Line: rel.Line, IDs: []string{r.ID, t.ID},
 				Message: fmt.Sprintf("%s %q %s but %s (%s) has no link back", r.ID, rel.Label, t.ID, t.ID, t.Path),
-				Fix: fmt.Sprintf("add a line \"%s [%s](%s)\" to the status of %s",
+				Fix: fmt.Sprintf("add a line \"%s [%s](%s)\" to %s",
 					reverseLabel(rel.Label), recordLinkText(r), linkPath(t.Link(r)), t.Path),
 			})
 		}

@@ -90,7 +90,7 @@ func TestCheckOneWay(t *testing.T) {
 	}
 	want := []string{
 		"doc/adr/0002-b.md:11 [ADR-0002 ADR-0003] git adr link ADR-0002 'Relates to' ADR-0003 'Relates to'",
-		`doc/adr/0003-c.md:9 [ADR-0003 ADR-0001] add a line "Clarified by [3. C](0003-c.md)" to the status of doc/adr/0001-a.md`,
+		`doc/adr/0003-c.md:9 [ADR-0003 ADR-0001] add a line "Clarified by [3. C](0003-c.md)" to doc/adr/0001-a.md`,
 		"doc/adr/0005-e.md:9 [ADR-0005 ADR-0004] git adr link ADR-0005 'Relates to' ADR-0004 'Relates to'",
 	}
 	if !slices.Equal(got, want) {

@@ -21,7 +21,7 @@ type Config struct {
 	// Roots are the ADR directories; when set, discovery looks nowhere else.
 	Roots []RootConfig `toml:"roots"`
 	// Check tunes `git adr check`.
-	Check CheckConfig `toml:"check"`
+	Check CheckConfig `toml:"check,omitempty"`
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
@@ -41,7 +41,7 @@ type RootConfig struct {
 type CheckConfig struct {
 	// Ignore names finding kinds `git adr check` leaves out (see
 	// [FindingKinds]), for example ["unknown-status"].
-	Ignore []string `toml:"ignore"`
+	Ignore []string `toml:"ignore,omitempty"`
 }
 
 // ConfigError is a problem in .adr.toml; it names the file and, where toml
