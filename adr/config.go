@@ -20,6 +20,8 @@ type Config struct {
 	Digits int    `toml:"digits"`
 	// Roots are the ADR directories; when set, discovery looks nowhere else.
 	Roots []RootConfig `toml:"roots"`
+	// Check tunes `git adr check`.
+	Check CheckConfig `toml:"check,omitempty"`
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
@@ -33,6 +35,13 @@ type RootConfig struct {
 	Digits   int    `toml:"digits"`
 	Style    string `toml:"style"`
 	Template string `toml:"template"`
+}
+
+// CheckConfig is the [check] table of .adr.toml.
+type CheckConfig struct {
+	// Ignore names finding kinds `git adr check` leaves out (see
+	// [FindingKinds]), for example ["unknown-status"].
+	Ignore []string `toml:"ignore,omitempty"`
 }
 
 // ConfigError is a problem in .adr.toml; it names the file and, where toml
@@ -85,6 +94,15 @@ func ParseConfig(data []byte) (*Config, error) {
 	if c.Style != "" {
 		if _, ok := ParseStyle(c.Style); !ok {
 			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("style %q is not one of nygard, madr, madr2, table, ocp", c.Style)}
+		}
+	}
+	for i, k := range c.Check.Ignore {
+		if _, ok := ParseFindingKind(k); !ok {
+			var names []string
+			for _, fk := range FindingKinds {
+				names = append(names, string(fk))
+			}
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("check.ignore[%d] %q is not a finding kind (one of %s)", i, k, strings.Join(names, ", "))}
 		}
 	}
 	seen := map[string]bool{}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -141,16 +142,19 @@ func (e *Env) branchTrees() ([]adr.BranchTree, error) {
 		return nil, err
 	}
 	cur := r.CurrentBranch()
-	seen := map[string]bool{}
+	trees := map[string]fs.FS{} // one tree per commit, however many refs name it
 	var out []adr.BranchTree
 	for _, ref := range refs {
-		if ref.Name == cur || seen[ref.Hash] {
+		if ref.Name == cur {
 			continue
 		}
-		seen[ref.Hash] = true
-		fsys, err := r.TreeFS(ref.Hash)
-		if err != nil {
-			continue
+		fsys, ok := trees[ref.Hash]
+		if !ok {
+			t, err := r.TreeFS(ref.Hash)
+			if err != nil {
+				continue
+			}
+			fsys, trees[ref.Hash] = t, t
 		}
 		out = append(out, adr.BranchTree{Ref: ref.Name, FS: fsys})
 	}

@@ -1,0 +1,530 @@
+package adr
+
+import (
+	"fmt"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// FindingKind names a kind of problem [Log.Check] reports.
+type FindingKind string
+
+// The kinds of findings, as printed and as named in .adr.toml
+// `[check] ignore`.
+const (
+	// KindDuplicateID: two records of one root share a number.
+	KindDuplicateID FindingKind = "duplicate-id"
+	// KindDuplicateIDBranch: another branch uses one of our numbers for a
+	// different file in the same root; merging would duplicate it.
+	KindDuplicateIDBranch FindingKind = "duplicate-id-branch"
+	// KindBrokenReference: a relation or a Markdown link names nothing.
+	KindBrokenReference FindingKind = "broken-reference"
+	// KindCycle: records supersede each other in a circle.
+	KindCycle FindingKind = "cycle"
+	// KindOneWayLink: a relation whose target does not link back.
+	KindOneWayLink FindingKind = "one-way-link"
+	// KindStatusMismatch: the status contradicts the relations.
+	KindStatusMismatch FindingKind = "status-mismatch"
+	// KindUnknownStatus: the status is missing or not one git-adr knows.
+	KindUnknownStatus FindingKind = "unknown-status"
+	// KindIDMismatch: the number in the title is not the file's number.
+	KindIDMismatch FindingKind = "id-mismatch"
+	// KindUnparseable: the record could not be read fully.
+	KindUnparseable FindingKind = "unparseable"
+)
+
+// FindingKinds lists every kind, in the order the documentation gives them.
+var FindingKinds = []FindingKind{
+	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
+	KindStatusMismatch, KindUnknownStatus, KindIDMismatch, KindUnparseable,
+}
+
+// ParseFindingKind returns the kind named exactly by s.
+func ParseFindingKind(s string) (FindingKind, bool) {
+	for _, k := range FindingKinds {
+		if s == string(k) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// Finding is one problem in the log, with the exact command or edit that
+// resolves it.
+type Finding struct {
+	Kind FindingKind `json:"kind"`
+	// Path is the repository-relative file the finding is about.
+	Path string `json:"path"`
+	// Line is 1-based; 0 only when no line applies (the problem is the file
+	// name or something missing).
+	Line    int      `json:"line"`
+	IDs     []string `json:"ids"`
+	Message string   `json:"message"`
+	Fix     string   `json:"fix"`
+}
+
+// CheckOptions tunes [Log.Check]. The zero value checks the work tree alone.
+type CheckOptions struct {
+	// Branches are the numbered record files of other local and
+	// remote-tracking branches (see [ScanBranches]).
+	Branches []BranchRecord
+	// MergeBase returns the tree of the merge base of HEAD and a branch
+	// ref, or nil when there is none. A file already in the merge base was
+	// renamed or deleted on one side, not added twice, so it is not a
+	// duplicate. Optional.
+	MergeBase func(ref string) fs.FS
+	// OnDefaultBranch reports that the current branch is the default
+	// branch; IsDefaultRef whether a branch ref (local or remote-tracking)
+	// is. Together they decide which side of a duplicate must renumber:
+	// always the side not yet merged into the default branch.
+	OnDefaultBranch bool
+	IsDefaultRef    func(ref string) bool
+	// Ignore leaves kinds out, in addition to .adr.toml `[check] ignore`.
+	Ignore []FindingKind
+}
+
+// CheckReport is the result of [Log.Check].
+type CheckReport struct {
+	// Findings are sorted by path, line, kind and message.
+	Findings []Finding
+	// Counts has every kind, zero included.
+	Counts map[FindingKind]int
+	// Ignored counts findings left out by configuration or options.
+	Ignored int
+}
+
+// Check finds the problems of the whole log. It reads only the log, its
+// file system (for Markdown link targets) and opt; its cost grows linearly
+// with the number of records and relations.
+func (l *Log) Check(opt CheckOptions) *CheckReport {
+	if l.byPath == nil {
+		l.index()
+	}
+	c := &checker{l: l, opt: opt, dirs: map[string]map[string][]string{}, mergeBases: map[string]fs.FS{}}
+	c.resolve()
+	c.duplicates()
+	c.branchDuplicates()
+	for _, r := range l.Records {
+		c.record(r)
+		c.links(r)
+	}
+	c.oneWay()
+	c.cycles()
+
+	ignore := map[FindingKind]bool{}
+	for _, k := range opt.Ignore {
+		ignore[k] = true
+	}
+	if l.Config != nil {
+		for _, s := range l.Config.Check.Ignore {
+			ignore[FindingKind(s)] = true
+		}
+	}
+	rep := &CheckReport{Findings: []Finding{}, Counts: map[FindingKind]int{}}
+	for _, k := range FindingKinds {
+		rep.Counts[k] = 0
+	}
+	for _, f := range c.out {
+		if ignore[f.Kind] {
+			rep.Ignored++
+			continue
+		}
+		if f.IDs == nil {
+			f.IDs = []string{}
+		}
+		rep.Findings = append(rep.Findings, f)
+		rep.Counts[f.Kind]++
+	}
+	SortFindings(rep.Findings)
+	return rep
+}
+
+// SortFindings orders findings by path, line, kind, then message.
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Message < b.Message
+	})
+}
+
+type checker struct {
+	l   *Log
+	opt CheckOptions
+	out []Finding
+	// targets[r][i] is the record r.Relations[i] resolves to (nil: none).
+	targets map[*Record][]*Record
+	// rels holds every resolved relation, for reverse lookups.
+	rels map[relKey]bool
+	// linked holds every resolved pair, whatever the type.
+	linked map[[2]*Record]bool
+	// supersededBy[r] are the records whose "Supersedes" names r.
+	supersededBy map[*Record][]*Record
+	// byNumber groups numbered records per root.
+	byNumber map[rootNumber][]*Record
+	// dirs caches directory listings: lower-case name -> names.
+	dirs       map[string]map[string][]string
+	mergeBases map[string]fs.FS
+}
+
+type relKey struct {
+	from, to *Record
+	typ      RelationType
+}
+
+type rootNumber struct {
+	root *Root
+	n    int
+}
+
+func (c *checker) add(f Finding) { c.out = append(c.out, f) }
+
+// resolve maps every relation to its target record once.
+func (c *checker) resolve() {
+	c.targets = make(map[*Record][]*Record, len(c.l.Records))
+	c.rels = map[relKey]bool{}
+	c.linked = map[[2]*Record]bool{}
+	c.supersededBy = map[*Record][]*Record{}
+	c.byNumber = map[rootNumber][]*Record{}
+	for _, r := range c.l.Records {
+		if r.Numbered {
+			k := rootNumber{r.Root, r.Number}
+			c.byNumber[k] = append(c.byNumber[k], r)
+		}
+		if len(r.Relations) == 0 {
+			continue
+		}
+		ts := make([]*Record, len(r.Relations))
+		for i, rel := range r.Relations {
+			if rel.TargetID == "" {
+				continue
+			}
+			t := c.l.Target(r, rel.Target)
+			ts[i] = t
+			if t == nil {
+				continue
+			}
+			c.rels[relKey{r, t, rel.Type}] = true
+			c.linked[[2]*Record{r, t}] = true
+			if rel.Type == Supersedes && t != r {
+				c.supersededBy[t] = append(c.supersededBy[t], r)
+			}
+		}
+		c.targets[r] = ts
+	}
+}
+
+// ref names a record in a command: its ID, or its path when the ID is
+// ambiguous.
+func (c *checker) ref(r *Record) string {
+	if len(c.l.byID[strings.ToLower(r.ID)]) == 1 {
+		return r.ID
+	}
+	return r.Path
+}
+
+// duplicates reports numbers used twice in one root. The record to keep is
+// an archived one (IDs of archived records are never reused), otherwise the
+// first by path; every other one gets the renumber command.
+func (c *checker) duplicates() {
+	for _, group := range c.byNumber {
+		if len(group) < 2 {
+			continue
+		}
+		g := append([]*Record(nil), group...)
+		sort.SliceStable(g, func(i, j int) bool {
+			if g[i].Archived != g[j].Archived {
+				return g[i].Archived
+			}
+			return g[i].Path < g[j].Path
+		})
+		keep := g[0]
+		for _, r := range g[1:] {
+			c.add(Finding{
+				Kind: KindDuplicateID, Path: r.Path, Line: titleLine(r), IDs: []string{r.ID},
+				Message: fmt.Sprintf("%s is also used by %s%s", r.ID, keep.Path, archivedNote(keep)),
+				Fix:     "git adr renumber " + r.Path,
+			})
+		}
+	}
+}
+
+func archivedNote(r *Record) string {
+	if r.Archived {
+		return " (archived; archived IDs are never reused)"
+	}
+	return ""
+}
+
+// record reports what one record says about itself: status, title number,
+// problems.
+func (c *checker) record(r *Record) {
+	statusLine := 0
+	if r.StatusField.Kind != FieldNone {
+		statusLine = r.StatusField.Line + 1
+	}
+	for _, p := range r.Problems {
+		c.add(problemFinding(r, p))
+	}
+	if r.Numbered && r.TitleNumber >= 0 && r.TitleNumber != r.Number {
+		line := titleLine(r)
+		fix := fmt.Sprintf("change the number in the title to %d", r.Number)
+		if line > 0 {
+			fix = fmt.Sprintf("change line %d to %q", line, renumberTitleLine(r.Text.LineText(line-1), r.TitleNumber, r.Number))
+		}
+		c.add(Finding{
+			Kind: KindIDMismatch, Path: r.Path, Line: line, IDs: []string{r.ID},
+			Message: fmt.Sprintf("the title says %d but the file name says %d (%s)", r.TitleNumber, r.Number, r.ID),
+			Fix:     fix,
+		})
+	}
+	switch r.Status {
+	case Unknown:
+		msg := "no status"
+		fix := fmt.Sprintf("write one of Proposed, Accepted, Rejected, Deprecated, Superseded under the status heading on line %d", statusLine)
+		if r.RawStatus != "" {
+			msg = fmt.Sprintf("unknown status %q", shorten(r.RawStatus, 60))
+			fix = fmt.Sprintf("change the status on line %d to one of: proposed, accepted, rejected, deprecated, superseded", statusLine)
+		} else if statusLine == 0 || r.StatusField.Kind != FieldSection {
+			fix = addStatusFix(r.Style)
+		}
+		c.add(Finding{Kind: KindUnknownStatus, Path: r.Path, Line: statusLine, IDs: []string{r.ID}, Message: msg, Fix: fix})
+	case Superseded:
+		if hasRelation(r, SupersededBy) {
+			break
+		}
+		f := Finding{
+			Kind: KindStatusMismatch, Path: r.Path, Line: statusLine, IDs: []string{r.ID},
+			Message: "the status is superseded but no \"Superseded by\" link names the successor",
+			Fix:     fmt.Sprintf("add a line \"Superseded by [N. Title](NNNN-title.md)\" naming the successor to %s, or correct the status", r.Path),
+		}
+		if by := c.supersededBy[r]; len(by) > 0 {
+			s := firstRecord(by)
+			f.IDs = append(f.IDs, s.ID)
+			f.Message = fmt.Sprintf("the status is superseded and %s supersedes it, but it has no \"Superseded by\" link back", s.ID)
+			f.Fix = linkCommand(c.ref(s), Supersedes, c.ref(r))
+		}
+		c.add(f)
+	case Accepted, Proposed:
+		by := c.supersededBy[r]
+		if len(by) == 0 || !hasRelation(r, SupersededBy) {
+			break
+		}
+		s := firstRecord(by)
+		fix := fmt.Sprintf("change the status of %s to \"Superseded\"", r.Path)
+		if statusLine > 0 {
+			fix = fmt.Sprintf("change the status on line %d from %q to \"Superseded\"", statusLine, r.RawStatus)
+		}
+		c.add(Finding{
+			Kind: KindStatusMismatch, Path: r.Path, Line: statusLine, IDs: []string{r.ID, s.ID},
+			Message: fmt.Sprintf("the status is %s but %s supersedes it", r.Status, s.ID),
+			Fix:     fix,
+		})
+	}
+}
+
+// shorten cuts s to n runes, marking the cut with "...".
+func shorten(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(rs[:n])) + "..."
+}
+
+func problemFinding(r *Record, p string) Finding {
+	f := Finding{Kind: KindUnparseable, Path: r.Path, IDs: []string{r.ID}, Message: p,
+		Fix: fmt.Sprintf("edit %s so that it has a title heading, a status and valid UTF-8", r.Path)}
+	switch {
+	case strings.Contains(p, "UTF-8"):
+		f.Fix = fmt.Sprintf("re-encode %s as UTF-8, for example with iconv -f ISO-8859-1 -t UTF-8", r.Path)
+	case strings.Contains(p, "title"):
+		f.Fix = fmt.Sprintf("add a title heading such as \"# %d. Title\" at the top of %s", max(r.Number, 1), r.Path)
+		if !r.Numbered {
+			f.Fix = fmt.Sprintf("add a title heading such as \"# Title\" at the top of %s", r.Path)
+		}
+	case strings.Contains(p, "front matter"):
+		f.Line = 1
+		// The YAML parser counts from the first line inside the "---".
+		if m := yamlLine.FindStringSubmatch(p); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				f.Line = n + 1
+			}
+		}
+		f.Fix = fmt.Sprintf("fix the YAML between the --- lines at the top of %s", r.Path)
+	}
+	return f
+}
+
+func addStatusFix(s Style) string {
+	switch s {
+	case StyleMADR:
+		return "add \"status: accepted\" (or proposed, rejected, deprecated, superseded) to the front matter"
+	case StyleMADR2:
+		return "add a line \"- Status: accepted\" (or proposed, rejected, deprecated, superseded) under the title"
+	case StyleTable:
+		return "add a row \"| Status | Accepted |\" (or Proposed, Rejected, Deprecated, Superseded) to the metadata table"
+	}
+	return "add a \"## Status\" section whose first line is Accepted (or Proposed, Rejected, Deprecated, Superseded)"
+}
+
+func hasRelation(r *Record, t RelationType) bool {
+	for _, rel := range r.Relations {
+		if rel.Type == t {
+			return true
+		}
+	}
+	return false
+}
+
+func firstRecord(rs []*Record) *Record {
+	best := rs[0]
+	for _, r := range rs[1:] {
+		if recordLess(r, best) {
+			best = r
+		}
+	}
+	return best
+}
+
+// linkCommand is the `git adr link` command that writes both sides of a
+// known relation.
+func linkCommand(from string, t RelationType, to string) string {
+	return fmt.Sprintf("git adr link %s %s %s %s", shellWord(from), shellWord(t.Label()), shellWord(to), shellWord(t.Reverse().Label()))
+}
+
+// activeLinkCommand writes the link command in the active direction: "B
+// Superseded by A" becomes `git adr link A Supersedes B "Superseded by"`.
+func activeLinkCommand(from string, t RelationType, to string) string {
+	switch t {
+	case SupersededBy, AmendedBy, RefinedBy:
+		return linkCommand(to, t.Reverse(), from)
+	}
+	return linkCommand(from, t, to)
+}
+
+// shellWord quotes s for a POSIX shell when it needs quoting.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n\"'`$\\|&;<>()*?[]#~!{}") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// oneWay reports relations whose target has no relation back: the reverse
+// type for known relations, any relation for custom labels.
+func (c *checker) oneWay() {
+	seen := map[relKey]bool{}
+	for _, r := range c.l.Records {
+		for i, t := range c.targets[r] {
+			if t == nil || t == r {
+				continue
+			}
+			rel := r.Relations[i]
+			k := relKey{r, t, rel.Type}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if rel.Type.Known() {
+				rev := rel.Type.Reverse()
+				if c.rels[relKey{t, r, rev}] {
+					continue
+				}
+				c.add(Finding{
+					Kind: KindOneWayLink, Path: r.Path, Line: rel.Line, IDs: []string{r.ID, t.ID},
+					Message: fmt.Sprintf("%s %s %s but %s (%s) has no %q link back", r.ID, strings.ToLower(rel.Type.Label()), t.ID, t.ID, t.Path, rev.Label()),
+					Fix:     activeLinkCommand(c.ref(r), rel.Type, c.ref(t)),
+				})
+				continue
+			}
+			if c.linked[[2]*Record{t, r}] {
+				continue
+			}
+			c.add(Finding{
+				Kind: KindOneWayLink, Path: r.Path, Line: rel.Line, IDs: []string{r.ID, t.ID},
+				Message: fmt.Sprintf("%s %q %s but %s (%s) has no link back", r.ID, rel.Label, t.ID, t.ID, t.Path),
+				Fix: fmt.Sprintf("add a line \"%s [%s](%s)\" to %s",
+					reverseLabel(rel.Label), recordLinkText(r), linkPath(t.Link(r)), t.Path),
+			})
+		}
+	}
+}
+
+// recordLinkText is how adr-tools writes a link to a record: "N. Title".
+func recordLinkText(r *Record) string {
+	if r.Numbered {
+		return fmt.Sprintf("%d. %s", r.Number, r.Title)
+	}
+	return r.Title
+}
+
+// reverseLabel guesses the reverse of a custom one-word label the way
+// adr-tools users write pairs ("Clarifies" / "Clarified by"); anything else
+// gets a neutral "Linked from".
+func reverseLabel(label string) string {
+	w := strings.TrimSpace(label)
+	if strings.ContainsAny(w, " \t") || len(w) < 4 {
+		return "Linked from"
+	}
+	switch {
+	case strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "ied by"
+	case strings.HasSuffix(w, "es") && !strings.HasSuffix(w, "ses"):
+		return w[:len(w)-1] + "d by"
+	case strings.HasSuffix(w, "s"):
+		return w[:len(w)-1] + "ed by"
+	}
+	return "Linked from"
+}
+
+// titleLine returns the 1-based line of the record's title, 0 when it has
+// none.
+func titleLine(r *Record) int {
+	if r.Text == nil || r.RawTitle == "" {
+		return 0
+	}
+	for _, h := range r.Text.Headings() {
+		if h.Text == r.RawTitle {
+			return h.Line + 1
+		}
+	}
+	for i, ln := range r.Text.Lines {
+		if ln.Kind != LineFrontMatter {
+			break
+		}
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(r.Text.LineText(i))), "title:") {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+var (
+	digitRun = regexp.MustCompile(`\d+`)
+	yamlLine = regexp.MustCompile(`yaml: line (\d+):`)
+)
+
+// renumberTitleLine replaces the title's number in a heading line, keeping
+// its padding.
+func renumberTitleLine(line string, old, n int) string {
+	done := false
+	return digitRun.ReplaceAllStringFunc(line, func(d string) string {
+		if v, err := strconv.Atoi(d); done || err != nil || v != old {
+			return d
+		}
+		done = true
+		return padNumber(n, len(d))
+	})
+}

@@ -1,0 +1,198 @@
+package adr
+
+import (
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+)
+
+var (
+	// refDefinition is a Markdown link reference definition: "[x]: path.md".
+	refDefinition = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?`)
+	inlineCode    = regexp.MustCompile("`+[^`]*`+")
+	urlScheme     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+)
+
+// links reports relations that resolve to no record and Markdown links to
+// relative *.md files that do not exist (case-only differences included,
+// since git and most servers are case-sensitive).
+func (c *checker) links(r *Record) {
+	reported := map[string]bool{} // "line\x00target"
+	for _, rel := range r.Relations {
+		if rel.TargetID != "" {
+			continue
+		}
+		f, ok := c.brokenRelation(r, rel)
+		if !ok {
+			continue
+		}
+		reported[fmt.Sprintf("%d\x00%s", rel.Line, rel.Target)] = true
+		c.add(f)
+	}
+	t := r.Text
+	if t == nil {
+		return
+	}
+	for i, ln := range t.Lines {
+		if ln.Kind != LineText && ln.Kind != LineHeading {
+			continue
+		}
+		s := t.LineText(i)
+		if !strings.Contains(s, "](") && !strings.Contains(s, "]:") {
+			continue
+		}
+		s = inlineCode.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(" ", len(m)) })
+		var targets []string
+		for _, m := range mdLink.FindAllStringSubmatch(s, -1) {
+			targets = append(targets, m[2])
+		}
+		if m := refDefinition.FindStringSubmatch(s); m != nil {
+			targets = append(targets, m[1])
+		}
+		for _, tg := range targets {
+			key := fmt.Sprintf("%d\x00%s", i+1, tg)
+			if reported[key] {
+				continue
+			}
+			reported[key] = true
+			if f, ok := c.brokenLink(r, i+1, tg); ok {
+				c.add(f)
+			}
+		}
+	}
+}
+
+// brokenRelation explains a relation whose target is no record. A target
+// that is an existing file (a design document, say) or a URL is not a
+// broken reference.
+func (c *checker) brokenRelation(r *Record, rel Relation) (Finding, bool) {
+	phrase := rel.Label
+	if phrase == "" {
+		phrase = rel.Type.Label()
+	}
+	f := Finding{Kind: KindBrokenReference, Path: r.Path, Line: rel.Line, IDs: []string{r.ID}}
+	if isIDText(rel.Target) {
+		f.Message = fmt.Sprintf("%q names %s, which is no record", phrase, rel.Target)
+		f.Fix = fmt.Sprintf("correct or remove %q on line %d (`git adr list` shows the IDs)", phrase+" "+rel.Target, rel.Line)
+		return f, true
+	}
+	return c.brokenLink(r, rel.Line, rel.Target)
+}
+
+// brokenLink checks one link target written on line of record r.
+func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool) {
+	tg := strings.Trim(strings.TrimSpace(target), "<>")
+	if tg == "" || strings.HasPrefix(tg, "#") || urlScheme.MatchString(tg) || strings.HasPrefix(tg, "//") {
+		return Finding{}, false
+	}
+	p := stripFragment(tg)
+	if u, err := url.PathUnescape(p); err == nil {
+		p = u
+	}
+	if !recordExt.MatchString(p) {
+		return Finding{}, false
+	}
+	f := Finding{Kind: KindBrokenReference, Path: r.Path, Line: line, IDs: []string{r.ID}}
+	var cand string
+	if strings.HasPrefix(p, "/") {
+		// Site-absolute: from the repository root, or by file name within
+		// the record's root (how documentation sites publish a log).
+		cand = cleanRel(p)
+		if _, exact, _ := c.lookup(cand); exact {
+			return Finding{}, false
+		}
+		if r.Root != nil {
+			if c.l.Target(r, tg) != nil {
+				return Finding{}, false
+			}
+			if _, exact, _ := c.lookup(r.Root.Join(baseOf(cand))); exact {
+				return Finding{}, false
+			}
+		}
+	} else {
+		cand = cleanRel(path.Join(dirOf(r.Path), p))
+		if cand == ".." || strings.HasPrefix(cand, "../") {
+			return Finding{}, false // outside the repository: cannot be checked
+		}
+	}
+	actual, exact, found := c.lookup(cand)
+	switch {
+	case exact:
+		return Finding{}, false
+	case found:
+		right := relLink(r.Path, actual)
+		f.Message = fmt.Sprintf("link to %q differs in case from %s", tg, actual)
+		f.Fix = fmt.Sprintf("change the link %q on line %d to %q", p, line, right)
+		return f, true
+	}
+	f.Message = fmt.Sprintf("link to %q: %s does not exist", tg, cand)
+	f.Fix = fmt.Sprintf("correct or remove the link %q on line %d", p, line)
+	if fn := parseFileName(baseOf(p)); fn.Numbered && r.Root != nil {
+		if rs := c.byNumber[rootNumber{r.Root, fn.Number}]; len(rs) == 1 {
+			f.IDs = append(f.IDs, rs[0].ID)
+			f.Fix = fmt.Sprintf("change the link %q on line %d to %q (%s)", p, line, r.Link(rs[0]), rs[0].ID)
+		}
+	}
+	return f, true
+}
+
+// lookup finds a repository-relative path component by component. exact
+// reports a file or directory with exactly that path; found one that
+// differs only in case (actual is its real path).
+func (c *checker) lookup(p string) (actual string, exact, found bool) {
+	if p == "" || p == ".." || strings.HasPrefix(p, "../") {
+		return "", false, false
+	}
+	dir := ""
+	exact = true
+	for _, name := range strings.Split(p, "/") {
+		names := c.list(dir)
+		if names == nil {
+			return "", false, false
+		}
+		real := ""
+		cands := names[strings.ToLower(name)]
+		for _, n := range cands {
+			if n == name {
+				real = n
+			}
+		}
+		if real == "" {
+			if len(cands) != 1 {
+				return "", false, false
+			}
+			real, exact = cands[0], false
+		}
+		if dir == "" {
+			dir = real
+		} else {
+			dir = dir + "/" + real
+		}
+	}
+	return dir, exact, true
+}
+
+// list returns the entries of a directory keyed by lower-case name (nil
+// when it cannot be read). Listings are cached: a log links to the same few
+// directories over and over.
+func (c *checker) list(dir string) map[string][]string {
+	if m, ok := c.dirs[dir]; ok {
+		return m
+	}
+	var m map[string][]string
+	if c.l.FS == nil {
+		return nil
+	}
+	if entries, err := fs.ReadDir(c.l.FS, dirOrDot(dir)); err == nil {
+		m = make(map[string][]string, len(entries))
+		for _, e := range entries {
+			k := strings.ToLower(e.Name())
+			m[k] = append(m[k], e.Name())
+		}
+	}
+	c.dirs[dir] = m
+	return m
+}
