@@ -74,6 +74,9 @@ func runDecide(env *Env, ref, decision, reason string) error {
 	if err := applyChanges(env, changes); err != nil {
 		return err
 	}
+	if err := refreshIndexes(env); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.Out, "%s: %s -> %s\n", rec.ID, rec.Status, to)
 	env.notes(notes)
 	return nil

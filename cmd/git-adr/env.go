@@ -27,7 +27,13 @@ type Env struct {
 	log  *adr.Log
 	// exit is set by handlers that cannot return an error.
 	exit int
+	// rootRel are the --root values relative to the repository root.
+	rootRel []string
 }
+
+// rootsRel returns the --root values relative to the repository root (set
+// once the log is loaded).
+func (e *Env) rootsRel() []string { return e.rootRel }
 
 // Repo opens the repository once.
 func (e *Env) Repo() (*gitops.Repo, error) {
@@ -77,6 +83,7 @@ func (e *Env) Log() (*adr.Log, error) {
 		}
 		roots = append(roots, rel)
 	}
+	e.rootRel = roots
 	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{Roots: roots, Cwd: r.Prefix})
 	if err != nil {
 		var ce *adr.ConfigError

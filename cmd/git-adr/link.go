@@ -70,6 +70,9 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 		return err
 	}
 	env.notes(notes)
+	if err := refreshIndexes(env); err != nil {
+		return err
+	}
 	for _, c := range changes {
 		fmt.Fprintf(env.Out, "updated %s\n", env.display(c.Path))
 	}

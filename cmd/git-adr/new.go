@@ -169,6 +169,9 @@ func runNew(env *Env, title string, o newOptions) error {
 		return err
 	}
 	env.notes(notes)
+	if err := refreshIndexes(env); err != nil {
+		return err
+	}
 	if !o.noEdit && !o.json {
 		if err := openEditor(env, rec.Path); err != nil {
 			return err

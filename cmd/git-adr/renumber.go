@@ -77,6 +77,9 @@ func runRenumber(env *Env, ref string, to int, toSet bool) error {
 	if err := applyChanges(env, res.Changes); err != nil {
 		return err
 	}
+	if err := refreshIndexes(env); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.Out, "%s -> %s: %s -> %s\n", res.From, res.To, env.display(res.OldPath), env.display(res.NewPath))
 	for _, c := range res.Changes {
 		if c.From == "" {

@@ -65,3 +65,37 @@ func (e *Env) notes(lines []string) {
 		fmt.Fprintf(e.Err, "git-adr: note: %s\n", n)
 	}
 }
+
+// refreshIndexes rewrites every generated INDEX.md that a change made stale,
+// so that an index a team keeps stays true without a separate step. Missing
+// and hand-written indexes are left alone.
+func refreshIndexes(env *Env) error {
+	repo, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	l, err := adr.Load(repo.WorktreeFS(), adr.LoadOptions{Roots: env.rootsRel(), Cwd: repo.Prefix})
+	if err != nil {
+		return err
+	}
+	ixs, err := indexes(env, l)
+	if err != nil {
+		return err
+	}
+	var changes []adr.FileChange
+	for _, ix := range ixs {
+		if ix.State == adr.IndexStale {
+			changes = append(changes, adr.FileChange{Path: ix.Path, Old: ix.Current, New: ix.Content})
+		}
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	if err := applyChanges(env, changes); err != nil {
+		return err
+	}
+	for _, c := range changes {
+		env.notes([]string{"updated " + env.display(c.Path)})
+	}
+	return nil
+}
