@@ -1,7 +1,6 @@
 package adr
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -334,6 +333,3 @@ func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry) bool {
 	}
 	return checked > 0 && ok*2 > checked
 }
-
-// errNoRoots is returned by Load when no ADR directory exists anywhere.
-var errNoRoots = errors.New("no ADR directory found")

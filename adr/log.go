@@ -28,7 +28,7 @@ type Log struct {
 type LoadOptions = DiscoverOptions
 
 // ErrNoRoots means no ADR directory was configured or found.
-var ErrNoRoots = errNoRoots
+var ErrNoRoots = errors.New("no ADR directory found")
 
 // Load discovers the roots of fsys (a repository work tree, index or commit
 // tree) and parses every record.

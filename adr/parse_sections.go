@@ -6,10 +6,7 @@ import (
 	"strings"
 )
 
-var (
-	mdLink    = regexp.MustCompile(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
-	idMention = regexp.MustCompile(`(?i)\b(?:adr|rfc)[-_ ]?\d+(?:§\d+|#[\p{L}\p{N}._-]+)?\b|(?:^|\s)\d{1,6}(?:§\d+)?(?:\s|$|,)|\b\d{1,6}-[\w.-]+\.md\b`)
-)
+var mdLink = regexp.MustCompile(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
 
 // parseRelationLine reads "Supersedes [5. X](0005-x.md)", "- Amended by
 // [X](x.md), [Y](y.md)" or "Superseded by ADR-0009". Custom labels
