@@ -244,8 +244,11 @@ func cleanTitle(raw string) (string, int) {
 	if m := titleADR.FindStringSubmatchIndex(s); m != nil && m[1] < len(s) && m[1] > 0 {
 		rest := s[m[1]:]
 		// "ADR Review Process" is a title, not a prefix: require a number
-		// or a separator.
-		if m[2] >= 0 || strings.ContainsAny(s[:m[1]], ":-–—.") {
+		// or a separator. A dash that joins a word ("ADR-tools",
+		// "Decision-making") is no separator.
+		pre := s[:m[1]]
+		sep := strings.ContainsAny(pre, ":-–—.") && (strings.ContainsRune(pre, ':') || strings.TrimRight(pre, " \t") != pre)
+		if m[2] >= 0 || sep {
 			if m[2] >= 0 {
 				num, _ = strconv.Atoi(s[m[2]:m[3]])
 			}
