@@ -70,7 +70,8 @@ func (p *parser) frontMatter() {
 		s := t.LineText(i)
 		trimmed := strings.TrimSpace(s)
 		end = i
-		if trimmed == "---" || trimmed == "..." {
+		// The same test as Text.classify, so both agree on the end.
+		if d := strings.TrimRight(s, " \t"); d == "---" || d == "..." {
 			break
 		}
 		if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") || strings.HasPrefix(s, "-") {
@@ -144,7 +145,8 @@ func (p *parser) frontMatter() {
 	}
 }
 
-// yamlValues re-reads the front matter (lines 1..end-1) with a YAML parser
+// yamlValues re-reads the front matter (lines 1..end-1; end is the closing
+// delimiter) with a YAML parser
 // so that quoting, block lists and multi-line values are read exactly; the
 // line scan keeps the byte spans used for edits.
 func (p *parser) yamlValues(end int) {
@@ -152,7 +154,7 @@ func (p *parser) yamlValues(end int) {
 	if end <= 1 {
 		return
 	}
-	block := t.Src[t.Lines[1].Start:t.Lines[end-1].Start]
+	block := t.Src[t.Lines[1].Start:t.Lines[end].Start]
 	var doc yaml.Node
 	if err := yaml.Unmarshal(block, &doc); err != nil {
 		p.rec.Problems = append(p.rec.Problems, "front matter is not valid YAML: "+err.Error())
@@ -216,7 +218,7 @@ func (p *parser) findTitle() {
 			break
 		}
 	}
-	if p.title < 0 && p.rec.RawTitle == "" && len(p.headings) > 0 && p.headings[0].Level <= 2 {
+	if p.title < 0 && p.rec.RawTitle == "" && len(p.headings) > 0 && p.headings[0].Level <= 2 && p.leadsRecord(p.headings[0]) {
 		// Some records start at H2; take the first heading if it precedes
 		// every other text.
 		p.title = 0
@@ -230,6 +232,18 @@ func (p *parser) findTitle() {
 	if p.rec.RawTitle == "" {
 		p.rec.Problems = append(p.rec.Problems, "no title heading")
 	}
+}
+
+// leadsRecord reports whether h can be an H2 title: no text comes before
+// it and it is not a usual section ("## Status", "## Context").
+func (p *parser) leadsRecord(h Heading) bool {
+	for i := 0; i < h.Line; i++ {
+		if p.t.Lines[i].Kind == LineText {
+			return false
+		}
+	}
+	key := headingKey(h.Text)
+	return !statusHeadings[key] && canonicalAnchors[key] == "" && !linkSections[key]
 }
 
 // cleanTitle strips "5. ", "ADR 035: ", "ADR-7 - " or "Architecture Decision

@@ -316,10 +316,14 @@ func (p *parser) units() {
 				anchor = "section-" + strconv.Itoa(ordinal)
 			}
 		}
-		seen[anchor]++
-		if seen[anchor] > 1 {
-			anchor += "-" + strconv.Itoa(seen[anchor])
+		// A repeated heading gets "-2", "-3"...; skip suffixes another
+		// heading already took ("## Decision 2" is "decision-2" too).
+		base := anchor
+		for seen[anchor] > 0 {
+			seen[base]++
+			anchor = base + "-" + strconv.Itoa(seen[base])
 		}
+		seen[anchor]++
 		p.rec.Units = append(p.rec.Units, Unit{
 			Anchor: anchor, Heading: h.Text, Start: h.Line + 1, End: end,
 			Hash: hashLines(t, h.Line, end),
