@@ -164,12 +164,17 @@ func (p *parser) yamlValues(end int) {
 		return
 	}
 	m := doc.Content[0]
+	// The n-th YAML key k is the n-th "k:" line of the scan, so a repeated
+	// key keeps its own value and the pass stays linear.
+	byKey := map[string][]int{}
+	for j := range p.fm {
+		byKey[p.fm[j].Key] = append(byKey[p.fm[j].Key], j)
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := strings.ToLower(m.Content[i].Value), m.Content[i+1]
-		for j := range p.fm {
-			if p.fm[j].Key != k {
-				continue
-			}
+		if js := byKey[k]; len(js) > 0 {
+			j := js[0]
+			byKey[k] = js[1:]
 			switch v.Kind {
 			case yaml.ScalarNode:
 				p.fm[j].Value = v.Value
@@ -503,12 +508,16 @@ func (p *parser) addRelationIn(t RelationType, label, target string, line int, s
 	p.rec.Relations = append(p.rec.Relations, Relation{Type: t, Label: strings.TrimSpace(label), Target: target, Line: line + 1, Section: section})
 }
 
-// sectionStatus is filled in by units() for container sections.
+// sectionStatus is filled in by units() for container sections. Anchors
+// are unique and the section is the one just added: search from the end.
 func (p *parser) sectionStatus(section, val string) {
-	for i := range p.rec.Units {
-		if p.rec.Units[i].Anchor == section && p.rec.Units[i].RawStatus == "" {
-			p.rec.Units[i].RawStatus = strings.TrimSpace(val)
-			p.rec.Units[i].Status = NormalizeStatus(val)
+	for i := len(p.rec.Units) - 1; i >= 0; i-- {
+		if p.rec.Units[i].Anchor == section {
+			if p.rec.Units[i].RawStatus == "" {
+				p.rec.Units[i].RawStatus = strings.TrimSpace(val)
+				p.rec.Units[i].Status = NormalizeStatus(val)
+			}
+			return
 		}
 	}
 }

@@ -128,10 +128,11 @@ func (p *parser) statusSection() {
 			continue
 		}
 		key := headingKey(h.Text)
-		inline := ""
+		inline, after := "", 0 // after: offset in h.Text past the colon
 		if i := strings.IndexAny(h.Text, ":："); i > 0 && statusHeadings[headingKey(h.Text[:i])] {
 			key = headingKey(h.Text[:i])
-			inline = strings.TrimSpace(h.Text[i+len(string([]rune(h.Text[i:])[0])):])
+			after = i + len(string([]rune(h.Text[i:])[0]))
+			inline = strings.TrimSpace(h.Text[after:])
 		}
 		if !statusHeadings[key] {
 			continue
@@ -149,7 +150,10 @@ func (p *parser) statusSection() {
 		}
 		if inline != "" {
 			line := t.LineText(h.Line)
-			off := strings.LastIndex(line, inline)
+			// The value follows the colon; searching from the end could
+			// land in a closing "##" sequence.
+			off := strings.Index(line, h.Text) + after
+			off += strings.Index(line[off:], inline)
 			p.setStatus(inline, Field{Kind: FieldSection, Line: h.Line, Section: h.Line, Start: t.Lines[h.Line].Start + off, End: t.Lines[h.Line].Start + off + len(inline)}, h.Line)
 		}
 		p.statusBody(h.Line, start, end)

@@ -96,6 +96,11 @@ func TestParseFrontMatter(t *testing.T) {
 			problem: "front matter is not valid YAML", kind: FieldFrontMatter,
 		},
 		{
+			name: "a repeated key keeps its own value; the first status wins",
+			src:  lines("---", "status: proposed", "status: accepted", "---", "# T"),
+			raw:  "proposed", field: "proposed", status: Proposed, style: StyleMADR, title: "T", kind: FieldFrontMatter,
+		},
+		{
 			name: "an indented --- inside a block scalar does not end it",
 			src:  lines("---", "description: |", "  before", "  ---", "  after", "status: accepted", "---", "# T"),
 			raw:  "accepted", field: "accepted", status: Accepted, style: StyleMADR, title: "T", kind: FieldFrontMatter,
@@ -397,6 +402,17 @@ func TestParseStatusSection(t *testing.T) {
 				t.Errorf("round trip changed the source")
 			}
 		})
+	}
+}
+
+func TestStatusHeadingClosingSequence(t *testing.T) {
+	for _, src := range []string{"# T\n\n## Status: Accepted ##\n", "# T\n\n## Status: # ##\n", "# T\n\n  ## Status:   ## ###\n"} {
+		r := Parse([]byte(src))
+		colon := strings.Index(src, ":")
+		want := colon + 1 + len(src[colon+1:]) - len(strings.TrimLeft(src[colon+1:], " "))
+		if r.StatusField.Start != want || fieldText(r) != r.RawStatus {
+			t.Errorf("Parse(%q): field [%d, %d) %q, raw %q; want the value right after the colon at %d", src, r.StatusField.Start, r.StatusField.End, fieldText(r), r.RawStatus, want)
+		}
 	}
 }
 
