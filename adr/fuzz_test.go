@@ -3,6 +3,7 @@ package adr
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,7 +74,30 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := Parse(data)
 		checkRecord(t, r, data)
+		// Line endings and a byte order mark change nothing but offsets.
+		if !bytes.ContainsRune(data, '\r') {
+			crlf := bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))
+			if a, b := summary(r), summary(Parse(crlf)); a != b {
+				t.Fatalf("CRLF changed the record:\n LF  %s\nCRLF %s", a, b)
+			}
+		}
+		if !bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+			if a, b := summary(r), summary(Parse(append([]byte("\xef\xbb\xbf"), data...))); a != b {
+				t.Fatalf("a BOM changed the record:\n    %s\nBOM %s", a, b)
+			}
+		}
 	})
+}
+
+// summary is what a record says, without byte offsets.
+func summary(r *Record) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "title=%q/%q/%d status=%q/%q field=%s@%d date=%q domains=%q style=%s rels=[%s] problems=%q units=",
+		r.RawTitle, r.Title, r.TitleNumber, r.RawStatus, r.Status, r.StatusField.Kind, r.StatusField.Line, r.Date, r.Domains, r.Style, relString(r.Relations), r.Problems)
+	for _, u := range r.Units {
+		fmt.Fprintf(&b, "[%s %q %d-%d %s %q %s]", u.Anchor, u.Heading, u.Start, u.End, u.Hash[:8], u.RawStatus, u.Status)
+	}
+	return b.String()
 }
 
 // checkRecord asserts what holds for any parsed record.
