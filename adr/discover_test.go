@@ -324,3 +324,36 @@ func TestCleanRel(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadSectionedContainer(t *testing.T) {
+	fsys := fstest.MapFS{
+		"docs/adr/0041-x.md": nygard(41, "X", "Accepted"),
+		"docs/adr/0042-platform.md": file(lines("# 42. Platform decisions", "", "## §1 Use Go", "", "Status: accepted", "", "Go.", "",
+			"## §2 Use Postgres", "", "Status: superseded", "Superseded by: ADR-0041", "", "Postgres.")),
+	}
+	l, err := Load(fsys, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := l.Resolve("ADR-0042§2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, u := range r.Units {
+		ids = append(ids, u.ID+"="+string(u.Status))
+	}
+	if got := strings.Join(ids, " "); got != "ADR-0042§1=accepted ADR-0042§2=superseded" {
+		t.Errorf("units %s", got)
+	}
+	_, anchor := SplitLocator("ADR-0042§2")
+	if u, ok := r.Unit(anchor); !ok || u.ID != "ADR-0042§2" || u.Start != 9 {
+		t.Errorf("Unit(%q) = %+v, %v", anchor, u, ok)
+	}
+	if len(r.Relations) != 1 || r.Relations[0].Section != "§2" || r.Relations[0].TargetID != "ADR-0041" {
+		t.Errorf("relations %+v", r.Relations)
+	}
+	if r.Style != StyleOCP {
+		t.Errorf("style %q", r.Style)
+	}
+}
