@@ -117,8 +117,19 @@ func (p *parser) frontMatter() {
 			items := e.Items
 			if len(items) == 0 && e.Value != "" {
 				items = splitList(e.Value)
+				// "[A](0001-a.md), [B](0002-b.md)": splitting would cut
+				// the links; take their targets.
+				if links := mdLink.FindAllStringSubmatch(e.Value, -1); len(links) > 0 {
+					items = nil
+					for _, m := range links {
+						items = append(items, m[2])
+					}
+				}
 			}
 			for _, it := range items {
+				if m := mdLink.FindStringSubmatch(it); m != nil {
+					it = m[2] // a block list item written as a link
+				}
 				p.addRelation(rel, e.Key, it, e.Line)
 			}
 		case key == keyStatus:

@@ -74,6 +74,14 @@ func TestParseFrontMatter(t *testing.T) {
 			style: StyleMADR, title: "T", kind: FieldFrontMatter,
 		},
 		{
+			name: "relations written as Markdown links",
+			src: lines("---", `status: "superseded by [ADR-0005](0005-example.md)"`, `supersedes: "[A](0001-a.md), [B](0002-b.md)"`,
+				"amends:", "  - \"[C](0003-c.md)\"", "  - ADR-0004", "---", "# T"),
+			raw: "superseded by [ADR-0005](0005-example.md)", field: `"superseded by [ADR-0005](0005-example.md)"`, status: Superseded,
+			rels:  "superseded-by>0005-example.md supersedes>0001-a.md supersedes>0002-b.md amends>0003-c.md amends>ADR-0004",
+			style: StyleMADR, title: "T", kind: FieldFrontMatter,
+		},
+		{
 			name: "title from front matter when there is no heading",
 			src:  lines("---", "title: Use Go", "status: Accepted", "---", "", "Text."),
 			raw:  "Accepted", field: "Accepted", status: Accepted, style: StyleMADR, title: "Use Go", kind: FieldFrontMatter,
