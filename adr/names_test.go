@@ -184,3 +184,19 @@ func TestFormatIDAndLinks(t *testing.T) {
 		}
 	}
 }
+
+func TestParseStyle(t *testing.T) {
+	for in, want := range map[string]Style{
+		"nygard": StyleNygard, "adr-tools": StyleNygard, "MADR": StyleMADR, "madr3": StyleMADR, "madr4": StyleMADR,
+		"madr2": StyleMADR2, "log4brains": StyleMADR2, "table": StyleTable, "ocp": StyleOCP, "sectioned": StyleOCP,
+	} {
+		if got, ok := ParseStyle(in); !ok || got != want {
+			t.Errorf("ParseStyle(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "plain", "fancy"} {
+		if got, ok := ParseStyle(bad); ok {
+			t.Errorf("ParseStyle(%q) = %q, want no style", bad, got)
+		}
+	}
+}

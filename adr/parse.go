@@ -384,6 +384,12 @@ func splitMetaLine(s string) (key string, vstart, vend int, ok bool) {
 			vstart += len(d)
 			vend -= len(d)
 			v = s[vstart:vend]
+		} else if strings.HasSuffix(v, d) && len(v) > len(d) && strings.Contains(s[:vstart], d) {
+			// "Status: **Accepted**" (the pattern took the opening "**")
+			// or "**Status: Accepted**": the closing "**" is decoration
+			// too, or an edit of the value would break the emphasis.
+			vend -= len(d)
+			v = s[vstart:vend]
 		}
 	}
 	return key, vstart, vend, true

@@ -140,13 +140,15 @@ func TestStatusFieldEdit(t *testing.T) {
 		lines("# 1. A", "", "## Status", "", "Proposed", "", "## Context"),
 		lines("---", "status: proposed", "---", "# A"),
 		lines("# A", "", "- Status: proposed"),
+		lines("# A", "", "Status: **proposed**"),
+		lines("# A", "", "**Status: proposed**"),
 		lines("# A", "", "| Status | proposed |"),
 		"# A\r\n\r\n## Status\r\n\r\nProposed\r\n",
 	} {
 		r := Parse([]byte(src))
 		out := r.Text.Apply(Edit{Start: r.StatusField.Start, End: r.StatusField.End, New: "accepted"})
 		r2 := Parse(out)
-		if r2.Status != Accepted || len(out) != len(src) {
+		if r2.Status != Accepted || len(out) != len(src) || strings.Count(string(out), "*") != strings.Count(src, "*") {
 			t.Errorf("editing the status field of %q gave %q (%s)", src, out, r2.Status)
 		}
 	}

@@ -195,6 +195,16 @@ func TestParseMetadataLines(t *testing.T) {
 			raw:  "Deprecated", field: "Deprecated", status: Deprecated, date: "2021-03-03", style: StylePlain,
 		},
 		{
+			name: "bold value",
+			src:  lines("# T", "", "Status: **Accepted**", "Date: __2021-02-03__"),
+			raw:  "Accepted", field: "Accepted", status: Accepted, date: "2021-02-03", style: StylePlain,
+		},
+		{
+			name: "bold line",
+			src:  lines("# T", "", "**Status: Superseded**", "", "**Superseded by: ADR-0007**"),
+			raw:  "Superseded", field: "Superseded", status: Superseded, rels: "superseded-by>ADR-0007", style: StylePlain,
+		},
+		{
 			name: "French spacing before the colon",
 			src:  lines("# 1. Style d'architecture", "", "Date : 2020-09-28", "Statut : Obsolète", "", "## Contexte", "", "x", "", "## Décision", "", "y"),
 			raw:  "Obsolète", field: "Obsolète", status: Deprecated, date: "2020-09-28", style: StyleNygard,
