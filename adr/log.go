@@ -153,8 +153,12 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 	// A file stem or slug without its date or number.
 	cands = nil
 	for _, r := range l.Records {
-		stem := strings.TrimSuffix(baseOf(r.Path), path.Ext(r.Path))
-		if strings.EqualFold(stem, rref) {
+		fn := parseFileName(baseOf(r.Path))
+		slug := fn.Slug
+		if !fn.Numbered && isDateSlug(fn.Stem) {
+			slug = fn.Stem[9:]
+		}
+		if strings.EqualFold(fn.Stem, rref) || slug != "" && strings.EqualFold(slug, rref) {
 			cands = append(cands, r)
 		}
 	}
@@ -211,9 +215,10 @@ func (l *Log) Target(from *Record, target string) *Record {
 			return r
 		}
 	}
-	// Site-absolute links ("/docs/0003-x") and links into an archive that
-	// moved: match by file name within the same root.
-	if strings.HasPrefix(p, "/") {
+	// Site-absolute links ("/docs/0003-x") and links to a record that has
+	// moved into or out of the root's archive: match by file name within
+	// the same root.
+	if d := dirOf(cand); from.Root != nil && (strings.HasPrefix(p, "/") || d == from.Root.Path || d == from.Root.Join(ArchiveDir)) {
 		base := baseOf(cand)
 		for _, r := range from.Root.Records {
 			b := baseOf(r.Path)

@@ -70,7 +70,8 @@ func (p *parser) frontMatter() {
 		s := t.LineText(i)
 		trimmed := strings.TrimSpace(s)
 		end = i
-		if trimmed == "---" || trimmed == "..." {
+		// The same test as Text.classify, so both agree on the end.
+		if d := strings.TrimRight(s, " \t"); d == "---" || d == "..." {
 			break
 		}
 		if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") || strings.HasPrefix(s, "-") {
@@ -116,8 +117,19 @@ func (p *parser) frontMatter() {
 			items := e.Items
 			if len(items) == 0 && e.Value != "" {
 				items = splitList(e.Value)
+				// "[A](0001-a.md), [B](0002-b.md)": splitting would cut
+				// the links; take their targets.
+				if links := mdLink.FindAllStringSubmatch(e.Value, -1); len(links) > 0 {
+					items = nil
+					for _, m := range links {
+						items = append(items, m[2])
+					}
+				}
 			}
 			for _, it := range items {
+				if m := mdLink.FindStringSubmatch(it); m != nil {
+					it = m[2] // a block list item written as a link
+				}
 				p.addRelation(rel, e.Key, it, e.Line)
 			}
 		case key == keyStatus:
@@ -144,7 +156,8 @@ func (p *parser) frontMatter() {
 	}
 }
 
-// yamlValues re-reads the front matter (lines 1..end-1) with a YAML parser
+// yamlValues re-reads the front matter (lines 1..end-1; end is the closing
+// delimiter) with a YAML parser
 // so that quoting, block lists and multi-line values are read exactly; the
 // line scan keeps the byte spans used for edits.
 func (p *parser) yamlValues(end int) {
@@ -152,7 +165,7 @@ func (p *parser) yamlValues(end int) {
 	if end <= 1 {
 		return
 	}
-	block := t.Src[t.Lines[1].Start:t.Lines[end-1].Start]
+	block := t.Src[t.Lines[1].Start:t.Lines[end].Start]
 	var doc yaml.Node
 	if err := yaml.Unmarshal(block, &doc); err != nil {
 		p.rec.Problems = append(p.rec.Problems, "front matter is not valid YAML: "+err.Error())
@@ -162,12 +175,17 @@ func (p *parser) yamlValues(end int) {
 		return
 	}
 	m := doc.Content[0]
+	// The n-th YAML key k is the n-th "k:" line of the scan, so a repeated
+	// key keeps its own value and the pass stays linear.
+	byKey := map[string][]int{}
+	for j := range p.fm {
+		byKey[p.fm[j].Key] = append(byKey[p.fm[j].Key], j)
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := strings.ToLower(m.Content[i].Value), m.Content[i+1]
-		for j := range p.fm {
-			if p.fm[j].Key != k {
-				continue
-			}
+		if js := byKey[k]; len(js) > 0 {
+			j := js[0]
+			byKey[k] = js[1:]
 			switch v.Kind {
 			case yaml.ScalarNode:
 				p.fm[j].Value = v.Value
@@ -216,7 +234,7 @@ func (p *parser) findTitle() {
 			break
 		}
 	}
-	if p.title < 0 && p.rec.RawTitle == "" && len(p.headings) > 0 && p.headings[0].Level <= 2 && !p.textBefore(p.headings[0].Line) {
+	if p.title < 0 && p.rec.RawTitle == "" && len(p.headings) > 0 && p.headings[0].Level <= 2 && p.leadsRecord(p.headings[0]) {
 		// Some records start at H2; take the first heading if it precedes
 		// every other text.
 		p.title = 0
@@ -232,14 +250,16 @@ func (p *parser) findTitle() {
 	}
 }
 
-// textBefore reports whether any text line precedes line.
-func (p *parser) textBefore(line int) bool {
-	for i := 0; i < line; i++ {
+// leadsRecord reports whether h can be an H2 title: no text comes before
+// it and it is not a usual section ("## Status", "## Context").
+func (p *parser) leadsRecord(h Heading) bool {
+	for i := 0; i < h.Line; i++ {
 		if p.t.Lines[i].Kind == LineText {
-			return true
+			return false
 		}
 	}
-	return false
+	key := headingKey(h.Text)
+	return !statusHeadings[key] && canonicalAnchors[key] == "" && !linkSections[key]
 }
 
 // cleanTitle strips "5. ", "ADR 035: ", "ADR-7 - " or "Architecture Decision
@@ -254,8 +274,11 @@ func cleanTitle(raw string) (string, int) {
 	if m := titleADR.FindStringSubmatchIndex(s); m != nil && m[1] < len(s) && m[1] > 0 {
 		rest := s[m[1]:]
 		// "ADR Review Process" is a title, not a prefix: require a number
-		// or a separator.
-		if m[2] >= 0 || strings.ContainsAny(s[:m[1]], ":-–—.") {
+		// or a separator. A dash that joins a word ("ADR-tools",
+		// "Decision-making") is no separator.
+		pre := s[:m[1]]
+		sep := strings.ContainsAny(pre, ":-–—.") && (strings.ContainsRune(pre, ':') || strings.TrimRight(pre, " \t") != pre)
+		if m[2] >= 0 || sep {
 			if m[2] >= 0 {
 				num, _ = strconv.Atoi(s[m[2]:m[3]])
 			}
@@ -359,6 +382,12 @@ func splitMetaLine(s string) (key string, vstart, vend int, ok bool) {
 	for _, d := range []string{"**", "__"} {
 		if strings.HasPrefix(v, d) && strings.HasSuffix(v, d) && len(v) > 2*len(d) {
 			vstart += len(d)
+			vend -= len(d)
+			v = s[vstart:vend]
+		} else if strings.HasSuffix(v, d) && len(v) > len(d) && strings.Contains(s[:vstart], d) {
+			// "Status: **Accepted**" (the pattern took the opening "**")
+			// or "**Status: Accepted**": the closing "**" is decoration
+			// too, or an edit of the value would break the emphasis.
 			vend -= len(d)
 			v = s[vstart:vend]
 		}
@@ -496,12 +525,16 @@ func (p *parser) addRelationIn(t RelationType, label, target string, line int, s
 	p.rec.Relations = append(p.rec.Relations, Relation{Type: t, Label: strings.TrimSpace(label), Target: target, Line: line + 1, Section: section})
 }
 
-// sectionStatus is filled in by units() for container sections.
+// sectionStatus is filled in by units() for container sections. Anchors
+// are unique and the section is the one just added: search from the end.
 func (p *parser) sectionStatus(section, val string) {
-	for i := range p.rec.Units {
-		if p.rec.Units[i].Anchor == section && p.rec.Units[i].RawStatus == "" {
-			p.rec.Units[i].RawStatus = strings.TrimSpace(val)
-			p.rec.Units[i].Status = NormalizeStatus(val)
+	for i := len(p.rec.Units) - 1; i >= 0; i-- {
+		if p.rec.Units[i].Anchor == section {
+			if p.rec.Units[i].RawStatus == "" {
+				p.rec.Units[i].RawStatus = strings.TrimSpace(val)
+				p.rec.Units[i].Status = NormalizeStatus(val)
+			}
+			return
 		}
 	}
 }

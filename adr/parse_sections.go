@@ -125,10 +125,11 @@ func (p *parser) statusSection() {
 			continue
 		}
 		key := headingKey(h.Text)
-		inline := ""
+		inline, after := "", 0 // after: offset in h.Text past the colon
 		if i := strings.IndexAny(h.Text, ":："); i > 0 && statusHeadings[headingKey(h.Text[:i])] {
 			key = headingKey(h.Text[:i])
-			inline = strings.TrimSpace(h.Text[i+len(string([]rune(h.Text[i:])[0])):])
+			after = i + len(string([]rune(h.Text[i:])[0]))
+			inline = strings.TrimSpace(h.Text[after:])
 		}
 		if !statusHeadings[key] {
 			continue
@@ -146,7 +147,10 @@ func (p *parser) statusSection() {
 		}
 		if inline != "" {
 			line := t.LineText(h.Line)
-			off := strings.LastIndex(line, inline)
+			// The value follows the colon; searching from the end could
+			// land in a closing "##" sequence.
+			off := strings.Index(line, h.Text) + after
+			off += strings.Index(line[off:], inline)
 			p.setStatus(inline, Field{Kind: FieldSection, Line: h.Line, Section: h.Line, Start: t.Lines[h.Line].Start + off, End: t.Lines[h.Line].Start + off + len(inline)}, h.Line)
 		}
 		p.statusBody(h.Line, start, end)
@@ -313,10 +317,14 @@ func (p *parser) units() {
 				anchor = "section-" + strconv.Itoa(ordinal)
 			}
 		}
-		seen[anchor]++
-		if seen[anchor] > 1 {
-			anchor += "-" + strconv.Itoa(seen[anchor])
+		// A repeated heading gets "-2", "-3"...; skip suffixes another
+		// heading already took ("## Decision 2" is "decision-2" too).
+		base := anchor
+		for seen[anchor] > 0 {
+			seen[base]++
+			anchor = base + "-" + strconv.Itoa(seen[base])
 		}
+		seen[anchor]++
 		p.rec.Units = append(p.rec.Units, Unit{
 			Anchor: anchor, Heading: h.Text, Start: h.Line + 1, End: end,
 			Hash: hashLines(t, h.Line, end),

@@ -33,7 +33,8 @@ type Root struct {
 	NoSlug bool
 	// Template is a project template for new records ("" for built-in).
 	Template string
-	// Records are the live records then the archived ones.
+	// Records are the live and the archived records, in number order
+	// (records identified by slug after numbered ones, by ID).
 	Records []*Record
 	// Exists reports whether the directory exists yet.
 	Exists bool

@@ -1,0 +1,202 @@
+package adr
+
+import (
+	"testing"
+)
+
+func TestCleanTitle(t *testing.T) {
+	tests := []struct {
+		raw   string
+		title string
+		num   int
+	}{
+		{"5. Help comments", "Help comments", 5},
+		{"10. Terraform directory structure", "Terraform directory structure", 10},
+		{"ADR 035: Documentation", "Documentation", 35},
+		{"ADR 025 Commit", "Commit", 25},
+		{"ADR 45 - ABCI Evidence Handling", "ABCI Evidence Handling", 45},
+		{"ADR 1: Logging", "Logging", 1},
+		{"ADR-0007: Use Go", "Use Go", 7},
+		{"ADR-7 - Use Go", "Use Go", 7},
+		{"adr 12. Lower case", "Lower case", 12},
+		{"3) Parenthesis", "Parenthesis", 3},
+		{"RFC 7: Process", "Process", 7},
+		{"Architecture Decision Record: Configuration", "Configuration", -1},
+		{"ADR: Use Markdown", "Use Markdown", -1},
+		{"Decision: Use Go", "Use Go", -1},
+		{"  Use Markdown Architectural Decision Records  ", "Use Markdown Architectural Decision Records", -1},
+		// Titles that merely start with a prefix word stay whole.
+		{"ADR Review Process", "ADR Review Process", -1},
+		{"ADR-tools compatibility", "ADR-tools compatibility", -1},
+		{"Decision-making process", "Decision-making process", -1},
+		{"RFC-style reviews", "RFC-style reviews", -1},
+		{"Decisions about logging", "Decisions about logging", -1},
+		{"Architecture overview", "Architecture overview", -1},
+		{"", "", -1},
+		// A lone number or prefix is not stripped to nothing.
+		{"5.", "5.", -1},
+		{"ADR", "ADR", -1},
+	}
+	for _, tt := range tests {
+		title, num := cleanTitle(tt.raw)
+		if title != tt.title || num != tt.num {
+			t.Errorf("cleanTitle(%q) = %q, %d; want %q, %d", tt.raw, title, num, tt.title, tt.num)
+		}
+	}
+}
+
+func TestParseFileName(t *testing.T) {
+	tests := []struct {
+		name string
+		want fileName
+	}{
+		{"0001-record-architecture-decisions.md", fileName{Digits: "0001", Number: 1, Numbered: true, Sep: "-", Slug: "record-architecture-decisions", Ext: ".md", Stem: "0001-record-architecture-decisions"}},
+		{"adr-017-simplify-chimera-model.md", fileName{Lead: "adr-", Digits: "017", Number: 17, Numbered: true, Sep: "-", Slug: "simplify-chimera-model", Ext: ".md", Stem: "adr-017-simplify-chimera-model"}},
+		{"ADR-48.md", fileName{Lead: "ADR-", Digits: "48", Number: 48, Numbered: true, Ext: ".md", Stem: "ADR-48"}},
+		{"001_snake_case.markdown", fileName{Digits: "001", Number: 1, Numbered: true, Sep: "_", Slug: "snake_case", Ext: ".markdown", Stem: "001_snake_case"}},
+		{"0042-Mixed.MD", fileName{Digits: "0042", Number: 42, Numbered: true, Sep: "-", Slug: "Mixed", Ext: ".MD", Stem: "0042-Mixed"}},
+		{"12.md", fileName{Digits: "12", Number: 12, Numbered: true, Ext: ".md", Stem: "12"}},
+		{"rfc0003-x.mdx", fileName{Lead: "rfc", Digits: "0003", Number: 3, Numbered: true, Sep: "-", Slug: "x", Ext: ".mdx", Stem: "rfc0003-x"}},
+		// log4brains' date prefix is part of the slug, not a number.
+		{"20200926-use-the-adr-number-as-its-unique-id.md", fileName{Slug: "20200926-use-the-adr-number-as-its-unique-id", Ext: ".md", Stem: "20200926-use-the-adr-number-as-its-unique-id"}},
+		// Eight digits that are no date are a number.
+		{"20201399-x.md", fileName{Digits: "20201399", Number: 20201399, Numbered: true, Sep: "-", Slug: "x", Ext: ".md", Stem: "20201399-x"}},
+		{"use-markdown.md", fileName{Slug: "use-markdown", Ext: ".md", Stem: "use-markdown"}},
+		{"notes.txt", fileName{Slug: "notes.txt", Stem: "notes.txt"}},
+		{"1234567890-too-long.md", fileName{Slug: "1234567890-too-long", Ext: ".md", Stem: "1234567890-too-long"}},
+	}
+	for _, tt := range tests {
+		if got := parseFileName(tt.name); got != tt.want {
+			t.Errorf("parseFileName(%q)\n got %+v\nwant %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestIsRecordFileName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"0001-x.md":                true,
+		"adr-017-x.md":             true,
+		"ADR-48.md":                true,
+		"20200926-slug.md":         true,
+		"use-markdown.markdown":    true,
+		"README.md":                false,
+		"readme.md":                false,
+		"index.md":                 false,
+		"INDEX.md":                 false,
+		"CURRENT.md":               false,
+		"template.md":              false,
+		"adr-template.md":          false,
+		"adr_template.md":          false,
+		"madr-template.md":         false,
+		"template-short.md":        false,
+		"_sidebar.md":              false,
+		".0001-hidden.md":          false,
+		"0001-x.txt":               false,
+		"0001-x.md.orig":           false,
+		"decisions.md":             false,
+		"CHANGELOG.md":             false,
+		"0001-template-for-use.md": true,
+	} {
+		if got := isRecordFileName(name); got != want {
+			t.Errorf("isRecordFileName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestSlugify(t *testing.T) {
+	for in, want := range map[string]string{
+		"Use Markdown Architectural Decision Records": "use-markdown-architectural-decision-records",
+		"  Help -- comments!  ":                       "help-comments",
+		"Création de releases quotidiennes":           "création-de-releases-quotidiennes",
+		"使用 Go 语言":                                    "使用-go-语言",
+		"ISO 8601":                                    "iso-8601",
+		"???":                                         "",
+	} {
+		if got := slugify(in); got != want {
+			t.Errorf("slugify(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSplitLocator(t *testing.T) {
+	tests := []struct{ ref, rec, anchor string }{
+		{"ADR-0012#decision", "ADR-0012", "decision"},
+		{"ADR-0012#decision.3", "ADR-0012", "decision.3"},
+		{"ADR-0042§4", "ADR-0042", "§4"},
+		{"ADR-0042§4.2", "ADR-0042", "§4.2"},
+		{"ADR-0012", "ADR-0012", ""},
+		{"docs/adr/0001-x.md#context", "docs/adr/0001-x.md", "context"},
+		{"#decision", "#decision", ""},
+		{"§4", "§4", ""},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		rec, anchor := SplitLocator(tt.ref)
+		if rec != tt.rec || anchor != tt.anchor {
+			t.Errorf("SplitLocator(%q) = %q, %q; want %q, %q", tt.ref, rec, anchor, tt.rec, tt.anchor)
+		}
+	}
+}
+
+func TestParseIDNumber(t *testing.T) {
+	tests := []struct {
+		in     string
+		prefix string
+		n      int
+		ok     bool
+	}{
+		{"ADR-0007", "ADR", 7, true},
+		{"adr-7", "adr", 7, true},
+		{"adr 7", "adr", 7, true},
+		{"7", "", 7, true},
+		{"0007", "", 7, true},
+		{"#7", "", 7, true},
+		{"RFC_12", "RFC", 12, true},
+		{"ADR-", "", 0, false},
+		{"use-markdown", "", 0, false},
+		{"1234567890", "", 0, false},
+	}
+	for _, tt := range tests {
+		prefix, n, ok := parseIDNumber(tt.in)
+		if prefix != tt.prefix || n != tt.n || ok != tt.ok {
+			t.Errorf("parseIDNumber(%q) = %q, %d, %v; want %q, %d, %v", tt.in, prefix, n, ok, tt.prefix, tt.n, tt.ok)
+		}
+	}
+}
+
+func TestFormatIDAndLinks(t *testing.T) {
+	root := &Root{Prefix: "ADR-", Digits: 4}
+	if got := root.FormatID(7); got != "ADR-0007" {
+		t.Errorf("FormatID(7) = %q", got)
+	}
+	if got := root.FormatID(12345); got != "ADR-12345" {
+		t.Errorf("FormatID(12345) = %q", got)
+	}
+	for _, tt := range []struct{ from, to, want string }{
+		{"docs/adr/0001-a.md", "docs/adr/0002-b.md", "0002-b.md"},
+		{"docs/adr/0001-a.md", "docs/adr/archive/0002-b.md", "archive/0002-b.md"},
+		{"docs/adr/archive/0002-b.md", "docs/adr/0001-a.md", "../0001-a.md"},
+		{"packages/core/docs/adr/x.md", "docs/adr/y.md", "../../../../docs/adr/y.md"},
+		{"0001-a.md", "docs/0002-b.md", "docs/0002-b.md"},
+	} {
+		if got := relLink(tt.from, tt.to); got != tt.want {
+			t.Errorf("relLink(%q, %q) = %q, want %q", tt.from, tt.to, got, tt.want)
+		}
+	}
+}
+
+func TestParseStyle(t *testing.T) {
+	for in, want := range map[string]Style{
+		"nygard": StyleNygard, "adr-tools": StyleNygard, "MADR": StyleMADR, "madr3": StyleMADR, "madr4": StyleMADR,
+		"madr2": StyleMADR2, "log4brains": StyleMADR2, "table": StyleTable, "ocp": StyleOCP, "sectioned": StyleOCP,
+	} {
+		if got, ok := ParseStyle(in); !ok || got != want {
+			t.Errorf("ParseStyle(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "plain", "fancy"} {
+		if got, ok := ParseStyle(bad); ok {
+			t.Errorf("ParseStyle(%q) = %q, want no style", bad, got)
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package adr
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNormalizeStatus(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want Status
+	}{
+		// English, with the decorations real logs use.
+		{"Accepted", Accepted},
+		{"accepted", Accepted},
+		{"ACCEPTED", Accepted},
+		{"Accepted.", Accepted},
+		{"**Accepted**", Accepted},
+		{"_Accepted_", Accepted},
+		{"`accepted`", Accepted},
+		{"[Accepted]", Accepted},
+		{"- Accepted", Accepted},
+		{"> Accepted", Accepted},
+		{"✅ Accepted", Accepted},
+		{"Accepted (2020-01-02)", Accepted},
+		{"Approved.", Accepted},
+		{"Implemented", Accepted},
+		{"Implemented (moved to cosmos-sdk)", Accepted},
+		{"Partially Implemented", Accepted},
+		{"Partially implemented ([#5670](https://github.com/tendermint/tendermint/issues/5670))", Accepted},
+		{"Partially Accepted", Accepted},
+		{"Partly superseded", Accepted},
+		{"Proposed", Proposed},
+		{"PROPOSED", Proposed},
+		{"Proposed.", Proposed},
+		{"Draft.", Proposed},
+		{"Pending", Proposed},
+		{"In Review.", Proposed},
+		{"In review", Proposed},
+		{"Work in progress", Proposed},
+		{"Rejected", Rejected},
+		{"Declined", Rejected},
+		{"Not accepted", Rejected},
+		{"Deprecated", Deprecated},
+		{"Obsolete", Deprecated},
+		{"Superseded", Superseded},
+		{"Superceded", Superseded},
+		{"Superseded by [DNS Infrastructure](0015-dns-infrastructure.md)", Superseded},
+		{"superseded by [20201016-use-the-adr-slug-as-its-unique-id](20201016-use-the-adr-slug-as-its-unique-id.md)", Superseded},
+		{"Superceded by [5. X](0005-x.md)", Superseded},
+		{"Superseded by ADR-0009", Superseded},
+		{"Replaced by ADR-12", Superseded},
+		// Other languages.
+		{"Accepté", Accepted},
+		{"Proposé", Proposed},
+		{"Obsolète", Deprecated},
+		{"Rejeté", Rejected},
+		{"Remplacé", Superseded},
+		{"Akzeptiert", Accepted},
+		{"Vorgeschlagen", Proposed},
+		{"Abgelehnt", Rejected},
+		{"Veraltet", Deprecated},
+		{"Ersetzt", Superseded},
+		{"Aceptado", Accepted},
+		{"已接受", Accepted},
+		{"已接受（2024-01-02）", Accepted},
+		{"提议", Proposed},
+		{"已废弃", Deprecated},
+		{"已取代", Superseded},
+		{"承認済み", Accepted},
+		{"승인됨", Accepted},
+		{"Принято", Accepted},
+		// Unfilled templates, prose and nothing at all are unknown.
+		{"{Deprecated|Proposed|Accepted|Declined}", Unknown},
+		{"{Deprecated|Proposed|Accepted}", Unknown},
+		{"[proposed | accepted | rejected | deprecated | superseded]", Unknown},
+		{"proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)", Unknown},
+		{"The two points above have been implemented; the `config.js` has a Google Analytics identifier", Unknown},
+		{"We decided to go ahead", Unknown},
+		{"on hold", Unknown},
+		{"", Unknown},
+		{"   ", Unknown},
+		{"**", Unknown},
+		{"—", Unknown},
+		{"TBD", Unknown},
+	}
+	for _, tt := range tests {
+		if got := NormalizeStatus(tt.raw); got != tt.want {
+			t.Errorf("NormalizeStatus(%q) = %q, want %q", tt.raw, got, tt.want)
+		}
+	}
+}
+
+// TestStatusWordsGlued guards the fallback for scripts written without
+// spaces: when one status word is a prefix of another ("承認" of "承認済み"),
+// both must mean the same, or the result would depend on map order.
+func TestStatusWordsGlued(t *testing.T) {
+	for a, sa := range statusWords {
+		if isASCII(a) || len([]rune(a)) < 2 {
+			continue
+		}
+		for b, sb := range statusWords {
+			if a != b && !isASCII(b) && strings.HasPrefix(b, a) && sa != sb {
+				t.Errorf("status word %q (%s) is a prefix of %q (%s): glued text is ambiguous", a, sa, b, sb)
+			}
+		}
+	}
+}
+
+func TestParseStatus(t *testing.T) {
+	for _, s := range Statuses {
+		if got, ok := ParseStatus(strings.ToUpper(string(s))); !ok || got != s {
+			t.Errorf("ParseStatus(%q) = %q, %v", strings.ToUpper(string(s)), got, ok)
+		}
+	}
+	if _, ok := ParseStatus("implemented"); ok {
+		t.Errorf("ParseStatus accepts a raw word; it must name a normalised status only")
+	}
+}
+
+func TestRelationTypes(t *testing.T) {
+	tests := []struct {
+		label string
+		want  RelationType
+	}{
+		{"Supersedes", Supersedes},
+		{"Supercedes", Supersedes},
+		{"Superseded by", SupersededBy},
+		{"Superceded by", SupersededBy},
+		{"superseded_by", SupersededBy},
+		{"**Superseded by:**", SupersededBy},
+		{"Amends", Amends},
+		{"Amended by", AmendedBy},
+		{"Refines", Refines},
+		{"Refined by", RefinedBy},
+		{"Relates to", RelatesTo},
+		{"See also", RelatesTo},
+		{"Remplacé par", SupersededBy},
+		{"Ersetzt durch", SupersededBy},
+		{"Clarifies", RelationType("Clarifies")},
+		{"  Updates ", RelationType("Updates")},
+	}
+	for _, tt := range tests {
+		if got := ParseRelationType(tt.label); got != tt.want {
+			t.Errorf("ParseRelationType(%q) = %q, want %q", tt.label, got, tt.want)
+		}
+	}
+	for _, rt := range []RelationType{Supersedes, SupersededBy, Amends, AmendedBy, Refines, RefinedBy, RelatesTo} {
+		if !rt.Known() || rt.Reverse().Reverse() != rt {
+			t.Errorf("%q: Known=%v, reverse of reverse = %q", rt, rt.Known(), rt.Reverse().Reverse())
+		}
+		if ParseRelationType(rt.Label()) != rt {
+			t.Errorf("ParseRelationType(%q.Label() = %q) does not give it back", rt, rt.Label())
+		}
+	}
+	if RelationType("Clarifies").Known() || RelationType("Clarifies").Label() != "Clarifies" {
+		t.Errorf("a custom label must stay unknown and verbatim")
+	}
+}
