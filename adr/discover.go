@@ -77,7 +77,11 @@ func Discover(fsys fs.FS, cfg *Config, opt DiscoverOptions) (roots []*Root, note
 		}
 		return roots, nil, nil
 	}
-	if p, ok := adrDirFile(fsys, opt.Cwd); ok {
+	p, ok, err := adrDirFile(fsys, opt.Cwd)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ok {
 		add(p, ".adr-dir", "")
 	}
 	l4b, l4bNotes := log4brainsRoots(fsys)
@@ -144,7 +148,7 @@ func newRoot(cfg *Config, p, source, name string) *Root {
 // adrDirFile follows adr-tools: from the working directory upwards, the
 // first .adr-dir names the directory relative to where it lies; a doc/adr
 // directory found first wins the same way.
-func adrDirFile(fsys fs.FS, cwd string) (string, bool) {
+func adrDirFile(fsys fs.FS, cwd string) (string, bool, error) {
 	dir := cleanRel(cwd)
 	for {
 		f := path.Join(dir, ".adr-dir")
@@ -154,16 +158,20 @@ func adrDirFile(fsys fs.FS, cwd string) (string, bool) {
 		if data, err := fs.ReadFile(fsys, f); err == nil {
 			target := strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0])
 			if target != "" {
-				return cleanRel(path.Join(dir, target)), true
+				p := cleanRel(path.Join(dir, target))
+				if path.IsAbs(target) || p == ".." || strings.HasPrefix(p, "../") {
+					return "", false, &ConfigError{Path: f, Msg: fmt.Sprintf("names %q, which is outside the repository", target)}
+				}
+				return p, true, nil
 			}
 		}
 		if dir != "" {
 			if fi, err := fs.Stat(fsys, path.Join(dir, "doc/adr")); err == nil && fi.IsDir() {
-				return path.Join(dir, "doc/adr"), true
+				return path.Join(dir, "doc/adr"), true, nil
 			}
 		}
 		if dir == "" {
-			return "", false
+			return "", false, nil
 		}
 		dir = dirOf(dir)
 	}

@@ -88,7 +88,7 @@ func (e *Env) Log() (*adr.Log, error) {
 	if err != nil {
 		var ce *adr.ConfigError
 		if errors.As(err, &ce) {
-			return nil, usagef("%v", err).hint("fix " + adr.ConfigFile + "; docs/configuration.md lists every key")
+			return nil, usagef("%v", err).hint("fix " + ce.Path + "; docs/configuration.md describes the configuration files")
 		}
 		if errors.Is(err, os.ErrNotExist) && len(roots) > 0 {
 			return nil, usagef("%v", err).hint("check the --root value, or create the directory with `git adr init --dir DIR`")
