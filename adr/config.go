@@ -22,9 +22,17 @@ type Config struct {
 	Roots []RootConfig `toml:"roots"`
 	// Check tunes `git adr check`.
 	Check CheckConfig `toml:"check,omitempty"`
+	// Context tunes `git adr context`.
+	Context ContextConfig `toml:"context,omitempty"`
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
+}
+
+// ContextConfig sets the default budget of `git adr context`.
+type ContextConfig struct {
+	MaxUnits int `toml:"max_units,omitempty"`
+	MaxChars int `toml:"max_chars,omitempty"`
 }
 
 // RootConfig configures one ADR directory.
@@ -104,6 +112,12 @@ func ParseConfig(data []byte) (*Config, error) {
 			}
 			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("check.ignore[%d] %q is not a finding kind (one of %s)", i, k, strings.Join(names, ", "))}
 		}
+	}
+	if c.Context.MaxUnits < 0 || c.Context.MaxUnits > 100 {
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("context.max_units %d must be between 1 and 100", c.Context.MaxUnits)}
+	}
+	if c.Context.MaxChars != 0 && (c.Context.MaxChars < 2000 || c.Context.MaxChars > 1000000) {
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("context.max_chars %d must be between 2000 and 1000000", c.Context.MaxChars)}
 	}
 	seen := map[string]bool{}
 	for i, r := range c.Roots {

@@ -14,6 +14,8 @@ type RecordInfo struct {
 	Style     Style          `json:"style"`
 	Archived  bool           `json:"archived"`
 	Domains   []string       `json:"domains"`
+	Iteration string         `json:"iteration,omitempty"`
+	Scope     string         `json:"scope,omitempty"`
 	Relations []RelationInfo `json:"relations"`
 	Problems  []string       `json:"problems,omitempty"`
 }
@@ -33,6 +35,7 @@ func (r *Record) Info() RecordInfo {
 	in := RecordInfo{
 		ID: r.ID, Title: r.Title, Status: r.Status, RawStatus: r.RawStatus, Date: r.Date,
 		Path: r.Path, Style: r.Style, Archived: r.Archived, Domains: r.Domains, Problems: r.Problems,
+		Iteration: r.Iteration, Scope: r.Scope,
 		Relations: []RelationInfo{},
 	}
 	if in.Domains == nil {

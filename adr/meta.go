@@ -15,6 +15,8 @@ const (
 	keyDomain  metaKey = "domain"
 	keyTitle   metaKey = "title"
 	keyStyle   metaKey = "style"
+	keyIter    metaKey = "iteration"
+	keyScope   metaKey = "scope"
 	keyIgnored metaKey = "other"
 )
 
@@ -29,6 +31,8 @@ var metaKeys = map[string]metaKey{
 	"domain": keyDomain, "domains": keyDomain, "tags": keyDomain, "tag": keyDomain, "category": keyDomain,
 	"categories": keyDomain, "area": keyDomain, "component": keyDomain, "components": keyDomain,
 	"title": keyTitle, "style": keyStyle,
+	"iteration": keyIter, "sprint": keyIter, "milestone": keyIter, "increment": keyIter,
+	"scope": keyScope, "applies to": keyScope, "applies-to": keyScope, "applicability": keyScope,
 	"deciders": keyIgnored, "decision-makers": keyIgnored, "decision makers": keyIgnored, "author": keyIgnored,
 	"authors": keyIgnored, "consulted": keyIgnored, "informed": keyIgnored, "technical story": keyIgnored,
 	"owner": keyIgnored, "owners": keyIgnored, "reviewers": keyIgnored, "issue": keyIgnored,

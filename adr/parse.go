@@ -152,6 +152,10 @@ func (p *parser) frontMatter() {
 			if strings.EqualFold(e.Value, "ocp") {
 				p.forceOCP = true
 			}
+		case key == keyIter && p.rec.Iteration == "":
+			p.rec.Iteration = strings.TrimSpace(e.Value)
+		case key == keyScope && p.rec.Scope == "":
+			p.rec.Scope = strings.ToLower(strings.TrimSpace(e.Value))
 		}
 	}
 }
@@ -357,6 +361,10 @@ func (p *parser) metaLines(from, to int, section string, record bool) {
 			p.rec.Date = normalizeDate(val)
 		case m == keyDomain && record:
 			p.addDomains(splitList(val))
+		case m == keyIter && record && p.rec.Iteration == "":
+			p.rec.Iteration = strings.Trim(strings.TrimSpace(val), "*_`")
+		case m == keyScope && record && p.rec.Scope == "":
+			p.rec.Scope = strings.ToLower(strings.Trim(strings.TrimSpace(val), "*_`"))
 		}
 	}
 }
@@ -423,6 +431,10 @@ func (p *parser) tableRow(i int, section string, record bool) {
 		p.rec.Date = normalizeDate(val)
 	case m == keyDomain && record:
 		p.addDomains(splitList(val))
+	case m == keyIter && record && p.rec.Iteration == "":
+		p.rec.Iteration = strings.Trim(strings.TrimSpace(val), "*_`")
+	case m == keyScope && record && p.rec.Scope == "":
+		p.rec.Scope = strings.ToLower(strings.Trim(strings.TrimSpace(val), "*_`"))
 	}
 }
 

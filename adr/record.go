@@ -73,8 +73,14 @@ type Record struct {
 	StatusField Field
 	// Date is ISO 8601 when the record's date could be read as one, the raw
 	// text otherwise, "" when there is none.
-	Date      string
-	Domains   []string
+	Date    string
+	Domains []string
+	// Iteration is the delivery iteration the record belongs to
+	// ("Iteration:", "Sprint:" or "Milestone:" metadata), "" when none.
+	Iteration string
+	// Scope is the record's declared applicability ("Scope: system"),
+	// lower case, "" when none.
+	Scope     string
 	Relations []Relation
 	Style     Style
 	// Path is slash-separated and relative to the repository root.
@@ -273,4 +279,26 @@ func (r *Record) blocks(u Unit) [][2]int {
 	}
 	flush(min(u.End, len(t.Lines)))
 	return out
+}
+
+// systemWords mark a record whose decision binds the whole system.
+var systemWords = map[string]bool{"system": true, "global": true, "cross-cutting": true, "crosscutting": true, "all": true, "system-wide": true, "platform-wide": true, "repository": true, "organisation": true, "organization": true}
+
+// IsSystemConstraint reports an accepted record that declares itself
+// system-wide: a "Scope: system" (or global, all, cross-cutting) line, or a
+// domain tag with one of those words. Such records apply to every task and
+// come before incidental matches in context.
+func (r *Record) IsSystemConstraint() bool {
+	if r.Status != Accepted || r.Archived {
+		return false
+	}
+	if systemWords[r.Scope] {
+		return true
+	}
+	for _, d := range r.Domains {
+		if systemWords[d] {
+			return true
+		}
+	}
+	return false
 }

@@ -53,6 +53,7 @@ func newApp(env *Env) *cli.App {
 			newCommand(env),
 			listCommand(env),
 			showCommand(env),
+			contextCommand(env),
 			linkCommand(env),
 			decideCommand(env),
 			indexCommand(env),

@@ -1,0 +1,215 @@
+// Package evidence implements `git adr context`: bounded decision context
+// for a coding agent or a person, with provenance on every excerpt.
+//
+// # Selectors
+//
+// A [Request] names what is wanted: nothing (an overview), a record ID with
+// an optional unit locator, a domain, an iteration, or a free-text task
+// (optionally with a file that gets priority). The intent says which part
+// of a decision matters: the current decision (default), its rationale, or
+// its history.
+//
+// # Budget
+//
+// Every [Response], envelope included, holds at most MaxUnits units and
+// MaxChars Unicode code points in the format it is printed in. Long units
+// are split into identified parts ("ADR-0012#decision[2/3]") at line
+// boundaries, never clipped; what does not fit is counted in Omitted and
+// reachable through a cursor bound to the log's fingerprint.
+//
+// # Order
+//
+// Within a response: what was asked for (leading with the accepted
+// successor when a superseded record was asked for), then applicable
+// system constraints, then explicit dependencies (relations, at most three
+// hops; archived bodies at most one hop), then incidental same-domain or
+// same-iteration records.
+package evidence
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Intent says which part of a decision a request is after.
+type Intent string
+
+// Intents.
+const (
+	Current   Intent = "current"
+	Rationale Intent = "rationale"
+	History   Intent = "history"
+)
+
+// Defaults of the budget (tunable per request and in .adr.toml).
+const (
+	DefaultMaxUnits = 8
+	DefaultMaxChars = 12000
+	// MaxHops bounds relation traversal; ArchiveHops bounds how far from
+	// the request an archived record's body may be included.
+	MaxHops     = 3
+	ArchiveHops = 1
+)
+
+// Format is the rendering a budget is measured in.
+type Format string
+
+// Formats.
+const (
+	JSON Format = "json"
+	Text Format = "text"
+)
+
+// Request is one context question.
+type Request struct {
+	// Selector: at most one of ID, Domain, Iteration and Task; none means
+	// an overview. File may accompany Task.
+	ID        string `json:"id,omitempty"`
+	Domain    string `json:"domain,omitempty"`
+	Iteration string `json:"iteration,omitempty"`
+	Task      string `json:"task,omitempty"`
+	File      string `json:"file,omitempty"`
+	Intent    Intent `json:"intent,omitempty"`
+	MaxUnits  int    `json:"max_units,omitempty"`
+	MaxChars  int    `json:"max_chars,omitempty"`
+	// Format is how the response will be printed; the budget is measured
+	// in it.
+	Format Format `json:"-"`
+	// Cursor continues an earlier response.
+	Cursor string `json:"-"`
+}
+
+// Selector names the kind of request.
+func (r Request) Selector() string {
+	switch {
+	case r.ID != "":
+		return "id"
+	case r.Domain != "":
+		return "domain"
+	case r.Iteration != "":
+		return "iteration"
+	case r.Task != "":
+		return "task"
+	}
+	return "overview"
+}
+
+// Unit is one piece of evidence with its provenance.
+type Unit struct {
+	// ID is the unit ("ADR-0012#decision", "ADR-0042§3",
+	// "ADR-0012#decision[2/3]" for a part) or, for source, "path#L10-L21".
+	ID    string `json:"id"`
+	Path  string `json:"path"`
+	Lines [2]int `json:"lines"`
+	// Status is the record's (or container section's) status; "" for
+	// source excerpts.
+	Status string `json:"status"`
+	// Kind is "decision" (a whole unit), "excerpt" (a part of a unit) or
+	// "source" (lines of a repository file).
+	Kind  string `json:"kind"`
+	Title string `json:"title,omitempty"`
+	// Role says why the unit is here: "requested", "successor of
+	// ADR-0003", "system constraint", "dependency (amends ADR-0007)",
+	// "match", "selected file".
+	Role string `json:"role"`
+	Text string `json:"text"`
+}
+
+// Reference names a record without its body: related records that were
+// not included, successors, candidates.
+type Reference struct {
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Status   string `json:"status"`
+	Path     string `json:"path"`
+	Relation string `json:"relation"`
+}
+
+// Freshness says what the answer was built from.
+type Freshness struct {
+	// Basis is "records" (the original ADRs as saved on disk) until a
+	// reviewed CURRENT view exists and is fresh.
+	Basis string `json:"basis"`
+	// View is the state of a CURRENT view: "none", "fresh" or "stale".
+	View        string `json:"view"`
+	Fingerprint string `json:"fingerprint"`
+	Records     int    `json:"records"`
+}
+
+// Coverage says how much of what the request selected is in this
+// response.
+type Coverage struct {
+	Selected int `json:"selected"`
+	Included int `json:"included"`
+	// Before counts units delivered by earlier pages of the same cursor.
+	Before int `json:"before"`
+	// EssentialRemaining counts essential units (the requested record,
+	// system constraints) still to come.
+	EssentialRemaining int  `json:"essential_remaining"`
+	Complete           bool `json:"complete"`
+}
+
+// Size reports the response's size in separate figures; tokens are counted
+// with the OpenAI o200k_base encoding (no client-side tokenizer exists for
+// current Claude models: treat other models' counts as estimates).
+type Size struct {
+	Bytes         int `json:"bytes"`
+	CodePoints    int `json:"code_points"`
+	TokensO200k   int `json:"tokens_o200k"`
+	MaxCodePoints int `json:"max_code_points"`
+	MaxUnits      int `json:"max_units"`
+}
+
+// Overview is the map of the log returned when nothing is selected.
+type Overview struct {
+	Records   int            `json:"records"`
+	Archived  int            `json:"archived"`
+	ByStatus  map[string]int `json:"by_status"`
+	Roots     []string       `json:"roots"`
+	Domains   []DomainCount  `json:"domains"`
+	Recent    []Reference    `json:"recent"`
+	NextSteps []string       `json:"next_steps"`
+}
+
+// DomainCount is a domain with its number of live records.
+type DomainCount struct {
+	Domain  string `json:"domain"`
+	Records int    `json:"records"`
+}
+
+// Response is the answer to a Request.
+type Response struct {
+	Selector   string         `json:"selector"`
+	Query      string         `json:"query,omitempty"`
+	Intent     Intent         `json:"intent"`
+	Confidence string         `json:"confidence,omitempty"`
+	Overview   *Overview      `json:"overview,omitempty"`
+	Units      []Unit         `json:"units"`
+	References []Reference    `json:"references"`
+	Cursor     *string        `json:"cursor"`
+	Omitted    map[string]int `json:"omitted"`
+	Coverage   Coverage       `json:"coverage"`
+	Freshness  Freshness      `json:"freshness"`
+	Warnings   []string       `json:"warnings"`
+	Next       []string       `json:"next"`
+	Size       Size           `json:"size"`
+}
+
+// RequestError is a bad request: an unknown ID or domain, a stale or
+// foreign cursor, conflicting selectors. Hint says what to do instead.
+type RequestError struct {
+	Msg  string
+	Hint string
+}
+
+func (e *RequestError) Error() string { return e.Msg }
+
+func badRequest(hint, format string, args ...any) error {
+	return &RequestError{Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// IsRequestError reports whether err is a bad request.
+func IsRequestError(err error) bool {
+	var re *RequestError
+	return errors.As(err, &re)
+}

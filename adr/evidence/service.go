@@ -1,0 +1,251 @@
+package evidence
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/navigate/retrieve"
+)
+
+// Service answers context requests over one decision log.
+type Service struct {
+	Log *adr.Log
+	// Top is the absolute work tree root, for source files.
+	Top string
+	// SourceFiles lists candidate source files (repository-relative), for
+	// task retrieval; nil disables source excerpts.
+	SourceFiles func() ([]string, error)
+	// RepoID identifies the repository, so that a cursor from another
+	// repository is recognised as foreign.
+	RepoID string
+
+	fingerprint string
+}
+
+// item is one candidate piece of evidence in the order it should appear.
+type item struct {
+	rec       *adr.Record
+	unit      adr.Unit
+	role      string
+	essential bool
+	// part selects one part of a split unit (1-based; 0: the whole unit,
+	// split as the budget requires).
+	part int
+	src  *retrieve.Excerpt
+}
+
+// Fingerprint identifies the log's content: every record's path and bytes
+// and the configuration. Any edit, addition, deletion or rename changes it.
+func (s *Service) Fingerprint() string {
+	if s.fingerprint != "" {
+		return s.fingerprint
+	}
+	h := sha256.New()
+	recs := append([]*adr.Record(nil), s.Log.Records...)
+	sort.Slice(recs, func(i, j int) bool { return recs[i].Path < recs[j].Path })
+	for _, r := range recs {
+		sum := sha256.Sum256(r.Text.Src)
+		h.Write([]byte(r.Path))
+		h.Write([]byte{0})
+		h.Write(sum[:])
+	}
+	if s.Log.Config != nil {
+		for _, root := range s.Log.Roots {
+			h.Write([]byte("root:" + root.Path + ":" + root.Prefix + "\x00"))
+		}
+	}
+	s.fingerprint = hex.EncodeToString(h.Sum(nil))
+	return s.fingerprint
+}
+
+// live returns records that are not archived.
+func (s *Service) live() []*adr.Record {
+	var out []*adr.Record
+	for _, r := range s.Log.Sorted() {
+		if !r.Archived {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// systemConstraints are the accepted system-wide records, in log order.
+func (s *Service) systemConstraints() []*adr.Record {
+	var out []*adr.Record
+	for _, r := range s.live() {
+		if r.IsSystemConstraint() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// mainUnit is the unit that states a record's decision: the decision
+// section, else the body, else the first unit. Containers: every section.
+func mainUnit(r *adr.Record) (adr.Unit, bool) {
+	if u, ok := r.Unit("decision"); ok {
+		return u, true
+	}
+	if u, ok := r.Unit("body"); ok {
+		return u, true
+	}
+	for _, u := range r.Units {
+		if u.Anchor != "status" {
+			return u, true
+		}
+	}
+	return adr.Unit{}, false
+}
+
+// unitsFor returns the units of r an intent asks for, most important
+// first.
+func unitsFor(r *adr.Record, intent Intent) []adr.Unit {
+	if r.Style == adr.StyleOCP {
+		var live, rest []adr.Unit
+		for _, u := range r.Units {
+			if intent == Current && (u.Status == adr.Superseded || u.Status == adr.Rejected || u.Status == adr.Deprecated) {
+				rest = append(rest, u)
+				continue
+			}
+			live = append(live, u)
+		}
+		if intent == Current {
+			return live
+		}
+		return append(live, rest...)
+	}
+	order := map[Intent][]string{
+		Current:   {"decision", "body"},
+		Rationale: {"context", "decision", "options", "consequences", "body"},
+		History:   {"decision", "context", "body"},
+	}[intent]
+	var out []adr.Unit
+	seen := map[string]bool{}
+	for _, a := range order {
+		if u, ok := r.Unit(a); ok && !seen[u.Anchor] {
+			seen[u.Anchor] = true
+			out = append(out, u)
+		}
+	}
+	if len(out) == 0 {
+		if u, ok := mainUnit(r); ok {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// reference describes a record without its body.
+func reference(r *adr.Record, relation string) Reference {
+	return Reference{ID: r.ID, Title: shortTitle(r.Title), Status: string(r.Status), Path: r.Path, Relation: relation}
+}
+
+// maxTitle bounds titles in metadata; the record itself is never cut.
+const maxTitle = 160
+
+func shortTitle(t string) string {
+	rs := []rune(t)
+	if len(rs) <= maxTitle {
+		return t
+	}
+	return string(rs[:maxTitle-1]) + "…"
+}
+
+// successors follows superseded-by links from r (at most MaxHops) to the
+// records now in force. More than one current successor is ambiguous.
+func (s *Service) successors(r *adr.Record) (current []*adr.Record, chain []*adr.Record) {
+	seen := map[*adr.Record]bool{r: true}
+	frontier := []*adr.Record{r}
+	for hop := 0; hop < MaxHops && len(frontier) > 0; hop++ {
+		var next []*adr.Record
+		for _, f := range frontier {
+			for _, t := range s.related(f, adr.SupersededBy) {
+				if seen[t] {
+					continue
+				}
+				seen[t] = true
+				chain = append(chain, t)
+				if t.Status == adr.Superseded {
+					next = append(next, t)
+				} else {
+					current = append(current, t)
+				}
+			}
+		}
+		frontier = next
+	}
+	// A successor may be known only from its own "Supersedes" line.
+	if len(current) == 0 && len(chain) == 0 {
+		for _, o := range s.Log.Records {
+			if o == r || o.Status == adr.Superseded {
+				continue
+			}
+			for _, t := range s.related(o, adr.Supersedes) {
+				if t == r {
+					current = append(current, o)
+					chain = append(chain, o)
+				}
+			}
+		}
+	}
+	return current, chain
+}
+
+// related returns the records r links with a relation type ("" for every
+// type), resolved, in link order, without duplicates.
+func (s *Service) related(r *adr.Record, typ adr.RelationType) []*adr.Record {
+	var out []*adr.Record
+	seen := map[*adr.Record]bool{}
+	for _, rel := range r.Relations {
+		if typ != "" && rel.Type != typ {
+			continue
+		}
+		t := s.Log.Target(r, rel.Target)
+		if t == nil || t == r || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// dependencies walks non-supersession relations breadth-first from the
+// given records, at most MaxHops, and returns each reached record with
+// its distance and the relation that reached it.
+type dep struct {
+	rec  *adr.Record
+	hops int
+	via  string
+}
+
+func (s *Service) dependencies(from []*adr.Record) []dep {
+	seen := map[*adr.Record]bool{}
+	for _, r := range from {
+		seen[r] = true
+	}
+	var out []dep
+	frontier := from
+	for hop := 1; hop <= MaxHops && len(frontier) > 0; hop++ {
+		var next []*adr.Record
+		for _, f := range frontier {
+			for _, rel := range f.Relations {
+				if rel.Type == adr.Supersedes || rel.Type == adr.SupersededBy {
+					continue
+				}
+				t := s.Log.Target(f, rel.Target)
+				if t == nil || seen[t] {
+					continue
+				}
+				seen[t] = true
+				out = append(out, dep{rec: t, hops: hop, via: strings.ToLower(rel.Label) + " " + f.ID})
+				next = append(next, t)
+			}
+		}
+		frontier = next
+	}
+	return out
+}

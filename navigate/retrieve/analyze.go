@@ -1,0 +1,371 @@
+package retrieve
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/kljensen/snowball/english"
+	"github.com/kljensen/snowball/french"
+	"github.com/kljensen/snowball/russian"
+	"github.com/kljensen/snowball/spanish"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Language is a stemming language.
+type Language string
+
+// Languages with a stemmer. Others are matched without stemming.
+const (
+	English Language = "en"
+	French  Language = "fr"
+	Spanish Language = "es"
+	Russian Language = "ru"
+	German  Language = "de"
+	// Other is a language without a stemmer: only light suffix stripping.
+	// The zero Language is English.
+	Other Language = "other"
+)
+
+// stopwords in the languages ADRs are commonly written in. They carry no
+// topic, so they neither score nor count toward coverage.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, list := range []string{
+		// English, including words every ADR uses.
+		"a an and are as at be been but by can could did do does for from had has have how i if in into is it its " +
+			"may might must no not of on or our out over should so such than that the their them then there these they " +
+			"this those to too under up us use used uses using was we were what when where which while who why will with " +
+			"would you your also any all each more most other some only very via per about after before between both " +
+			"during same own just one two new need needs make makes made get gets",
+		// French.
+		"le la les un une des du de d l et ou est sont en dans pour par sur avec au aux ce ces cette que qui ne pas " +
+			"nous vous ils elle il se sa son ses leur plus",
+		// German.
+		"der die das ein eine und oder ist sind im in für mit auf zu den dem des nicht wir sie es von bei",
+		// Spanish and Portuguese.
+		"el los las y o es son en para por con del al que se su sus no lo como una uno os as um uma do da dos das é",
+	} {
+		for _, w := range strings.Fields(list) {
+			stopwords[w] = true
+		}
+	}
+}
+
+// metaWords are words every ADR and every question about ADRs uses; they
+// are dropped from requests (unless nothing else is left) but kept in
+// documents, where their low IDF already makes them weak.
+var metaWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("decide decided decision decisions adr adrs record records recorded " +
+		"architecture architectural status context consequence consequences option options chosen " +
+		"accepted proposed agreed team project system question know tell show find give want look " +
+		"current currently now still why what which choose chose choosing pick picking select selecting adopt " +
+		"introduce add adding implement implementing create creating handle handling support supporting " +
+		"define defining design designing manage managing work works working way ways thing things good " +
+		"best better go going goes") {
+		metaWords[w] = true
+	}
+}
+
+// Term is an analysed token with the byte offsets of the word it came from.
+type Term struct {
+	Text       string
+	Start, End int
+}
+
+// Analyzer turns text into terms. The zero value analyses English; Lang
+// chooses the stemmer for other languages.
+type Analyzer struct {
+	Lang Language
+	// KeepStopwords keeps stop words (used for exact phrase checks).
+	KeepStopwords bool
+	// Query drops ADR meta words as well ("which decision covers ...").
+	Query bool
+}
+
+// Terms analyses text. Identifiers are split ("parseHTTPRequest" gives
+// parse, http, request and the whole identifier), letters are folded
+// ("décision" matches "decision"), runs of CJK characters give overlapping
+// bigrams, and words are stemmed.
+func (a Analyzer) Terms(text string) []Term {
+	var out []Term
+	forEachWord(text, func(w string, start, end int) {
+		if isCJK(firstRune(w)) {
+			out = append(out, cjkTerms(w, start)...)
+			return
+		}
+		parts := splitIdentifier(w)
+		lw := fold(strings.ToLower(w))
+		if len(parts) > 1 {
+			// The whole identifier is a term too, so exact matches score.
+			if t := strings.Map(dropSeparators, lw); len(t) > 1 {
+				out = append(out, Term{Text: t, Start: start, End: end})
+			}
+		}
+		for _, p := range parts {
+			t := fold(strings.ToLower(p.text))
+			if len(t) < 2 && !isDigit(t) {
+				continue
+			}
+			if !a.KeepStopwords && (stopwords[t] || a.Query && metaWords[t]) {
+				continue
+			}
+			out = append(out, Term{Text: a.stem(t), Start: start + p.start, End: start + p.end})
+		}
+	})
+	return out
+}
+
+// TermTexts returns just the analysed strings.
+func (a Analyzer) TermTexts(text string) []string {
+	ts := a.Terms(text)
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Text
+	}
+	return out
+}
+
+var stemCache sync.Map // lang+word -> stem
+
+func (a Analyzer) stem(w string) string {
+	if len(w) < 4 || isDigit(w[:1]) {
+		return w
+	}
+	key := string(a.Lang) + ":" + w
+	if s, ok := stemCache.Load(key); ok {
+		return s.(string)
+	}
+	var s string
+	switch a.Lang {
+	case French:
+		s = french.Stem(w, false)
+	case Spanish:
+		s = spanish.Stem(w, false)
+	case Russian:
+		s = russian.Stem(w, false)
+	case German, Other:
+		s = lightStem(w)
+	default:
+		if isASCII(w) {
+			s = english.Stem(w, false)
+		} else {
+			s = lightStem(w)
+		}
+	}
+	if s == "" {
+		s = w
+	}
+	stemCache.Store(key, s)
+	return s
+}
+
+// lightStem strips common plural and inflection endings for languages
+// without a stemmer here; it only ever shortens a word.
+func lightStem(w string) string {
+	r := []rune(w)
+	for _, suf := range []string{"ungen", "ung", "en", "er", "es", "e", "s", "n"} {
+		sr := []rune(suf)
+		if len(r) > len(sr)+3 && string(r[len(r)-len(sr):]) == suf {
+			return string(r[:len(r)-len(sr)])
+		}
+	}
+	return w
+}
+
+// forEachWord calls fn for every run of letters, digits, marks and
+// connectors ("_", "-" inside a word, "." between letters as in "go.mod").
+func forEachWord(s string, fn func(w string, start, end int)) {
+	start := -1
+	prevCJK := false
+	flush := func(end int) {
+		if start >= 0 {
+			w := strings.TrimRight(s[start:end], "-._")
+			if w != "" {
+				fn(w, start, start+len(w))
+			}
+			start = -1
+		}
+	}
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '_'
+		joiner := (r == '-' || r == '.' || r == '\'') && start >= 0
+		cjk := isCJK(r)
+		switch {
+		case word && start >= 0 && cjk != prevCJK:
+			// A change between CJK and other scripts ends a word.
+			flush(i)
+			start = i
+		case word:
+			if start < 0 {
+				start = i
+			}
+		case joiner:
+			// Keep "pre-commit", "go.mod" together; split later.
+		default:
+			flush(i)
+		}
+		if word {
+			prevCJK = cjk
+		}
+	}
+	flush(len(s))
+}
+
+type part struct {
+	text       string
+	start, end int
+}
+
+// splitIdentifier splits on "-", "_", ".", "'" and case changes:
+// "parseHTTPRequest" -> parse, HTTP, Request; "pre-commit" -> pre, commit.
+func splitIdentifier(w string) []part {
+	var out []part
+	rs := []rune(w)
+	offs := make([]int, len(rs)+1)
+	o := 0
+	for i, r := range rs {
+		offs[i] = o
+		o += len(string(r))
+	}
+	offs[len(rs)] = o
+	start := 0
+	emit := func(end int) {
+		if end > start {
+			out = append(out, part{text: string(rs[start:end]), start: offs[start], end: offs[end]})
+		}
+	}
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if r == '-' || r == '_' || r == '.' || r == '\'' {
+			emit(i)
+			start = i + 1
+			continue
+		}
+		if i > start {
+			prev := rs[i-1]
+			switch {
+			case unicode.IsLower(prev) && unicode.IsUpper(r):
+				emit(i)
+				start = i
+			case unicode.IsUpper(prev) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+				emit(i)
+				start = i
+			case unicode.IsLetter(prev) && unicode.IsDigit(r) || unicode.IsDigit(prev) && unicode.IsLetter(r):
+				// "v2", "o200k": keep letters and digits together only
+				// when short, which most version tags are.
+				if i-start > 3 {
+					emit(i)
+					start = i
+				}
+			}
+		}
+	}
+	emit(len(rs))
+	return out
+}
+
+func dropSeparators(r rune) rune {
+	if r == '-' || r == '_' || r == '.' || r == '\'' {
+		return -1
+	}
+	return r
+}
+
+// fold removes diacritics: "décision" -> "decision", "Ü" -> "U".
+func fold(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return norm.NFC.String(b.String())
+}
+
+func isCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+}
+
+func cjkTerms(w string, start int) []Term {
+	rs := []rune(w)
+	offs := make([]int, len(rs)+1)
+	o := start
+	for i, r := range rs {
+		offs[i] = o
+		o += len(string(r))
+	}
+	offs[len(rs)] = o
+	if len(rs) == 1 {
+		return []Term{{Text: w, Start: start, End: o}}
+	}
+	out := make([]Term, 0, len(rs)-1)
+	for i := 0; i+1 < len(rs); i++ {
+		out = append(out, Term{Text: string(rs[i : i+2]), Start: offs[i], End: offs[i+2]})
+	}
+	return out
+}
+
+func firstRune(s string) rune {
+	for _, r := range s {
+		return r
+	}
+	return 0
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigit(s string) bool {
+	return s != "" && s[0] >= '0' && s[0] <= '9'
+}
+
+// DetectLanguage guesses the stemming language of a text from its stop
+// words; English when unsure.
+func DetectLanguage(text string) Language {
+	counts := map[Language]int{}
+	markers := map[Language][]string{
+		English: {"the", "and", "is", "to", "of", "we", "will", "this"},
+		French:  {"le", "la", "les", "et", "est", "des", "nous", "pour", "une"},
+		Spanish: {"el", "los", "las", "es", "para", "una", "que", "por"},
+		German:  {"der", "die", "das", "und", "ist", "wir", "nicht", "eine"},
+	}
+	n := 0
+	forEachWord(text, func(w string, _, _ int) {
+		if n > 400 {
+			return
+		}
+		n++
+		lw := strings.ToLower(w)
+		for lang, ms := range markers {
+			for _, m := range ms {
+				if lw == m {
+					counts[lang]++
+				}
+			}
+		}
+		if len(w) > 0 && unicode.Is(unicode.Cyrillic, firstRune(w)) {
+			counts[Russian]++
+		}
+	})
+	best, bn := English, 0
+	for _, l := range []Language{English, French, Spanish, German, Russian} {
+		if counts[l] > bn {
+			best, bn = l, counts[l]
+		}
+	}
+	return best
+}

@@ -1,0 +1,161 @@
+package retrieve
+
+import "strings"
+
+// concepts are groups of words that software teams use for the same thing.
+// A request that says "datastore" should find the record that says
+// "PostgreSQL". Expansions score less than the words of the request itself
+// and never count as the request's own words for coverage beyond the word
+// they expand.
+var concepts = []string{
+	"database db databases datastore datastores rdbms sql postgres postgresql mysql mariadb sqlite oracle mssql persistence persist persistent storage store relational schema table tables",
+	"nosql mongodb mongo dynamodb cassandra couchdb document key-value keyvalue",
+	"cache caching cached redis memcached memcache ttl invalidation",
+	"queue queues queuing messaging message messages broker brokers kafka rabbitmq amqp nats sqs sns pubsub pub-sub publish subscribe event events eventing stream streams streaming jetstream consumer consumers producer",
+	"authentication authenticate auth login logon signin sign-in sso oauth oauth2 oidc openid saml identity credential credentials password passwords mfa 2fa token tokens jwt session sessions",
+	"authorization authorize permission permissions rbac acl access role roles policy policies entitlement",
+	"deploy deployment deployments deploying release releases releasing rollout rollback ship shipping delivery continuous ci cd pipeline pipelines build builds",
+	"container containers docker image images kubernetes k8s pod pods helm cluster clusters orchestration",
+	"cloud aws azure gcp amazon google hosting hosted host infrastructure infra terraform provisioning iaas paas serverless lambda",
+	"log logs logging logger observability tracing trace traces telemetry metric metrics monitoring monitor alert alerts alerting dashboard opentelemetry prometheus grafana",
+	"test tests testing unit integration e2e end-to-end coverage mock mocks fixture fixtures qa quality",
+	"api apis endpoint endpoints rest restful http https graphql grpc rpc protobuf openapi swagger interface contract",
+	"frontend front-end ui ux user-interface web browser react vue angular svelte javascript typescript css html spa client",
+	"backend back-end server service services microservice microservices monolith modular module modules component components",
+	"config configuration configure settings setting options environment env variables flags feature-flag toggles",
+	"secret secrets vault kms encryption encrypt encrypted key keys certificate certificates tls ssl crypto cryptography signing signature",
+	"language golang java kotlin python ruby rust typescript javascript node nodejs csharp dotnet scala elixir clojure",
+	"dependency dependencies library libraries package packages framework frameworks vendor vendoring module",
+	"version versions versioning semver compatibility backward breaking migration migrations migrate upgrade upgrades",
+	"performance latency throughput fast speed slow scalability scale scaling load capacity",
+	"reliability availability resilience resilient failover redundancy outage retry retries timeout timeouts circuit-breaker fault",
+	"document documentation docs doc readme wiki guide manual markdown",
+	"error errors exception exceptions failure failures handling panic crash",
+	"file files filesystem disk directory directories folder folders path paths",
+	"network networking dns ip vpc subnet firewall proxy load-balancer loadbalancer ingress gateway routing",
+	"search index indexing elasticsearch opensearch lucene solr full-text",
+	"payment payments billing invoice invoices stripe checkout subscription subscriptions",
+	"email emails mail notification notifications sms push alerting",
+	"user users customer customers account accounts tenant tenants tenancy multi-tenant",
+	"time date dates timezone timestamps clock schedule scheduling cron job jobs batch",
+	"limit limits limiting cap caps capped maximum bound bounds quota ceiling threshold",
+	"transaction transactions tx txs txn",
+	"expire expires expiry expiration expired ttl retention lifetime max-age purge eviction",
+	"style lint linting linter format formatting prettier eslint gofmt convention conventions",
+	"repository repositories repo repos monorepo git branch branches commit commits merge",
+	"privacy gdpr pii compliance audit auditing regulation legal license licence licensing",
+	"mobile ios android app apps",
+	"data analytics warehouse etl pipeline reporting bi",
+	"cost costs budget pricing price expensive cheap",
+}
+
+// phrases are multi-word terms and their usual abbreviation; a request
+// with either form also looks for the other.
+var phrases = [][2]string{
+	{"time to live", "ttl"}, {"single sign on", "sso"}, {"continuous integration", "ci"},
+	{"continuous delivery", "cd"}, {"continuous deployment", "cd"}, {"key value", "kv"},
+	{"role based access control", "rbac"}, {"access control list", "acl"}, {"infrastructure as code", "iac"},
+	{"end to end", "e2e"}, {"command line", "cli"}, {"pull request", "pr"}, {"merge request", "mr"},
+	{"domain driven design", "ddd"}, {"command query responsibility segregation", "cqrs"},
+	{"service level objective", "slo"}, {"service level agreement", "sla"}, {"user interface", "ui"},
+	{"application programming interface", "api"}, {"content delivery network", "cdn"},
+	{"object relational mapping", "orm"}, {"remote procedure call", "rpc"}, {"multi factor authentication", "mfa"},
+	{"two factor authentication", "2fa"}, {"personally identifiable information", "pii"},
+	{"single page application", "spa"}, {"server side rendering", "ssr"}, {"message queue", "mq"},
+	{"write ahead log", "wal"}, {"change data capture", "cdc"}, {"json web token", "jwt"},
+}
+
+// conceptIndex maps an analysed word to the groups it belongs to.
+var conceptIndex = map[string][]int{}
+var conceptTerms [][]string
+
+func init() {
+	a := Analyzer{KeepStopwords: true}
+	for gi, line := range concepts {
+		seen := map[string]bool{}
+		var terms []string
+		for _, w := range strings.Fields(line) {
+			for _, t := range a.TermTexts(w) {
+				if !seen[t] {
+					seen[t] = true
+					terms = append(terms, t)
+				}
+			}
+		}
+		conceptTerms = append(conceptTerms, terms)
+		for _, t := range terms {
+			conceptIndex[t] = append(conceptIndex[t], gi)
+		}
+	}
+}
+
+// ExpansionWeight is the weight of a thesaurus expansion relative to a word
+// of the request.
+const ExpansionWeight = 0.35
+
+// Query analyses a request into weighted terms: each word of the request
+// (weight 1, its own coverage group) and, when the word belongs to a
+// concept, the other words of that concept at ExpansionWeight. Expansions
+// are limited so that one broad concept cannot drown the request.
+func Query(text string, lang Language) []QueryTerm {
+	a := Analyzer{Lang: lang, Query: true}
+	terms := a.TermTexts(text)
+	if len(terms) == 0 {
+		terms = Analyzer{Lang: lang, KeepStopwords: true}.TermTexts(text)
+	}
+	var q []QueryTerm
+	seen := map[string]bool{}
+	for _, t := range terms {
+		if !seen[t] {
+			seen[t] = true
+			q = append(q, QueryTerm{Text: t, Weight: 1, Group: len(q)})
+		}
+	}
+	// A phrase and its abbreviation stand for each other.
+	folded := " " + strings.Join(Analyzer{Lang: lang, KeepStopwords: true}.TermTexts(text), " ") + " "
+	for _, ph := range phrases {
+		long := " " + strings.Join(Analyzer{KeepStopwords: true}.TermTexts(ph[0]), " ") + " "
+		abbr := Analyzer{KeepStopwords: true}.TermTexts(ph[1])
+		if len(abbr) != 1 {
+			continue
+		}
+		switch {
+		case strings.Contains(folded, long) && !seen[abbr[0]]:
+			// The abbreviation counts for the phrase's first word.
+			first := strings.Fields(long)[0]
+			g := -1
+			for _, t := range q {
+				if t.Text == first {
+					g = t.Group
+				}
+			}
+			seen[abbr[0]] = true
+			q = append(q, QueryTerm{Text: abbr[0], Weight: 1, Group: g})
+		case strings.Contains(folded, " "+abbr[0]+" "):
+			g := -1
+			for _, t := range q {
+				if t.Text == abbr[0] {
+					g = t.Group
+				}
+			}
+			for _, w := range strings.Fields(long) {
+				if !seen[w] && !stopwords[w] {
+					seen[w] = true
+					q = append(q, QueryTerm{Text: w, Weight: ExpansionWeight, Group: g})
+				}
+			}
+		}
+	}
+	words := len(q)
+	for i := 0; i < words; i++ {
+		for _, gi := range conceptIndex[q[i].Text] {
+			for _, e := range conceptTerms[gi] {
+				if !seen[e] {
+					seen[e] = true
+					q = append(q, QueryTerm{Text: e, Weight: ExpansionWeight, Group: q[i].Group})
+				}
+			}
+		}
+	}
+	return q
+}
