@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Root is a directory of ADRs with its own ID namespace.
@@ -126,26 +128,56 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		numbered = numbered || fn.Numbered
 		cands = append(cands, cand{e.Name(), fn})
 	}
-	var out []*Record
+	// In a numbered log, an unnumbered file is documentation beside the
+	// records, not a record.
+	kept := cands[:0]
 	for _, c := range cands {
-		// In a numbered log, an unnumbered file is documentation beside the
-		// records, not a record.
-		if numbered && !c.fn.Numbered && !isDateSlug(c.fn.Stem) {
-			continue
+		if !numbered || c.fn.Numbered || isDateSlug(c.fn.Stem) {
+			kept = append(kept, c)
 		}
-		p := path.Join(dir, c.name)
-		if dir == "." {
-			p = c.name
+	}
+	cands = kept
+	// Reading and parsing are independent per file: spread them over the
+	// CPUs, keeping the directory order.
+	recs := make([]*Record, len(cands))
+	errs := make([]error, len(cands))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	workers := min(runtime.GOMAXPROCS(0), 8, max(len(cands), 1))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p := path.Join(dir, cands[i].name)
+				if dir == "." {
+					p = cands[i].name
+				}
+				data, err := fs.ReadFile(fsys, p)
+				if err != nil {
+					errs[i] = fmt.Errorf("read %q: %w", p, err)
+					continue
+				}
+				rec := Parse(data)
+				rec.Path = p
+				recs[i] = rec
+			}
+		}()
+	}
+	for i := range cands {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []*Record
+	for i, c := range cands {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil, fmt.Errorf("read %q: %w", p, err)
-		}
-		rec := Parse(data)
+		rec := recs[i]
 		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) && !looksLikeADR(rec) {
 			continue
 		}
-		rec.Path = p
 		rec.Root = root
 		if rec.Title == "" {
 			rec.Title = humanize(c.fn.Slug)

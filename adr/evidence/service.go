@@ -21,6 +21,8 @@ type Service struct {
 	// RepoID identifies the repository, so that a cursor from another
 	// repository is recognised as foreign.
 	RepoID string
+	// CacheDir holds derived caches ($GIT_DIR/adr/cache); "" disables them.
+	CacheDir string
 
 	fingerprint string
 }

@@ -21,9 +21,9 @@ const (
 	includeRelative = 0.1
 )
 
-// usePRF turns pseudo-relevance feedback on; measured on the labelled
-// tasks it moved wrong records up as often as right ones, so it is off.
-var usePRF = os.Getenv("GIT_ADR_PRF") != ""
+// maxTaskRecords bounds how many records a task answer ranks, over all
+// its pages; weaker matches are only counted.
+const maxTaskRecords = 40
 
 // titleBonus weighs title matches against body matches.
 const titleBonus = 1.0
@@ -84,54 +84,18 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	if len(q) == 0 {
 		return nil, badRequest(`describe the task in words, for example --task "add a cache in front of the orders API"`, "--task %q has no searchable words", req.Task)
 	}
-	var recs []*adr.Record
-	var docs []retrieve.Doc
-	for _, r := range s.Log.Sorted() {
-		if r.Archived {
-			continue // archived bodies are reached through relations only
-		}
-		recs = append(recs, r)
-		docs = append(docs, recordDoc(r))
-	}
-	ix := retrieve.NewIndex(docs)
+	recs, ix, tix := s.taskIndexes()
 	q = ix.Expand(q, 0.5)
 	hits := ix.Search(q)
 	// A title names what a record decides: words of the request in a
 	// title (or domain, or file name) add a bonus on top of the body's
 	// BM25 score.
-	var tdocs []retrieve.Doc
-	for _, r := range recs {
-		tdocs = append(tdocs, retrieve.Doc{ID: r.Path, Lang: recordLanguage(r), Fields: []retrieve.Field{
-			{Text: r.Title, Weight: 1}, {Text: strings.Join(r.Domains, " "), Weight: 1}, {Text: baseName(r.Path), Weight: 1}}})
-	}
-	tix := retrieve.NewIndex(tdocs)
 	titleScore := map[int]float64{}
 	for _, h := range tix.Search(q) {
 		titleScore[h.Doc] = h.Score
 	}
 	for i := range hits {
 		hits[i].Score += titleBonus * titleScore[hits[i].Doc]
-	}
-	// Pseudo-relevance feedback: words that the clear best matches share
-	// widen the net for records that say the same thing differently. They
-	// never count as the request's own words.
-	if usePRF && len(hits) > 0 && hits[0].Coverage >= confidentCoverage {
-		var fb []retrieve.QueryTerm
-		seen := map[string]bool{}
-		for _, t := range q {
-			seen[t.Text] = true
-		}
-		for _, h := range hits[:min(2, len(hits))] {
-			for _, t := range ix.TopTerms(h.Doc, 6) {
-				if !seen[t] {
-					seen[t] = true
-					fb = append(fb, retrieve.QueryTerm{Text: t, Weight: 0.15, Group: -1})
-				}
-			}
-		}
-		if len(fb) > 0 {
-			hits = ix.Search(append(append([]retrieve.QueryTerm(nil), q...), fb...))
-		}
 	}
 	for i := range hits {
 		hits[i].Score *= statusPrior[recs[hits[i].Doc].Status]
@@ -170,7 +134,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	if p.confidence != "none" {
 		top := hits[0].Score
 		for _, h := range hits {
-			if h.Score < includeRelative*top {
+			if h.Score < includeRelative*top || len(matched) >= maxTaskRecords {
 				p.omitted["weak_matches"]++
 				continue
 			}
@@ -222,6 +186,34 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		s.addSources(p, req, q)
 	}
 	return p, nil
+}
+
+// taskIndexes builds the body and title indexes of the live records,
+// analysing only records the term cache does not know.
+func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index) {
+	cache := loadTermCache(s.CacheDir)
+	var recs []*adr.Record
+	var ids []string
+	var body, title []retrieve.DocTerms
+	for _, r := range s.Log.Sorted() {
+		if r.Archived {
+			continue // archived bodies are reached through relations only
+		}
+		k := keyOf(r.Path, r.Text.Src)
+		d, ok := cache.get(k)
+		if !ok {
+			doc := recordDoc(r)
+			d = cachedDoc{body: retrieve.Analyze(doc), title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
+			cache.put(k, d)
+		}
+		recs = append(recs, r)
+		ids = append(ids, r.Path)
+		body = append(body, d.body)
+		title = append(title, d.title)
+	}
+	// A cache that cannot be written only costs time.
+	_ = cache.save()
+	return recs, retrieve.IndexTerms(ids, body), retrieve.IndexTerms(ids, title)
 }
 
 // bestUnit picks the unit of r that says most about the query (decision

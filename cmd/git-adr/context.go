@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/urfave/cli/v2"
@@ -104,7 +105,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 		}
 	}
 	svc := &evidence.Service{
-		Log: l, Top: repo.Top, RepoID: repo.CommonDir,
+		Log: l, Top: repo.Top, RepoID: repo.CommonDir, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
 		SourceFiles: func() ([]string, error) {
 			out, err := repo.Git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
 	"github.com/kljensen/snowball/french"
@@ -176,24 +177,43 @@ func lightStem(w string) string {
 	return w
 }
 
+// asciiWord marks the ASCII bytes that are part of words.
+var asciiWord [128]bool
+
+func init() {
+	for c := 0; c < 128; c++ {
+		asciiWord[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+	}
+}
+
 // forEachWord calls fn for every run of letters, digits, marks and
 // connectors ("_", "-" inside a word, "." between letters as in "go.mod").
+// ASCII text, by far the most common, is classified byte by byte.
 func forEachWord(s string, fn func(w string, start, end int)) {
 	start := -1
 	prevCJK := false
 	flush := func(end int) {
 		if start >= 0 {
-			w := strings.TrimRight(s[start:end], "-._")
+			w := strings.TrimRight(s[start:end], "-._'")
 			if w != "" {
 				fn(w, start, start+len(w))
 			}
 			start = -1
 		}
 	}
-	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '_'
-		joiner := (r == '-' || r == '.' || r == '\'') && start >= 0
-		cjk := isCJK(r)
+	for i := 0; i < len(s); {
+		c := s[i]
+		var word, joiner, cjk bool
+		size := 1
+		if c < utf8.RuneSelf {
+			word = asciiWord[c]
+			joiner = (c == '-' || c == '.' || c == '\'') && start >= 0
+		} else {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			size = n
+			word = unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+			cjk = word && isCJK(r)
+		}
 		switch {
 		case word && start >= 0 && cjk != prevCJK:
 			// A change between CJK and other scripts ends a word.
@@ -211,6 +231,7 @@ func forEachWord(s string, fn func(w string, start, end int)) {
 		if word {
 			prevCJK = cjk
 		}
+		i += size
 	}
 	flush(len(s))
 }

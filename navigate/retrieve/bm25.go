@@ -21,99 +21,100 @@ type Doc struct {
 	Lang   Language
 }
 
-// Index is an in-memory BM25F index.
+// DocTerms is an analysed document: its weighted term frequencies and
+// length. Analysis is the expensive part of indexing, so callers may cache
+// DocTerms (see EncodeTerms) and build indexes from them.
+type DocTerms struct {
+	Terms []string
+	TF    []float32
+	Len   float32
+}
+
+// Analyze analyses a document's fields.
+func Analyze(d Doc) DocTerms {
+	a := Analyzer{Lang: d.Lang}
+	tf := map[string]float64{}
+	total := 0.0
+	for _, f := range d.Fields {
+		w := f.Weight
+		if w == 0 {
+			w = 1
+		}
+		for _, t := range a.TermTexts(f.Text) {
+			tf[t] += w
+			total += w
+		}
+	}
+	dt := DocTerms{Len: float32(total), Terms: make([]string, 0, len(tf)), TF: make([]float32, 0, len(tf))}
+	for t := range tf {
+		dt.Terms = append(dt.Terms, t)
+	}
+	sort.Strings(dt.Terms)
+	for _, t := range dt.Terms {
+		dt.TF = append(dt.TF, float32(tf[t]))
+	}
+	return dt
+}
+
+// Index is an in-memory inverted BM25F index.
 type Index struct {
-	docs   []indexedDoc
-	df     map[string]int
-	avgLen float64
+	ids      []string
+	docLen   []float64
+	avgLen   float64
+	postings map[string][]posting
 	// K1 and B are the BM25 parameters.
 	K1, B float64
 }
 
-type indexedDoc struct {
-	id  string
-	tf  map[string]float64
-	len float64
+type posting struct {
+	doc int
+	tf  float64
 }
 
 // NewIndex analyses and indexes docs.
 func NewIndex(docs []Doc) *Index {
-	ix := &Index{df: map[string]int{}, K1: 1.2, B: 0.75}
-	total := 0.0
-	for _, d := range docs {
-		a := Analyzer{Lang: d.Lang}
-		id := indexedDoc{id: d.ID, tf: map[string]float64{}}
-		for _, f := range d.Fields {
-			w := f.Weight
-			if w == 0 {
-				w = 1
-			}
-			for _, t := range a.TermTexts(f.Text) {
-				id.tf[t] += w
-				id.len += w
-			}
-		}
-		for t := range id.tf {
-			ix.df[t]++
-		}
-		total += id.len
-		ix.docs = append(ix.docs, id)
+	ids := make([]string, len(docs))
+	dts := make([]DocTerms, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+		dts[i] = Analyze(d)
 	}
-	if len(ix.docs) > 0 {
-		ix.avgLen = total / float64(len(ix.docs))
+	return IndexTerms(ids, dts)
+}
+
+// IndexTerms builds an index from analysed documents.
+func IndexTerms(ids []string, dts []DocTerms) *Index {
+	ix := &Index{ids: ids, docLen: make([]float64, len(dts)), postings: map[string][]posting{}, K1: 1.2, B: 0.75}
+	total := 0.0
+	for i, dt := range dts {
+		ix.docLen[i] = float64(dt.Len)
+		total += float64(dt.Len)
+		for j, t := range dt.Terms {
+			ix.postings[t] = append(ix.postings[t], posting{doc: i, tf: float64(dt.TF[j])})
+		}
+	}
+	if len(dts) > 0 {
+		ix.avgLen = total / float64(len(dts))
 	}
 	return ix
 }
 
 // Len is the number of documents.
-func (ix *Index) Len() int { return len(ix.docs) }
+func (ix *Index) Len() int { return len(ix.ids) }
 
 // IDF is the BM25 inverse document frequency of a term (terms absent from
 // the index get the maximum, as if they occurred once).
 func (ix *Index) IDF(t string) float64 {
-	n := float64(len(ix.docs))
-	df := float64(ix.df[t])
+	n := float64(len(ix.ids))
+	df := float64(len(ix.postings[t]))
 	if df == 0 {
 		df = 1
 	}
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
-// Expand adds, for each query word of at least five letters, the indexed
-// terms that share its stem's beginning ("reusabl" finds "reus" and
-// "reusing"), at weight w and in the word's coverage group: stemmers
-// disagree across derivations, and a request should not miss a record for
-// a suffix.
-func (ix *Index) Expand(q []QueryTerm, w float64) []QueryTerm {
-	have := map[string]bool{}
-	for _, t := range q {
-		have[t.Text] = true
-	}
-	out := append([]QueryTerm(nil), q...)
-	vocab := make([]string, 0, len(ix.df))
-	for t := range ix.df {
-		vocab = append(vocab, t)
-	}
-	sort.Strings(vocab)
-	for _, t := range q {
-		if t.Weight < 1 || len(t.Text) < 5 || !isASCII(t.Text) {
-			continue
-		}
-		for _, v := range vocab {
-			if have[v] || len(v) < 4 {
-				continue
-			}
-			if strings.HasPrefix(t.Text, v) && len(v) >= 5 && len(v) >= len(t.Text)-3 || strings.HasPrefix(v, t.Text) && len(v) <= len(t.Text)+4 {
-				have[v] = true
-				out = append(out, QueryTerm{Text: v, Weight: w, Group: t.Group})
-			}
-		}
-	}
-	return out
-}
-
 // Has reports whether any document contains the term.
-func (ix *Index) Has(t string) bool { return ix.df[t] > 0 }
+func (ix *Index) Has(t string) bool { return len(ix.postings[t]) > 0 }
 
 // QueryTerm is a weighted term of a query.
 type QueryTerm struct {
@@ -136,8 +137,46 @@ type Hit struct {
 	Matched  []string
 }
 
-// Search scores every document against the query and returns hits with a
-// positive score, best first; ties keep document order.
+// Expand adds, for each query word of at least five letters, the indexed
+// terms that share its stem's beginning ("reusabl" finds "reusing"), at
+// weight w and in the word's coverage group: stemmers disagree across
+// derivations, and a request should not miss a record for a suffix.
+func (ix *Index) Expand(q []QueryTerm, w float64) []QueryTerm {
+	have := map[string]bool{}
+	for _, t := range q {
+		have[t.Text] = true
+	}
+	out := append([]QueryTerm(nil), q...)
+	var vocab []string
+	for _, t := range q {
+		if t.Weight < 1 || len(t.Text) < 5 || !isASCII(t.Text) {
+			continue
+		}
+		if vocab == nil {
+			vocab = make([]string, 0, len(ix.postings))
+			for v := range ix.postings {
+				vocab = append(vocab, v)
+			}
+			sort.Strings(vocab)
+		}
+		for _, v := range vocab {
+			if have[v] || len(v) < 5 {
+				continue
+			}
+			if strings.HasPrefix(t.Text, v) && len(v) >= len(t.Text)-3 || strings.HasPrefix(v, t.Text) && len(v) <= len(t.Text)+4 {
+				have[v] = true
+				out = append(out, QueryTerm{Text: v, Weight: w, Group: t.Group})
+			}
+		}
+	}
+	return out
+}
+
+// Search scores documents against the query and returns hits with a
+// positive score, best first; ties keep document order. A word and its
+// expansions are one concept: the concept scores its best term, so a broad
+// thesaurus group cannot outweigh the request's own words by matching many
+// of its members.
 func (ix *Index) Search(q []QueryTerm) []Hit {
 	groupWeight := map[int]float64{}
 	for _, t := range q {
@@ -152,76 +191,60 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 	for _, w := range groupWeight {
 		totalGroup += w
 	}
-	var hits []Hit
-	for i, d := range ix.docs {
-		// A word and its expansions are one concept: the concept scores
-		// its best term, so a broad thesaurus group cannot outweigh the
-		// request's own words by matching many of its members.
-		groupScore := map[int]float64{}
-		score := 0.0
-		matchedGroups := map[int]float64{}
-		var matched []string
-		for _, t := range q {
-			tf := d.tf[t.Text]
-			if tf == 0 {
-				continue
-			}
-			idf := ix.IDF(t.Text)
-			norm := tf * (ix.K1 + 1) / (tf + ix.K1*(1-ix.B+ix.B*d.len/math.Max(ix.avgLen, 1)))
-			sc := t.Weight * idf * norm
-			matched = append(matched, t.Text)
-			if t.Group < 0 {
-				score += sc
-				continue
-			}
-			groupScore[t.Group] = math.Max(groupScore[t.Group], sc)
-			if w := idf * t.Weight; w > matchedGroups[t.Group] {
-				matchedGroups[t.Group] = w
-			}
+	type acc struct {
+		free    float64
+		group   map[int]float64
+		cover   map[int]float64
+		matched []string
+	}
+	accs := map[int]*acc{}
+	avg := math.Max(ix.avgLen, 1)
+	for _, t := range q {
+		ps := ix.postings[t.Text]
+		if len(ps) == 0 {
+			continue
 		}
-		for _, sc := range groupScore {
+		idf := ix.IDF(t.Text)
+		for _, p := range ps {
+			a := accs[p.doc]
+			if a == nil {
+				a = &acc{group: map[int]float64{}, cover: map[int]float64{}}
+				accs[p.doc] = a
+			}
+			norm := p.tf * (ix.K1 + 1) / (p.tf + ix.K1*(1-ix.B+ix.B*ix.docLen[p.doc]/avg))
+			sc := t.Weight * idf * norm
+			a.matched = append(a.matched, t.Text)
+			if t.Group < 0 {
+				a.free += sc
+				continue
+			}
+			a.group[t.Group] = math.Max(a.group[t.Group], sc)
+			a.cover[t.Group] = math.Max(a.cover[t.Group], idf*t.Weight)
+		}
+	}
+	hits := make([]Hit, 0, len(accs))
+	for doc, a := range accs {
+		score := a.free
+		for _, sc := range a.group {
 			score += sc
 		}
 		if score <= 0 {
 			continue
 		}
 		cov := 0.0
-		for g, w := range matchedGroups {
+		for g, w := range a.cover {
 			cov += math.Min(w, groupWeight[g])
 		}
 		if totalGroup > 0 {
 			cov /= totalGroup
 		}
-		hits = append(hits, Hit{Doc: i, ID: d.id, Score: score, Coverage: cov, Matched: matched})
+		hits = append(hits, Hit{Doc: doc, ID: ix.ids[doc], Score: score, Coverage: cov, Matched: a.matched})
 	}
-	sort.SliceStable(hits, func(a, b int) bool { return hits[a].Score > hits[b].Score })
-	return hits
-}
-
-// TopTerms returns the n terms of document i with the highest tf·idf, for
-// pseudo-relevance feedback.
-func (ix *Index) TopTerms(i, n int) []string {
-	d := ix.docs[i]
-	type tw struct {
-		t string
-		w float64
-	}
-	var all []tw
-	for t, tf := range d.tf {
-		if ix.df[t] < 2 {
-			continue // a word only this document has cannot find others
+	sort.Slice(hits, func(a, b int) bool {
+		if hits[a].Score != hits[b].Score {
+			return hits[a].Score > hits[b].Score
 		}
-		all = append(all, tw{t, tf * ix.IDF(t)})
-	}
-	sort.Slice(all, func(a, b int) bool {
-		if all[a].w != all[b].w {
-			return all[a].w > all[b].w
-		}
-		return all[a].t < all[b].t
+		return hits[a].Doc < hits[b].Doc
 	})
-	var out []string
-	for i := 0; i < n && i < len(all); i++ {
-		out = append(out, all[i].t)
-	}
-	return out
+	return hits
 }

@@ -1,0 +1,232 @@
+package evidence
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/git-adr/git-adr/navigate/retrieve"
+)
+
+// The term cache keeps the analysed words of every record, keyed by the
+// SHA-256 of its path and bytes, under $GIT_DIR/adr/cache/. Analysis is
+// most of the cost of a task query; with the cache a repeated query over
+// 10,000 records only re-analyses records that changed. The cache is
+// derived data: a missing, corrupt or outdated file is rebuilt silently.
+
+// cacheFormat changes whenever analysis changes (stemming, stop words,
+// field weights), so old caches are never read.
+const cacheFormat = "git-adr terms v3\n"
+
+type cacheKey [32]byte
+
+type cachedDoc struct {
+	body, title retrieve.DocTerms
+}
+
+type termCache struct {
+	path    string
+	entries map[cacheKey]cachedDoc
+	used    map[cacheKey]bool
+	dirty   bool
+}
+
+func keyOf(path string, src []byte) cacheKey {
+	h := sha256.New()
+	h.Write([]byte(path))
+	h.Write([]byte{0})
+	h.Write(src)
+	var k cacheKey
+	copy(k[:], h.Sum(nil))
+	return k
+}
+
+func loadTermCache(dir string) *termCache {
+	c := &termCache{entries: map[cacheKey]cachedDoc{}, used: map[cacheKey]bool{}}
+	if dir == "" {
+		return c
+	}
+	c.path = filepath.Join(dir, "terms.bin")
+	data, err := os.ReadFile(c.path)
+	if err != nil {
+		return c
+	}
+	if entries, err := decodeCache(data); err == nil {
+		c.entries = entries
+	}
+	return c
+}
+
+func (c *termCache) get(k cacheKey) (cachedDoc, bool) {
+	d, ok := c.entries[k]
+	if ok {
+		c.used[k] = true
+	}
+	return d, ok
+}
+
+func (c *termCache) put(k cacheKey, d cachedDoc) {
+	c.entries[k] = d
+	c.used[k] = true
+	c.dirty = true
+}
+
+// save writes the entries used by this run (so the file never outgrows the
+// log) when anything changed, atomically.
+func (c *termCache) save() error {
+	if c.path == "" || !c.dirty && len(c.used) == len(c.entries) {
+		return nil
+	}
+	keep := map[cacheKey]cachedDoc{}
+	for k := range c.used {
+		keep[k] = c.entries[k]
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(c.path), ".terms-*.tmp")
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(tmp)
+	err = encodeCache(w, keep)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), c.path)
+}
+
+// Layout: format line; vocabulary (count, then length-prefixed strings);
+// entries (count, then key, and body and title as length, term count and
+// (vocabulary index, frequency) pairs).
+func encodeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
+	vocab := map[string]uint64{}
+	var words []string
+	for _, d := range entries {
+		for _, dt := range []retrieve.DocTerms{d.body, d.title} {
+			for _, t := range dt.Terms {
+				if _, ok := vocab[t]; !ok {
+					vocab[t] = uint64(len(words))
+					words = append(words, t)
+				}
+			}
+		}
+	}
+	var buf []byte
+	put := func(v uint64) { buf = binary.AppendUvarint(buf, v) }
+	putF := func(f float32) { buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f)) }
+	buf = append(buf, cacheFormat...)
+	put(uint64(len(words)))
+	for _, t := range words {
+		put(uint64(len(t)))
+		buf = append(buf, t...)
+	}
+	put(uint64(len(entries)))
+	for k, d := range entries {
+		buf = append(buf, k[:]...)
+		for _, dt := range []retrieve.DocTerms{d.body, d.title} {
+			putF(dt.Len)
+			put(uint64(len(dt.Terms)))
+			for i, t := range dt.Terms {
+				put(vocab[t])
+				putF(dt.TF[i])
+			}
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+var errCorrupt = errors.New("corrupt term cache")
+
+func decodeCache(data []byte) (map[cacheKey]cachedDoc, error) {
+	if !bytes.HasPrefix(data, []byte(cacheFormat)) {
+		return nil, errCorrupt
+	}
+	b := data[len(cacheFormat):]
+	get := func() (uint64, error) {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return 0, errCorrupt
+		}
+		b = b[n:]
+		return v, nil
+	}
+	getF := func() (float32, error) {
+		if len(b) < 4 {
+			return 0, errCorrupt
+		}
+		f := math.Float32frombits(binary.LittleEndian.Uint32(b))
+		b = b[4:]
+		return f, nil
+	}
+	nw, err := get()
+	if err != nil || nw > uint64(len(b)) {
+		return nil, errCorrupt
+	}
+	words := make([]string, nw)
+	for i := range words {
+		l, err := get()
+		if err != nil || l > uint64(len(b)) {
+			return nil, errCorrupt
+		}
+		words[i] = string(b[:l])
+		b = b[l:]
+	}
+	ne, err := get()
+	if err != nil || ne > uint64(len(b)) {
+		return nil, errCorrupt
+	}
+	out := make(map[cacheKey]cachedDoc, ne)
+	for i := uint64(0); i < ne; i++ {
+		if len(b) < 32 {
+			return nil, errCorrupt
+		}
+		var k cacheKey
+		copy(k[:], b[:32])
+		b = b[32:]
+		var d cachedDoc
+		for j := 0; j < 2; j++ {
+			var dt retrieve.DocTerms
+			if dt.Len, err = getF(); err != nil {
+				return nil, err
+			}
+			n, err := get()
+			if err != nil || n > uint64(len(b)) {
+				return nil, errCorrupt
+			}
+			dt.Terms = make([]string, n)
+			dt.TF = make([]float32, n)
+			for x := range dt.Terms {
+				wi, err := get()
+				if err != nil || wi >= nw {
+					return nil, errCorrupt
+				}
+				dt.Terms[x] = words[wi]
+				if dt.TF[x], err = getF(); err != nil {
+					return nil, err
+				}
+			}
+			if j == 0 {
+				d.body = dt
+			} else {
+				d.title = dt
+			}
+		}
+		out[k] = d
+	}
+	return out, nil
+}
