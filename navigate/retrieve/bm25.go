@@ -178,9 +178,11 @@ func (ix *Index) Expand(q []QueryTerm, w float64) []QueryTerm {
 // thesaurus group cannot outweigh the request's own words by matching many
 // of its members.
 func (ix *Index) Search(q []QueryTerm) []Hit {
+	// A group weighs what its own word weighs: expansions widen what
+	// matches, not what the request asked for.
 	groupWeight := map[int]float64{}
 	for _, t := range q {
-		if t.Group < 0 {
+		if t.Group < 0 || t.Weight < 1 {
 			continue
 		}
 		if w := ix.IDF(t.Text) * t.Weight; w > groupWeight[t.Group] {
