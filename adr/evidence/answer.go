@@ -177,7 +177,7 @@ func (s *Service) answerFrom(req Request, pos, partIdx, before int) (*Response, 
 		if refLimit < len(refs) {
 			r.Omitted["references"] = len(refs) - refLimit
 		}
-		r.Warnings = append([]string(nil), base.Warnings...)
+		r.Warnings = append([]string{}, base.Warnings...)
 		r.Next = []string{}
 		delivered := before + n
 		r.Coverage = Coverage{Selected: total, Before: before, Included: n}

@@ -128,7 +128,9 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		for _, h := range hits[:min(3, len(hits))] {
 			p.references = append(p.references, reference(recs[h.Doc], fmt.Sprintf("weak match (%.0f%% of the task's words)", 100*h.Coverage)))
 		}
-		p.omitted["weak_matches"] = len(hits)
+		if len(hits) > 0 {
+			p.omitted["weak_matches"] = len(hits)
+		}
 	}
 	var matched []*adr.Record
 	if p.confidence != "none" {
