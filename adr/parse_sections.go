@@ -221,9 +221,28 @@ var linkSections = map[string]bool{
 	"relations": true, "see also": true, "more information": true, "supersedes": true, "references": true,
 }
 
+// changelogSections hold dated entries; the first date is the record's
+// date when nothing else gives one (Tendermint's "## Changelog").
+var changelogSections = map[string]bool{
+	"changelog": true, "change log": true, "history": true, "revision history": true, "revisions": true,
+	"change history": true, "document history": true,
+}
+
 func (p *parser) otherSections() {
 	t := p.t
 	for hi, h := range p.headings {
+		if p.rec.Date == "" && hi != p.title && changelogSections[headingKey(h.Text)] {
+			for i := h.Line + 1; i < len(t.Lines) && p.rec.Date == ""; i++ {
+				if t.Lines[i].Kind == LineHeading && atxLevel(strings.TrimLeft(t.LineText(i), " ")) <= h.Level {
+					break
+				}
+				if m := dateInText.FindString(t.LineText(i)); m != "" {
+					if d := normalizeDate(m); len(d) == 10 && d[4] == '-' {
+						p.rec.Date = d
+					}
+				}
+			}
+		}
 		if hi == p.title || !linkSections[headingKey(h.Text)] {
 			continue
 		}
