@@ -3,7 +3,9 @@ package evidence
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha1"
 	"crypto/sha256"
+	"fmt"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -14,15 +16,15 @@ import (
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
-// The term cache keeps the analysed words of every record, keyed by the
-// SHA-256 of its path and bytes, under $GIT_DIR/adr/cache/. Analysis is
+// The term cache keeps the analysed words of every record, keyed by its
+// path and git blob hash, under $GIT_DIR/adr/cache/. Analysis is
 // most of the cost of a task query; with the cache a repeated query over
 // 10,000 records only re-analyses records that changed. The cache is
 // derived data: a missing, corrupt or outdated file is rebuilt silently.
 
 // cacheFormat changes whenever analysis changes (stemming, stop words,
 // field weights), so old caches are never read.
-const cacheFormat = "git-adr terms v3\n"
+const cacheFormat = "git-adr terms v4\n"
 
 type cacheKey [32]byte
 
@@ -37,11 +39,16 @@ type termCache struct {
 	dirty   bool
 }
 
+// keyOf keys a record by its path and git blob hash (the object name git
+// gives its bytes), so the cache agrees with git about what changed.
 func keyOf(path string, src []byte) cacheKey {
+	blob := sha1.New()
+	fmt.Fprintf(blob, "blob %d\x00", len(src))
+	blob.Write(src)
 	h := sha256.New()
 	h.Write([]byte(path))
 	h.Write([]byte{0})
-	h.Write(src)
+	h.Write(blob.Sum(nil))
 	var k cacheKey
 	copy(k[:], h.Sum(nil))
 	return k

@@ -57,6 +57,13 @@ func renderText(r *Response) []byte {
 		if u.Title != "" {
 			fmt.Fprintf(&b, "    %s\n", u.Title)
 		}
+		if u.Kind == "source" {
+			// Source lines carry their numbers, as an editor shows them.
+			for i, line := range strings.SplitAfter(strings.TrimSuffix(u.Text, "\n"), "\n") {
+				fmt.Fprintf(&b, "%5d  %s", u.Lines[0]+i, strings.TrimSuffix(line, "\n")+"\n")
+			}
+			continue
+		}
 		b.WriteString(u.Text)
 		if !strings.HasSuffix(u.Text, "\n") {
 			b.WriteString("\n")
