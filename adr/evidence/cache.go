@@ -24,7 +24,7 @@ import (
 
 // cacheFormat changes whenever analysis changes (stemming, stop words,
 // field weights), so old caches are never read.
-const cacheFormat = "git-adr terms v4\n"
+const cacheFormat = "git-adr terms v5\n"
 
 type cacheKey [32]byte
 

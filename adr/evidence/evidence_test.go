@@ -348,3 +348,5 @@ func TestNoRecordApplies(t *testing.T) {
 		t.Errorf("confidence %q with %d units, want none and no units", resp.Confidence, len(resp.Units))
 	}
 }
+
+func loadFS(fsys fs.FS) (*adr.Log, error) { return adr.Load(fsys, adr.LoadOptions{}) }

@@ -107,14 +107,16 @@ func (a Analyzer) Terms(text string) []Term {
 			}
 		}
 		for _, p := range parts {
-			t := fold(strings.ToLower(p.text))
+			lower := strings.ToLower(p.text)
+			t := fold(lower)
 			if len(t) < 2 && !isDigit(t) {
 				continue
 			}
 			if !a.KeepStopwords && (stopwords[t] || a.Query && metaWords[t]) {
 				continue
 			}
-			out = append(out, Term{Text: a.stem(t), Start: start + p.start, End: start + p.end})
+			// Stem before folding: stemmers know their language's accents.
+			out = append(out, Term{Text: fold(a.stem(lower)), Start: start + p.start, End: start + p.end})
 		}
 	})
 	return out

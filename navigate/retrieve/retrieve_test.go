@@ -1,0 +1,127 @@
+package retrieve
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestTerms(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		lang Language
+		want []string
+	}{
+		{"parseHTTPRequest", English, []string{"parsehttprequest", "pars", "http", "request"}},
+		{"pre-commit hooks", English, []string{"precommit", "pre", "commit", "hook"}},
+		{"go.mod and go.sum", English, []string{"gomod", "go", "mod", "gosum", "go", "sum"}},
+		{"snake_case_name", English, []string{"snakecasename", "snake", "case", "name"}},
+		{"Décision acceptée", French, []string{"decis", "accept"}},
+		{"Databases are persisted", English, []string{"databas", "persist"}},
+		{"缓存策略", English, []string{"缓存", "存策", "策略"}},
+		{"the and of", English, nil},
+	} {
+		got := Analyzer{Lang: tc.lang}.TermTexts(tc.in)
+		if len(got) == 0 && len(tc.want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Terms(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestTermOffsets(t *testing.T) {
+	s := "Use Ärger-free `parseJSON` in 缓存层."
+	for _, term := range (Analyzer{}).Terms(s) {
+		if term.Start < 0 || term.End > len(s) || term.Start >= term.End {
+			t.Errorf("term %q has bad offsets %d..%d", term.Text, term.Start, term.End)
+		}
+	}
+}
+
+func TestQueryExpansions(t *testing.T) {
+	q := Query("which datastore keeps the time to live", English)
+	has := func(text string, weight float64) bool {
+		for _, t := range q {
+			if t.Text == text && t.Weight == weight {
+				return true
+			}
+		}
+		return false
+	}
+	if !has("datastor", 1) || !has("postgresql", ExpansionWeight) {
+		t.Errorf("datastore expansion missing: %v", q)
+	}
+	if !has("ttl", 1) {
+		t.Errorf("time to live -> ttl missing: %v", q)
+	}
+	// A question's words of its own kind are dropped, unless nothing else
+	// is left.
+	if q := Query("which decision records the architecture", English); len(q) == 0 {
+		t.Error("meta-only query lost every word")
+	}
+}
+
+func TestSearchGroupsScoreTheirBestTerm(t *testing.T) {
+	ix := NewIndex([]Doc{
+		{ID: "many", Fields: []Field{{Text: "postgresql mysql sqlite mariadb oracle schema table"}}},
+		{ID: "exact", Fields: []Field{{Text: "our database choice"}}},
+	})
+	hits := ix.Search(Query("database", English))
+	if len(hits) != 2 || hits[0].ID != "exact" {
+		t.Fatalf("hits = %+v; the record with the word itself must beat one with many synonyms", hits)
+	}
+	// Ties keep document order.
+	ix = NewIndex([]Doc{{ID: "a", Fields: []Field{{Text: "cache"}}}, {ID: "b", Fields: []Field{{Text: "cache"}}}})
+	hits = ix.Search(Query("cache", English))
+	if hits[0].ID != "a" || hits[1].ID != "b" {
+		t.Errorf("tie order = %s, %s", hits[0].ID, hits[1].ID)
+	}
+}
+
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, s string) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(s), 0o644)
+	}
+	var long strings.Builder
+	for i := 0; i < 100; i++ {
+		long.WriteString("filler line\n")
+	}
+	long.WriteString("// the retry budget for payments\nfunc retryPayment() {}\n")
+	write("pay/retry.go", long.String())
+	write("pay/other.go", "package pay\n")
+	write("bin.dat", "cache\x00\x01")
+	write("node_modules/x/retry.js", "retry payments")
+	xs, st := Files(Query("retry payments", English), FileOptions{Top: dir, Paths: []string{"bin.dat", "node_modules/x/retry.js", "pay/other.go", "pay/retry.go"}, Priority: "pay/other.go"})
+	if len(xs) != 2 || xs[0].Path != "pay/other.go" || !xs[0].Priority || xs[1].Path != "pay/retry.go" {
+		t.Fatalf("excerpts = %+v", xs)
+	}
+	if xs[1].Start > 101 || xs[1].End < 102 || !strings.Contains(xs[1].Text, "retryPayment") {
+		t.Errorf("window %d-%d %q misses the matching lines", xs[1].Start, xs[1].End, xs[1].Text)
+	}
+	if st.Skipped != 1 {
+		t.Errorf("skipped %d files, want the binary one", st.Skipped)
+	}
+}
+
+func FuzzTerms(f *testing.F) {
+	for _, s := range []string{"parseHTTPRequest", "décision", "缓存策略 cache", "go.mod-x_y'z", "\xff\xfe", "a--b..c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, lang := range []Language{English, French, Other} {
+			for _, term := range (Analyzer{Lang: lang}).Terms(s) {
+				if term.Start < 0 || term.End > len(s) || term.Start > term.End || term.Text == "" {
+					t.Fatalf("%q: bad term %+v", s, term)
+				}
+			}
+		}
+		Query(s, English)
+	})
+}
