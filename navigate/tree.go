@@ -50,6 +50,15 @@ func (e *ArgError) Error() string {
 	return fmt.Sprintf("%s %s: %s", e.Arg, e.Value, e.Problem)
 }
 
+// wrapped is an error with its own message that still matches a sentinel.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
 // Tree is a directory tree opened for bounded navigation, seen from a
 // current directory inside it: relative paths given to its methods start
 // there, and paths in results are shown relative to it ("../x" for a path
@@ -166,25 +175,41 @@ func (t *Tree) locate(p string) (lexical, real string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	resolved, err := filepath.EvalSymlinks(filepath.Join(t.real, filepath.FromSlash(lexical)))
-	if err != nil {
-		// ENOTDIR ("file.go/x") also means: nothing there.
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return lexical, "", fmt.Errorf("%q: %w", p, ErrNotFound)
-		}
+	full := filepath.Join(t.real, filepath.FromSlash(lexical))
+	resolved, err := filepath.EvalSymlinks(full)
+	missing := err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) // ENOTDIR: "file.go/x"
+	if err != nil && !missing {
 		return lexical, "", fmt.Errorf("%q: %w", p, err)
+	}
+	if missing {
+		// Resolve the longest prefix that exists: a missing path behind a
+		// link that leads out is refused as outside, so that answers do
+		// not tell which files exist elsewhere.
+		for dir := filepath.Dir(full); ; dir = filepath.Dir(dir) {
+			if r, err := filepath.EvalSymlinks(dir); err == nil {
+				resolved = r
+				break
+			}
+			if dir == t.real || dir == filepath.Dir(dir) {
+				resolved = t.real
+				break
+			}
+		}
 	}
 	r, ok := within(t.real, resolved)
 	if !ok {
-		return lexical, "", fmt.Errorf("%q is a symbolic link to %q: %w", p, resolved, ErrOutside)
-	}
-	if r == "" {
-		r = "."
+		return lexical, "", &wrapped{fmt.Sprintf("%q goes through a symbolic link that leads outside the repository", p), ErrOutside}
 	}
 	for _, el := range strings.Split(r, "/") {
 		if el == ".git" {
-			return lexical, "", fmt.Errorf("%q is a symbolic link into .git: %w", p, ErrGitDir)
+			return lexical, "", &wrapped{fmt.Sprintf("%q goes through a symbolic link into .git", p), ErrGitDir}
 		}
+	}
+	if missing {
+		return lexical, "", fmt.Errorf("%q: %w", p, ErrNotFound)
+	}
+	if r == "" {
+		r = "."
 	}
 	return lexical, r, nil
 }

@@ -92,7 +92,15 @@ func TestSymlinksAreConfined(t *testing.T) {
 	if _, err := tr.Read("rel-out/secret.txt", one); err == nil {
 		t.Error("read through rel-out")
 	}
-	_, err := tr.List("dir-out", ListOptions{})
+	// Missing files behind a link that leads out are outside too: the
+	// answer must not tell what exists elsewhere.
+	for _, p := range []string{"dir-out/missing.txt", "dir-out/a/b/c", "abs-out/x"} {
+		_, err := tr.Read(p, one)
+		wantErr(t, err, ErrOutside)
+	}
+	_, err := tr.Read("in/missing/x", one)
+	wantErr(t, err, ErrNotFound)
+	_, err = tr.List("dir-out", ListOptions{})
 	wantErr(t, err, ErrOutside)
 	_, err = tr.Search(SearchOptions{Pattern: "secret", Path: "dir-out"})
 	wantErr(t, err, ErrOutside)
