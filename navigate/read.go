@@ -112,11 +112,21 @@ func (t *Tree) readText(p string) ([]byte, string, error) {
 	case fi.Size() > MaxFileBytes:
 		return nil, "", fmt.Errorf("%q is %d bytes, over the %d-byte (1 MiB) limit: %w", p, fi.Size(), MaxFileBytes, ErrTooLarge)
 	}
-	// The file may grow between Stat and the read: read one byte more than
-	// the limit to notice.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, "", fmt.Errorf("%q: %w", p, err)
+	// The file may change between Stat and the read: read up to one byte
+	// more than the limit, into a buffer sized once.
+	data := make([]byte, 0, fi.Size()+1)
+	for len(data) <= MaxFileBytes {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):min(cap(data), MaxFileBytes+1)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, "", fmt.Errorf("%q: %w", p, err)
+		}
 	}
 	if len(data) > MaxFileBytes {
 		return nil, "", fmt.Errorf("%q is over the %d-byte (1 MiB) limit: %w", p, MaxFileBytes, ErrTooLarge)
