@@ -63,7 +63,7 @@ func (t *Tree) List(dir string, o ListOptions) (*Listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := t.open(dir, real)
+	f, err := t.open(dir, real, true)
 	if err != nil {
 		return nil, err
 	}

@@ -95,7 +95,7 @@ func (t *Tree) readText(p string) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	f, err := t.open(p, real)
+	f, err := t.open(p, real, false)
 	if err != nil {
 		return nil, "", err
 	}
@@ -108,7 +108,7 @@ func (t *Tree) readText(p string) ([]byte, string, error) {
 	case fi.IsDir():
 		return nil, "", fmt.Errorf("%q: %w", p, ErrIsDir)
 	case !fi.Mode().IsRegular():
-		return nil, "", fmt.Errorf("%q is a %s: %w", p, fi.Mode().Type(), ErrNotRegular)
+		return nil, "", fmt.Errorf("%q is a %s: %w", p, kind(fi.Mode()), ErrNotRegular)
 	case fi.Size() > MaxFileBytes:
 		return nil, "", fmt.Errorf("%q is %d bytes, over the %d-byte (1 MiB) limit: %w", p, fi.Size(), MaxFileBytes, ErrTooLarge)
 	}

@@ -175,7 +175,7 @@ func (t *Tree) Search(opts SearchOptions) (*SearchResult, error) {
 			s.file(t.root, real, lexical)
 		}
 	default:
-		return nil, fmt.Errorf("%q: %w", p, ErrNotRegular)
+		return nil, fmt.Errorf("%q is a %s: %w", p, kind(fi.Mode()), ErrNotRegular)
 	}
 	s.finish()
 	return s.res, nil
@@ -292,7 +292,9 @@ func (s *scan) file(r *os.Root, name, rel string) {
 		s.limit(LimitBytes)
 		return
 	}
-	f, err := r.Open(name)
+	// The entry was a regular file when listed; should it have become a
+	// FIFO since, the open must not block.
+	f, err := openNonBlocking(r, name)
 	if err != nil {
 		return
 	}

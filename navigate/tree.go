@@ -215,9 +215,24 @@ func (t *Tree) locate(p string) (lexical, real string, err error) {
 }
 
 // open opens a real path (see locate) through the root, which refuses
-// anything a concurrent change might have turned into an escape.
-func (t *Tree) open(p, real string) (*os.File, error) {
-	f, err := t.root.Open(real)
+// anything a concurrent change might have turned into an escape. want is
+// the kind the caller needs: a directory, or else a regular file. Special
+// files are refused before they are opened (opening a FIFO blocks until a
+// writer comes, opening a device may act on it), and the open does not
+// block should one be swapped in after the check.
+func (t *Tree) open(p, real string, wantDir bool) (*os.File, error) {
+	fi, err := t.root.Stat(real)
+	if err == nil {
+		switch {
+		case wantDir && !fi.IsDir():
+			return nil, fmt.Errorf("%q: %w", p, ErrNotDir)
+		case !wantDir && fi.IsDir():
+			return nil, fmt.Errorf("%q: %w", p, ErrIsDir)
+		case !fi.IsDir() && !fi.Mode().IsRegular():
+			return nil, fmt.Errorf("%q is a %s: %w", p, kind(fi.Mode()), ErrNotRegular)
+		}
+	}
+	f, err := openNonBlocking(t.root, real)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%q: %w", p, ErrNotFound)
@@ -225,4 +240,22 @@ func (t *Tree) open(p, real string) (*os.File, error) {
 		return nil, fmt.Errorf("%q: %w", p, err)
 	}
 	return f, nil
+}
+
+// openNonBlocking opens name in r for reading without blocking on a FIFO.
+func openNonBlocking(r *os.Root, name string) (*os.File, error) {
+	return r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+// kind names a special file's type for messages.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }
