@@ -61,6 +61,8 @@ func newApp(env *Env) *cli.App {
 			checkCommand(env),
 			renumberCommand(env),
 			rootsCommand(env),
+			navCommand(env),
+			mcpCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
@@ -76,13 +78,15 @@ func newApp(env *Env) *cli.App {
 		},
 	}
 	for _, cmd := range app.Commands {
-		setUsageHandler(cmd)
+		setUsageHandler(cmd, "")
 	}
 	return app
 }
 
-func setUsageHandler(cmd *cli.Command) {
-	name := cmd.Name
+// setUsageHandler rewrites flag errors of cmd (named after its parents,
+// "nav read") into git-adr's usage errors.
+func setUsageHandler(cmd *cli.Command, parent string) {
+	name := strings.TrimSpace(parent + " " + cmd.Name)
 	cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
 		msg := err.Error()
 		if strings.HasPrefix(msg, "flag provided but not defined: ") {
@@ -93,10 +97,18 @@ func setUsageHandler(cmd *cli.Command) {
 			}
 			msg = "unknown flag " + fmt.Sprintf("%q", name)
 		}
+		if i := strings.Index(msg, " for flag -"); i >= 0 && strings.HasPrefix(msg, "invalid value ") {
+			// `invalid value "x" for flag -start-line: parse error`
+			flag, _, _ := strings.Cut(msg[i+len(" for flag -"):], ":")
+			if len(flag) > 1 {
+				flag = "-" + flag
+			}
+			msg = fmt.Sprintf("-%s: %s is not a valid value", flag, msg[len("invalid value "):i])
+		}
 		return usagef("%s", msg).hint(fmt.Sprintf("run `git adr %s -h` for usage", name))
 	}
 	for _, sub := range cmd.Subcommands {
-		setUsageHandler(sub)
+		setUsageHandler(sub, name)
 	}
 }
 

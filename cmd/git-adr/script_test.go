@@ -11,7 +11,8 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-adr": func() { os.Exit(Main()) },
+		"git-adr":    func() { os.Exit(Main()) },
+		"mcp-client": func() { os.Exit(mcpClientMain()) },
 	})
 }
 
