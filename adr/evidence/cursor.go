@@ -34,7 +34,7 @@ func encodeCursor(c cursorState) string {
 }
 
 // restartHint is what every cursor error tells the caller.
-const restartHint = "repeat the request without --cursor to start again"
+const restartHint = "repeat the request without the cursor to start again"
 
 func (s *Service) decodeCursor(raw string) (cursorState, error) {
 	var c cursorState

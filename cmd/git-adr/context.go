@@ -5,7 +5,9 @@ import (
 	"errors"
 	"path/filepath"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
+	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
 
@@ -104,7 +106,27 @@ func runContext(env *Env, id string, o contextOptions) error {
 			req.MaxChars = cfg.Context.MaxChars
 		}
 	}
-	svc := &evidence.Service{
+	svc := contextService(repo, l)
+	_, out, err := svc.Answer(req)
+	if err != nil {
+		var re *evidence.RequestError
+		if errors.As(err, &re) {
+			e := usagef("%s", re.Msg)
+			if re.Hint != "" {
+				e.hint(re.Hint)
+			}
+			return e
+		}
+		return err
+	}
+	_, err = env.Out.Write(out)
+	return err
+}
+
+// contextService is the context service over a loaded log, for the command
+// and for the MCP tool.
+func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
+	return &evidence.Service{
 		Log: l, Top: repo.Top, RepoID: repo.CommonDir, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
 		SourceFiles: func() ([]string, error) {
 			out, err := repo.Git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
@@ -120,18 +142,4 @@ func runContext(env *Env, id string, o contextOptions) error {
 			return paths, nil
 		},
 	}
-	_, out, err := svc.Answer(req)
-	if err != nil {
-		var re *evidence.RequestError
-		if errors.As(err, &re) {
-			e := usagef("%s", re.Msg)
-			if re.Hint != "" {
-				e.hint(re.Hint)
-			}
-			return e
-		}
-		return err
-	}
-	_, err = env.Out.Write(out)
-	return err
 }

@@ -31,9 +31,23 @@ type Env struct {
 	rootRel []string
 }
 
-// rootsRel returns the --root values relative to the repository root (set
-// once the log is loaded).
-func (e *Env) rootsRel() []string { return e.rootRel }
+// rootsRel returns the --root values relative to the repository root
+// (values outside it are dropped here; Log reports them).
+func (e *Env) rootsRel() []string {
+	if e.rootRel != nil || len(e.Roots) == 0 {
+		return e.rootRel
+	}
+	r, err := e.Repo()
+	if err != nil {
+		return nil
+	}
+	for _, p := range e.Roots {
+		if rel, ok := r.Rel(p); ok {
+			e.rootRel = append(e.rootRel, rel)
+		}
+	}
+	return e.rootRel
+}
 
 // Repo opens the repository once.
 func (e *Env) Repo() (*gitops.Repo, error) {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/navigate"
 	"github.com/git-adr/git-adr/navigate/mcpserver"
 	"github.com/urfave/cli/v2"
@@ -23,6 +25,7 @@ func mcpCommand(env *Env) *cli.Command {
 		Description: `Runs a Model Context Protocol server on stdin/stdout for one client session,
 until the client closes stdin. The tools are read-only and bounded:
 
+   adr_context  bounded decision context (git adr context --json)
    adr_search   literal search (git adr nav search)
    adr_list     a directory listing page (git adr nav ls)
    adr_read     a page of a text file (git adr nav read)
@@ -89,11 +92,69 @@ func runMCP(env *Env, verbose bool) error {
 	return nil
 }
 
-// registerTools is the one place MCP tools are added. The context service
-// plugs in here with one more call, for example:
-//
-//	mcpserver.Add(srv, mcpserver.Tool[contextArgs]{Name: "adr_context", ..., Handle: ...})
+// registerTools is the one place MCP tools are added.
 func registerTools(srv *mcpserver.Server, env *Env, tree *navigate.Tree) {
-	_ = env // the context tool will load the log through env
+	addContextTool(srv, env)
 	mcpserver.AddNavigation(srv, tree)
+}
+
+type contextArgs struct {
+	ID        string `json:"id,omitempty" jsonschema:"a record ID with an optional unit locator (ADR-0012, 12, ADR-0012#decision, ADR-0042§3); omit every selector for an overview of the log"`
+	Task      string `json:"task,omitempty" jsonschema:"what you are about to do, in your own words; ranks decision records and the repository's files by its words"`
+	File      string `json:"file,omitempty" jsonschema:"with task: a file (relative to the repository root) whose best lines are always included"`
+	Domain    string `json:"domain,omitempty" jsonschema:"the decisions of one domain"`
+	Iteration string `json:"iteration,omitempty" jsonschema:"the decisions of one delivery iteration"`
+	Intent    string `json:"intent,omitempty" jsonschema:"current (default: decisions in force), rationale (why: context, options, consequences) or history (the supersession chain)"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"the cursor of a previous adr_context result, to continue it; pass it alone"`
+	MaxUnits  *int   `json:"max_units,omitempty" jsonschema:"at most this many units (default 8)"`
+	MaxChars  *int   `json:"max_chars,omitempty" jsonschema:"at most this many Unicode code points in the whole result (default 12000)"`
+}
+
+// addContextTool serves `git adr context` as adr_context. The log is read
+// again for every call: the server outlives edits to the records.
+func addContextTool(srv *mcpserver.Server, env *Env) {
+	mcpserver.Add(srv, mcpserver.Tool[contextArgs]{
+		Name:  "adr_context",
+		Title: "Decision context",
+		Description: "The architecture decisions that matter for a task, a record, a domain or an iteration, bounded to 8 units and " +
+			"12,000 code points (the whole result). Every unit names its record ID, path, line range, status and why it is included; " +
+			"a superseded record is led by its accepted successor. Returns JSON {units: [{id, path, lines, status, kind, role, text}], " +
+			"references, cursor, omitted, coverage, confidence, freshness, warnings, size}. When cursor is not null, call again with " +
+			"only the cursor for the rest. confidence \"none\" means no decision record applies.",
+		Handle: func(_ context.Context, a contextArgs) (any, error) {
+			repo, err := env.Repo()
+			if err != nil {
+				return nil, err
+			}
+			l, err := adr.Load(repo.WorktreeFS(), adr.LoadOptions{Roots: env.rootsRel()})
+			if err != nil {
+				return nil, err
+			}
+			if len(l.Roots) == 0 {
+				return nil, mcpserver.WithHints(errors.New("no ADR directory found in this repository"),
+					"run `git adr init` to start a log, or start the server with --root DIR")
+			}
+			req := evidence.Request{ID: a.ID, Task: a.Task, File: a.File, Domain: a.Domain, Iteration: a.Iteration,
+				Intent: evidence.Intent(a.Intent), Cursor: a.Cursor, Format: evidence.JSON}
+			if a.MaxUnits != nil {
+				req.MaxUnits = *a.MaxUnits
+			} else if l.Config != nil {
+				req.MaxUnits = l.Config.Context.MaxUnits
+			}
+			if a.MaxChars != nil {
+				req.MaxChars = *a.MaxChars
+			} else if l.Config != nil {
+				req.MaxChars = l.Config.Context.MaxChars
+			}
+			_, out, err := contextService(repo, l).Answer(req)
+			if err != nil {
+				var re *evidence.RequestError
+				if errors.As(err, &re) && re.Hint != "" {
+					return nil, mcpserver.WithHints(err, re.Hint)
+				}
+				return nil, err
+			}
+			return mcpserver.Text(out), nil
+		},
+	})
 }
