@@ -31,6 +31,7 @@ type options struct {
 	src         string
 	seed        uint64
 	adrToolsMax int
+	slowRuns    int
 	budget      time.Duration
 	keep        bool
 }
@@ -58,7 +59,8 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.out, "out", "", "write the Markdown table into `FILE` between <!-- bench:start --> and <!-- bench:end -->")
 	fs.StringVar(&o.src, "src", ".", "build git-adr from the source tree in `DIR`")
 	fs.Uint64Var(&o.seed, "seed", 1, "generator seed")
-	fs.IntVar(&o.adrToolsMax, "adr-tools-max", 1000, "largest log size `adr generate toc` is run on (its time grows with the square of the log)")
+	fs.IntVar(&o.adrToolsMax, "adr-tools-max", 1000, "above this many records, run `adr generate toc` only -slow-runs times, without warm-up")
+	fs.IntVar(&o.slowRuns, "slow-runs", 1, "timed runs of `adr generate toc` above -adr-tools-max records (0 skips it)")
 	fs.DurationVar(&o.budget, "budget", time.Minute, "stop timing one command after this long, once 3 runs are done")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary directory (binary and repositories) and print its path")
 	if err := fs.Parse(args); err != nil {
@@ -76,6 +78,9 @@ func parseFlags(args []string) (options, error) {
 	}
 	if o.runs < 1 {
 		return o, fmt.Errorf("-runs %d: need at least 1", o.runs)
+	}
+	if o.slowRuns < 0 {
+		return o, fmt.Errorf("-slow-runs %d: need 0 or more", o.slowRuns)
 	}
 	return o, nil
 }

@@ -146,8 +146,8 @@ func (rep *report) cell(r *result) string {
 		return "skipped"
 	}
 	s := formatDuration(r.median())
-	if len(r.times) != rep.opts.runs {
-		s += fmt.Sprintf(" (%d runs)", len(r.times))
+	if len(r.times) != rep.opts.runs || r.capped {
+		s += fmt.Sprintf(" (%d run%s)", len(r.times), map[bool]string{true: "s"}[len(r.times) != 1])
 	}
 	return s
 }
@@ -168,6 +168,8 @@ func ratio(a, b *result) string {
 
 func formatDuration(d time.Duration) string {
 	switch {
+	case d >= 100*time.Second:
+		return fmt.Sprintf("%.1f min", d.Minutes())
 	case d >= time.Second:
 		return fmt.Sprintf("%.2f s", d.Seconds())
 	case d >= 10*time.Millisecond:
@@ -231,9 +233,11 @@ func (rep *report) notes(md bool) []string {
 		case r.unavailable:
 			add(fmt.Sprintf("%s is unavailable: this git-adr build has no such command yet; re-run the benchmark once it is merged.", q(r.cmd.display())))
 		case r.skipped != "" && r.cmd.slow:
-			add(fmt.Sprintf("%s was not run above %d records: it runs `adr-list` "+
-				"(find, grep, sort over the whole directory) once per record, so its time grows with the square "+
-				"of the log size and one run at 10,000 records takes far too long. Raise -adr-tools-max to measure it anyway.", q(r.cmd.display()), rep.opts.adrToolsMax))
+			add(fmt.Sprintf("%s was not run above %d records (-slow-runs 0).", q(r.cmd.display()), rep.opts.adrToolsMax))
+		case r.capped && r.err == nil:
+			add(fmt.Sprintf("%s at %s records ran %d time(s), without a warm-up run, to keep the benchmark short "+
+				"(-adr-tools-max %d, -slow-runs %d): it starts about ten processes per record.",
+				q(r.cmd.display()), thousands(r.n), len(r.times), rep.opts.adrToolsMax, rep.opts.slowRuns))
 		case r.skipped != "":
 			add(fmt.Sprintf("%s was skipped: %s.", q(r.cmd.display()), r.skipped))
 		case r.cmd.row == "check" && r.err == nil:
@@ -243,24 +247,33 @@ func (rep *report) notes(md bool) []string {
 	return out
 }
 
-// floorRow compares `git adr list` with a process that only reads every
-// record.
+// floorRow compares `git adr list` with the cost of starting git-adr and
+// with a process that only reads every record.
 type floorRow struct {
-	n        int
-	rg, list *result
+	n                 int
+	startup, rg, list *result
 }
 
 func (rep *report) floor() []floorRow {
 	var out []floorRow
-	list := map[int]*result{}
+	at := map[int]int{}
 	for _, r := range rep.results {
-		if r.cmd.tool == toolGitADR && r.cmd.row == "list" {
-			list[r.n] = r
+		if r.cmd.tool != toolFloor && r.cmd.row != "list" {
+			continue
 		}
-	}
-	for _, r := range rep.results {
-		if r.cmd.tool == toolFloor && r.skipped == "" {
-			out = append(out, floorRow{n: r.n, rg: r, list: list[r.n]})
+		i, ok := at[r.n]
+		if !ok {
+			i = len(out)
+			at[r.n] = i
+			out = append(out, floorRow{n: r.n})
+		}
+		switch {
+		case r.cmd.row == "startup":
+			out[i].startup = r
+		case r.cmd.tool == toolFloor:
+			out[i].rg = r
+		default:
+			out[i].list = r
 		}
 	}
 	return out
@@ -281,9 +294,9 @@ func (rep *report) text(w io.Writer) {
 	if fl := rep.floor(); len(fl) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "records\trg reads every record\tgit adr list\tlist / rg")
+		fmt.Fprintln(tw, "records\tgit adr --version\trg reads every record\tgit adr list\tlist / rg")
 		for _, f := range fl {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", f.n, rep.cell(f.rg), rep.cell(f.list), ratio(f.rg, f.list))
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", f.n, rep.cell(f.startup), rep.cell(f.rg), rep.cell(f.list), ratio(f.rg, f.list))
 		}
 		tw.Flush()
 	}
@@ -306,16 +319,19 @@ func (rep *report) markdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", thousands(rw.n), rep.command(rw, true), rep.cell(rw.gitADR), rep.cell(rw.other), ratio(rw.gitADR, rw.other))
 	}
 	if fl := rep.floor(); len(fl) > 0 {
-		var rgCmd string
+		var startup, rg string
 		for _, c := range commands() {
-			if c.tool == toolFloor {
-				rgCmd = strings.Join(c.args, " ")
+			switch {
+			case c.row == "startup":
+				startup = c.display()
+			case c.tool == toolFloor:
+				rg = c.display()
 			}
 		}
-		fmt.Fprintf(&b, "\nThe floor: one `%s` process reads every record.\n\n", rgCmd)
-		b.WriteString("| records | rg | `git adr list` | list ÷ rg |\n|---:|---:|---:|---:|\n")
+		fmt.Fprintf(&b, "\nThe floor: `%s` starts git-adr through git and reads no record; `%s` is one process that opens and reads every record.\n\n", startup, rg)
+		b.WriteString("| records | `git adr --version` | `rg` | `git adr list` | list ÷ rg |\n|---:|---:|---:|---:|---:|\n")
 		for _, f := range fl {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", thousands(f.n), rep.cell(f.rg), rep.cell(f.list), ratio(f.rg, f.list))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", thousands(f.n), rep.cell(f.startup), rep.cell(f.rg), rep.cell(f.list), ratio(f.rg, f.list))
 		}
 	}
 	if notes := rep.notes(true); len(notes) > 0 {
@@ -357,8 +373,8 @@ func updateRegion(path, body string) error {
 
 func replaceRegion(doc, body string) (string, error) {
 	region := startMarker + "\n" + strings.TrimRight(body, "\n") + "\n" + endMarker
-	i := strings.Index(doc, startMarker)
-	j := strings.Index(doc, endMarker)
+	i := markerLine(doc, startMarker)
+	j := markerLine(doc, endMarker)
 	switch {
 	case i < 0 && j < 0:
 		if doc != "" && !strings.HasSuffix(doc, "\n") {
@@ -369,7 +385,20 @@ func replaceRegion(doc, body string) (string, error) {
 		}
 		return doc + region + "\n", nil
 	case i < 0 || j < i:
-		return "", fmt.Errorf("%q and %q are not a pair in that order", startMarker, endMarker)
+		return "", fmt.Errorf("%q and %q are not a pair of lines in that order", startMarker, endMarker)
 	}
 	return doc[:i] + region + doc[j+len(endMarker):], nil
+}
+
+// markerLine is the offset of the first line that is exactly marker, or -1;
+// a marker quoted inside other text (as the docs do) does not count.
+func markerLine(doc, marker string) int {
+	for off := 0; off < len(doc); {
+		line, _, _ := strings.Cut(doc[off:], "\n")
+		if strings.TrimRight(line, "\r") == marker {
+			return off
+		}
+		off += len(line) + 1
+	}
+	return -1
 }
