@@ -241,7 +241,7 @@ func (rep *report) notes(md bool) []string {
 		case r.skipped != "":
 			add(fmt.Sprintf("%s was skipped: %s.", q(r.cmd.display()), r.skipped))
 		case r.cmd.row == "check" && r.err == nil:
-			add(fmt.Sprintf("%s at %d records: exit %d, %d lines of findings.", q(r.cmd.display()), r.n, r.code, r.lines))
+			add(fmt.Sprintf("%s at %s records: exit %d, %d lines of findings.", q(r.cmd.display()), thousands(r.n), r.code, r.lines))
 		}
 	}
 	return out
