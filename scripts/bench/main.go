@@ -162,7 +162,11 @@ func newBench(tmp string, o options) (*bench, error) {
 		return nil, fmt.Errorf("go build ./cmd/git-adr in %s: %w", o.src, err)
 	}
 	gitconfig := filepath.Join(home, ".gitconfig")
-	cfg := "[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n"
+	// No automatic gc or maintenance: a gc that git starts in the
+	// background after a large commit would race the repository copies
+	// and the timings. makeRepo packs each repository once instead.
+	cfg := "[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n" +
+		"[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n"
 	if err := os.WriteFile(gitconfig, []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}
@@ -203,8 +207,8 @@ func newBench(tmp string, o options) (*bench, error) {
 	return b, nil
 }
 
-// makeRepo generates a log of n records, commits it, and returns the
-// repository's directory.
+// makeRepo generates a log of n records, commits it, packs the repository
+// as a long-lived one would be, and returns its directory.
 func (b *bench) makeRepo(n int) (string, error) {
 	dir := filepath.Join(b.dir, "repos", strconv.Itoa(n), "master")
 	if err := WriteLog(filepath.Join(dir, "doc", "adr"), Generate(n, b.opts.seed)); err != nil {
@@ -214,6 +218,7 @@ func (b *bench) makeRepo(n int) (string, error) {
 		{"init", "-q"},
 		{"add", "-A"},
 		{"commit", "-q", "-m", fmt.Sprintf("%d generated decision records (seed %d)", n, b.opts.seed)},
+		{"gc", "-q"},
 	} {
 		if err := b.git(dir, args...); err != nil {
 			return "", err
