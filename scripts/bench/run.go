@@ -1,0 +1,300 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The tools a command belongs to.
+const (
+	toolGitADR   = "git-adr"
+	toolAdrTools = "adr-tools"
+	toolFloor    = "floor"
+)
+
+// newTitle is the title both tools' `new` is timed with.
+const newTitle = "Benchmark decision"
+
+// command is one timed command line.
+type command struct {
+	// row is the table row the command belongs to; a git-adr command and
+	// the adr-tools command it is compared with share a row.
+	row  string
+	tool string
+	args []string
+	// writes means the repository is reset after every run.
+	writes bool
+	// slow commands take minutes on large logs: above -adr-tools-max
+	// records they run -slow-runs times without a warm-up run.
+	slow bool
+	// okCodes are the exit codes that mean success (0 unless set).
+	okCodes []int
+	// verify checks the first run's effect, so that a timing is never of
+	// a command that did nothing.
+	verify func(n int, dir string, stdout []byte) error
+}
+
+func (c command) display() string {
+	args := c.args
+	if c.tool == toolGitADR {
+		args = append([]string{"git"}, args...)
+	}
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = a
+		if strings.ContainsAny(a, " ^#") {
+			q[i] = "'" + a + "'"
+		}
+	}
+	return strings.Join(q, " ")
+}
+
+// commands lists what is timed, in table order.
+func commands() []command {
+	return []command{
+		{row: "new", tool: toolGitADR, args: []string{"adr", "new", newTitle}, writes: true, verify: verifyNew},
+		{row: "new", tool: toolAdrTools, args: []string{"adr", "new", newTitle}, writes: true, verify: verifyNew},
+		{row: "list", tool: toolGitADR, args: []string{"adr", "list"}, verify: verifyLines("")},
+		{row: "list --json", tool: toolGitADR, args: []string{"adr", "list", "--json"}, verify: verifyJSON},
+		{row: "index", tool: toolGitADR, args: []string{"adr", "index"}, writes: true, verify: verifyIndex},
+		{row: "index", tool: toolAdrTools, args: []string{"adr", "generate", "toc"}, slow: true, verify: verifyLines("* [")},
+		{row: "check", tool: toolGitADR, args: []string{"adr", "check"}, okCodes: []int{0, 1}},
+		// The floor: starting git-adr through git without reading the log,
+		// and one fast process that opens and reads every record.
+		{row: "startup", tool: toolFloor, args: []string{"git", "adr", "--version"}},
+		{row: "read every record", tool: toolFloor, args: []string{"rg", "--count", "^## Status", "doc/adr"}, verify: verifyLines("")},
+	}
+}
+
+// result is the measurement of one command at one size.
+type result struct {
+	n   int
+	cmd command
+	// times are the timed runs (the warm-up run excluded).
+	times []time.Duration
+	// skipped or unavailable explain a missing measurement.
+	skipped     string
+	unavailable bool
+	// capped is a slow command run -slow-runs times without warm-up.
+	capped bool
+	err    error
+	// lines and code are the warm-up run's stdout line count and exit
+	// code, for notes (check's findings).
+	lines, code int
+}
+
+func (r *result) label() string {
+	return fmt.Sprintf("%s at %d records", r.cmd.display(), r.n)
+}
+
+func (r *result) median() time.Duration {
+	if len(r.times) == 0 {
+		return 0
+	}
+	t := slices.Clone(r.times)
+	slices.Sort(t)
+	if len(t)%2 == 1 {
+		return t[len(t)/2]
+	}
+	return (t[len(t)/2-1] + t[len(t)/2]) / 2
+}
+
+// size generates the log of n records and times every command on it.
+func (b *bench) size(n int) ([]*result, error) {
+	fmt.Fprintf(os.Stderr, "bench: generating %d records\n", n)
+	master, err := b.makeRepo(n)
+	if err != nil {
+		return nil, err
+	}
+	dirs := map[string]string{toolFloor: master}
+	for _, tool := range []string{toolGitADR, toolAdrTools} {
+		if dirs[tool], err = b.copyRepo(master, tool); err != nil {
+			return nil, err
+		}
+	}
+	var out []*result
+	for _, c := range commands() {
+		r := &result{n: n, cmd: c}
+		out = append(out, r)
+		switch {
+		case c.tool == toolAdrTools && !b.adrTools:
+			r.skipped = "adr-tools not installed"
+			continue
+		case c.slow && n > b.opts.adrToolsMax && b.opts.slowRuns == 0:
+			r.skipped = fmt.Sprintf("not run above %d records (-adr-tools-max, -slow-runs 0)", b.opts.adrToolsMax)
+			continue
+		case c.tool == toolFloor:
+			if _, err := exec.LookPath(c.args[0]); err != nil {
+				r.skipped = c.args[0] + " not installed"
+				continue
+			}
+		}
+		b.measure(r, dirs[c.tool])
+		switch {
+		case r.unavailable:
+			fmt.Fprintf(os.Stderr, "bench: %-36s %6d records: unavailable in this binary\n", c.display(), n)
+		case r.err != nil:
+			fmt.Fprintf(os.Stderr, "bench: %-36s %6d records: FAILED: %v\n", c.display(), n, r.err)
+		default:
+			fmt.Fprintf(os.Stderr, "bench: %-36s %6d records: %s (median of %d)\n", c.display(), n, formatDuration(r.median()), len(r.times))
+		}
+		// Later sizes would fail the same way; the error is reported once
+		// per size, which is enough to see whether it depends on size.
+	}
+	return out, nil
+}
+
+// measure runs the warm-up run, then timed runs until -runs are done or
+// the time budget is spent with at least 3 runs. A slow command above
+// -adr-tools-max runs -slow-runs times with no warm-up run: its files are
+// in the cache already, written by the copy moments before.
+func (b *bench) measure(r *result, dir string) {
+	var spent time.Duration
+	first, last := 0, b.opts.runs
+	if r.cmd.slow && r.n > b.opts.adrToolsMax {
+		r.capped = true
+		first, last = 1, b.opts.slowRuns
+	}
+	for i := first; i <= last; i++ {
+		d, code, stdout, err := b.once(r.cmd, dir)
+		if err != nil {
+			if i == 0 && r.cmd.tool == toolGitADR && isUnknownCommand(err) {
+				r.unavailable = true
+			} else {
+				r.err = err
+			}
+			return
+		}
+		if i == first {
+			r.lines, r.code = bytes.Count(stdout, []byte("\n")), code
+			if r.cmd.verify != nil {
+				if err := r.cmd.verify(r.n, dir, stdout); err != nil {
+					r.err = fmt.Errorf("%s did not do its work: %w", r.cmd.display(), err)
+					return
+				}
+			}
+		}
+		if i > 0 {
+			r.times = append(r.times, d)
+			spent += d
+		}
+		if r.cmd.writes {
+			if err := b.reset(dir); err != nil {
+				r.err = err
+				return
+			}
+			if i == first {
+				if err := b.clean(dir); err != nil {
+					r.err = err
+					return
+				}
+			}
+		}
+		if i >= 3 && spent > b.opts.budget {
+			break
+		}
+	}
+}
+
+// runError is a command that exited with an unexpected code.
+type runError struct {
+	code   int
+	stderr string
+}
+
+func (e *runError) Error() string {
+	return fmt.Sprintf("exit status %d: %s", e.code, strings.TrimSpace(e.stderr))
+}
+
+func isUnknownCommand(err error) bool {
+	var re *runError
+	return errors.As(err, &re) && re.code == 2 && strings.Contains(re.stderr, "unknown command")
+}
+
+// once runs the command in dir and times it from start to exit.
+func (b *bench) once(c command, dir string) (time.Duration, int, []byte, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(c.args[0], c.args[1:]...)
+	if c.tool == toolGitADR {
+		cmd = exec.Command("git", c.args...)
+	}
+	cmd.Dir, cmd.Env = dir, b.env
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return 0, 0, nil, err
+		}
+		code = ee.ExitCode()
+	}
+	ok := c.okCodes
+	if ok == nil {
+		ok = []int{0}
+	}
+	if !slices.Contains(ok, code) {
+		return 0, code, nil, &runError{code: code, stderr: stderr.String()}
+	}
+	return d, code, stdout.Bytes(), nil
+}
+
+func verifyNew(n int, dir string, _ []byte) error {
+	want := filepath.Join(dir, "doc", "adr", fmt.Sprintf("%04d-%s.md", n+1, Slug(newTitle)))
+	data, err := os.ReadFile(want)
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(data, []byte(fmt.Sprintf("# %d. %s\n", n+1, newTitle))) {
+		return fmt.Errorf("%s does not start with its title", want)
+	}
+	return nil
+}
+
+// verifyLines wants one output line per record (starting with prefix).
+func verifyLines(prefix string) func(int, string, []byte) error {
+	return func(n int, _ string, stdout []byte) error {
+		got := 0
+		for _, l := range strings.Split(string(stdout), "\n") {
+			if l != "" && strings.HasPrefix(l, prefix) {
+				got++
+			}
+		}
+		if got != n {
+			return fmt.Errorf("%d lines, want %d", got, n)
+		}
+		return nil
+	}
+}
+
+func verifyJSON(n int, _ string, stdout []byte) error {
+	var recs []json.RawMessage
+	if err := json.Unmarshal(stdout, &recs); err != nil {
+		return err
+	}
+	if len(recs) != n {
+		return fmt.Errorf("%d records in JSON, want %d", len(recs), n)
+	}
+	return nil
+}
+
+func verifyIndex(n int, dir string, _ []byte) error {
+	data, err := os.ReadFile(filepath.Join(dir, "doc", "adr", "INDEX.md"))
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(data, []byte(fmt.Sprintf("%04d-", n))) {
+		return fmt.Errorf("INDEX.md does not list record %d", n)
+	}
+	return nil
+}
