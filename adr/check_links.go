@@ -92,7 +92,7 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 	if u, err := url.PathUnescape(p); err == nil {
 		p = u
 	}
-	if !recordExt.MatchString(p) {
+	if recordExt(p) == "" {
 		return Finding{}, false
 	}
 	f := Finding{Kind: KindBrokenReference, Path: r.Path, Line: line, IDs: []string{r.ID}}

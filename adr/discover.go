@@ -32,6 +32,10 @@ type DiscoverOptions struct {
 	// AllowMissing lets Roots name directories that do not exist yet (init
 	// creates them).
 	AllowMissing bool
+	// Lazy reads numbered and date-slug records by file name only, parsing
+	// a sample for the root's style; Log.Ensure parses a record when it is
+	// needed. For commands that touch few records of a large log (new).
+	Lazy bool
 }
 
 // Scan limits keep automatic detection cheap in large repositories.

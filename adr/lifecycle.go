@@ -80,13 +80,7 @@ func (w *workspace) changes() []FileChange {
 func (l *Log) reparse(r *Record, data []byte) *Record {
 	n := Parse(data)
 	n.ID, n.Number, n.Numbered, n.Path, n.Root, n.Archived = r.ID, r.Number, r.Numbered, r.Path, r.Root, r.Archived
-	for i := range n.Units {
-		sep := "#"
-		if strings.HasPrefix(n.Units[i].Anchor, "§") {
-			sep = ""
-		}
-		n.Units[i].ID = n.ID + sep + n.Units[i].Anchor
-	}
+	n.assignUnitIDs()
 	for i := range n.Relations {
 		if t := l.Target(n, n.Relations[i].Target); t != nil {
 			n.Relations[i].TargetID = t.ID

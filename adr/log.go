@@ -48,7 +48,7 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 	}
 	l := &Log{FS: fsys, Config: cfg, Roots: roots, Notes: notes}
 	for _, root := range roots {
-		if err := root.scanRecords(fsys); err != nil {
+		if err := root.scanRecords(fsys, opt.Lazy); err != nil {
 			return nil, err
 		}
 		if !root.Exists && root.Source == "--root" && !opt.AllowMissing {
@@ -58,6 +58,31 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 	}
 	l.resolveRelations()
 	return l, nil
+}
+
+// Ensure parses a record that a lazy load read by name only. It is a
+// no-op for parsed records.
+func (l *Log) Ensure(r *Record) error {
+	if !r.lazy {
+		return nil
+	}
+	data, err := fs.ReadFile(l.FS, r.Path)
+	if err != nil {
+		return fmt.Errorf("read %q: %w", r.Path, err)
+	}
+	n := Parse(data)
+	n.ID, n.Number, n.Numbered, n.Path, n.Root, n.Archived = r.ID, r.Number, r.Numbered, r.Path, r.Root, r.Archived
+	if n.Title == "" {
+		n.Title = r.Title
+	}
+	*r = *n
+	r.assignUnitIDs()
+	for i := range r.Relations {
+		if t := l.Target(r, r.Relations[i].Target); t != nil {
+			r.Relations[i].TargetID = t.ID
+		}
+	}
+	return nil
 }
 
 // NotFoundError means a reference names no record.
@@ -117,7 +142,7 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 	}
 	var cands []*Record
 	// A path or file name.
-	if strings.Contains(rref, "/") || recordExt.MatchString(rref) {
+	if strings.Contains(rref, "/") || recordExt(rref) != "" {
 		p := cleanRel(rref)
 		if r := l.ByPath(p); r != nil {
 			return r, nil

@@ -19,32 +19,78 @@ type fileName struct {
 	Stem     string
 }
 
-var numberedName = regexp.MustCompile(`^(?i:(adr|rfc|dr|decision)([-_ ]?))?(\d{1,9})(?:([-_ .]+)(.*?))?(\.(?i:md|markdown|mdx))$`)
+// recordExts are the extensions a record file may have (any case).
+var recordExts = []string{".md", ".markdown", ".mdx"}
 
-var recordExt = regexp.MustCompile(`\.(?i:md|markdown|mdx)$`)
+// recordExt returns the record extension of a name as written, or "".
+func recordExt(name string) string {
+	for _, e := range recordExts {
+		if len(name) > len(e) && strings.EqualFold(name[len(name)-len(e):], e) {
+			return name[len(name)-len(e):]
+		}
+	}
+	return ""
+}
 
-// parseFileName splits a record file name. Eight-digit date prefixes
-// (log4brains' YYYYMMDD-slug) are not numbers: those records are identified
-// by their slug.
+// leads are the words a numbered file name may start with ("adr-017-x.md").
+var leads = []string{"adr", "rfc", "dr", "decision"}
+
+// parseFileName splits a record file name: an optional lead word and
+// separator, 1 to 9 digits, then the end or a separator run and the slug,
+// then the extension. Eight-digit date prefixes (log4brains' YYYYMMDD-slug)
+// are not numbers: those records are identified by their slug. Record
+// loading parses every file name, so this is written out by hand rather
+// than as a regular expression.
 func parseFileName(name string) fileName {
-	ext := recordExt.FindString(name)
-	fn := fileName{Ext: ext, Stem: strings.TrimSuffix(name, ext), Slug: strings.TrimSuffix(name, ext)}
-	m := numberedName.FindStringSubmatch(name)
-	if m == nil {
+	ext := recordExt(name)
+	stem := strings.TrimSuffix(name, ext)
+	fn := fileName{Ext: ext, Stem: stem, Slug: stem}
+	if ext == "" {
 		return fn
 	}
-	digits := m[3]
-	if isDatePrefix(digits) {
+	try := func(lead string) (fileName, bool) {
+		rest := stem[len(lead):]
+		d := 0
+		for d < len(rest) && d < 10 && rest[d] >= '0' && rest[d] <= '9' {
+			d++
+		}
+		if d == 0 || d > 9 {
+			return fileName{}, false
+		}
+		digits, after := rest[:d], rest[d:]
+		sepEnd := 0
+		for sepEnd < len(after) && strings.IndexByte("-_ .", after[sepEnd]) >= 0 {
+			sepEnd++
+		}
+		if sepEnd == 0 && after != "" {
+			return fileName{}, false
+		}
+		n, err := strconv.Atoi(digits)
+		if err != nil {
+			return fileName{}, false
+		}
+		return fileName{Lead: lead, Digits: digits, Number: n, Numbered: true, Sep: after[:sepEnd], Slug: after[sepEnd:], Ext: ext, Stem: stem}, true
+	}
+	var got fileName
+	ok := false
+	for _, w := range leads {
+		if len(stem) > len(w) && strings.EqualFold(stem[:len(w)], w) {
+			lead := stem[:len(w)]
+			if c := stem[len(w)]; c == '-' || c == '_' || c == ' ' {
+				lead = stem[:len(w)+1]
+			}
+			if got, ok = try(lead); ok {
+				break
+			}
+		}
+	}
+	if !ok {
+		got, ok = try("")
+	}
+	if !ok || isDatePrefix(got.Digits) {
 		return fn
 	}
-	n, err := strconv.Atoi(digits)
-	if err != nil {
-		return fn
-	}
-	fn.Lead = m[1] + m[2]
-	fn.Digits, fn.Number, fn.Numbered = digits, n, true
-	fn.Sep, fn.Slug = m[4], m[5]
-	return fn
+	return got
 }
 
 func isDatePrefix(d string) bool {
@@ -69,10 +115,11 @@ var nonRecordStems = map[string]bool{
 
 // isRecordFileName reports whether a file name can be a record at all.
 func isRecordFileName(name string) bool {
-	if !recordExt.MatchString(name) || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+	ext := recordExt(name)
+	if ext == "" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
 		return false
 	}
-	stem := strings.ToLower(recordExt.ReplaceAllString(name, ""))
+	stem := strings.ToLower(strings.TrimSuffix(name, ext))
 	if nonRecordStems[stem] || strings.HasSuffix(stem, "-template") || strings.HasSuffix(stem, "_template") ||
 		strings.HasPrefix(stem, "template-") || strings.HasPrefix(stem, "template.") {
 		return false

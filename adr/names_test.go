@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"regexp"
 	"testing"
 )
 
@@ -199,4 +200,29 @@ func TestParseStyle(t *testing.T) {
 			t.Errorf("ParseStyle(%q) = %q, want no style", bad, got)
 		}
 	}
+}
+
+// The hand-written parser agrees with the regular expression it replaced,
+// kept here as its specification.
+var numberedNameSpec = regexp.MustCompile(`^(?i:(adr|rfc|dr|decision)([-_ ]?))?(\d{1,9})(?:([-_ .]+)(.*?))?(\.(?i:md|markdown|mdx))$`)
+
+func parseFileNameSpec(name string) (lead, digits, sep, slug string, ok bool) {
+	m := numberedNameSpec.FindStringSubmatch(name)
+	if m == nil || isDatePrefix(m[3]) {
+		return "", "", "", "", false
+	}
+	return m[1] + m[2], m[3], m[4], m[5], true
+}
+
+func FuzzParseFileNameAgreesWithSpec(f *testing.F) {
+	for _, s := range []string{"0001-x.md", "adr-017-x.md", "ADR-48.md", "20200926-x.md", "adr--5.md", "dr5_x.MD", "decision-0001.markdown", "1a-x.md", "0001.x.y.md", "1234567890-x.md", "adr.md", "0001-.mdx"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		lead, digits, sep, slug, ok := parseFileNameSpec(name)
+		got := parseFileName(name)
+		if got.Numbered != ok || ok && (got.Lead != lead || got.Digits != digits || got.Sep != sep || got.Slug != slug) {
+			t.Fatalf("%q: got %+v, spec lead=%q digits=%q sep=%q slug=%q ok=%v", name, got, lead, digits, sep, slug, ok)
+		}
+	})
 }

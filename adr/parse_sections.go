@@ -41,7 +41,7 @@ func parseRelationLine(s string, custom bool) (label string, targets []string, o
 			}
 			mdTarget := false
 			for _, tg := range targets {
-				mdTarget = mdTarget || recordExt.MatchString(stripFragment(tg)) || isIDText(tg)
+				mdTarget = mdTarget || recordExt(stripFragment(tg)) != "" || isIDText(tg)
 			}
 			if !mdTarget {
 				return "", nil, false
@@ -81,7 +81,7 @@ func relationTargets(v string) []string {
 	var out []string
 	for _, item := range splitList(v) {
 		item = strings.Trim(item, "*_` ")
-		if isIDText(item) || recordExt.MatchString(item) {
+		if isIDText(item) || recordExt(item) != "" {
 			out = append(out, item)
 		}
 	}

@@ -92,6 +92,20 @@ type Record struct {
 	// Problems are reasons the record could not be read fully (not UTF-8,
 	// no title, ...). A record with problems is still listed.
 	Problems []string
+
+	// lazy marks a record known by its file name only (see Log.Ensure).
+	lazy bool
+}
+
+// assignUnitIDs names every unit after the record's ID.
+func (r *Record) assignUnitIDs() {
+	for i := range r.Units {
+		sep := "#"
+		if strings.HasPrefix(r.Units[i].Anchor, "§") {
+			sep = ""
+		}
+		r.Units[i].ID = r.ID + sep + r.Units[i].Anchor
+	}
 }
 
 // FieldKind says where a metadata value is written.

@@ -77,7 +77,7 @@ func (root *Root) Live() []*Record {
 
 // scanRecords lists and parses the records of a root and its archive, and
 // derives the root's naming conventions from them.
-func (root *Root) scanRecords(fsys fs.FS) error {
+func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 	dir := root.Path
 	if dir == "" {
 		dir = "."
@@ -90,7 +90,7 @@ func (root *Root) scanRecords(fsys fs.FS) error {
 		return fmt.Errorf("read ADR root %q: %w", root.Dir(), err)
 	}
 	root.Exists = true
-	live, err := root.readRecords(fsys, dir, entries, false)
+	live, err := root.readRecords(fsys, dir, entries, false, lazy)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (root *Root) scanRecords(fsys fs.FS) error {
 			if err != nil {
 				return fmt.Errorf("read archive %q: %w", adir, err)
 			}
-			archived, err := root.readRecords(fsys, adir, aentries, true)
+			archived, err := root.readRecords(fsys, adir, aentries, true, lazy)
 			if err != nil {
 				return err
 			}
@@ -113,7 +113,11 @@ func (root *Root) scanRecords(fsys fs.FS) error {
 	return nil
 }
 
-func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived bool) ([]*Record, error) {
+// lazySample is how many records a lazy load parses to learn a root's
+// style.
+const lazySample = 12
+
+func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool) ([]*Record, error) {
 	type cand struct {
 		name string
 		fn   fileName
@@ -137,6 +141,13 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		}
 	}
 	cands = kept
+	// A lazy load parses only a sample (and files whose name does not say
+	// they are records); the rest are known by name.
+	parse := make([]bool, len(cands))
+	for i, c := range cands {
+		parse[i] = !lazy || !c.fn.Numbered && !isDateSlug(c.fn.Stem) || len(cands) <= lazySample ||
+			i%((len(cands)+lazySample-1)/lazySample) == 0
+	}
 	// Reading and parsing are independent per file: spread them over the
 	// CPUs, keeping the directory order.
 	recs := make([]*Record, len(cands))
@@ -152,6 +163,10 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 				p := path.Join(dir, cands[i].name)
 				if dir == "." {
 					p = cands[i].name
+				}
+				if !parse[i] {
+					recs[i] = &Record{Path: p, Status: Unknown, TitleNumber: -1, lazy: true}
+					continue
 				}
 				data, err := fs.ReadFile(fsys, p)
 				if err != nil {
@@ -221,7 +236,7 @@ func (root *Root) deriveConventions() {
 	width := 0
 	for _, r := range root.Records {
 		fn := parseFileName(baseOf(r.Path))
-		if r.Style != StylePlain {
+		if r.Style != StylePlain && !r.lazy {
 			styles[r.Style]++
 		}
 		if fn.Numbered {
@@ -266,13 +281,7 @@ func (root *Root) deriveConventions() {
 		if r.Numbered {
 			r.ID = root.FormatID(r.Number)
 		}
-		for i := range r.Units {
-			sep := "#"
-			if strings.HasPrefix(r.Units[i].Anchor, "§") {
-				sep = ""
-			}
-			r.Units[i].ID = r.ID + sep + r.Units[i].Anchor
-		}
+		r.assignUnitIDs()
 	}
 	sort.SliceStable(root.Records, func(i, j int) bool {
 		a, b := root.Records[i], root.Records[j]

@@ -81,7 +81,13 @@ func quoteDir(d string) string {
 
 // Log loads the decision log from the work tree once and prints discovery
 // notes to stderr.
-func (e *Env) Log() (*adr.Log, error) {
+func (e *Env) Log() (*adr.Log, error) { return e.load(false) }
+
+// LazyLog is Log for commands that touch few records: records are known by
+// file name and parsed on demand (adr.Log.Ensure).
+func (e *Env) LazyLog() (*adr.Log, error) { return e.load(true) }
+
+func (e *Env) load(lazy bool) (*adr.Log, error) {
 	if e.log != nil {
 		return e.log, nil
 	}
@@ -98,7 +104,7 @@ func (e *Env) Log() (*adr.Log, error) {
 		roots = append(roots, rel)
 	}
 	e.rootRel = roots
-	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{Roots: roots, Cwd: r.Prefix})
+	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy})
 	if err != nil {
 		var ce *adr.ConfigError
 		if errors.As(err, &ce) {

@@ -110,7 +110,8 @@ func runNew(env *Env, title string, o newOptions) error {
 		}
 		opt.Domains = append(opt.Domains, strings.ToLower(strings.TrimSpace(d)))
 	}
-	l, err := env.Log()
+	// A new record reads every file name but parses only what it touches.
+	l, err := env.LazyLog()
 	if err != nil {
 		return err
 	}
@@ -138,6 +139,9 @@ func runNew(env *Env, title string, o newOptions) error {
 		if err != nil {
 			return err
 		}
+		if err := l.Ensure(r); err != nil {
+			return err
+		}
 		opt.Supersedes = append(opt.Supersedes, r)
 	}
 	for _, spec := range o.links {
@@ -147,6 +151,9 @@ func runNew(env *Env, title string, o newOptions) error {
 		}
 		r, err := resolveRecord(env, l, parts[0])
 		if err != nil {
+			return err
+		}
+		if err := l.Ensure(r); err != nil {
 			return err
 		}
 		opt.Links = append(opt.Links, adr.LinkSpec{Target: r, Label: strings.TrimSpace(parts[1]), Reverse: strings.TrimSpace(parts[2])})

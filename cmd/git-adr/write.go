@@ -74,6 +74,18 @@ func refreshIndexes(env *Env) error {
 	if err != nil {
 		return err
 	}
+	// Most logs keep no INDEX.md: then there is nothing to reload for.
+	if env.log != nil {
+		any := false
+		for _, r := range env.log.Roots {
+			if _, err := os.Stat(repo.Abs(r.Join(adr.IndexFile))); err == nil {
+				any = true
+			}
+		}
+		if !any {
+			return nil
+		}
+	}
 	l, err := adr.Load(repo.WorktreeFS(), adr.LoadOptions{Roots: env.rootsRel(), Cwd: repo.Prefix})
 	if err != nil {
 		return err
