@@ -158,10 +158,16 @@ func (r *Repo) GitInput(stdin []byte, args ...string) ([]byte, error) {
 }
 
 func (r *Repo) run(dir string, stdin []byte, args ...string) ([]byte, error) {
+	return r.runEnv(dir, nil, stdin, args...)
+}
+
+// runEnv runs git with extra environment variables (for example a
+// temporary GIT_INDEX_FILE).
+func (r *Repo) runEnv(dir string, extra []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	if r.env != nil {
-		cmd.Env = append(os.Environ(), r.env...)
+	if r.env != nil || extra != nil {
+		cmd.Env = append(append(os.Environ(), r.env...), extra...)
 	}
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)

@@ -215,3 +215,40 @@ func TestConfig(t *testing.T) {
 		t.Errorf("env config bool = %v, %v", v, err)
 	}
 }
+
+// A tree built from a base with changes, and a commit on it, leave the
+// user's index and work tree alone.
+func TestBuildTreeAndCommit(t *testing.T) {
+	dir := newRepo(t, map[string]string{"doc/adr/0001-a.md": "# 1. A\n", "keep.txt": "keep\n"})
+	if err := os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("local edit\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, dir, "add", "keep.txt")
+	before := runGit(t, dir, "status", "--porcelain")
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := r.BuildTree("HEAD", []TreeChange{
+		{Path: "doc/adr/CURRENT.md", Data: []byte("# Current\n")},
+		{Path: "doc/adr/0001-a.md", Delete: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := r.ResolveRef("HEAD")
+	c, err := r.CommitTree(CommitOptions{Tree: tree, Parents: []string{head}, Message: "view\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := runGit(t, dir, "ls-tree", "-r", "--name-only", c)
+	if files != "doc/adr/CURRENT.md\nkeep.txt\n" {
+		t.Errorf("commit tree = %q", files)
+	}
+	if data, err := r.ReadBlobAt(c, "doc/adr/CURRENT.md"); err != nil || string(data) != "# Current\n" {
+		t.Errorf("ReadBlobAt = %q, %v", data, err)
+	}
+	if after := runGit(t, dir, "status", "--porcelain"); after != before {
+		t.Errorf("status changed:\n%s\nwas\n%s", after, before)
+	}
+}

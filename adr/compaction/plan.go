@@ -1,0 +1,209 @@
+// Package compaction implements `git adr compaction`: read-only analysis of
+// a decision log, deterministic plans stored on git refs, drafting through
+// pluggable drafters, mechanical validation of candidates, review reports,
+// and publication of reviewed summaries (CURRENT.md and its manifest).
+//
+// # Storage
+//
+// A plan is a series of commits on refs/adr/plans/<plan-id>: each revision
+// is a commit whose tree holds plan.json, the evidence batches sent to the
+// drafter and the review report. Candidates are one commit on
+// refs/adr/candidates/<plan-id> whose parent is the plan's base commit, so
+// `git diff <base> refs/adr/candidates/<plan-id>` is the whole proposal.
+// Refs move compare-and-swap; numbers a consolidation will give new
+// records are reserved with create-only refs in the same transaction, so
+// two planners never reserve the same number.
+package compaction
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Refs.
+const (
+	PlansRef        = "refs/adr/plans/"
+	CandidatesRef   = "refs/adr/candidates/"
+	ReservationsRef = "refs/adr/reservations/"
+)
+
+// SchemaVersion is the version of plan.json.
+const SchemaVersion = 1
+
+// Mode is what a plan drafts.
+type Mode string
+
+// Modes. An empty mode is read-only analysis and never makes a plan.
+const (
+	Summary     Mode = "summary"
+	Consolidate Mode = "consolidate"
+)
+
+// State is where a plan is in its life.
+type State string
+
+// States, in order.
+const (
+	Planned   State = "planned"   // scope fixed, nothing drafted
+	Drafted   State = "drafted"   // a candidate exists
+	Validated State = "validated" // the candidate passed mechanical validation
+	Published State = "published" // the view (or replacements) was committed
+	Cancelled State = "cancelled"
+)
+
+// Scope is what a plan covers: a domain, exact sources, or (both empty)
+// every unarchived canonical record of every root.
+type Scope struct {
+	Domain  string   `json:"domain,omitempty"`
+	Sources []string `json:"sources,omitempty"`
+	Roots   []string `json:"roots"`
+}
+
+// Plan is one compaction plan revision. Its JSON is deterministic: the
+// same scope over the same log gives the same bytes.
+type Plan struct {
+	Schema   int    `json:"schema"`
+	ID       string `json:"id"`
+	Revision int    `json:"revision"`
+	Mode     Mode   `json:"mode"`
+	Scope    Scope  `json:"scope"`
+	// Base is the commit the plan reads the log from (HEAD when planned).
+	Base string `json:"base"`
+	// Numbering and style for consolidation; never invented.
+	Style     string `json:"style,omitempty"`
+	Baseline  string `json:"baseline,omitempty"`
+	Iteration string `json:"iteration,omitempty"`
+	Archive   bool   `json:"archive,omitempty"`
+	// Sources are the records in scope with their blob hashes and units.
+	Sources []Source `json:"sources"`
+	// Membership is a hash of the scope's record set (paths and IDs):
+	// adding or removing a record in scope changes it.
+	Membership string `json:"membership"`
+	// Evidence are records read as context but not targets (applicable
+	// system constraints, referenced dependencies).
+	Evidence    []Source      `json:"evidence"`
+	Issues      []Issue       `json:"issues"`
+	Transitions []Transition  `json:"transitions"`
+	Reserved    []Reservation `json:"reservations"`
+	Read        Volume        `json:"read"`
+	Drafter     string        `json:"drafter,omitempty"`
+	Feedback    []string      `json:"feedback,omitempty"`
+	State       State         `json:"state"`
+}
+
+// Source is a record in a plan.
+type Source struct {
+	ID     string `json:"id"`
+	Path   string `json:"path"`
+	Blob   string `json:"blob"`
+	Status string `json:"status"`
+	Class  string `json:"class,omitempty"`
+	Units  []Unit `json:"units"`
+}
+
+// Unit is a decision unit with its content hash and how a candidate
+// accounts for it.
+type Unit struct {
+	Locator string `json:"locator"`
+	Hash    string `json:"hash"`
+	Lines   [2]int `json:"lines"`
+	// Coverage is "" until drafted, then one of Retained, Changed,
+	// Retired, Unresolved.
+	Coverage string `json:"coverage,omitempty"`
+	Location string `json:"location,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Coverage states of a unit in a candidate (spec §4).
+const (
+	Retained   = "retained"   // carried over; Location says where
+	Changed    = "changed"    // deliberately changed; Reason says why
+	Retired    = "retired"    // deliberately retired; Reason says why
+	Unresolved = "unresolved" // not settled; blocks whole-record retirement
+)
+
+// Issue is something the analysis or validation found.
+type Issue struct {
+	Kind    string   `json:"kind"`
+	IDs     []string `json:"ids"`
+	Path    string   `json:"path"`
+	Line    int      `json:"line"`
+	Message string   `json:"message"`
+}
+
+// Transition is a lifecycle change acceptance would make.
+type Transition struct {
+	ID   string `json:"id"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Reservation is a number a consolidation holds for a new record.
+type Reservation struct {
+	Root   string `json:"root"`
+	Number int    `json:"number"`
+	ID     string `json:"id"`
+	Path   string `json:"path"`
+}
+
+// Volume is how much a drafter would read.
+type Volume struct {
+	Bytes       int `json:"bytes"`
+	CodePoints  int `json:"code_points"`
+	TokensO200k int `json:"tokens_o200k"`
+	Batches     int `json:"batches"`
+}
+
+// MembershipHash hashes the scope's record set.
+func MembershipHash(sources []Source) string {
+	var keys []string
+	for _, s := range sources {
+		keys = append(keys, s.Path+"\x00"+s.ID)
+	}
+	sort.Strings(keys)
+	h := sha256.Sum256([]byte(strings.Join(keys, "\n")))
+	return hex.EncodeToString(h[:])
+}
+
+// PlanID derives a plan's identity from what it is about: mode, scope,
+// base and membership. Re-planning the same scope of the same log names
+// the same plan; anything else names another.
+func PlanID(mode Mode, scope Scope, base, membership string) string {
+	data, _ := json.Marshal(struct {
+		M Mode
+		S Scope
+		B string
+		H string
+	}{mode, scope, base, membership})
+	h := sha256.Sum256(data)
+	prefix := "s"
+	if mode == Consolidate {
+		prefix = "c"
+	}
+	return fmt.Sprintf("%s-%s", prefix, hex.EncodeToString(h[:])[:10])
+}
+
+// Encode renders plan.json.
+func (p *Plan) Encode() []byte {
+	data, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		panic(err) // a Plan always encodes
+	}
+	return append(data, '\n')
+}
+
+// DecodePlan reads plan.json.
+func DecodePlan(data []byte) (*Plan, error) {
+	var p Plan
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("plan.json: %w", err)
+	}
+	if p.Schema != SchemaVersion {
+		return nil, fmt.Errorf("plan.json: schema %d is not supported (this git-adr reads %d)", p.Schema, SchemaVersion)
+	}
+	return &p, nil
+}

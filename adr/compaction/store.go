@@ -1,0 +1,184 @@
+package compaction
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/git-adr/git-adr/gitops"
+)
+
+// Store keeps plans and candidates on refs.
+type Store struct {
+	Repo *gitops.Repo
+}
+
+// ErrPlanChanged means another process moved the plan ref first; re-plan.
+var ErrPlanChanged = errors.New("the plan changed concurrently")
+
+// ErrReserved means a number this plan reserves is already reserved by
+// another plan; re-plan to take fresh numbers.
+var ErrReserved = errors.New("a reserved number is taken")
+
+// ErrNoPlan means no plan has that ID.
+var ErrNoPlan = errors.New("no such plan")
+
+// PlanRef returns a plan's ref name.
+func PlanRef(id string) string { return PlansRef + id }
+
+// CandidateRef returns a plan's candidate ref name.
+func CandidateRef(id string) string { return CandidatesRef + id }
+
+// ReservationRef names a reserved number of a root.
+func ReservationRef(root string, n int) string {
+	r := root
+	if r == "" {
+		r = "."
+	}
+	return ReservationsRef + strings.ReplaceAll(strings.Trim(r, "/"), "/", "%") + "/" + strconv.Itoa(n)
+}
+
+// Save writes a new revision of p (Revision is set from the ref) with its
+// files (plan.json is added), moving the plan ref from old (the commit the
+// caller read; "" for a new plan). New reservations are created in the
+// same transaction. It returns the revision commit.
+func (s *Store) Save(p *Plan, files map[string][]byte, old string) (string, error) {
+	r := s.Repo
+	var parents []string
+	p.Revision = 1
+	if old != "" {
+		prev, _, err := s.Load(p.ID)
+		if err != nil {
+			return "", err
+		}
+		p.Revision = prev.Revision + 1
+		parents = []string{old}
+	}
+	changes := []gitops.TreeChange{{Path: "plan.json", Data: p.Encode()}}
+	var names []string
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		changes = append(changes, gitops.TreeChange{Path: name, Data: files[name]})
+	}
+	tree, err := r.BuildTree("", changes)
+	if err != nil {
+		return "", err
+	}
+	msg := fmt.Sprintf("git-adr plan %s revision %d (%s)\n", p.ID, p.Revision, p.State)
+	commit, err := r.CommitTree(gitops.CommitOptions{Tree: tree, Parents: parents, Message: msg})
+	if err != nil {
+		return "", err
+	}
+	oldValue := gitops.ZeroHash
+	if old != "" {
+		oldValue = old
+	}
+	updates := []gitops.RefUpdate{{Name: PlanRef(p.ID), New: commit, Old: oldValue}}
+	for _, res := range p.Reserved {
+		ref := ReservationRef(res.Root, res.Number)
+		cur, err := r.ResolveRef(ref)
+		switch {
+		case err == nil && s.reservedBy(cur) == p.ID:
+			continue // ours from an earlier revision
+		case err == nil:
+			return "", fmt.Errorf("%w: %s is reserved by plan %s", ErrReserved, res.ID, s.reservedBy(cur))
+		}
+		updates = append(updates, gitops.RefUpdate{Name: ref, New: commit, Old: gitops.ZeroHash})
+	}
+	if err := r.UpdateRefs("git-adr plan "+p.ID, updates...); err != nil {
+		if errors.Is(err, gitops.ErrRefChanged) {
+			if len(updates) > 1 {
+				return "", fmt.Errorf("%w or %w: %v", ErrPlanChanged, ErrReserved, err)
+			}
+			return "", fmt.Errorf("%w: %v", ErrPlanChanged, err)
+		}
+		return "", err
+	}
+	return commit, nil
+}
+
+// reservedBy reads the plan ID a reservation ref's commit belongs to.
+func (s *Store) reservedBy(commit string) string {
+	data, err := s.Repo.ReadBlobAt(commit, "plan.json")
+	if err != nil {
+		return "?"
+	}
+	p, err := DecodePlan(data)
+	if err != nil {
+		return "?"
+	}
+	return p.ID
+}
+
+// Load reads the newest revision of a plan and the commit it is in.
+func (s *Store) Load(id string) (*Plan, string, error) {
+	commit, err := s.Repo.ResolveRef(PlanRef(id))
+	if err != nil {
+		if errors.Is(err, gitops.ErrNotFound) {
+			return nil, "", fmt.Errorf("%w: %q", ErrNoPlan, id)
+		}
+		return nil, "", err
+	}
+	p, err := s.LoadAt(commit)
+	return p, commit, err
+}
+
+// LoadAt reads plan.json from a revision commit.
+func (s *Store) LoadAt(commit string) (*Plan, error) {
+	data, err := s.Repo.ReadBlobAt(commit, "plan.json")
+	if err != nil {
+		return nil, err
+	}
+	return DecodePlan(data)
+}
+
+// File reads another file of a plan revision (an evidence batch, the
+// review).
+func (s *Store) File(commit, name string) ([]byte, error) {
+	return s.Repo.ReadBlobAt(commit, name)
+}
+
+// List returns the IDs of every plan, sorted.
+func (s *Store) List() ([]string, error) {
+	refs, err := s.Repo.Refs(PlansRef)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, ref := range refs {
+		ids = append(ids, strings.TrimPrefix(ref.Name, PlansRef))
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// Reservations returns every number reserved by any plan, per root path.
+func (s *Store) Reservations() (map[string][]int, error) {
+	refs, err := s.Repo.Refs(ReservationsRef)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]int{}
+	for _, ref := range refs {
+		rest := strings.TrimPrefix(ref.Name, ReservationsRef)
+		i := strings.LastIndexByte(rest, '/')
+		if i < 0 {
+			continue
+		}
+		n, err := strconv.Atoi(rest[i+1:])
+		if err != nil {
+			continue
+		}
+		root := strings.ReplaceAll(rest[:i], "%", "/")
+		if root == "." {
+			root = ""
+		}
+		out[root] = append(out[root], n)
+	}
+	return out, nil
+}

@@ -1,0 +1,152 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Object writes go through the git binary (hash-object, update-index with
+// a temporary index, write-tree, commit-tree), so that git's own object
+// format, hooks-free plumbing and signing apply exactly.
+
+// WriteBlob stores data as a blob and returns its object name.
+func (r *Repo) WriteBlob(data []byte) (string, error) {
+	out, err := r.GitInput(data, "hash-object", "-w", "--stdin")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// BlobHash returns the object name git would give data, without storing it.
+func (r *Repo) BlobHash(data []byte) (string, error) {
+	out, err := r.GitInput(data, "hash-object", "--stdin")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// TreeChange is one file of a tree being built: New content (nil with
+// Delete set removes the path).
+type TreeChange struct {
+	Path   string
+	Data   []byte
+	Delete bool
+}
+
+// BuildTree returns the tree of base (a commit or tree; "" for an empty
+// tree) with changes applied. It uses a temporary index, so the user's
+// index and work tree are never touched.
+func (r *Repo) BuildTree(base string, changes []TreeChange) (string, error) {
+	dir, err := os.MkdirTemp(r.AdrDir(), "index-")
+	if err != nil {
+		if err := os.MkdirAll(r.AdrDir(), 0o755); err != nil {
+			return "", err
+		}
+		if dir, err = os.MkdirTemp(r.AdrDir(), "index-"); err != nil {
+			return "", err
+		}
+	}
+	defer os.RemoveAll(dir)
+	env := []string{"GIT_INDEX_FILE=" + filepath.Join(dir, "index")}
+	if base != "" {
+		if _, err := r.runEnv(r.Top, env, nil, "read-tree", base); err != nil {
+			return "", err
+		}
+	} else if _, err := r.runEnv(r.Top, env, nil, "read-tree", "--empty"); err != nil {
+		return "", err
+	}
+	sort.SliceStable(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
+	var info strings.Builder
+	for _, c := range changes {
+		if c.Path == "" || strings.HasPrefix(c.Path, "/") || strings.Contains(c.Path, "\x00") {
+			return "", fmt.Errorf("bad tree path %q", c.Path)
+		}
+		if c.Delete {
+			fmt.Fprintf(&info, "0 %s\t%s\x00", ZeroHash, c.Path)
+			continue
+		}
+		h, err := r.WriteBlob(c.Data)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&info, "100644 %s\t%s\x00", h, c.Path)
+	}
+	if info.Len() > 0 {
+		if _, err := r.runEnv(r.Top, env, []byte(info.String()), "update-index", "-z", "--index-info"); err != nil {
+			return "", err
+		}
+	}
+	out, err := r.runEnv(r.Top, env, nil, "write-tree")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// CommitOptions describe a commit made from a tree.
+type CommitOptions struct {
+	Tree    string
+	Parents []string
+	Message string
+	// Sign signs the commit (`git commit-tree -S`, which honours
+	// gpg.format and user.signingkey but not commit.gpgsign: callers
+	// decide, see SignByDefault).
+	Sign bool
+}
+
+// CommitTree writes a commit object and returns its name. No ref moves.
+func (r *Repo) CommitTree(o CommitOptions) (string, error) {
+	args := []string{"commit-tree", o.Tree}
+	for _, p := range o.Parents {
+		args = append(args, "-p", p)
+	}
+	if o.Sign {
+		args = append(args, "-S")
+	}
+	out, err := r.GitInput([]byte(o.Message), args...)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// SignByDefault reports whether commits should be signed per git config
+// (commit.gpgsign), which commit-tree does not read by itself.
+func (r *Repo) SignByDefault() (bool, error) {
+	return r.ConfigBool("commit.gpgsign", false)
+}
+
+// ReadBlob reads the blob at rev:path ("HEAD:doc/adr/CURRENT.md").
+func (r *Repo) ReadBlobAt(rev, path string) ([]byte, error) {
+	out, err := r.Git("cat-file", "blob", rev+":"+path)
+	if err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) {
+			return nil, fmt.Errorf("%s:%s: %w", rev, path, ErrNotFound)
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// WorktreeAdd checks out rev (detached) into dir as a linked worktree.
+func (r *Repo) WorktreeAdd(dir, rev string) error {
+	_, err := r.Git("worktree", "add", "--detach", "--quiet", dir, rev)
+	return err
+}
+
+// WorktreeRemove removes a linked worktree (force: discard its changes).
+func (r *Repo) WorktreeRemove(dir string, force bool) error {
+	args := []string{"worktree", "remove", dir}
+	if force {
+		args = []string{"worktree", "remove", "--force", dir}
+	}
+	_, err := r.Git(args...)
+	return err
+}
