@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/urfave/cli/v2"
 )
 
@@ -167,7 +168,16 @@ func runNew(env *Env, title string, o newOptions) error {
 	if err != nil {
 		return err
 	}
-	opt.Number = adr.NextNumber(root, adr.ScanBranches(branches, l.Roots), nil)
+	// Numbers held by compaction plans are taken too.
+	repo, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	reserved, err := (&compaction.Store{Repo: repo}).Reservations()
+	if err != nil {
+		return err
+	}
+	opt.Number = adr.NextNumber(root, adr.ScanBranches(branches, l.Roots), reserved[root.Path])
 	rec, changes, notes, err := l.NewRecord(opt)
 	if err != nil {
 		return err
