@@ -36,15 +36,34 @@ const (
 	KindUnparseable FindingKind = "unparseable"
 )
 
-// FindingKinds lists every kind, in the order the documentation gives them.
+// Kinds reported by `git adr check --compaction` only (see the view
+// package, which finds them).
+const (
+	// KindViewStale: a CURRENT view no longer describes the log.
+	KindViewStale FindingKind = "view-stale"
+	// KindViewCorrupt: a CURRENT pair is broken: the manifest is not one,
+	// a file of the pair is missing, or CURRENT.md was edited by hand.
+	KindViewCorrupt FindingKind = "view-corrupt"
+	// KindViewUnsupported: a manifest of a schema this git-adr cannot read.
+	KindViewUnsupported FindingKind = "view-unsupported"
+	// KindIndexStale: a generated INDEX.md differs from what the records
+	// give.
+	KindIndexStale FindingKind = "index-stale"
+)
+
+// FindingKinds lists every kind `git adr check` reports by default, in
+// the order the documentation gives them.
 var FindingKinds = []FindingKind{
 	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
 	KindStatusMismatch, KindUnknownStatus, KindIDMismatch, KindUnparseable,
 }
 
+// CompactionKinds lists the kinds `git adr check --compaction` adds.
+var CompactionKinds = []FindingKind{KindViewStale, KindViewCorrupt, KindViewUnsupported, KindIndexStale}
+
 // ParseFindingKind returns the kind named exactly by s.
 func ParseFindingKind(s string) (FindingKind, bool) {
-	for _, k := range FindingKinds {
+	for _, k := range append(append([]FindingKind(nil), FindingKinds...), CompactionKinds...) {
 		if s == string(k) {
 			return k, true
 		}
@@ -84,6 +103,11 @@ type CheckOptions struct {
 	IsDefaultRef    func(ref string) bool
 	// Ignore leaves kinds out, in addition to .adr.toml `[check] ignore`.
 	Ignore []FindingKind
+	// Extra are findings made elsewhere (the view package's for
+	// --compaction), reported, ignored and counted like the log's own;
+	// ExtraKinds are their kinds, counted even when zero.
+	Extra      []Finding
+	ExtraKinds []FindingKind
 }
 
 // CheckReport is the result of [Log.Check].
@@ -124,10 +148,10 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 		}
 	}
 	rep := &CheckReport{Findings: []Finding{}, Counts: map[FindingKind]int{}}
-	for _, k := range FindingKinds {
+	for _, k := range append(append([]FindingKind(nil), FindingKinds...), opt.ExtraKinds...) {
 		rep.Counts[k] = 0
 	}
-	for _, f := range c.out {
+	for _, f := range append(c.out, opt.Extra...) {
 		if ignore[f.Kind] {
 			rep.Ignored++
 			continue

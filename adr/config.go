@@ -107,7 +107,7 @@ func ParseConfig(data []byte) (*Config, error) {
 	for i, k := range c.Check.Ignore {
 		if _, ok := ParseFindingKind(k); !ok {
 			var names []string
-			for _, fk := range FindingKinds {
+			for _, fk := range append(append([]FindingKind(nil), FindingKinds...), CompactionKinds...) {
 				names = append(names, string(fk))
 			}
 			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("check.ignore[%d] %q is not a finding kind (one of %s)", i, k, strings.Join(names, ", "))}

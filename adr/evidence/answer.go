@@ -112,15 +112,16 @@ func (s *Service) answerFrom(req Request, pos, partIdx, before int) (*Response, 
 	case "task":
 		p, err = s.byTask(req, limit)
 	default:
-		p = s.overview()
+		p = s.overview(req.Intent)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
+	fresh, viewWarnings := s.freshness(p, p.roots)
 	resp := &Response{
 		Selector: req.Selector(), Intent: req.Intent, Confidence: p.confidence, Overview: p.overview,
-		Units: []Unit{}, References: p.references, Omitted: p.omitted, Warnings: p.warnings, Next: []string{},
-		Freshness: Freshness{Basis: "records", View: "none", Fingerprint: s.Fingerprint(), Records: len(s.Log.Records)},
+		Units: []Unit{}, References: p.references, Omitted: p.omitted, Warnings: append(viewWarnings, p.warnings...), Next: []string{},
+		Freshness: fresh,
 		Size:      Size{MaxCodePoints: req.MaxChars, MaxUnits: req.MaxUnits},
 	}
 	if resp.References == nil {

@@ -104,8 +104,9 @@ type Unit struct {
 	// Status is the record's (or container section's) status; "" for
 	// source excerpts.
 	Status string `json:"status"`
-	// Kind is "decision" (a whole unit), "excerpt" (a part of a unit) or
-	// "source" (lines of a repository file).
+	// Kind is "decision" (a whole unit), "excerpt" (a part of a unit),
+	// "source" (lines of a repository file) or "current" (a section, or
+	// a part of one, of a fresh reviewed CURRENT view: status "derived").
 	Kind  string `json:"kind"`
 	Title string `json:"title,omitempty"`
 	// Role says why the unit is here: "requested", "successor of
@@ -127,13 +128,19 @@ type Reference struct {
 
 // Freshness says what the answer was built from.
 type Freshness struct {
-	// Basis is "records" (the original ADRs as saved on disk) until a
-	// reviewed CURRENT view exists and is fresh.
+	// Basis is "current" when the answer leads with sections of a fresh
+	// reviewed CURRENT view (the original evidence follows), "records"
+	// when it comes from the original ADRs alone.
 	Basis string `json:"basis"`
-	// View is the state of a CURRENT view: "none", "fresh" or "stale".
+	// View is "none" when no root has a CURRENT view, else the state of
+	// the views of the roots the request concerns (the worst of them):
+	// "fresh", "missing", "stale", "unsupported" or "corrupt".
 	View        string `json:"view"`
 	Fingerprint string `json:"fingerprint"`
 	Records     int    `json:"records"`
+	// Views lists every root's view state when some root has a view
+	// (optional: absent otherwise).
+	Views []ViewState `json:"views,omitempty"`
 }
 
 // Coverage says how much of what the request selected is in this

@@ -85,21 +85,25 @@ func unitsOf(it item, limit int) []Unit {
 	if u.Status != "" {
 		status = string(u.Status)
 	}
+	whole, partKind, title := "decision", "excerpt", r.Title
+	if it.view != nil {
+		whole, partKind, status, title = KindCurrent, KindCurrent, StatusDerived, it.view.Title
+	}
 	parts := splitUnit(r, u, limit)
 	mk := func(id, kind string, p part) Unit {
 		return Unit{ID: id, Path: r.Path, Lines: [2]int{p.start, p.end}, Status: status, Kind: kind,
-			Title: shortTitle(r.Title), Role: it.role, Text: p.text}
+			Title: shortTitle(title), Role: it.role, Text: p.text}
 	}
 	if len(parts) == 1 {
-		return []Unit{mk(u.ID, "decision", parts[0])}
+		return []Unit{mk(u.ID, whole, parts[0])}
 	}
 	label := func(i int) string { return fmt.Sprintf("%s[%d/%d]", u.ID, i+1, len(parts)) }
 	if it.part > 0 && it.part <= len(parts) {
-		return []Unit{mk(label(it.part-1), "excerpt", parts[it.part-1])}
+		return []Unit{mk(label(it.part-1), partKind, parts[it.part-1])}
 	}
 	out := make([]Unit, len(parts))
 	for i, p := range parts {
-		out[i] = mk(label(i), "excerpt", p)
+		out[i] = mk(label(i), partKind, p)
 	}
 	return out
 }

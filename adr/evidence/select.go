@@ -17,6 +17,10 @@ type plan struct {
 	overview   *Overview
 	confidence string
 	omitted    map[string]int
+	// roots are the roots the request concerns (nil: every root), for
+	// the view state; usedView reports that fresh view sections lead.
+	roots    map[*adr.Root]bool
+	usedView bool
 }
 
 func newPlan() *plan { return &plan{omitted: map[string]int{}} }
@@ -88,6 +92,7 @@ func (s *Service) byID(req Request) (*plan, error) {
 		}
 	}
 	s.constraintsAndDependencies(p, subject, intent)
+	p.roots = map[*adr.Root]bool{rec.Root: true}
 	return p, nil
 }
 
@@ -248,12 +253,17 @@ func (s *Service) byGroup(req Request) (*plan, error) {
 		}
 		p.addRecord(d.rec, Current, "dependency ("+d.via+")", false)
 	}
+	p.roots = map[*adr.Root]bool{}
+	for _, r := range members {
+		p.roots[r.Root] = true
+	}
+	s.groupViews(p, req, members)
 	return p, nil
 }
 
 // overview maps the log: counts, domains, roots, recent records, system
 // constraints (as units) and what to ask next.
-func (s *Service) overview() *plan {
+func (s *Service) overview(intent Intent) *plan {
 	p := newPlan()
 	ov := &Overview{ByStatus: map[string]int{}, Domains: []DomainCount{}, Recent: []Reference{}}
 	domains := map[string]int{}
@@ -302,6 +312,7 @@ func (s *Service) overview() *plan {
 	if len(p.items) == 0 {
 		p.warnings = append(p.warnings, "no record declares itself system-wide (\"Scope: system\" or domain \"system\"); ask about a task, an ID or a domain")
 	}
+	s.leadWithViews(p, intent, nil, nil, 0)
 	return p
 }
 

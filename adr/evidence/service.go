@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
@@ -25,6 +26,8 @@ type Service struct {
 	CacheDir string
 
 	fingerprint string
+	viewsDone   bool
+	rootViews   []*rootView
 }
 
 // item is one candidate piece of evidence in the order it should appear.
@@ -37,6 +40,8 @@ type item struct {
 	// split as the budget requires).
 	part int
 	src  *retrieve.Excerpt
+	// view is the CURRENT.md section a "current" unit shows.
+	view *view.Section
 }
 
 // Fingerprint identifies the log's content: every record's path and bytes
@@ -57,6 +62,13 @@ func (s *Service) Fingerprint() string {
 	if s.Log.Config != nil {
 		for _, root := range s.Log.Roots {
 			h.Write([]byte("root:" + root.Path + ":" + root.Prefix + "\x00"))
+		}
+	}
+	// A fresh view's sections can be in an answer: a new or changed view
+	// makes cursors stale. (Without views the fingerprint is as before.)
+	for _, v := range s.views() {
+		if v.fresh() {
+			h.Write([]byte("view:" + v.f.CurrentPath + ":" + v.f.Manifest.Summary.SHA256 + "\x00"))
 		}
 	}
 	s.fingerprint = hex.EncodeToString(h.Sum(nil))

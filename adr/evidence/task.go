@@ -184,6 +184,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		u, part := bestUnit(r, qterms, ix, partLimit, req.Intent)
 		p.items = append(p.items, item{rec: r, unit: u, part: part, role: roles[i], essential: i == 0})
 	}
+	s.taskViews(p, req, ordered)
 	if s.SourceFiles != nil {
 		s.addSources(p, req, q)
 	}

@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -41,6 +42,10 @@ type Manifest struct {
 	// the view stale.
 	Dependencies []Source `json:"dependencies"`
 	Summary      Summary  `json:"summary"`
+	// Views are the CURRENT.md files of other roots this view links to
+	// (module views linked from the main root's view); informational,
+	// not part of freshness.
+	Views []string `json:"views,omitempty"`
 }
 
 // Selection is the rule that chose the view's records.
@@ -54,7 +59,10 @@ type Selection struct {
 
 // Source is one record the view was made from.
 type Source struct {
-	ID     string `json:"id"`
+	ID string `json:"id"`
+	// Title is the record's title when the view was built, for the
+	// Sources section of CURRENT.md.
+	Title  string `json:"title"`
 	Path   string `json:"path"`
 	Blob   string `json:"blob"`
 	Status string `json:"status"`
@@ -63,7 +71,10 @@ type Source struct {
 
 // Unit is a decision unit and how the view accounts for it.
 type Unit struct {
-	Locator  string `json:"locator"`
+	Locator string `json:"locator"`
+	// Heading is the unit's heading as written; CURRENT.md links to the
+	// unit with its GitHub-style anchor.
+	Heading  string `json:"heading"`
 	Hash     string `json:"hash"`
 	Coverage string `json:"coverage"`
 	Location string `json:"location,omitempty"`
@@ -97,4 +108,82 @@ func (m *Manifest) Encode() []byte {
 		panic(err) // a Manifest always encodes
 	}
 	return append(data, '\n')
+}
+
+// Selection modes.
+const (
+	// ModeAll selects every record of the root.
+	ModeAll = "all"
+	// ModeDomain selects the records tagged with Selection.Domain
+	// (compared without regard to case).
+	ModeDomain = "domain"
+	// ModeSources selects the records named in Selection.Sources.
+	ModeSources = "sources"
+)
+
+// RuleUnarchived is the only selection rule of schema v1: the records the
+// mode selects among the root's unarchived canonical records, whatever
+// their status (accepted records are constraints, proposals stay
+// proposals, the others are history the view may cite). Mirrors,
+// generated files and drafts are never records.
+const RuleUnarchived = "unarchived"
+
+// Coverage states of a source unit (spec §4), and the state of a
+// dependency's unit that a statement cites.
+const (
+	Retained   = "retained"   // restated in the view; Location says where
+	Changed    = "changed"    // deliberately stated differently; Reason says why
+	Retired    = "retired"    // deliberately left out as no longer in force; Reason says why
+	Unresolved = "unresolved" // not settled; listed under Coverage in CURRENT.md
+	Cited      = "cited"      // a dependency's unit a statement cites (no coverage)
+)
+
+// ErrUnsupported means a manifest of a schema or selection rule this
+// git-adr does not know.
+var ErrUnsupported = errors.New("unsupported CURRENT manifest")
+
+// DecodeManifest reads CURRENT.sources.json. A schema, selection mode or
+// rule this git-adr does not know is ErrUnsupported (wrapped); anything
+// that is not a well-formed manifest is another error (a
+// *json.SyntaxError for bad JSON).
+func DecodeManifest(data []byte) (*Manifest, error) {
+	var head struct {
+		Schema *string `json:"schema"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, err
+	}
+	if head.Schema == nil {
+		return nil, fmt.Errorf("no \"schema\" field")
+	}
+	if *head.Schema != Schema {
+		return nil, fmt.Errorf("%w: schema %q (this git-adr reads %q)", ErrUnsupported, *head.Schema, Schema)
+	}
+	// Fields a later generator of the same schema adds are ignored.
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	switch m.Selection.Mode {
+	case ModeAll, ModeDomain, ModeSources:
+	default:
+		return nil, fmt.Errorf("%w: selection mode %q", ErrUnsupported, m.Selection.Mode)
+	}
+	if m.Selection.Rule != RuleUnarchived {
+		return nil, fmt.Errorf("%w: selection rule %q", ErrUnsupported, m.Selection.Rule)
+	}
+	switch {
+	case m.Selection.Mode == ModeDomain && m.Selection.Domain == "":
+		return nil, fmt.Errorf("selection mode %q without a domain", ModeDomain)
+	case m.Selection.Mode == ModeSources && len(m.Selection.Sources) == 0:
+		return nil, fmt.Errorf("selection mode %q without sources", ModeSources)
+	case m.Summary.Path == "" || len(m.Summary.SHA256) != 64:
+		return nil, fmt.Errorf("the summary needs a path and a SHA-256")
+	}
+	for _, s := range append(append([]Source(nil), m.Sources...), m.Dependencies...) {
+		if s.ID == "" || s.Path == "" || len(s.Blob) != 40 {
+			return nil, fmt.Errorf("source %q needs an id, a path and a 40-digit blob hash", s.ID)
+		}
+	}
+	return &m, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
@@ -17,7 +18,7 @@ type checkJSON struct {
 }
 
 func checkCommand(env *Env) *cli.Command {
-	var asJSON bool
+	var asJSON, compaction bool
 	return &cli.Command{
 		Name:  "check",
 		Usage: "report problems in the decision log, each with the command or edit that fixes it",
@@ -25,6 +26,12 @@ func checkCommand(env *Env) *cli.Command {
 remote-tracking branches), broken references, supersession cycles, one-way
 links, statuses that contradict the links, unknown statuses, title numbers
 that differ from the file name and records that cannot be read.
+
+With --compaction, also reports CURRENT views that are stale (a source
+edited, added, deleted, renamed or re-statused, a record entering or leaving
+the scope, a dependency changed), corrupt (CURRENT.md edited by hand, a
+manifest that is not one, half a pair) or of an unsupported schema, and
+generated INDEX.md files that differ from the records.
 
 Exit codes: 0 no findings, 1 findings, 2 usage or configuration error.
 Kinds can be ignored in .adr.toml:
@@ -34,18 +41,22 @@ Kinds can be ignored in .adr.toml:
 
 Examples:
    git adr check
+   git adr check --compaction
    git adr check --json | jq '.findings[] | select(.kind == "broken-reference")'`,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print {findings, counts} as JSON", Destination: &asJSON}},
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print {findings, counts} as JSON", Destination: &asJSON},
+			&cli.BoolFlag{Name: "compaction", Usage: "also report stale, corrupt or unsupported CURRENT views and stale INDEX.md files", Destination: &compaction},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("check takes no arguments, got %q", c.Args().First()).hint("use --root DIR to check one root only")
 			}
-			return runCheck(env, asJSON)
+			return runCheck(env, asJSON, compaction)
 		},
 	}
 }
 
-func runCheck(env *Env, asJSON bool) error {
+func runCheck(env *Env, asJSON, compaction bool) error {
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -56,6 +67,12 @@ func runCheck(env *Env, asJSON bool) error {
 	opt, err := checkBranches(env, l)
 	if err != nil {
 		return err
+	}
+	if compaction {
+		if opt.Extra, err = view.Findings(l); err != nil {
+			return err
+		}
+		opt.ExtraKinds = adr.CompactionKinds
 	}
 	rep := l.Check(opt)
 	if asJSON {

@@ -26,6 +26,7 @@ func TestScript(t *testing.T) {
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") == "1",
 		Setup:               setupScript,
 		Condition:           scriptCondition,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"view-build": viewBuild},
 	})
 }
 
