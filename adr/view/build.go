@@ -1,8 +1,10 @@
 package view
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 
@@ -42,8 +44,9 @@ func (e *DraftError) Error() string {
 // and retired with a reason); constraints and proposals must cite at
 // least one unit; every citation must name a unit (or an excerpt
 // "ADR-0012#decision.2", or a whole record) of the log. Anything else is a
-// *DraftError naming every problem. generator is the producing program and
-// version ("git-adr 1.2.0").
+// *DraftError naming every problem. A CURRENT.md or manifest in root that
+// git-adr did not write is a *ForeignError (see [Owned]). generator is
+// the producing program and version ("git-adr 1.2.0").
 //
 // A multi-root plan publishes one pair per participating root: see
 // [BuildAll].
@@ -81,6 +84,9 @@ func build(l *adr.Log, root *adr.Root, sel Selection, sources, deps []*adr.Recor
 		if err := l.Ensure(r); err != nil {
 			return nil, nil, err
 		}
+	}
+	if err := Owned(l, root); err != nil {
+		return nil, nil, err
 	}
 	members := Members(l, root, sel)
 	if err := sameRecords(root, members, sources); err != nil {
@@ -334,6 +340,40 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(rs[:n]) + "…"
+}
+
+// ForeignError means a root holds a CURRENT.md or CURRENT.sources.json
+// that git-adr did not write; publication never overwrites it.
+type ForeignError struct{ Path string }
+
+func (e *ForeignError) Error() string {
+	return fmt.Sprintf("%s was not written by git-adr", e.Path)
+}
+
+// Owned checks that root's CURRENT pair may be written: each file is
+// absent or was written by git-adr (CURRENT.md starts with git-adr's
+// generated-file comment; the manifest names a git-adr schema). Call it
+// before writing a pair; a *ForeignError names the file to rename.
+func Owned(l *adr.Log, root *adr.Root) error {
+	if data, err := fs.ReadFile(l.FS, root.Join(CurrentFile)); err == nil && !Generated(data) {
+		return &ForeignError{Path: root.Join(CurrentFile)}
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if data, err := fs.ReadFile(l.FS, root.Join(ManifestFile)); err == nil {
+		var head struct {
+			Schema string `json:"schema"`
+		}
+		if json.Unmarshal(data, &head) != nil || !strings.HasPrefix(head.Schema, "git-adr/current-sources/") {
+			// A broken manifest of ours is still ours when CURRENT.md is.
+			if cur, err := fs.ReadFile(l.FS, root.Join(CurrentFile)); err != nil || !Generated(cur) {
+				return &ForeignError{Path: root.Join(ManifestFile)}
+			}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // Pair is one root's CURRENT pair, ready to be written.

@@ -148,6 +148,12 @@ func Check(l *adr.Log, root *adr.Root) Freshness {
 		return f
 	}
 	switch {
+	case manGone && !Generated(cur):
+		// A CURRENT.md of the team's own, not a view: git-adr neither
+		// uses nor reports it (and publication refuses to overwrite it).
+		f.State = Missing
+		f.Current = nil
+		return f
 	case manGone:
 		return corrupt(ReasonManifestMissing, f.CurrentPath, 0, "%s exists without %s", f.CurrentPath, ManifestFile)
 	case manErr != nil:
@@ -223,10 +229,10 @@ func staleReasons(l *adr.Log, root *adr.Root, m *Manifest, man []byte) []Reason 
 			newcomers = append(newcomers, r)
 		}
 	}
+	lines := manifestLines(man)
 	for _, s := range m.Sources {
-		line := lineOf(man, `"id": `+quote(s.ID), lineOf(man, `"sources"`, 0))
 		add := func(kind, path, format string, args ...any) {
-			out = append(out, Reason{Kind: kind, ID: s.ID, Path: path, File: mf, Line: line, Message: fmt.Sprintf(format, args...)})
+			out = append(out, Reason{Kind: kind, ID: s.ID, Path: path, File: mf, Line: lines.of("sources", s.ID), Message: fmt.Sprintf(format, args...)})
 		}
 		r := l.ByPath(s.Path)
 		if r == nil {
@@ -282,7 +288,7 @@ func staleReasons(l *adr.Log, root *adr.Root, m *Manifest, man []byte) []Reason 
 			add(ReasonUnits, r.Path, "%s is divided into decision units differently by this git-adr than when the view was built", s.ID)
 		}
 	}
-	memLine := lineOf(man, `"membership"`, 0)
+	memLine := lines.of("membership", "")
 	for _, r := range newcomers {
 		if explained[r] {
 			continue
@@ -295,9 +301,8 @@ func staleReasons(l *adr.Log, root *adr.Root, m *Manifest, man []byte) []Reason 
 			Message: fmt.Sprintf("%s entered the view's scope %s (%s)", r.ID, since, where)})
 	}
 	for _, d := range m.Dependencies {
-		line := lineOf(man, `"id": `+quote(d.ID), lineOf(man, `"dependencies"`, 0))
 		add := func(path, format string, args ...any) {
-			out = append(out, Reason{Kind: ReasonDependency, ID: d.ID, Path: path, File: mf, Line: line, Message: fmt.Sprintf(format, args...)})
+			out = append(out, Reason{Kind: ReasonDependency, ID: d.ID, Path: path, File: mf, Line: lines.of("dependencies", d.ID), Message: fmt.Sprintf(format, args...)})
 		}
 		r := l.ByPath(d.Path)
 		if r == nil {
@@ -384,9 +389,43 @@ func findByID(recs []*adr.Record, id string) *adr.Record {
 	return nil
 }
 
-func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+// lineIndex finds manifest lines for reasons; it is built on first use,
+// in one pass, so a fresh view costs nothing.
+type lineIndex struct {
+	data  []byte
+	built bool
+	// at maps "sources\x00ID" and "dependencies\x00ID" to the line of the
+	// entry's "id", and "membership\x00" to the membership line.
+	at map[string]int
+}
+
+func manifestLines(data []byte) *lineIndex { return &lineIndex{data: data} }
+
+func (x *lineIndex) of(section, id string) int {
+	if !x.built {
+		x.built = true
+		x.at = map[string]int{}
+		sec := ""
+		for i, ln := range bytes.Split(x.data, []byte("\n")) {
+			t := bytes.TrimSpace(ln)
+			switch {
+			case bytes.HasPrefix(t, []byte(`"sources":`)):
+				sec = "sources"
+			case bytes.HasPrefix(t, []byte(`"dependencies":`)):
+				sec = "dependencies"
+			case bytes.HasPrefix(t, []byte(`"membership":`)):
+				x.at["membership\x00"] = i + 1
+			case bytes.HasPrefix(t, []byte(`"id":`)) && sec != "":
+				var v string
+				if json.Unmarshal(bytes.TrimSuffix(bytes.TrimSpace(t[len(`"id":`):]), []byte(",")), &v) == nil {
+					if k := sec + "\x00" + v; x.at[k] == 0 {
+						x.at[k] = i + 1
+					}
+				}
+			}
+		}
+	}
+	return x.at[section+"\x00"+id]
 }
 
 // lineOf returns the 1-based line of the first occurrence of needle in

@@ -147,11 +147,19 @@ var ErrUnsupported = errors.New("unsupported CURRENT manifest")
 // that is not a well-formed manifest is another error (a
 // *json.SyntaxError for bad JSON).
 func DecodeManifest(data []byte) (*Manifest, error) {
+	// One pass for a well-formed manifest; a second only to tell an
+	// unknown schema (whose layout may differ) from a broken file.
+	var m Manifest
+	err := json.Unmarshal(data, &m)
 	var head struct {
 		Schema *string `json:"schema"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, err
+	if err != nil {
+		if json.Unmarshal(data, &head) != nil || head.Schema == nil || *head.Schema == Schema {
+			return nil, err
+		}
+	} else if m.Schema != "" {
+		head.Schema = &m.Schema
 	}
 	if head.Schema == nil {
 		return nil, fmt.Errorf("no \"schema\" field")
@@ -160,10 +168,6 @@ func DecodeManifest(data []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("%w: schema %q (this git-adr reads %q)", ErrUnsupported, *head.Schema, Schema)
 	}
 	// Fields a later generator of the same schema adds are ignored.
-	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, err
-	}
 	switch m.Selection.Mode {
 	case ModeAll, ModeDomain, ModeSources:
 	default:

@@ -333,3 +333,168 @@ func TestRenderDeterministic(t *testing.T) {
 		t.Error("the same draft gave different bytes")
 	}
 }
+
+// A rename that keeps the bytes is repaired mechanically; anything else
+// needs a reviewed summary.
+func TestRelocate(t *testing.T) {
+	const from, to = "doc/adr/0004-cache-reads.md", "doc/adr/0004-cache-order-reads.md"
+	fsys := baseFS()
+	publish(t, fsys, NewSelection("storage", nil), "doc/adr/0002-log-json.md")
+	fsys[to] = fsys[from]
+	delete(fsys, from)
+	l := load(t, fsys)
+	m, cur, err := Relocate(l, l.Roots[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(cur), "0004-cache-reads.md") || !strings.Contains(string(cur), "[ADR-0004](0004-cache-order-reads.md#decision)") ||
+		!strings.Contains(string(cur), "`doc/adr/0004-cache-order-reads.md`") {
+		t.Errorf("links not rewritten:\n%s", cur)
+	}
+	fsys["doc/adr/CURRENT.md"] = &fstest.MapFile{Data: cur}
+	fsys["doc/adr/CURRENT.sources.json"] = &fstest.MapFile{Data: m.Encode()}
+	wantState(t, check(t, fsys), Fresh)
+
+	// A rename plus an edit, or any other change, is refused.
+	fsys[to] = record(4, "Cache reads", "Accepted", "storage", "Cache order reads for 5 seconds.")
+	fsys["doc/adr/0004-cache-reads-again.md"] = fsys[to]
+	delete(fsys, to)
+	l = load(t, fsys)
+	if _, _, err := Relocate(l, l.Roots[0]); err == nil || !strings.Contains(err.Error(), "needs a reviewed summary") {
+		t.Errorf("edited and moved: %v", err)
+	}
+}
+
+func TestSections(t *testing.T) {
+	fsys := baseFS()
+	publish(t, fsys, NewSelection("", nil))
+	cur := fsys["doc/adr/CURRENT.md"].Data
+	var got []string
+	for _, s := range Sections("doc/adr/CURRENT.md", cur) {
+		got = append(got, fmt.Sprintf("%s/%s#%s %d-%d empty=%v cites=%v", s.Part, s.Topic, s.Anchor, s.Start, s.End, s.Empty, s.Cites))
+	}
+	want := []string{
+		"constraints/Storage#storage 9-12 empty=false cites=[doc/adr/0001-use-postgresql.md doc/adr/0004-cache-reads.md]",
+		"constraints/Platform#platform 14-16 empty=false cites=[doc/adr/0002-log-json.md]",
+		"rationale/#rationale-and-risks 18-20 empty=true cites=[]",
+		"proposals/#proposals-not-in-force 22-24 empty=false cites=[doc/adr/0003-shard-orders.md]",
+		"conflicts/#conflicts-and-open-questions 26-28 empty=true cites=[]",
+		"coverage/#coverage 30-38 empty=false cites=[doc/adr/0003-shard-orders.md]",
+		"sources/#sources 40-45 empty=false cites=[doc/adr/0001-use-postgresql.md doc/adr/0002-log-json.md doc/adr/0003-shard-orders.md doc/adr/0004-cache-reads.md]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sections:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), cur)
+	}
+}
+
+// Statement text is Markdown kept inside its list item: continuation
+// lines indented, blank lines kept, a closing fence not followed by the
+// references; headings inside statements never become sections.
+func TestRenderMultilineStatements(t *testing.T) {
+	l := load(t, baseFS())
+	root := l.Roots[0]
+	sel := NewSelection("", []string{"ADR-0001"})
+	srcs := Members(l, root, sel)
+	d := fullDraft(srcs)
+	d.Constraints[0].Topic = "Storage\nand more"
+	d.Constraints[0].Text = "Orders live in PostgreSQL:\n\n## not a heading\n\n```sql\nSELECT 1;\n```"
+	_, cur, err := Build(l, root, sel, srcs, nil, d, "s-1", 1, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "### Storage and more\n\n- Orders live in PostgreSQL:\n\n  ## not a heading\n\n  ```sql\n  SELECT 1;\n  ```\n\n  ([ADR-0001](0001-use-postgresql.md#decision))\n"
+	if !strings.Contains(string(cur), want) {
+		t.Errorf("got\n%s\nwant it to contain\n%s", cur, want)
+	}
+	secs := Sections("doc/adr/CURRENT.md", cur)
+	if secs[0].Topic != "Storage and more" || secs[1].Part != PartRationale {
+		t.Errorf("sections %+v", secs[:2])
+	}
+}
+
+// A plan over two roots publishes one pair per root; the first links the
+// other; a statement citing both roots appears in both, the other root's
+// record a dependency.
+func TestBuildAll(t *testing.T) {
+	fsys := baseFS()
+	fsys[".adr.toml"] = &fstest.MapFile{Data: []byte("[[roots]]\npath = \"doc/adr\"\n\n[[roots]]\npath = \"services/billing/adr\"\nprefix = \"BILL-\"\n")}
+	fsys["services/billing/adr/0001-invoice-monthly.md"] = record(1, "Invoice monthly", "Accepted", "billing", "Invoices go out monthly.")
+	l := load(t, fsys)
+	if len(l.Roots) != 2 {
+		t.Fatalf("roots %v", l.Roots)
+	}
+	var srcs []*adr.Record
+	for _, root := range l.Roots {
+		srcs = append(srcs, Members(l, root, NewSelection("", nil))...)
+	}
+	d := fullDraft(srcs)
+	d.Conflicts = []Statement{{Text: "Billing reads orders from PostgreSQL.", Sources: []string{"BILL-0001#decision", "ADR-0001#decision"}}}
+	d.Rationale = []Statement{{Text: "Uncited context."}}
+	pairs, err := BuildAll(l, NewSelection("", nil), srcs, nil, d, "s-2", 1, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 2 {
+		t.Fatalf("%d pairs", len(pairs))
+	}
+	main, mod := pairs[0], pairs[1]
+	if c, _ := mod.Paths(); c != "services/billing/adr/CURRENT.md" || len(main.Manifest.Views) != 1 || main.Manifest.Views[0] != c {
+		t.Errorf("views %v, module pair %s", main.Manifest.Views, c)
+	}
+	if !strings.Contains(string(main.Current), "- [services/billing/adr/CURRENT.md](../../services/billing/adr/CURRENT.md)") {
+		t.Errorf("main view does not link the module view:\n%s", main.Current)
+	}
+	if !strings.Contains(string(mod.Current), "Billing reads orders") || len(mod.Manifest.Dependencies) != 1 || mod.Manifest.Dependencies[0].ID != "ADR-0001" {
+		t.Errorf("module view: deps %+v\n%s", mod.Manifest.Dependencies, mod.Current)
+	}
+	if !strings.Contains(string(main.Current), "Uncited context.") || strings.Contains(string(mod.Current), "Uncited context.") {
+		t.Error("uncited statements belong to the first root only")
+	}
+	for _, p := range pairs {
+		c, mf := p.Paths()
+		fsys[c] = &fstest.MapFile{Data: p.Current}
+		fsys[mf] = &fstest.MapFile{Data: p.ManifestJSON}
+	}
+	l = load(t, fsys)
+	for _, root := range l.Roots {
+		wantState(t, Check(l, root), Fresh)
+	}
+}
+
+// A CURRENT.md the team wrote is not a view: never used, never reported,
+// never overwritten.
+func TestForeignCurrent(t *testing.T) {
+	fsys := baseFS()
+	fsys["doc/adr/CURRENT.md"] = &fstest.MapFile{Data: []byte("# What we decided\n\nOur own page.\n")}
+	wantState(t, check(t, fsys), Missing)
+	l := load(t, fsys)
+	var fe *ForeignError
+	if err := Owned(l, l.Roots[0]); !errors.As(err, &fe) || fe.Path != "doc/adr/CURRENT.md" {
+		t.Errorf("Owned: %v", err)
+	}
+	fsys = baseFS()
+	fsys["doc/adr/CURRENT.sources.json"] = &fstest.MapFile{Data: []byte(`{"sources": ["a.md"]}`)}
+	l = load(t, fsys)
+	if err := Owned(l, l.Roots[0]); !errors.As(err, &fe) || fe.Path != "doc/adr/CURRENT.sources.json" {
+		t.Errorf("Owned: %v", err)
+	}
+	fsys = baseFS()
+	publish(t, fsys, NewSelection("", nil))
+	fsys["doc/adr/CURRENT.sources.json"] = &fstest.MapFile{Data: []byte("{ broken")}
+	l = load(t, fsys)
+	if err := Owned(l, l.Roots[0]); err != nil {
+		t.Errorf("our own broken pair: %v", err)
+	}
+}
+
+func TestBuildRefusesForeignFiles(t *testing.T) {
+	fsys := baseFS()
+	fsys["doc/adr/CURRENT.md"] = &fstest.MapFile{Data: []byte("# Ours\n")}
+	l := load(t, fsys)
+	srcs := Members(l, l.Roots[0], NewSelection("", nil))
+	_, _, err := Build(l, l.Roots[0], NewSelection("", nil), srcs, nil, fullDraft(srcs), "s-1", 1, "test")
+	var fe *ForeignError
+	if !errors.As(err, &fe) {
+		t.Errorf("got %v", err)
+	}
+}
