@@ -267,3 +267,61 @@ func TestDomainViewScope(t *testing.T) {
 		t.Errorf("caching answer: %+v %+v %q", resp.Units[0], resp.Freshness, resp.Warnings)
 	}
 }
+
+// Two roots, each with its own view: a fresh one leads, a stale one is
+// named in a warning with its root; view reports the worst state of the
+// roots the request concerns.
+func TestViewsPerRoot(t *testing.T) {
+	fsys := viewLog()
+	fsys[".adr.toml"] = &fstest.MapFile{Data: []byte("[[roots]]\npath = \"doc/adr\"\n\n[[roots]]\npath = \"services/billing/adr\"\nprefix = \"BILL-\"\n")}
+	fsys["services/billing/adr/0001-invoice-monthly.md"] = &fstest.MapFile{Data: []byte(strings.Replace(
+		nygard(1, "Invoice monthly", "Accepted", "Invoices go out monthly."), "## Status", "Domains: billing\n\n## Status", 1))}
+	l := load(t, fsys)
+	var srcs []*adr.Record
+	var d view.Draft
+	for _, root := range l.Roots {
+		for _, r := range view.Members(l, root, view.NewSelection("", nil)) {
+			srcs = append(srcs, r)
+			u, _ := r.Unit("decision")
+			if r.Status == adr.Accepted {
+				d.Constraints = append(d.Constraints, view.Statement{Topic: firstDomainTopic(r), Text: "Restated " + r.ID + ".", Sources: []string{u.ID}})
+			}
+			for _, u := range r.Units {
+				d.Coverage = append(d.Coverage, view.UnitCoverage{Unit: u.ID, State: view.Unresolved})
+			}
+		}
+	}
+	pairs, err := view.BuildAll(l, view.NewSelection("", nil), srcs, nil, d, "s-2", 3, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pairs {
+		c, m := p.Paths()
+		fsys[c] = &fstest.MapFile{Data: p.Current}
+		fsys[m] = &fstest.MapFile{Data: p.ManifestJSON}
+	}
+	fsys["services/billing/adr/0001-invoice-monthly.md"].Data = append(append([]byte(nil), fsys["services/billing/adr/0001-invoice-monthly.md"].Data...), "\nMore.\n"...)
+	svc := &Service{Log: load(t, fsys), RepoID: "r"}
+
+	resp := answer(t, svc, Request{})
+	if resp.Units[0].Kind != KindCurrent || resp.Freshness.Basis != "current" || resp.Freshness.View != "stale" || len(resp.Freshness.Views) != 2 {
+		t.Errorf("overview: %+v %+v", resp.Units[0], resp.Freshness)
+	}
+	if len(resp.Warnings) != 1 || !strings.HasPrefix(resp.Warnings[0], "CURRENT view of services/billing/adr is stale: BILL-0001 changed since plan s-2 revision 3") {
+		t.Errorf("warnings %q", resp.Warnings)
+	}
+	// A request about the fresh root only: view fresh, the other still warned about.
+	resp = answer(t, svc, Request{Domain: "storage"})
+	if resp.Freshness.View != "fresh" || resp.Units[0].Kind != KindCurrent || len(resp.Warnings) != 1 {
+		t.Errorf("storage: %+v %q", resp.Freshness, resp.Warnings)
+	}
+	resp = answer(t, svc, Request{Domain: "billing"})
+	if resp.Freshness.View != "stale" || resp.Freshness.Basis != "records" {
+		t.Errorf("billing: %+v", resp.Freshness)
+	}
+	for _, u := range resp.Units {
+		if u.Kind == KindCurrent {
+			t.Errorf("billing answer used a view: %s", u.ID)
+		}
+	}
+}
