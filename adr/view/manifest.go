@@ -2,7 +2,24 @@
 // reviewed by people) and CURRENT.sources.json (the manifest that says
 // what the prose was made from), and the freshness check that decides, at
 // read time and from blob hashes and membership only, whether the view
-// still describes the log.
+// still describes the log. docs/current.md documents both files.
+//
+// # Publishing
+//
+// A reviewed summary [Draft] becomes a pair with [Build] (one root) or
+// [BuildAll] (one [Pair] per participating root of a multi-root plan).
+// Both validate the draft (every source unit accounted for exactly once,
+// citations that name units), pin every source's blob hash and units, the
+// membership of the selection ([Members]) and CURRENT.md's SHA-256, and
+// refuse to overwrite files git-adr did not write ([Owned]). The caller
+// writes the returned bytes as they are, in one commit.
+//
+// # Reading
+//
+// [Check] says whether a root's pair is fresh, stale, missing, corrupt or
+// unsupported, with reasons; `git adr context` uses only fresh views and
+// `git adr check --compaction` reports the others ([Findings]).
+// [Relocate] repairs a view after renames that kept the records' bytes.
 package view
 
 import (
