@@ -201,7 +201,9 @@ type OpenAIDrafter struct {
 }
 
 // Name implements Drafter.
-func (o *OpenAIDrafter) Name() string { return fmt.Sprintf("openai drafter (%s at %s)", o.Model, o.BaseURL) }
+func (o *OpenAIDrafter) Name() string {
+	return fmt.Sprintf("openai drafter (%s at %s)", o.Model, o.BaseURL)
+}
 
 // Draft implements Drafter.
 func (o *OpenAIDrafter) Draft(ctx context.Context, req Request) (*Candidate, error) {
