@@ -52,6 +52,10 @@ type OpenAIConfig struct {
 	// APIKeyEnv names the environment variable holding the key; the key
 	// itself never goes in a file.
 	APIKeyEnv string `toml:"api_key_env,omitempty"`
+	// PriceInput and PriceOutput, per million tokens, turn the read
+	// volume into a cost estimate before drafting.
+	PriceInput  float64 `toml:"price_input_per_mtok,omitempty"`
+	PriceOutput float64 `toml:"price_output_per_mtok,omitempty"`
 }
 
 // SigningConfig asks git-adr to sign its commits even when git's
