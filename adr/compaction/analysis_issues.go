@@ -1,0 +1,747 @@
+package compaction
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+)
+
+// analyzer holds the relation graph of a whole log and what blocks each
+// record. Issues are found over the whole log, then reported when they
+// name a record in scope.
+type analyzer struct {
+	l     *adr.Log
+	in    map[*adr.Record]bool
+	pos   map[*adr.Record]int
+	links map[*adr.Record]*recordLinks
+	// issues found so far, with the records each one names.
+	issues []issue
+	// blocks make a record unresolved; soft only keep it out of the
+	// archive (a link that leads nowhere would break when it moves).
+	blocks map[*adr.Record][]blocker
+	soft   map[*adr.Record][]string
+	// pending are the proposals that would supersede an accepted record.
+	pending map[*adr.Record][]*adr.Record
+	// ambiguousAt marks relation lines ("path:line") whose ID names
+	// several records: ambiguous-id, not broken-reference.
+	ambiguousAt map[string]bool
+	settledMemo map[*adr.Record]uint8
+}
+
+type issue struct {
+	Issue
+	about []*adr.Record
+}
+
+type blocker struct {
+	rank   int
+	reason string
+}
+
+// recordLinks are one record's resolved relations, from either side.
+type recordLinks struct {
+	// successors supersede the record; predecessors are superseded by it.
+	successors, predecessors []edge
+	// near are amendment-like and other links (both directions).
+	near []nearLink
+	// partial are supersessions of one of its units only (a locator).
+	partial []edge
+}
+
+// edge is a supersession with the places that state it.
+type edge struct {
+	r  *adr.Record
+	at []loc
+}
+
+type loc struct {
+	path string
+	line int
+}
+
+func (l loc) String() string { return fmt.Sprintf("%s:%d", l.path, l.line) }
+
+// nearLink is a link that may put two records into one consolidation
+// cluster. phrase is written from the owning record's side ("amended by").
+type nearLink struct {
+	r      *adr.Record
+	phrase string
+	amend  bool
+}
+
+func newAnalyzer(l *adr.Log, scope []*adr.Record) *analyzer {
+	a := &analyzer{
+		l: l, in: make(map[*adr.Record]bool, len(scope)), pos: make(map[*adr.Record]int, len(l.Records)),
+		links: make(map[*adr.Record]*recordLinks, len(l.Records)), blocks: map[*adr.Record][]blocker{},
+		soft: map[*adr.Record][]string{}, pending: map[*adr.Record][]*adr.Record{},
+		ambiguousAt: map[string]bool{}, settledMemo: map[*adr.Record]uint8{},
+	}
+	for _, r := range scope {
+		a.in[r] = true
+	}
+	for i, r := range l.Records {
+		a.pos[r] = i
+		a.links[r] = &recordLinks{}
+	}
+	return a
+}
+
+func (a *analyzer) findIssues() {
+	a.graph()
+	a.checkFindings()
+	for _, r := range a.l.Records {
+		if r.Archived {
+			continue
+		}
+		a.lifecycle(r)
+		a.partial(r)
+	}
+}
+
+// add records an issue naming about (in that order).
+func (a *analyzer) add(is Issue, about ...*adr.Record) {
+	is.IDs = []string{}
+	seen, seenID := map[*adr.Record]bool{}, map[string]bool{}
+	var ab []*adr.Record
+	for _, r := range about {
+		if r == nil || seen[r] {
+			continue
+		}
+		seen[r] = true
+		ab = append(ab, r)
+		if !seenID[r.ID] {
+			seenID[r.ID] = true
+			is.IDs = append(is.IDs, r.ID)
+		}
+	}
+	a.issues = append(a.issues, issue{is, ab})
+}
+
+func (a *analyzer) block(r *adr.Record, rank int, reason string) {
+	for _, b := range a.blocks[r] {
+		if b.rank == rank && b.reason == reason {
+			return
+		}
+	}
+	a.blocks[r] = append(a.blocks[r], blocker{rank, reason})
+}
+
+// reported returns the issues that name a record in scope, sorted by path,
+// line, kind and message, without duplicates.
+func (a *analyzer) reported() []Issue {
+	out := []Issue{}
+	seen := map[string]bool{}
+	for _, is := range a.issues {
+		in := false
+		for _, r := range is.about {
+			in = in || a.in[r]
+		}
+		k := fmt.Sprintf("%s\x00%d\x00%s\x00%s", is.Path, is.Line, is.Kind, is.Message)
+		if !in || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, is.Issue)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		x, y := out[i], out[j]
+		if x.Path != y.Path {
+			return x.Path < y.Path
+		}
+		if x.Line != y.Line {
+			return x.Line < y.Line
+		}
+		if x.Kind != y.Kind {
+			return x.Kind < y.Kind
+		}
+		return x.Message < y.Message
+	})
+	return out
+}
+
+// amendLabels are link labels that change another record's decision
+// without replacing it: they put both records into one cluster.
+var amendLabels = map[string]string{
+	"amends": "amended by", "amended by": "amends", "refines": "refined by", "refined by": "refines",
+	"updates": "updated by", "updated by": "updates", "extends": "extended by", "extended by": "extends",
+	"clarifies": "clarified by", "clarified by": "clarifies",
+}
+
+// graph resolves every relation of the log once.
+func (a *analyzer) graph() {
+	for _, r := range a.l.Records {
+		for _, rel := range r.Relations {
+			var t *adr.Record
+			if rel.TargetID != "" {
+				t = a.l.Target(r, rel.Target)
+			}
+			if t == nil {
+				a.unresolvedRelation(r, rel)
+				continue
+			}
+			if t == r {
+				continue // a self-supersession is a cycle check reports
+			}
+			at := loc{r.Path, rel.Line}
+			switch rel.Type {
+			case adr.Supersedes:
+				if _, anchor := adr.SplitLocator(rel.Target); anchor != "" {
+					a.links[t].partial = addEdge(a.links[t].partial, r, at)
+					continue
+				}
+				a.supersede(r, t, at)
+			case adr.SupersededBy:
+				a.supersede(t, r, at)
+			default:
+				label := strings.ToLower(rel.Type.Label())
+				rev, amend := amendLabels[label]
+				if !amend {
+					label, rev = "relates to", "relates to"
+				}
+				a.links[r].near = append(a.links[r].near, nearLink{t, label, amend})
+				a.links[t].near = append(a.links[t].near, nearLink{r, rev, amend})
+			}
+		}
+	}
+	for _, lk := range a.links {
+		a.sortEdges(lk.successors)
+		a.sortEdges(lk.predecessors)
+		a.sortEdges(lk.partial)
+		sort.SliceStable(lk.near, func(i, j int) bool { return a.pos[lk.near[i].r] < a.pos[lk.near[j].r] })
+	}
+}
+
+func (a *analyzer) sortEdges(es []edge) {
+	sort.SliceStable(es, func(i, j int) bool { return a.pos[es[i].r] < a.pos[es[j].r] })
+}
+
+// supersede records "from supersedes to", stated at at.
+func (a *analyzer) supersede(from, to *adr.Record, at loc) {
+	a.links[to].successors = addEdge(a.links[to].successors, from, at)
+	a.links[from].predecessors = addEdge(a.links[from].predecessors, to, at)
+}
+
+func addEdge(es []edge, r *adr.Record, at loc) []edge {
+	for i := range es {
+		if es[i].r == r {
+			es[i].at = append(es[i].at, at)
+			return es
+		}
+	}
+	return append(es, edge{r, []loc{at}})
+}
+
+// unresolvedRelation reports a relation written as an ID that names
+// several records; check reports the other unresolved relations.
+func (a *analyzer) unresolvedRelation(r *adr.Record, rel adr.Relation) {
+	if strings.ContainsAny(rel.Target, "/.") {
+		return // a link, not an ID
+	}
+	id, _ := adr.SplitLocator(rel.Target)
+	_, err := a.l.Resolve(id)
+	var amb *adr.AmbiguousError
+	if !errors.As(err, &amb) {
+		return
+	}
+	var paths []string
+	for _, c := range amb.Candidates {
+		paths = append(paths, c.Path)
+	}
+	a.ambiguousAt[loc{r.Path, rel.Line}.String()] = true
+	phrase := strings.TrimSpace(rel.Label + " " + rel.Target)
+	a.add(Issue{Kind: KindAmbiguousID, Path: r.Path, Line: rel.Line,
+		Message: fmt.Sprintf("%q names several records (%s)", phrase, strings.Join(paths, ", "))}, append([]*adr.Record{r}, amb.Candidates...)...)
+	a.block(r, rankAmbiguous, fmt.Sprintf("%q on line %d names several records: link the one meant by its path", phrase, rel.Line))
+}
+
+// checkFindings turns the findings of adr's check that matter to
+// compaction into issues: unknown statuses, duplicate numbers, supersession
+// cycles and broken references. .adr.toml's [check] ignore does not hide
+// them here.
+func (a *analyzer) checkFindings() {
+	rep := a.l.Check(adr.CheckOptions{AllKinds: true})
+	for _, f := range rep.Findings {
+		r := a.l.ByPath(f.Path)
+		if r == nil {
+			continue
+		}
+		is := Issue{Path: f.Path, Line: f.Line, Message: f.Message}
+		switch f.Kind {
+		case adr.KindUnknownStatus:
+			is.Kind = KindUnknownStatus
+			a.add(is, r)
+			reason := "no status: a person must set one (proposed, accepted, rejected, deprecated or superseded)"
+			if r.RawStatus != "" {
+				reason = fmt.Sprintf("status %q is not one git-adr knows: a person must set proposed, accepted, rejected, deprecated or superseded", shorten(r.RawStatus, 40))
+			}
+			a.block(r, rankUnknown, reason)
+		case adr.KindDuplicateID:
+			group := a.sameNumber(r)
+			is.Kind = KindAmbiguousID
+			is.Message += ": references to " + r.ID + " are ambiguous"
+			a.add(is, group...)
+			for _, g := range group {
+				var others []string
+				for _, o := range group {
+					if o != g {
+						others = append(others, o.Path)
+					}
+				}
+				a.block(g, rankAmbiguous, fmt.Sprintf("its ID %s also names %s: give one of them a new number (%s)", g.ID, strings.Join(others, ", "), f.Fix))
+			}
+		case adr.KindCycle:
+			members := a.byIDs(f.IDs, r.Root)
+			is.Kind = KindCycle
+			if is.Line == 0 {
+				is.Line = cycleLine(r, members)
+			}
+			a.add(is, members...)
+			for _, m := range members {
+				a.block(m, rankCycle, f.Message+": decide which record is current and remove one supersession (`git adr check` names every line)")
+			}
+		case adr.KindBrokenReference:
+			if a.ambiguousAt[loc{f.Path, f.Line}.String()] {
+				continue
+			}
+			is.Kind = KindBrokenReference
+			a.add(is, r)
+			if rel, ok := brokenRelationAt(r, f.Line); ok {
+				a.block(r, rankBroken, fmt.Sprintf("%q on line %d names no record: correct or remove the relation", strings.TrimSpace(rel.Label+" "+rel.Target), f.Line))
+			} else {
+				a.soft[r] = append(a.soft[r], fmt.Sprintf("a link on line %d leads nowhere", f.Line))
+			}
+		}
+	}
+}
+
+// sameNumber returns the records of r's root numbered like r.
+func (a *analyzer) sameNumber(r *adr.Record) []*adr.Record {
+	var out []*adr.Record
+	if r.Root == nil || !r.Numbered {
+		return []*adr.Record{r}
+	}
+	for _, o := range r.Root.Records {
+		if o.Numbered && o.Number == r.Number {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// byIDs maps IDs back to records, preferring root.
+func (a *analyzer) byIDs(ids []string, root *adr.Root) []*adr.Record {
+	var out []*adr.Record
+	for _, id := range ids {
+		var found *adr.Record
+		if root != nil {
+			for _, r := range root.Records {
+				if r.ID == id {
+					found = r
+					break
+				}
+			}
+		}
+		if found == nil {
+			found, _ = a.l.Resolve(id)
+		}
+		if found != nil {
+			out = append(out, found)
+		}
+	}
+	return out
+}
+
+// cycleLine is the first line of r that states a supersession with another
+// member of its cycle (check names a line only when r writes the first
+// link of the cycle itself).
+func cycleLine(r *adr.Record, members []*adr.Record) int {
+	in := map[string]bool{}
+	for _, m := range members {
+		in[m.ID] = m != r
+	}
+	for _, rel := range r.Relations {
+		if (rel.Type == adr.Supersedes || rel.Type == adr.SupersededBy) && in[rel.TargetID] {
+			return rel.Line
+		}
+	}
+	return 0
+}
+
+func brokenRelationAt(r *adr.Record, line int) (adr.Relation, bool) {
+	for _, rel := range r.Relations {
+		if rel.Line == line && rel.TargetID == "" {
+			return rel, true
+		}
+	}
+	return adr.Relation{}, false
+}
+
+func statusLine(r *adr.Record) int {
+	if r.StatusField.Kind == adr.FieldNone {
+		return 0
+	}
+	return r.StatusField.Line + 1
+}
+
+// settled reports whether r's place in the lifecycle is decided: accepted
+// or deprecated, or superseded by a record that is settled. Cycles are not
+// settled.
+func (a *analyzer) settled(r *adr.Record) bool {
+	switch a.settledMemo[r] {
+	case 1: // on the current path: a cycle
+		return false
+	case 2:
+		return true
+	case 3:
+		return false
+	}
+	ok := false
+	switch r.Status {
+	case adr.Accepted, adr.Deprecated:
+		ok = true
+	case adr.Superseded:
+		a.settledMemo[r] = 1
+		for _, e := range a.links[r].successors {
+			if a.settled(e.r) {
+				ok = true
+				break
+			}
+		}
+	}
+	a.settledMemo[r] = 3
+	if ok {
+		a.settledMemo[r] = 2
+	}
+	return ok
+}
+
+// lifecycle finds contradictions and proposed successors around r.
+func (a *analyzer) lifecycle(r *adr.Record) {
+	succ := a.links[r].successors
+	line := statusLine(r)
+	byStatus := func(st adr.Status) []edge {
+		var out []edge
+		for _, e := range succ {
+			if e.r.Status == st {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	switch r.Status {
+	case adr.Accepted, adr.Proposed:
+		if acc := byStatus(adr.Accepted); len(acc) > 0 {
+			a.add(Issue{Kind: KindContradiction, Path: r.Path, Line: line,
+				Message: fmt.Sprintf("the status is %s but %s: both cannot be in force", r.Status, supersedePhrase(acc))}, append([]*adr.Record{r}, edgeRecords(acc)...)...)
+			a.block(r, rankContradiction, fmt.Sprintf("%s, yet accepted %s supersedes it: decide which is in force (mark %s superseded, or remove the link at %s)",
+				r.Status, acc[0].r.ID, r.ID, acc[0].at[0]))
+		}
+		if r.Status != adr.Accepted {
+			return
+		}
+		for _, p := range byStatus(adr.Proposed) {
+			at := p.at[0]
+			for _, l := range p.at {
+				if l.path == p.r.Path {
+					at = l
+					break
+				}
+			}
+			a.add(Issue{Kind: KindProposedSuccessor, Path: at.path, Line: at.line,
+				Message: fmt.Sprintf("%s is proposed and supersedes accepted %s: %s stays binding until %s is accepted", p.r.ID, r.ID, r.ID, p.r.ID)}, p.r, r)
+			a.block(p.r, rankProposed, fmt.Sprintf("proposes to supersede accepted %s, which stays binding: accept it (git adr decide %s accept) or reject it", r.ID, p.r.ID))
+			a.pending[r] = append(a.pending[r], p.r)
+		}
+	case adr.Superseded:
+		switch {
+		case len(succ) == 0:
+			if hasUnresolved(r, adr.SupersededBy) {
+				return // the broken or ambiguous link blocks it already
+			}
+			a.add(Issue{Kind: KindContradiction, Path: r.Path, Line: line,
+				Message: "the status is superseded but no record supersedes it"}, r)
+			a.block(r, rankContradiction, fmt.Sprintf("superseded, but no record names itself its successor: link the successor (git adr link NEW Supersedes %s 'Superseded by') or correct the status", r.ID))
+		case !a.anySettled(succ):
+			var bad []string
+			for _, e := range succ {
+				switch e.r.Status {
+				case adr.Rejected:
+					bad = append(bad, e.r.ID+" was rejected")
+				case adr.Proposed:
+					bad = append(bad, e.r.ID+" is only proposed")
+				}
+			}
+			if len(bad) > 0 {
+				a.add(Issue{Kind: KindContradiction, Path: r.Path, Line: line,
+					Message: "the status is superseded but nothing in force replaces it: " + strings.Join(bad, ", ")}, append([]*adr.Record{r}, edgeRecords(succ)...)...)
+				a.block(r, rankContradiction, fmt.Sprintf("superseded, but %s: restore its status, or accept or name the record that replaces it", strings.Join(bad, ", ")))
+				break
+			}
+			a.block(r, rankDependent, fmt.Sprintf("superseded by %s, which is not in force (status %s): settle %s first", succ[0].r.ID, succ[0].r.Status, succ[0].r.ID))
+		}
+		if acc := byStatus(adr.Accepted); len(acc) > 1 {
+			a.add(Issue{Kind: KindContradiction, Path: r.Path, Line: line,
+				Message: fmt.Sprintf("%d accepted records supersede it (%s): which one replaces it?", len(acc), idList(edgeRecords(acc), 6))}, append([]*adr.Record{r}, edgeRecords(acc)...)...)
+			a.block(r, rankContradiction, fmt.Sprintf("superseded by %d accepted records (%s): say which one replaces it, or record each as a partial supersession", len(acc), idList(edgeRecords(acc), 6)))
+		}
+	}
+}
+
+func (a *analyzer) anySettled(es []edge) bool {
+	for _, e := range es {
+		if a.settled(e.r) {
+			return true
+		}
+	}
+	return false
+}
+
+func edgeRecords(es []edge) []*adr.Record {
+	out := make([]*adr.Record, len(es))
+	for i, e := range es {
+		out[i] = e.r
+	}
+	return out
+}
+
+// supersedePhrase says who supersedes a record and where: "ADR-0002
+// supersedes it (doc/adr/0002-b.md:9)".
+func supersedePhrase(es []edge) string {
+	var parts []string
+	for _, e := range es {
+		parts = append(parts, fmt.Sprintf("%s (%s)", e.r.ID, e.at[0]))
+	}
+	verb := " supersedes it"
+	if len(parts) > 1 {
+		verb = " supersede it"
+	}
+	return joinAnd(parts) + verb
+}
+
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+func hasUnresolved(r *adr.Record, t adr.RelationType) bool {
+	for _, rel := range r.Relations {
+		if rel.Type == t && rel.TargetID == "" {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// A status such as "Partly superseded" or "Partially replaced".
+	partialStatus = regexp.MustCompile(`(?i)\b(?:in\s+part|partly|partially|partial)\b.*\b(?:supersed|superced|replac)|\b(?:supersed|superced|replac)\w*\s+(?:in\s+part|partly|partially)\b`)
+	// Prose that supersedes in part: "in part supersedes", "partly
+	// replaced by", "supersedes some aspects of", "superseded in part".
+	partialProse = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?:in\s+part|partly|partially)\s+(supersedes?|superseded|supercedes?|superceded|replaces?|replaced)\b`),
+		regexp.MustCompile(`(?i)\b(supersedes?|superseded|supercedes?|superceded|replaces?|replaced)\s+(?:in\s+part|partly|partially)\b`),
+		regexp.MustCompile(`(?i)\b(supersedes?|supercedes?)\s+(?:only\s+)?(?:some|certain|several|parts?|portions?|aspects|elements|sections?)\s+(?:(?:aspects|parts|elements)\s+)?of\b`),
+	}
+	mdLinkTarget = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)`)
+	idMention    = regexp.MustCompile(`(?i)\bADRs?[-\s#]*0*([0-9]{1,6})\b`)
+)
+
+// partial finds partial supersession around r: its status says so, a line
+// of its prose says so, a relation supersedes only a unit of it, or it is
+// a retired container with a section still accepted.
+func (a *analyzer) partial(r *adr.Record) {
+	sl := statusLine(r)
+	if containsFold([]byte(r.RawStatus), "part") && partialStatus.MatchString(r.RawStatus) {
+		a.add(Issue{Kind: KindPartialSupersession, Path: r.Path, Line: sl,
+			Message: fmt.Sprintf("the status says %q: the record stays partly in force", shorten(r.RawStatus, 60))}, r)
+		a.block(r, rankPartial, fmt.Sprintf("partly superseded (status on line %d): decide which of its decisions remain in force", sl))
+	}
+	if r.Text != nil {
+		for i, ln := range r.Text.Lines {
+			if ln.Kind != adr.LineText || i+1 == sl || !maybePartial(r.Text.Src[ln.Start:ln.End]) {
+				continue
+			}
+			a.partialLine(r, i+1, r.Text.LineText(i))
+		}
+	}
+	for _, e := range a.links[r].partial {
+		// A sectioned container retires sections one by one: a section
+		// that says it is superseded is ordinary life, not an issue.
+		if a.sectionRetired(r, e) {
+			continue
+		}
+		at := e.at[0]
+		a.add(Issue{Kind: KindPartialSupersession, Path: at.path, Line: at.line,
+			Message: fmt.Sprintf("%s supersedes only a part of %s: the rest of %s stays in force", e.r.ID, r.ID, r.ID)}, e.r, r)
+		a.block(r, rankPartial, fmt.Sprintf("partly superseded by %s (%s): decide which of its decisions remain in force", e.r.ID, at))
+	}
+	if r.Style == adr.StyleOCP && (r.Status == adr.Superseded || r.Status == adr.Deprecated || r.Status == adr.Rejected) {
+		var live []string
+		line := 0
+		for _, u := range r.Units {
+			if strings.HasPrefix(u.Anchor, "§") && u.Status == adr.Accepted {
+				live = append(live, u.Anchor)
+				if line == 0 {
+					line = u.Start
+				}
+			}
+		}
+		if len(live) > 0 {
+			a.add(Issue{Kind: KindPartialSupersession, Path: r.Path, Line: line,
+				Message: fmt.Sprintf("the record is %s but %s still accepted: a partly live container stays live", r.Status, joinAnd(live)+pluralIs(len(live)))}, r)
+			a.block(r, rankPartial, fmt.Sprintf("%s, but section %s still accepted: retire each section or correct the status", r.Status, joinAnd(live)+pluralIs(len(live))))
+		}
+	}
+}
+
+func pluralIs(n int) string {
+	if n == 1 {
+		return " is"
+	}
+	return " are"
+}
+
+// sectionRetired reports whether every locator by which e supersedes r
+// names a section of a container that itself says it is superseded.
+func (a *analyzer) sectionRetired(r *adr.Record, e edge) bool {
+	if r.Style != adr.StyleOCP {
+		return false
+	}
+	for _, rel := range e.r.Relations {
+		if rel.Type != adr.Supersedes || rel.TargetID != r.ID {
+			continue
+		}
+		_, anchor := adr.SplitLocator(rel.Target)
+		if anchor == "" {
+			continue
+		}
+		u, ok := r.Unit(anchor)
+		if !ok || u.Status != adr.Superseded {
+			return false
+		}
+	}
+	return true
+}
+
+// maybePartial is a cheap filter before the partial-supersession patterns:
+// a verb and a word of partiality, without allocating.
+func maybePartial(b []byte) bool {
+	if !containsFold(b, "upersed") && !containsFold(b, "uperced") && !containsFold(b, "replac") {
+		return false
+	}
+	for _, w := range []string{"part", "some", "certain", "several", "portion", "aspect", "element", "section"} {
+		if containsFold(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether b contains the lower-case ASCII word in any
+// case.
+func containsFold(b []byte, word string) bool {
+	n := len(word)
+	for i := 0; i+n <= len(b); i++ {
+		j := 0
+		for j < n {
+			c := b[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != word[j] {
+				break
+			}
+			j++
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+// partialLine looks for partial supersession in one line of prose.
+func (a *analyzer) partialLine(r *adr.Record, line int, s string) {
+	var verb string
+	for _, re := range partialProse {
+		if m := re.FindStringSubmatch(s); m != nil {
+			verb = strings.ToLower(m[1])
+			break
+		}
+	}
+	if verb == "" {
+		return
+	}
+	var named []*adr.Record
+	seen := map[*adr.Record]bool{r: true}
+	addNamed := func(t *adr.Record) {
+		if t != nil && !seen[t] {
+			seen[t] = true
+			named = append(named, t)
+		}
+	}
+	for _, m := range mdLinkTarget.FindAllStringSubmatch(s, -1) {
+		addNamed(a.l.Target(r, m[1]))
+	}
+	for _, m := range idMention.FindAllStringSubmatch(s, -1) {
+		addNamed(a.l.Target(r, "ADR-"+m[1]))
+	}
+	replace := strings.HasPrefix(verb, "replac")
+	if replace && len(named) == 0 {
+		return // "partly replaces" without a record is ordinary prose
+	}
+	quote := shorten(strings.TrimSpace(s), 80)
+	passive := strings.HasSuffix(verb, "ed")
+	switch {
+	case passive:
+		by := ""
+		if len(named) > 0 {
+			by = " by " + idList(named, 3)
+		}
+		a.add(Issue{Kind: KindPartialSupersession, Path: r.Path, Line: line,
+			Message: fmt.Sprintf("%s says it is superseded only in part%s (%q): it stays partly in force", r.ID, by, quote)}, append([]*adr.Record{r}, named...)...)
+		a.block(r, rankPartial, fmt.Sprintf("partly superseded (line %d): decide which of its decisions remain in force", line))
+	case len(named) == 0:
+		a.add(Issue{Kind: KindPartialSupersession, Path: r.Path, Line: line,
+			Message: fmt.Sprintf("%s says it supersedes a record in part but links none (%q): link it so the rest stays visible", r.ID, quote)}, r)
+	case r.Status == adr.Accepted:
+		a.add(Issue{Kind: KindPartialSupersession, Path: r.Path, Line: line,
+			Message: fmt.Sprintf("%s supersedes %s only in part (%q): %s partly in force", r.ID, idList(named, 3), quote, stays(named))}, append([]*adr.Record{r}, named...)...)
+		for _, t := range named {
+			a.block(t, rankPartial, fmt.Sprintf("partly superseded by %s (%s:%d): decide which of its decisions remain in force", r.ID, r.Path, line))
+		}
+	default:
+		// A record not in force retires nothing: a proposal must be
+		// decided first; rejected or retired records are history.
+		a.add(Issue{Kind: KindPartialSupersession, Path: r.Path, Line: line,
+			Message: fmt.Sprintf("%s (%s) says it supersedes %s in part (%q): until it is accepted, %s wholly in force", r.ID, r.Status, idList(named, 3), quote, stays(named))}, append([]*adr.Record{r}, named...)...)
+		if r.Status == adr.Proposed {
+			a.block(r, rankPartial, fmt.Sprintf("proposes to supersede %s in part (line %d): decide which of their decisions it replaces, then accept it (git adr decide %s accept) or reject it", idList(named, 3), line, r.ID))
+		}
+	}
+}
+
+func stays(rs []*adr.Record) string {
+	if len(rs) == 1 {
+		return rs[0].ID + " stays"
+	}
+	return "they stay"
+}
+
+// shorten cuts s to n runes, marking the cut with "...".
+func shorten(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(rs[:n])) + "..."
+}
