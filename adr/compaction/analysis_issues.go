@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -30,6 +31,7 @@ type analyzer struct {
 	// several records: ambiguous-id, not broken-reference.
 	ambiguousAt map[string]bool
 	settledMemo map[*adr.Record]uint8
+	numbers     map[int]int
 }
 
 type issue struct {
@@ -242,6 +244,15 @@ func (a *analyzer) unresolvedRelation(r *adr.Record, rel adr.Relation) {
 		return // a link, not an ID
 	}
 	id, _ := adr.SplitLocator(rel.Target)
+	// Only a number that several records share can be ambiguous; asking
+	// the log about every other unresolved ID would scan it each time.
+	m := trailingNumber.FindStringSubmatch(id)
+	if m == nil {
+		return
+	}
+	if n, err := strconv.Atoi(m[1]); err != nil || a.numbered()[n] < 2 {
+		return
+	}
 	_, err := a.l.Resolve(id)
 	var amb *adr.AmbiguousError
 	if !errors.As(err, &amb) {
@@ -256,6 +267,21 @@ func (a *analyzer) unresolvedRelation(r *adr.Record, rel adr.Relation) {
 	a.add(Issue{Kind: KindAmbiguousID, Path: r.Path, Line: rel.Line,
 		Message: fmt.Sprintf("%q names several records (%s)", phrase, strings.Join(paths, ", "))}, append([]*adr.Record{r}, amb.Candidates...)...)
 	a.block(r, rankAmbiguous, fmt.Sprintf("%q on line %d names several records: link the one meant by its path", phrase, rel.Line))
+}
+
+var trailingNumber = regexp.MustCompile(`(\d+)$`)
+
+// numbered counts the records of the log per number, once.
+func (a *analyzer) numbered() map[int]int {
+	if a.numbers == nil {
+		a.numbers = map[int]int{}
+		for _, r := range a.l.Records {
+			if r.Numbered {
+				a.numbers[r.Number]++
+			}
+		}
+	}
+	return a.numbers
 }
 
 // checkFindings turns the findings of adr's check that matter to
