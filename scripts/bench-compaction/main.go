@@ -25,8 +25,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha1"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -45,6 +43,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/view"
 	"github.com/tiktoken-go/tokenizer"
 )
 
@@ -297,7 +296,7 @@ func summaryPlan(l *adr.Log, a *compaction.Analysis, dir string, enc tokenizer.C
 		if err != nil {
 			return nil, err
 		}
-		s := compaction.Source{ID: r.ID, Path: r.Path, Blob: blobHash(data), Status: string(r.Status), Class: string(c), Units: []compaction.Unit{}}
+		s := compaction.Source{ID: r.ID, Path: r.Path, Blob: view.BlobHash(data), Status: string(r.Status), Class: string(c), Units: []compaction.Unit{}}
 		for _, u := range r.Units {
 			s.Units = append(s.Units, compaction.Unit{Locator: u.ID, Hash: u.Hash, Lines: [2]int{u.Start, u.End}})
 		}
@@ -348,14 +347,6 @@ func volume(texts [][]byte, enc tokenizer.Codec) (compaction.Volume, error) {
 		v.TokensO200k += n
 	}
 	return v, nil
-}
-
-// blobHash is git's object name of a blob.
-func blobHash(data []byte) string {
-	h := sha1.New()
-	fmt.Fprintf(h, "blob %d\x00", len(data))
-	h.Write(data)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 func median(ds []time.Duration) time.Duration {
