@@ -75,7 +75,10 @@ type compactionOptions struct {
 	revision int
 	// drafter names the drafter ("" for the project's configuration).
 	drafter string
-	json    bool
+	// yes acknowledges the scope, read volume and cost of drafting without
+	// asking; it never approves publication.
+	yes  bool
+	json bool
 }
 
 // analysisOnly reports a run that analyses and writes nothing: no mode, or
@@ -107,7 +110,7 @@ func (v *listValue) String() string     { return strings.Join(v.values, ",") }
 type compactionFlags struct {
 	mode, domain, style, baseline, iteration, confirm, drafter onceValue
 	sources                                                    listValue
-	dryRun, archive, json                                      bool
+	dryRun, archive, json, yes                                 bool
 }
 
 func compactionCommand(env *Env) *cli.Command {
@@ -130,6 +133,7 @@ func compactionCommand(env *Env) *cli.Command {
 			&cli.GenericFlag{Name: "iteration", Value: &f.iteration, Usage: "consolidate only: numbering iteration `I` of the new records (a target, NOT a filter)"},
 			&cli.GenericFlag{Name: "confirm", Value: &f.confirm, Usage: "accept exactly the reviewed `PLAN@REVISION`; takes no scope, mode, numbering, archive or dry-run flag"},
 			&cli.GenericFlag{Name: "drafter", Value: &f.drafter, Usage: "with --mode: the drafter `NAME` (manual, command, openai, or one configured)"},
+			&cli.BoolFlag{Name: "yes", Usage: "with --mode: acknowledge the scope, read volume and cost without being asked (approves drafting, never publication)", Destination: &f.yes},
 			&cli.BoolFlag{Name: "json", Usage: "print the analysis as JSON {roots, records, issues}", Destination: &f.json},
 		},
 		Action: func(c *cli.Context) error {
@@ -176,13 +180,15 @@ Contract:
                                 input filters, never invented
    --confirm PLAN-ID@REVISION   accept exactly a reviewed plan revision
    --drafter NAME               with --mode: manual, command, openai or a configured name
+   --yes                        with --mode: acknowledge the scope, read volume and cost
+                                without a prompt (approves drafting only, never publication)
 
 Rules (each violation exits 2 and changes nothing):
    --domain and --sources are mutually exclusive.
    --mode summary rejects --archive, --style, --baseline and --iteration; without
    --mode they need --mode consolidate, and --drafter needs a mode.
-   --confirm rejects every scope, mode, numbering, archive and drafter flag and
-   --dry-run: generate a new plan instead.
+   --confirm rejects every scope, mode, numbering, archive, drafter and --yes flag
+   and --dry-run: generate a new plan instead.
    A flag given twice, an unknown flag (there is no --all, --force, --unlimited,
    --include-archived or --delete-history) and any argument are errors.
 
@@ -195,7 +201,7 @@ Examples:
    git adr compaction --confirm s-1a2b3c4d5e@2`
 
 // The contract's flags in the order messages list them.
-var compactionFlagOrder = []string{"mode", "domain", "sources", "dry-run", "archive", "style", "baseline", "iteration", "drafter"}
+var compactionFlagOrder = []string{"mode", "domain", "sources", "dry-run", "archive", "style", "baseline", "iteration", "drafter", "yes"}
 
 var (
 	// numbering targets: a version or iteration label, no spaces.
@@ -225,6 +231,8 @@ func (f *compactionFlags) given(name string) bool {
 		return f.iteration.n > 0
 	case "drafter":
 		return f.drafter.n > 0
+	case "yes":
+		return f.yes
 	}
 	return false
 }
@@ -298,6 +306,9 @@ func (f *compactionFlags) options() (compactionOptions, error) {
 	case o.mode == "" && f.given("drafter"):
 		return o, usagef("--drafter needs --mode: without a mode nothing is drafted").
 			hint("add --mode summary or --mode consolidate")
+	case o.mode == "" && f.yes:
+		return o, usagef("--yes needs --mode: it acknowledges a drafting run, and without a mode nothing is drafted").
+			hint("add --mode summary or --mode consolidate")
 	}
 
 	if f.given("domain") {
@@ -352,6 +363,7 @@ func (f *compactionFlags) options() (compactionOptions, error) {
 			hint("plan without --archive: superseded records stay where they are, and `git adr compaction` lists the archive candidates")
 	}
 	o.dryRun = f.dryRun
+	o.yes = f.yes
 	return o, nil
 }
 
