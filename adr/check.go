@@ -108,6 +108,10 @@ type CheckOptions struct {
 	// ExtraKinds are their kinds, counted even when zero.
 	Extra      []Finding
 	ExtraKinds []FindingKind
+	// AllKinds reports every kind whatever .adr.toml `[check] ignore`
+	// says: compaction must see every issue, even ones a team silences
+	// in its hooks.
+	AllKinds bool
 }
 
 // CheckReport is the result of [Log.Check].
@@ -142,7 +146,7 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 	for _, k := range opt.Ignore {
 		ignore[k] = true
 	}
-	if l.Config != nil {
+	if l.Config != nil && !opt.AllKinds {
 		for _, s := range l.Config.Check.Ignore {
 			ignore[FindingKind(s)] = true
 		}

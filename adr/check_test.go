@@ -240,3 +240,16 @@ func BenchmarkIndex(b *testing.B) {
 		}
 	}
 }
+
+func TestCheckAllKindsOverridesConfig(t *testing.T) {
+	l := chkLoad(t, map[string]string{
+		".adr.toml":         "[check]\nignore = [\"unknown-status\"]\n",
+		"doc/adr/0001-a.md": chkRecord(1, "A", "On hold"),
+	})
+	if rep := l.Check(CheckOptions{}); len(rep.Findings) != 0 || rep.Ignored != 1 {
+		t.Errorf("configured ignore: %+v", rep)
+	}
+	if rep := l.Check(CheckOptions{AllKinds: true}); len(chkKinds(rep, KindUnknownStatus)) != 1 || rep.Ignored != 0 {
+		t.Errorf("AllKinds: %+v", rep)
+	}
+}

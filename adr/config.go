@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 )
@@ -24,9 +25,43 @@ type Config struct {
 	Check CheckConfig `toml:"check,omitempty"`
 	// Context tunes `git adr context`.
 	Context ContextConfig `toml:"context,omitempty"`
+	// Drafter chooses and configures compaction drafters.
+	Drafter DrafterConfig `toml:"drafter,omitempty"`
+	// Signing says whether git-adr signs the commits it makes.
+	Signing SigningConfig `toml:"signing,omitempty"`
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
+}
+
+// DrafterConfig configures compaction drafters (docs/drafters.md).
+type DrafterConfig struct {
+	// Default is manual, command or openai.
+	Default string `toml:"default,omitempty"`
+	// Command is run by the command drafter (through sh -c).
+	Command string `toml:"command,omitempty"`
+	// Timeout bounds one drafter call ("10m").
+	Timeout string       `toml:"timeout,omitempty"`
+	OpenAI  OpenAIConfig `toml:"openai,omitempty"`
+}
+
+// OpenAIConfig is an OpenAI-compatible chat-completions endpoint.
+type OpenAIConfig struct {
+	BaseURL string `toml:"base_url,omitempty"`
+	Model   string `toml:"model,omitempty"`
+	// APIKeyEnv names the environment variable holding the key; the key
+	// itself never goes in a file.
+	APIKeyEnv string `toml:"api_key_env,omitempty"`
+	// PriceInput and PriceOutput, per million tokens, turn the read
+	// volume into a cost estimate before drafting.
+	PriceInput  float64 `toml:"price_input_per_mtok,omitempty"`
+	PriceOutput float64 `toml:"price_output_per_mtok,omitempty"`
+}
+
+// SigningConfig asks git-adr to sign its commits even when git's
+// commit.gpgsign is off.
+type SigningConfig struct {
+	Sign bool `toml:"sign,omitempty"`
 }
 
 // ContextConfig sets the default budget of `git adr context`.
@@ -111,6 +146,16 @@ func ParseConfig(data []byte) (*Config, error) {
 				names = append(names, string(fk))
 			}
 			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("check.ignore[%d] %q is not a finding kind (one of %s)", i, k, strings.Join(names, ", "))}
+		}
+	}
+	switch c.Drafter.Default {
+	case "", "manual", "command", "openai":
+	default:
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("drafter.default %q is not one of manual, command, openai", c.Drafter.Default)}
+	}
+	if c.Drafter.Timeout != "" {
+		if _, err := time.ParseDuration(c.Drafter.Timeout); err != nil {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("drafter.timeout %q is not a duration such as \"10m\"", c.Drafter.Timeout)}
 		}
 	}
 	if c.Context.MaxUnits < 0 || c.Context.MaxUnits > 100 {

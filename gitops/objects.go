@@ -150,3 +150,58 @@ func (r *Repo) WorktreeRemove(dir string, force bool) error {
 	_, err := r.Git(args...)
 	return err
 }
+
+// IndexBlob returns the blob the index holds for path (stage 0), or ""
+// when the path is not in the index. It honours GIT_INDEX_FILE.
+func (r *Repo) IndexBlob(path string) (string, error) {
+	out, err := r.Git("ls-files", "-s", "-z", "--", path)
+	if err != nil {
+		return "", err
+	}
+	rec := strings.TrimSuffix(string(out), "\x00")
+	if rec == "" {
+		return "", nil
+	}
+	f := strings.Fields(strings.SplitN(rec, "\t", 2)[0])
+	if len(f) != 3 {
+		return "", fmt.Errorf("git ls-files: unexpected %q", rec)
+	}
+	return f[1], nil
+}
+
+// TreeBlob returns the blob a commit holds at path, or "" when absent.
+func (r *Repo) TreeBlob(rev, path string) (string, error) {
+	out, err := r.Git("ls-tree", "-z", rev, "--", path)
+	if err != nil {
+		return "", err
+	}
+	rec := strings.TrimSuffix(string(out), "\x00")
+	if rec == "" {
+		return "", nil
+	}
+	f := strings.Fields(strings.SplitN(rec, "\t", 2)[0])
+	if len(f) != 3 {
+		return "", fmt.Errorf("git ls-tree: unexpected %q", rec)
+	}
+	return f[2], nil
+}
+
+// SetIndex points the index entries of paths at blobs ("" removes the
+// entry), touching no other entry.
+func (r *Repo) SetIndex(entries map[string]string) error {
+	var info strings.Builder
+	paths := make([]string, 0, len(entries))
+	for p := range entries {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if entries[p] == "" {
+			fmt.Fprintf(&info, "0 %s\t%s\x00", ZeroHash, p)
+		} else {
+			fmt.Fprintf(&info, "100644 %s\t%s\x00", entries[p], p)
+		}
+	}
+	_, err := r.GitInput([]byte(info.String()), "update-index", "-z", "--index-info")
+	return err
+}

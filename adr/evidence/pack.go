@@ -179,3 +179,7 @@ func placeholderSize(resp *Response) {
 func codePoints(b []byte) int { return utf8.RuneCount(b) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TokensO200k counts the OpenAI o200k_base tokens of a text (-1 when the
+// encoder is unavailable), for other commands that report volumes.
+func TokensO200k(s string) int { return tokensO200k([]byte(s)) }

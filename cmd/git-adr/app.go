@@ -59,6 +59,7 @@ func newApp(env *Env) *cli.App {
 			indexCommand(env),
 			graphCommand(env),
 			checkCommand(env),
+			compactionCommand(env),
 			renumberCommand(env),
 			rootsCommand(env),
 			navCommand(env),

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/evidence"
+	"github.com/git-adr/git-adr/adr/view"
+	"github.com/git-adr/git-adr/gitops"
+)
+
+// draftParams are the parts of the compaction command a drafting run uses.
+type draftParams struct {
+	mode      compaction.Mode
+	domain    string
+	sources   []string
+	style     string
+	baseline  string
+	iteration string
+	archive   bool
+	drafter   string
+	yes       bool
+}
+
+// planFor makes (or finds) the plan for a drafting run: the log must be
+// committed (plans read the log at HEAD, and the publication commit goes
+// on top of it), then the plan is stored on its ref.
+func planFor(env *Env, l *adr.Log, a *compaction.Analysis, dp draftParams) (*compaction.Plan, string, error) {
+	repo, err := env.Repo()
+	if err != nil {
+		return nil, "", err
+	}
+	head, err := repo.ResolveRef("HEAD")
+	if err != nil {
+		return nil, "", failf("the repository has no commit yet; a plan reads the log at HEAD").hint("commit the ADR records first")
+	}
+	if dirty := uncommittedSources(repo, l, a); len(dirty) > 0 {
+		return nil, "", failf("%s differ from HEAD; a plan reads the committed log", strings.Join(dirty, ", ")).
+			hint("commit or stash the changes to these records, then run the command again")
+	}
+	p, err := compaction.NewPlan(l, a, compaction.PlanOptions{Mode: dp.mode, Domain: dp.domain, Sources: dp.sources,
+		Style: dp.style, Baseline: dp.baseline, Iteration: dp.iteration, Archive: dp.archive, Drafter: dp.drafter,
+		Base: head, Tokens: evidence.TokensO200k})
+	if err != nil {
+		return nil, "", err
+	}
+	store := &compaction.Store{Repo: repo}
+	if prev, commit, err := store.Load(p.ID); err == nil {
+		// The same scope of the same log: continue that plan.
+		return prev, commit, nil
+	} else if !errors.Is(err, compaction.ErrNoPlan) {
+		return nil, "", err
+	}
+	commit, err := store.Save(p, nil, "")
+	if err != nil {
+		return nil, "", planStoreErr(err)
+	}
+	return p, commit, nil
+}
+
+func planStoreErr(err error) error {
+	switch {
+	case errors.Is(err, compaction.ErrReserved):
+		return withCode(ExitConflict, err).hint("another plan reserved the same number; run the command again to re-plan with fresh numbers")
+	case errors.Is(err, compaction.ErrPlanChanged):
+		return withCode(ExitConflict, err).hint("another git-adr moved the plan first; run the command again to re-plan")
+	}
+	return err
+}
+
+// uncommittedSources lists records in scope whose work-tree bytes differ
+// from HEAD.
+func uncommittedSources(repo *gitops.Repo, l *adr.Log, a *compaction.Analysis) []string {
+	var dirty []string
+	for _, rc := range a.Records {
+		r := l.ByPath(rc.Path)
+		if r == nil {
+			continue
+		}
+		blob, err := repo.TreeBlob("HEAD", rc.Path)
+		if err != nil || blob == "" || blob != blobOf(r) {
+			dirty = append(dirty, rc.Path)
+		}
+		if len(dirty) >= 5 {
+			break
+		}
+	}
+	return dirty
+}
+
+func blobOf(r *adr.Record) string { return view.BlobHash(r.Text.Src) }
+
+// volumeText says how much a drafter would read and what it may cost.
+func volumeText(p *compaction.Plan, cfg *adr.Config) string {
+	v := p.Read
+	s := fmt.Sprintf("read volume: %d bytes, %d code points, %d o200k tokens in %d batch(es)", v.Bytes, v.CodePoints, v.TokensO200k, v.Batches)
+	out := v.TokensO200k/4 + 300*v.Batches
+	s += fmt.Sprintf("\ncost estimate: about %d input and %d output tokens (an estimate: output varies by model)", v.TokensO200k+600*v.Batches, out)
+	if cfg != nil && cfg.Drafter.OpenAI.PriceInput > 0 {
+		money := float64(v.TokensO200k)/1e6*cfg.Drafter.OpenAI.PriceInput + float64(out)/1e6*cfg.Drafter.OpenAI.PriceOutput
+		s += fmt.Sprintf(", about %.4f in the configured currency", money)
+	}
+	return s
+}
+
+// ask reads a yes/no answer from the terminal; anything but yes is no.
+func ask(env *Env, question string) bool {
+	fmt.Fprintf(env.Err, "%s [y/N] ", question)
+	line, _ := bufio.NewReader(env.In).ReadString('\n')
+	a := strings.ToLower(strings.TrimSpace(line))
+	return a == "y" || a == "yes"
+}
+
+// drafterFor builds the drafter a run uses.
+func drafterFor(env *Env, cfg *adr.Config, name string) (compaction.Drafter, string, error) {
+	if name == "" {
+		name = cfg.Drafter.Default
+	}
+	timeout := 10 * time.Minute
+	if cfg.Drafter.Timeout != "" {
+		timeout, _ = time.ParseDuration(cfg.Drafter.Timeout)
+	}
+	repo, err := env.Repo()
+	if err != nil {
+		return nil, "", err
+	}
+	switch name {
+	case "":
+		return nil, "", usagef("no drafter: pass --drafter manual|command|openai or set [drafter] default in %s", adr.ConfigFile).
+			hint("docs/drafters.md shows each drafter's configuration")
+	case "manual":
+		return nil, "manual", nil
+	case "command":
+		if cfg.Drafter.Command == "" {
+			return nil, "", usagef("--drafter command needs [drafter] command in %s", adr.ConfigFile).hint(`for example: command = "scripts/draft-adr.sh"`)
+		}
+		return &compaction.CommandDrafter{Command: cfg.Drafter.Command, Dir: repo.Top, Stderr: env.Err, Timeout: timeout,
+			Env: []string{"GIT_ADR_REPO=" + repo.Top}}, "command", nil
+	case "openai":
+		o := cfg.Drafter.OpenAI
+		if o.BaseURL == "" || o.Model == "" {
+			return nil, "", usagef("--drafter openai needs [drafter.openai] base_url and model in %s", adr.ConfigFile).
+				hint(`for example: base_url = "http://localhost:11434/v1", model = "llama3.1", api_key_env = "OPENAI_API_KEY"`)
+		}
+		key := ""
+		if o.APIKeyEnv != "" {
+			key = os.Getenv(o.APIKeyEnv)
+			if key == "" {
+				return nil, "", usagef("the openai drafter reads its key from $%s, which is empty", o.APIKeyEnv).hint("export " + o.APIKeyEnv + "=... (never put the key in " + adr.ConfigFile + ")")
+			}
+		}
+		return &compaction.OpenAIDrafter{BaseURL: o.BaseURL, Model: o.Model, APIKey: key, Timeout: timeout}, "openai", nil
+	}
+	return nil, "", usagef("--drafter %q is not manual, command or openai", name)
+}
+
+// brief is what the drafter is told.
+func briefFor(p *compaction.Plan) compaction.Brief {
+	b := compaction.Brief{Schema: compaction.BriefSchema, Plan: p.ID, Revision: p.Revision, Mode: p.Mode, Scope: p.Scope,
+		Style: p.Style, Instructions: compaction.Instructions, Feedback: append([]string{}, p.Feedback...), Units: []string{}}
+	for _, s := range p.Sources {
+		for _, u := range s.Units {
+			b.Units = append(b.Units, u.Locator)
+		}
+	}
+	for _, r := range p.Reserved {
+		b.Reserved = append(b.Reserved, compaction.Reserved{ID: r.ID, Path: r.Path})
+	}
+	return b
+}
+
+// receipt records that a plan waits for approval, for the person who
+// will give it (no terminal means no approval).
+type receipt struct {
+	Plan     string   `json:"plan"`
+	Revision int      `json:"revision"`
+	State    string   `json:"state"`
+	Choices  []string `json:"choices"`
+	Confirm  string   `json:"confirm,omitempty"`
+	Review   string   `json:"review"`
+	Time     string   `json:"time"`
+}
+
+func writeReceipt(env *Env, rc receipt) (string, error) {
+	repo, err := env.Repo()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(repo.AdrDir(), "receipts")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	rc.Time = time.Now().UTC().Format(time.RFC3339)
+	data, _ := json.MarshalIndent(rc, "", "  ")
+	p := filepath.Join(dir, rc.Plan+".json")
+	return p, os.WriteFile(p, append(data, '\n'), 0o644)
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/urfave/cli/v2"
+)
+
+// loadPlan loads a plan by ID with errors that say what to do.
+func loadPlan(env *Env, id string) (*compaction.Plan, string, *compaction.Store, error) {
+	repo, err := env.Repo()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	store := &compaction.Store{Repo: repo}
+	p, commit, err := store.Load(id)
+	if errors.Is(err, compaction.ErrNoPlan) {
+		return nil, "", nil, usagef("no plan %q", id).hint("run `git adr compaction status` to list plans")
+	}
+	return p, commit, store, err
+}
+
+// loadReview reads the review stored with a plan's newest revision.
+func loadReview(env *Env, id string) (*compaction.Plan, *compaction.Review, error) {
+	p, commit, store, err := loadPlan(env, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := store.File(commit, "review.json")
+	if errors.Is(err, gitops.ErrNotFound) {
+		return nil, nil, failf("plan %s has no candidate to review yet (state %s)", id, p.State).
+			hint("draft it: git adr compaction --mode " + string(p.Mode) + ", or submit a manual draft: git adr compaction submit " + id)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var rv compaction.Review
+	if err := json.Unmarshal(data, &rv); err != nil {
+		return nil, nil, failf("plan %s: review.json is corrupt: %v", id, err)
+	}
+	return p, &rv, nil
+}
+
+func compactionReviewCommand(env *Env) *cli.Command {
+	var format string
+	return &cli.Command{
+		Name:      "review",
+		Usage:     "show a plan's candidate for review: substantive changes, unresolved items, pure reorganisation",
+		ArgsUsage: "PLAN-ID",
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "format", Value: "text", Usage: "`text`, markdown or json", Destination: &format}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("review needs one plan ID, got %d arguments", c.NArg()).hint("run `git adr compaction status` to list plans")
+			}
+			if format != "text" && format != "markdown" && format != "json" {
+				return usagef("--format %q is not text, markdown or json", format)
+			}
+			_, rv, err := loadReview(env, c.Args().First())
+			if err != nil {
+				return err
+			}
+			out := map[string][]byte{"text": rv.Text(), "markdown": rv.Markdown(), "json": rv.JSON()}[format]
+			_, err = env.Out.Write(out)
+			return err
+		},
+	}
+}
+
+func compactionPublishCommand(env *Env) *cli.Command {
+	var branch string
+	return &cli.Command{
+		Name:      "publish",
+		Usage:     "put a plan's proposal on a branch for pull-request review",
+		ArgsUsage: "PLAN-ID --branch BRANCH",
+		Description: `Creates BRANCH at the candidate commit (whose parent is the plan's base), so a
+pull request from BRANCH shows exactly the proposal, and writes the markdown
+review to a description file. This is for review only: it accepts nothing.`,
+		Flags: []cli.Flag{&cli.StringFlag{Name: "branch", Usage: "new branch `B`", Destination: &branch}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("publish needs one plan ID, got %d arguments", c.NArg())
+			}
+			if branch == "" {
+				return usagef("publish needs --branch B").hint("for example: git adr compaction publish " + c.Args().First() + " --branch adr/compaction")
+			}
+			return runCompactionPublish(env, c.Args().First(), branch)
+		},
+	}
+}
+
+func runCompactionPublish(env *Env, id, branch string) error {
+	repo, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	if _, err := repo.Git("check-ref-format", "--branch", branch); err != nil {
+		return usagef("--branch %q is not a valid branch name", branch)
+	}
+	_, rv, err := loadReview(env, id)
+	if err != nil {
+		return err
+	}
+	cand, err := repo.ResolveRef(compaction.CandidateRef(id))
+	if err != nil {
+		return failf("plan %s has no candidate ref (%s)", id, compaction.CandidateRef(id)).hint("it was cancelled or never drafted; see git adr compaction status " + id)
+	}
+	ref := "refs/heads/" + branch
+	if err := repo.UpdateRefs("git-adr: proposal of plan "+id, gitops.RefUpdate{Name: ref, New: cand, Old: gitops.ZeroHash}); err != nil {
+		if errors.Is(err, gitops.ErrRefChanged) {
+			return usagef("branch %q already exists", branch).hint("choose another name with --branch")
+		}
+		return err
+	}
+	dir := filepath.Join(repo.AdrDir(), "publish")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	desc := filepath.Join(dir, id+".md")
+	if err := os.WriteFile(desc, rv.Markdown(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Out, "branch %s is the proposal of plan %s revision %d (git diff %s %s)\n", branch, id, rv.Revision, short(rv.Base), branch)
+	fmt.Fprintf(env.Out, "description: %s\n", desc)
+	fmt.Fprintf(env.Out, "next: git push -u origin %s && gh pr create --head %s --body-file %s\n", branch, branch, desc)
+	return nil
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func compactionCancelCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "cancel",
+		Usage:     "cancel a plan: drop its candidate and drafting worktree, keep its history",
+		ArgsUsage: "PLAN-ID",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("cancel needs one plan ID, got %d arguments", c.NArg())
+			}
+			return runCompactionCancel(env, c.Args().First())
+		},
+	}
+}
+
+func runCompactionCancel(env *Env, id string) error {
+	p, commit, store, err := loadPlan(env, id)
+	if err != nil {
+		return err
+	}
+	if p.State == compaction.Published {
+		return usagef("plan %s is published; it cannot be cancelled", id).hint("a published view is changed by a new plan")
+	}
+	repo := store.Repo
+	var dropped []string
+	if cand, err := repo.ResolveRef(compaction.CandidateRef(id)); err == nil {
+		if err := repo.UpdateRefs("git-adr: cancel "+id, gitops.RefUpdate{Name: compaction.CandidateRef(id), Old: cand}); err != nil {
+			return err
+		}
+		dropped = append(dropped, compaction.CandidateRef(id))
+	}
+	if dir := compaction.ManualDir(repo, id); dirExists(dir) {
+		if err := repo.WorktreeRemove(dir, true); err != nil {
+			return err
+		}
+		dropped = append(dropped, dir)
+	}
+	if p.State != compaction.Cancelled {
+		p.State = compaction.Cancelled
+		if _, err := store.Save(p, nil, commit); err != nil {
+			return planStoreErr(err)
+		}
+	}
+	for _, d := range dropped {
+		fmt.Fprintf(env.Out, "removed %s\n", d)
+	}
+	fmt.Fprintf(env.Out, "plan %s is cancelled; %s remains as its history\n", id, compaction.PlanRef(id))
+	return nil
+}
+
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
