@@ -13,6 +13,7 @@ import (
 // exact sources when ids is not empty, else a domain when domain is not
 // empty, else every record.
 func NewSelection(domain string, ids []string) Selection {
+	domain = strings.TrimSpace(domain)
 	switch {
 	case len(ids) > 0:
 		s := append([]string(nil), ids...)
