@@ -486,3 +486,40 @@ func sharedDomain(r, o *adr.Record) string {
 	}
 	return ""
 }
+
+// Cluster is a group of records a consolidation could merge into one
+// replacement: records classed consolidate that link each other, in one
+// root.
+type Cluster struct {
+	Root *adr.Root
+	IDs  []string
+}
+
+// Clusters returns the clusters of an analysis's scope in log order (the
+// same grouping Analyze used to class records consolidate).
+func Clusters(l *adr.Log, an *Analysis) []Cluster {
+	var scope []*adr.Record
+	for _, rc := range an.Records {
+		if r := l.ByPath(rc.Path); r != nil {
+			scope = append(scope, r)
+		}
+	}
+	a := newAnalyzer(l, scope)
+	a.findIssues()
+	groups := a.clusters(scope)
+	seen := map[*adr.Record]bool{}
+	var out []Cluster
+	for _, r := range scope {
+		g := groups[r]
+		if g == nil || seen[g[0]] {
+			continue
+		}
+		seen[g[0]] = true
+		cl := Cluster{Root: r.Root}
+		for _, m := range g {
+			cl.IDs = append(cl.IDs, m.ID)
+		}
+		out = append(out, cl)
+	}
+	return out
+}

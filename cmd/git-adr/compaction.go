@@ -31,20 +31,10 @@ var (
 	runCompactionConfirm func(env *Env, o compactionOptions) error
 )
 
-// compactionSubcommands are `git adr compaction <name>` (status, review,
-// submit, publish, ...), one file each. Add a constructor here.
-func compactionSubcommands(env *Env) []*cli.Command {
-	return []*cli.Command{}
-}
-
 // plannedSubcommands are subcommands the contract names that do not exist
 // yet; naming one says so instead of "unexpected argument". A subcommand
 // registered in compactionSubcommands is routed before this is consulted.
 var plannedSubcommands = map[string]string{
-	"status":  "plans are being built",
-	"review":  "plan review is being built",
-	"submit":  "drafting is being built",
-	"publish": "plan publication is being built",
 	"archive": "archival is not built yet",
 }
 

@@ -13,6 +13,10 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"git-adr":    func() { os.Exit(Main()) },
 		"mcp-client": func() { os.Exit(mcpClientMain()) },
+		// Drafters for compaction scenarios (fakedrafter_test.go).
+		"fake-drafter": func() { os.Exit(fakeDrafterMain()) },
+		"fake-openai":  func() { os.Exit(fakeOpenAIMain()) },
+		"fill-draft":   func() { os.Exit(fillDraftMain()) },
 	})
 }
 

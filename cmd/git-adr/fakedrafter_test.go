@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/view"
+)
+
+// Drafters for scenarios. They are real programs (registered with
+// testscript.Main) that git-adr runs through its real command and
+// OpenAI-compatible drafter code paths; only the model is replaced, by a
+// deterministic rule: every unit is retained, each decision section is
+// restated as a constraint (or a proposal, for proposed records) citing it.
+
+// fakeCandidate answers a drafting request.
+func fakeCandidate(req compaction.Request) compaction.Candidate {
+	c := compaction.Candidate{Schema: compaction.CandidateSchema, Records: []compaction.NewRecord{}}
+	if req.Type == "reconcile" {
+		seen := map[string]bool{}
+		for _, p := range req.Partials {
+			c.Summary.Constraints = append(c.Summary.Constraints, p.Summary.Constraints...)
+			c.Summary.Proposals = append(c.Summary.Proposals, p.Summary.Proposals...)
+			for _, cv := range p.Summary.Coverage {
+				if !seen[cv.Unit] {
+					seen[cv.Unit] = true
+					c.Summary.Coverage = append(c.Summary.Coverage, cv)
+				}
+			}
+		}
+		return c
+	}
+	for _, u := range req.Batch.Units {
+		loc := "Effective constraints"
+		if u.Status == "proposed" {
+			loc = "Proposals"
+		}
+		c.Summary.Coverage = append(c.Summary.Coverage, view.UnitCoverage{Unit: u.Unit, State: compaction.Retained, Location: loc})
+		if !strings.HasSuffix(u.Unit, "#decision") {
+			continue
+		}
+		text := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(u.Text), "## Decision"))
+		st := view.Statement{Topic: "Decisions", Text: u.Record + ": " + text, Sources: []string{u.Unit}}
+		if u.Status == "proposed" {
+			c.Summary.Proposals = append(c.Summary.Proposals, st)
+		} else {
+			c.Summary.Constraints = append(c.Summary.Constraints, st)
+		}
+	}
+	return c
+}
+
+// fakeDrafterMain is a command drafter: request on stdin, candidate on
+// stdout. FAKE_DRAFTER_LOG, when set, gets one line per request.
+func fakeDrafterMain() int {
+	var req compaction.Request
+	if err := json.NewDecoder(os.Stdin).Decode(&req); err != nil {
+		fmt.Fprintln(os.Stderr, "fake-drafter:", err)
+		return 1
+	}
+	if f := os.Getenv("FAKE_DRAFTER_LOG"); f != "" {
+		if lf, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			n := len(req.Partials)
+			if req.Batch != nil {
+				n = len(req.Batch.Units)
+			}
+			fmt.Fprintf(lf, "%s %s %d feedback=%d\n", req.Type, req.Brief.Plan, n, len(req.Brief.Feedback))
+			lf.Close()
+		}
+	}
+	json.NewEncoder(os.Stdout).Encode(fakeCandidate(req))
+	return 0
+}
+
+// fakeOpenAIMain serves an OpenAI-compatible chat-completions endpoint on
+// a free local port, writes its base URL to the file named by its
+// argument, and answers like fake-drafter until it is killed.
+func fakeOpenAIMain() int {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: fake-openai URLFILE")
+		return 2
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake-openai:", err)
+		return 1
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+os.Getenv("FAKE_OPENAI_KEY") {
+			http.Error(w, `{"error":{"message":"bad key"}}`, http.StatusUnauthorized)
+			return
+		}
+		var body struct {
+			Model    string `json:"model"`
+			Messages []struct {
+				Role, Content string
+			} `json:"messages"`
+		}
+		data, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(data, &body); err != nil || len(body.Messages) != 2 {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		var req compaction.Request
+		json.Unmarshal([]byte(body.Messages[1].Content), &req)
+		answer, _ := json.Marshal(fakeCandidate(req))
+		json.NewEncoder(w).Encode(map[string]any{"model": body.Model, "choices": []map[string]any{
+			{"index": 0, "finish_reason": "stop", "message": map[string]string{"role": "assistant", "content": string(answer)}}}})
+	})
+	tmp := os.Args[1] + ".tmp"
+	os.WriteFile(tmp, []byte("http://"+ln.Addr().String()+"/v1"), 0o644)
+	os.Rename(tmp, os.Args[1])
+	if err := http.Serve(ln, mux); err != nil {
+		fmt.Fprintln(os.Stderr, "fake-openai:", err)
+		return 1
+	}
+	return 0
+}
+
+// fillDraftMain plays the person of the manual drafter: it reads the
+// brief and evidence in a drafting worktree and writes draft.json.
+func fillDraftMain() int {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: fill-draft WORKTREE")
+		return 2
+	}
+	dir := filepath.Join(os.Args[1], compaction.DraftDir)
+	files, _ := filepath.Glob(filepath.Join(dir, "evidence", "batch-*.json"))
+	var partials []compaction.Candidate
+	for _, f := range files {
+		var b compaction.Batch
+		data, _ := os.ReadFile(f)
+		if err := json.Unmarshal(data, &b); err != nil {
+			fmt.Fprintln(os.Stderr, "fill-draft:", err)
+			return 1
+		}
+		partials = append(partials, fakeCandidate(compaction.Request{Type: "batch", Batch: &b}))
+	}
+	c := fakeCandidate(compaction.Request{Type: "reconcile", Partials: partials})
+	data, _ := json.MarshalIndent(c, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, "draft.json"), data, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "fill-draft:", err)
+		return 1
+	}
+	return 0
+}
