@@ -26,6 +26,12 @@ func fakeCandidate(req compaction.Request) compaction.Candidate {
 	if req.Type == "reconcile" {
 		seen := map[string]bool{}
 		for _, p := range req.Partials {
+			for _, r := range p.Records {
+				if !seen["record:"+r.ID] {
+					seen["record:"+r.ID] = true
+					c.Records = append(c.Records, r)
+				}
+			}
 			c.Summary.Constraints = append(c.Summary.Constraints, p.Summary.Constraints...)
 			c.Summary.Proposals = append(c.Summary.Proposals, p.Summary.Proposals...)
 			for _, cv := range p.Summary.Coverage {
@@ -36,6 +42,29 @@ func fakeCandidate(req compaction.Request) compaction.Candidate {
 			}
 		}
 		return c
+	}
+	if req.Brief.Mode == compaction.Consolidate && len(req.Brief.Reserved) > 0 {
+		// One replacement superseding every accepted record of the batch.
+		res := req.Brief.Reserved[0]
+		nr := compaction.NewRecord{ID: res.ID, Title: "Consolidated decisions", Supersedes: []string{}}
+		var b strings.Builder
+		fmt.Fprintf(&b, "# %s. Consolidated decisions\n\nDate: 2026-01-15\n\n## Status\n\nProposed\n\n", strings.TrimLeft(strings.TrimPrefix(res.ID, "ADR-"), "0"))
+		seen := map[string]bool{}
+		for _, u := range req.Batch.Units {
+			if u.Status == "accepted" && !seen[u.Record] {
+				seen[u.Record] = true
+				nr.Supersedes = append(nr.Supersedes, u.Record)
+				fmt.Fprintf(&b, "Supersedes [%s](%s)\n\n", u.Record, filepath.Base(u.Path))
+			}
+		}
+		b.WriteString("## Decision\n\n")
+		for _, u := range req.Batch.Units {
+			if u.Status == "accepted" && strings.HasSuffix(u.Unit, "#decision") {
+				b.WriteString("- " + strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(u.Text), "## Decision")) + "\n")
+			}
+		}
+		nr.Content = b.String()
+		c.Records = append(c.Records, nr)
 	}
 	for _, u := range req.Batch.Units {
 		loc := "Effective constraints"
