@@ -18,6 +18,9 @@ type Log struct {
 	Records []*Record
 	// Notes say how roots were found or what was skipped.
 	Notes []string
+	// Options are the options the log was loaded with (Reload reuses
+	// them).
+	Options LoadOptions
 
 	byPath   map[string]*Record
 	byID     map[string][]*Record
@@ -46,7 +49,7 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Log{FS: fsys, Config: cfg, Roots: roots, Notes: notes}
+	l := &Log{FS: fsys, Config: cfg, Roots: roots, Notes: notes, Options: opt}
 	for _, root := range roots {
 		if err := root.scanRecords(fsys, opt.Lazy); err != nil {
 			return nil, err
@@ -83,6 +86,15 @@ func (l *Log) Ensure(r *Record) error {
 		}
 	}
 	return nil
+}
+
+// Reload loads the log again over another file system (an Overlay of a
+// proposal, a commit tree) with the same configuration and options, so
+// that roots and IDs are found the same way.
+func (l *Log) Reload(fsys fs.FS) (*Log, error) {
+	opt := l.Options
+	opt.Lazy = false
+	return LoadWithConfig(fsys, l.Config, opt)
 }
 
 // NotFoundError means a reference names no record.

@@ -69,6 +69,12 @@ func NewReview(p *Plan, c *Candidate, blockers []Issue, outputs []string, candid
 	for _, is := range p.Issues {
 		rv.Unresolved = append(rv.Unresolved, ReviewItem{What: is.Kind, Detail: is.Message})
 	}
+	for _, t := range p.Transitions {
+		if t.From == "new" {
+			continue
+		}
+		rv.Substantive = append(rv.Substantive, ReviewItem{Unit: t.ID, What: "lifecycle", Detail: t.From + " → " + t.To + " on acceptance"})
+	}
 	for _, nr := range c.Records {
 		d := "new record " + nr.Title
 		if len(nr.Supersedes) > 0 {

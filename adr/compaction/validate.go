@@ -54,6 +54,19 @@ func Validate(l *adr.Log, p *Plan, c *Candidate) []Issue {
 			known[u.Locator] = true
 		}
 	}
+	// A consolidation's view may cite its replacements' units.
+	if p.Mode == Consolidate {
+		for _, nr := range c.Records {
+			rec := adr.Parse([]byte(nr.Content))
+			for _, u := range rec.Units {
+				sep := "#"
+				if strings.HasPrefix(u.Anchor, "§") {
+					sep = ""
+				}
+				known[nr.ID+sep+u.Anchor] = true
+			}
+		}
+	}
 	seen := map[string]int{}
 	for _, cv := range c.Summary.Coverage {
 		seen[cv.Unit]++

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -234,12 +235,33 @@ func processCandidate(env *Env, l *adr.Log, p *compaction.Plan, commit string, c
 			outputs = append(outputs, cur, man)
 		}
 	} else {
-		for _, nr := range cand.Records {
-			for _, r := range p.Reserved {
-				if r.ID == nr.ID {
-					changes = append(changes, gitops.TreeChange{Path: r.Path, Data: []byte(nr.Content)})
-					outputs = append(outputs, r.Path)
+		files, future, err := compaction.Future(l, p, cand)
+		if err != nil {
+			issues = append(issues, compaction.Issue{Kind: compaction.IssueReference, Message: err.Error()})
+		} else {
+			var paths []string
+			for path := range files {
+				paths = append(paths, path)
+			}
+			sort.Strings(paths)
+			for _, path := range paths {
+				changes = append(changes, gitops.TreeChange{Path: path, Data: files[path]})
+				outputs = append(outputs, path)
+			}
+			p.Transitions = transitions(l, future, p)
+			// The index preview of roots that keep a generated INDEX.md.
+			if ixs, err := future.Indexes(); err == nil {
+				for _, ix := range ixs {
+					if ix.State == adr.IndexStale {
+						changes = append(changes, gitops.TreeChange{Path: ix.Path, Data: ix.Content})
+						outputs = append(outputs, ix.Path)
+					}
 				}
+			}
+			// The CURRENT view after acceptance, when the drafter wrote one.
+			if len(cand.Summary.Constraints) > 0 {
+				ch, out, viewIssues := futureView(future, p, cand)
+				changes, outputs, issues = append(changes, ch...), append(outputs, out...), append(issues, viewIssues...)
 			}
 		}
 	}
@@ -291,6 +313,79 @@ func processCandidate(env *Env, l *adr.Log, p *compaction.Plan, commit string, c
 	}
 	env.Out.Write(rv.Text())
 	return p, newCommit, nil
+}
+
+// transitions lists the lifecycle changes acceptance of a consolidation
+// would make (sources whose status changes in the future log).
+func transitions(l, future *adr.Log, p *compaction.Plan) []compaction.Transition {
+	out := []compaction.Transition{}
+	for _, s := range p.Sources {
+		now, then := l.ByPath(s.Path), future.ByPath(s.Path)
+		if now != nil && then != nil && now.Status != then.Status {
+			out = append(out, compaction.Transition{ID: s.ID, From: string(now.Status), To: string(then.Status)})
+		}
+	}
+	for _, r := range p.Reserved {
+		if rec := future.ByPath(r.Path); rec != nil {
+			out = append(out, compaction.Transition{ID: r.ID, From: "new", To: string(rec.Status)})
+		}
+	}
+	return out
+}
+
+// futureView renders the CURRENT view a consolidation would publish: over
+// the future log, with the drafter's summary, the replacement records'
+// units counted as retained in their own records.
+func futureView(future *adr.Log, p *compaction.Plan, cand *compaction.Candidate) ([]gitops.TreeChange, []string, []compaction.Issue) {
+	d := cand.Summary
+	d.Coverage = append([]view.UnitCoverage(nil), d.Coverage...)
+	var ids []string
+	for _, s := range p.Sources {
+		ids = append(ids, s.ID)
+	}
+	for _, r := range p.Reserved {
+		rec := future.ByPath(r.Path)
+		if rec == nil {
+			continue
+		}
+		ids = append(ids, r.ID)
+		for _, u := range rec.Units {
+			d.Coverage = append(d.Coverage, view.UnitCoverage{Unit: u.ID, State: compaction.Retained, Location: "replacement " + r.ID})
+		}
+	}
+	if len(p.Scope.Sources) == 0 {
+		ids = nil
+	}
+	sel := view.NewSelection(p.Scope.Domain, ids)
+	var sources, deps []*adr.Record
+	for _, root := range future.Roots {
+		sources = append(sources, view.Members(future, root, sel)...)
+	}
+	for _, e := range p.Evidence {
+		if r := future.ByPath(e.Path); r != nil {
+			deps = append(deps, r)
+		}
+	}
+	pairs, err := view.BuildAll(future, sel, sources, deps, d, p.ID, p.Revision+1, "git-adr "+version)
+	var issues []compaction.Issue
+	var de *view.DraftError
+	switch {
+	case errors.As(err, &de):
+		for _, pr := range de.Problems {
+			issues = append(issues, compaction.Issue{Kind: compaction.IssueCoverage, Message: "CURRENT after acceptance: " + pr})
+		}
+		return nil, nil, issues
+	case err != nil:
+		return nil, nil, []compaction.Issue{{Kind: compaction.IssueOwnership, Message: err.Error()}}
+	}
+	var changes []gitops.TreeChange
+	var outputs []string
+	for _, pair := range pairs {
+		cur, man := pair.Paths()
+		changes = append(changes, gitops.TreeChange{Path: cur, Data: pair.Current}, gitops.TreeChange{Path: man, Data: pair.ManifestJSON})
+		outputs = append(outputs, cur, man)
+	}
+	return changes, outputs, nil
 }
 
 func jsonBytes(v any) []byte {
