@@ -140,7 +140,9 @@ type overlayFile struct {
 	size int64
 }
 
-func (f *overlayFile) Stat() (fs.FileInfo, error) { return overlayEntry{name: f.name, size: f.size}, nil }
+func (f *overlayFile) Stat() (fs.FileInfo, error) {
+	return overlayEntry{name: f.name, size: f.size}, nil
+}
 func (f *overlayFile) Read(p []byte) (int, error) { return f.r.Read(p) }
 func (f *overlayFile) Close() error               { return nil }
 
