@@ -3,16 +3,15 @@ package evidence
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 
+	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
@@ -24,7 +23,7 @@ import (
 
 // cacheFormat changes whenever analysis changes (stemming, stop words,
 // field weights), so old caches are never read.
-const cacheFormat = "git-adr terms v5\n"
+const cacheFormat = "git-adr terms v6\n"
 
 type cacheKey [32]byte
 
@@ -42,13 +41,10 @@ type termCache struct {
 // keyOf keys a record by its path and git blob hash (the object name git
 // gives its bytes), so the cache agrees with git about what changed.
 func keyOf(path string, src []byte) cacheKey {
-	blob := sha1.New()
-	fmt.Fprintf(blob, "blob %d\x00", len(src))
-	blob.Write(src)
 	h := sha256.New()
 	h.Write([]byte(path))
 	h.Write([]byte{0})
-	h.Write(blob.Sum(nil))
+	h.Write([]byte(view.BlobHash(src)))
 	var k cacheKey
 	copy(k[:], h.Sum(nil))
 	return k
