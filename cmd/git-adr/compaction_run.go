@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -576,4 +575,3 @@ func scopeFlags(s compaction.Scope) string {
 	return ""
 }
 
-var _ = os.Stat
