@@ -574,4 +574,3 @@ func scopeFlags(s compaction.Scope) string {
 	}
 	return ""
 }
-
