@@ -1,0 +1,48 @@
+package main
+
+import (
+	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/urfave/cli/v2"
+)
+
+func compactionSubmitCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "submit",
+		Usage:     "submit a manual draft (from the plan's drafting worktree)",
+		ArgsUsage: "PLAN-ID",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("submit needs one plan ID, got %d arguments", c.NArg())
+			}
+			return runSubmit(env, c.Args().First())
+		},
+	}
+}
+
+func runSubmit(env *Env, id string) error {
+	p, commit, _, err := loadPlan(env, id)
+	if err != nil {
+		return err
+	}
+	if p.State == compaction.Published || p.State == compaction.Cancelled {
+		return usagef("plan %s is %s; nothing to submit", id, p.State)
+	}
+	repo := mustRepo(env)
+	dir := compaction.ManualDir(repo, id)
+	if !dirExists(dir) {
+		return usagef("plan %s has no drafting worktree at %s", id, dir).hint("draft it manually: git adr compaction --mode " + string(p.Mode) + " --drafter manual")
+	}
+	cand, err := compaction.ReadManual(dir, p)
+	if err != nil {
+		return usagef("%v", err).hint("fix the draft and submit again")
+	}
+	l, err := env.Log()
+	if err != nil {
+		return err
+	}
+	p, _, err = processCandidate(env, l, p, commit, cand, compaction.Batches(l, p, compaction.BatchLimits{}))
+	if err != nil {
+		return err
+	}
+	return approve(env, l, p)
+}
