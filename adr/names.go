@@ -87,7 +87,7 @@ func parseFileName(name string) fileName {
 	if !ok {
 		got, ok = try("")
 	}
-	if !ok || isDatePrefix(got.Digits) {
+	if !ok || isDatePrefix(got.Digits) || dashedDate(stem) {
 		return fn
 	}
 	return got

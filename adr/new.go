@@ -226,6 +226,9 @@ func (root *Root) FileName(number int, title, date string) string {
 	if slug == "" {
 		slug = "record"
 	}
+	if root.DashedDates {
+		return date + "-" + slug + ".md"
+	}
 	if root.DateSlugs {
 		return strings.ReplaceAll(date, "-", "") + "-" + slug + ".md"
 	}

@@ -226,7 +226,7 @@ func unquote(s string) string {
 }
 
 var (
-	titleADR = regexp.MustCompile(`^(?i:architecture\s+decision\s+record|adr|rfc|decision)\s*[-#]?\s*(\d+)?\s*(?:[:.)\]–—-]+\s*)?`)
+	titleADR = regexp.MustCompile(`^\[?(?i:architecture\s+decision\s+record|adr|rfc|decision)\s*[-#]?\s*(\d+)?\s*(?:[:.)\]–—-]+\s*)?`)
 	titleNum = regexp.MustCompile(`^\[?(\d+)\]?\s*[.:)–—-]+\s*`)
 )
 

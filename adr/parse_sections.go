@@ -158,8 +158,37 @@ func (p *parser) statusSection() {
 	}
 }
 
+var checkedBox = regexp.MustCompile(`^\s{0,3}[-*+]\s+\[[xX]\]\s+(.*?)\s*$`)
+var uncheckedBox = regexp.MustCompile(`^\s{0,3}[-*+]\s+\[ \]\s+`)
+
 func (p *parser) statusBody(heading, start, end int) {
 	t := p.t
+	// A checklist of statuses ("- [x] Accepted", "- [ ] Rejected"): the
+	// checked item is the status; none checked is an empty status.
+	boxes, checked := 0, -1
+	for i := start; i < end && t.Lines[i].Kind != LineHeading; i++ {
+		if t.Lines[i].Kind != LineText {
+			continue
+		}
+		line := t.LineText(i)
+		if m := checkedBox.FindStringSubmatchIndex(line); m != nil {
+			boxes++
+			if checked < 0 {
+				checked = i
+				f := Field{Kind: FieldSection, Line: i, Section: heading, Start: t.Lines[i].Start + m[2], End: t.Lines[i].Start + m[3]}
+				p.setStatus(line[m[2]:m[3]], f, i)
+			}
+		} else if uncheckedBox.MatchString(line) {
+			boxes++
+		}
+	}
+	if boxes >= 2 {
+		if checked < 0 {
+			pos := t.Lines[heading].Next
+			p.setStatus("", Field{Kind: FieldSection, Line: heading, Section: heading, Start: pos, End: pos}, heading)
+		}
+		return
+	}
 	var valFrom, valTo = -1, -1
 	for i := start; i < end; i++ {
 		l := t.Lines[i]

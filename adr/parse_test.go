@@ -350,3 +350,18 @@ func TestParseDates(t *testing.T) {
 		}
 	}
 }
+
+func TestStatusChecklistAndBracketedTitles(t *testing.T) {
+	r := Parse([]byte("# [ADR-0007] Use queues\n\n## Status\n\n- [ ] Proposed\n- [x] Accepted\n- [ ] Rejected\n\n## Decision\n\nQueues.\n"))
+	if r.Status != Accepted || r.RawStatus != "Accepted" || r.Title != "Use queues" || r.TitleNumber != 7 {
+		t.Errorf("status %s (%q), title %q (%d)", r.Status, r.RawStatus, r.Title, r.TitleNumber)
+	}
+	// Editing the status edits the checked item only.
+	if got := string(r.WithStatus("Deprecated")); !strings.Contains(got, "- [x] Deprecated\n- [ ] Rejected") {
+		t.Errorf("edit:\n%s", got)
+	}
+	r = Parse([]byte("# Use queues\n\n## Status\n\n- [ ] Proposed\n- [ ] Accepted\n"))
+	if r.Status != Unknown || r.StatusField.Kind != FieldSection {
+		t.Errorf("nothing checked: %s %+v", r.Status, r.StatusField)
+	}
+}

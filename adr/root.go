@@ -27,10 +27,11 @@ type Root struct {
 	// Style is the style new records are written in.
 	Style Style
 	// Lead and Sep are how record file names start: "adr-" and "-" in
-	// "adr-017-x.md". DateSlugs reports a log4brains-style root whose files
-	// are YYYYMMDD-slug.
-	Lead, Sep string
-	DateSlugs bool
+	// "adr-017-x.md". DateSlugs reports a root whose files are
+	// YYYYMMDD-slug (log4brains) or, with DashedDates, YYYY-MM-DD-slug.
+	Lead, Sep   string
+	DateSlugs   bool
+	DashedDates bool
 	// NoSlug reports file names without a slug ("ADR-48.md").
 	NoSlug bool
 	// Template is a project template for new records ("" for built-in).
@@ -210,8 +211,19 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	return out, nil
 }
 
+// isDateSlug reports a file stem that starts with a date, as log4brains
+// ("20201016-use-slugs") and blog-style logs ("2021-03-04-use-slugs")
+// name records: such records are identified by their slug.
 func isDateSlug(stem string) bool {
-	return len(stem) > 9 && isDatePrefix(stem[:8]) && (stem[8] == '-' || stem[8] == '_')
+	return dashedDate(stem) || len(stem) > 9 && isDatePrefix(stem[:8]) && (stem[8] == '-' || stem[8] == '_')
+}
+
+// dashedDate reports a stem starting "YYYY-MM-DD-" (or "_").
+func dashedDate(stem string) bool {
+	if len(stem) < 12 || stem[4] != '-' || stem[7] != '-' || stem[10] != '-' && stem[10] != '_' {
+		return false
+	}
+	return isDatePrefix(stem[:4] + stem[5:7] + stem[8:10])
 }
 
 // looksLikeADR reports ADR structure: a status, or context and decision
@@ -232,7 +244,7 @@ func (root *Root) deriveConventions() {
 	leads := map[string]int{}
 	seps := map[string]int{}
 	styles := map[Style]int{}
-	padded, unpadded, noSlug, dated, numbered := 0, 0, 0, 0, 0
+	padded, unpadded, noSlug, dated, numbered, dashed := 0, 0, 0, 0, 0, 0
 	width := 0
 	for _, r := range root.Records {
 		fn := parseFileName(baseOf(r.Path))
@@ -256,6 +268,9 @@ func (root *Root) deriveConventions() {
 			}
 		} else if isDateSlug(fn.Stem) {
 			dated++
+			if dashedDate(fn.Stem) {
+				dashed++
+			}
 		}
 	}
 	if !root.digitsSet {
@@ -269,6 +284,7 @@ func (root *Root) deriveConventions() {
 	root.Sep = mostCommon(seps, root.Sep)
 	root.NoSlug = noSlug > 0 && noSlug*2 > len(root.Records)
 	root.DateSlugs = dated > 0 && len(leads) == 0
+	root.DashedDates = root.DateSlugs && dashed*2 > dated
 	if !root.configured {
 		best := 0
 		for _, s := range WritableStyles {
