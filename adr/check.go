@@ -429,7 +429,7 @@ func firstRecord(rs []*Record) *Record {
 // linkCommand is the `git adr link` command that writes both sides of a
 // known relation.
 func linkCommand(from string, t RelationType, to string) string {
-	return fmt.Sprintf("git adr link %s %s %s %s", shellWord(from), shellWord(t.Label()), shellWord(to), shellWord(t.Reverse().Label()))
+	return fmt.Sprintf("git adr link %s %s %s %s", ShellWord(from), ShellWord(t.Label()), ShellWord(to), ShellWord(t.Reverse().Label()))
 }
 
 // activeLinkCommand writes the link command in the active direction: "B
@@ -442,8 +442,9 @@ func activeLinkCommand(from string, t RelationType, to string) string {
 	return linkCommand(from, t, to)
 }
 
-// shellWord quotes s for a POSIX shell when it needs quoting.
-func shellWord(s string) string {
+// ShellWord quotes s for a POSIX shell when it needs quoting, for the
+// commands that hints print.
+func ShellWord(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\n\"'`$\\|&;<>()*?[]#~!{}") {
 		return s
 	}
@@ -484,7 +485,7 @@ func (c *checker) oneWay() {
 				Kind: KindOneWayLink, Path: r.Path, Line: rel.Line, IDs: []string{r.ID, t.ID},
 				Message: fmt.Sprintf("%s %q %s but %s (%s) has no link back", r.ID, rel.Label, t.ID, t.ID, t.Path),
 				Fix: fmt.Sprintf("add a line \"%s [%s](%s)\" to %s",
-					reverseLabel(rel.Label), recordLinkText(r), linkPath(t.Link(r)), t.Path),
+					reverseLabel(rel.Label), recordLinkText(r), LinkDest(t.Link(r)), t.Path),
 			})
 		}
 	}

@@ -123,7 +123,7 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 	case exact:
 		return Finding{}, false
 	case found:
-		right := relLink(r.Path, actual)
+		right := RelLink(r.Path, actual)
 		f.Message = fmt.Sprintf("link to %q differs in case from %s", tg, actual)
 		f.Fix = fmt.Sprintf("change the link %q on line %d to %q", p, line, right)
 		return f, true

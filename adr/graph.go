@@ -46,7 +46,7 @@ type GraphOptions struct {
 // check` reports them).
 func (l *Log) Graph(opt GraphOptions) *Graph {
 	g := &Graph{Nodes: []GraphNode{}, Edges: []GraphEdge{}}
-	recs := l.ordered()
+	recs := l.Records
 	idCount := map[string]int{}
 	for _, r := range recs {
 		idCount[r.ID]++
@@ -118,24 +118,6 @@ func (l *Log) Graph(opt GraphOptions) *Graph {
 		g.Edges = append(g.Edges, GraphEdge{From: key[e.from], To: key[e.to], Type: e.typ})
 	}
 	return g
-}
-
-// ordered returns every record in root order, then as an index lists them.
-func (l *Log) ordered() []*Record {
-	var out []*Record
-	inRoot := map[*Root]bool{}
-	for _, root := range l.Roots {
-		inRoot[root] = true
-		recs := append([]*Record(nil), root.Records...)
-		sortRecords(recs)
-		out = append(out, recs...)
-	}
-	for _, r := range l.Records {
-		if !inRoot[r.Root] {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // DOT renders the graph in Graphviz's language: boxes labelled with ID and

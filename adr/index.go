@@ -126,7 +126,7 @@ func writeIndexTable(b *strings.Builder, self string, recs []*Record, l *Log) {
 			title = baseOf(r.Path)
 		}
 		cells := []string{
-			fmt.Sprintf("[%s](%s)", escapeCell(r.ID), linkPath(relLink(self, r.Path))),
+			fmt.Sprintf("[%s](%s)", escapeCell(r.ID), LinkDest(RelLink(self, r.Path))),
 			escapeCell(title), string(r.Status), escapeCell(r.Date), indexLinks(self, r, l),
 		}
 		b.WriteString("|")
@@ -156,7 +156,7 @@ func indexLinks(self string, r *Record, l *Log) string {
 			t = l.Target(r, rel.Target)
 		}
 		if t != nil {
-			target = fmt.Sprintf("[%s](%s)", escapeCell(t.ID), linkPath(relLink(self, t.Path)))
+			target = fmt.Sprintf("[%s](%s)", escapeCell(t.ID), LinkDest(RelLink(self, t.Path)))
 		} else {
 			target = escapeCell(rel.Target)
 		}
@@ -177,8 +177,9 @@ func escapeCell(s string) string {
 	return strings.ReplaceAll(s, "\n", " ")
 }
 
-// linkPath writes a link destination that survives spaces and parentheses.
-func linkPath(p string) string {
+// LinkDest writes p as a Markdown link destination that survives spaces,
+// parentheses and angle brackets.
+func LinkDest(p string) string {
 	if strings.ContainsAny(p, " ()<>") {
 		return "<" + p + ">"
 	}

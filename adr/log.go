@@ -5,16 +5,17 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
 )
 
 // Log is the whole decision log of a repository: every root and every
 // record in it, archived records included.
 type Log struct {
-	FS      fs.FS
-	Config  *Config
-	Roots   []*Root
+	FS     fs.FS
+	Config *Config
+	Roots  []*Root
+	// Records are in root order, and within a root as an index lists
+	// them (numbered records by number, then by ID; see sortRecords).
 	Records []*Record
 	// Notes say how roots were found or what was skipped.
 	Notes []string
@@ -287,17 +288,6 @@ func (l *Log) ByPath(p string) *Record {
 		l.index()
 	}
 	return l.byPath[p]
-}
-
-// Sorted returns records sorted by root order, then number, then ID.
-func (l *Log) Sorted() []*Record {
-	out := append([]*Record(nil), l.Records...)
-	idx := map[*Root]int{}
-	for i, r := range l.Roots {
-		idx[r] = i
-	}
-	sort.SliceStable(out, func(i, j int) bool { return idx[out[i].Root] < idx[out[j].Root] })
-	return out
 }
 
 // RootFor returns the root a new record goes to: the one named by dir

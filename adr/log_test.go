@@ -164,14 +164,14 @@ func TestRecordInfo(t *testing.T) {
 	}
 }
 
-func TestSortedAndLink(t *testing.T) {
+func TestRecordOrderAndLink(t *testing.T) {
 	l := resolveLog(t)
 	var got []string
-	for _, r := range l.Sorted() {
+	for _, r := range l.Records {
 		got = append(got, r.ID)
 	}
 	if want := "ADR-0001 ADR-0003 ADR-0007 ADR-0012 20201016-use-the-slug 20201017-other"; strings.Join(got, " ") != want {
-		t.Errorf("Sorted() = %s, want %s", strings.Join(got, " "), want)
+		t.Errorf("Records = %s, want %s", strings.Join(got, " "), want)
 	}
 	a, b := l.ByPath("doc/adr/archive/0003-old.md"), l.ByPath("docs/adr/20201016-use-the-slug.md")
 	if got := a.Link(b); got != "../../../docs/adr/20201016-use-the-slug.md" {

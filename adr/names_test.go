@@ -181,8 +181,8 @@ func TestFormatIDAndLinks(t *testing.T) {
 		{"packages/core/docs/adr/x.md", "docs/adr/y.md", "../../../../docs/adr/y.md"},
 		{"0001-a.md", "docs/0002-b.md", "docs/0002-b.md"},
 	} {
-		if got := relLink(tt.from, tt.to); got != tt.want {
-			t.Errorf("relLink(%q, %q) = %q, want %q", tt.from, tt.to, got, tt.want)
+		if got := RelLink(tt.from, tt.to); got != tt.want {
+			t.Errorf("RelLink(%q, %q) = %q, want %q", tt.from, tt.to, got, tt.want)
 		}
 	}
 }

@@ -185,9 +185,6 @@ func Fill(tmpl string, number, id, title, date, status string) string {
 	return r.Replace(out)
 }
 
-// Template returns the built-in template of a style.
-func Template(s Style) string { return templates[s] }
-
 // InitBody returns the first record `git adr init` writes in a style.
 func InitBody(s Style) string { return initBodies[s] }
 

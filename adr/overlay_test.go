@@ -25,7 +25,7 @@ func TestOverlayLoadsTheFuture(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, r := range f.Sorted() {
+	for _, r := range f.Records {
 		s := r.ID
 		if r.Archived {
 			s += " (archived)"

@@ -1,7 +1,6 @@
 package adr
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -550,5 +549,3 @@ func (p *parser) sectionStatus(section, val string) {
 		}
 	}
 }
-
-func (p *parser) String() string { return fmt.Sprintf("parser(%d lines)", len(p.t.Lines)) }

@@ -191,10 +191,12 @@ func (r *Record) Unit(anchor string) (Unit, bool) {
 // Link returns the relative link from record r's directory to record to,
 // as written in Markdown links.
 func (r *Record) Link(to *Record) string {
-	return relLink(r.Path, to.Path)
+	return RelLink(r.Path, to.Path)
 }
 
-func relLink(from, to string) string {
+// RelLink is the relative link from the file at from to the file at to
+// (both repository-relative, slash-separated).
+func RelLink(from, to string) string {
 	fd := strings.Split(dirOf(from), "/")
 	td := strings.Split(to, "/")
 	if dirOf(from) == "" {
@@ -297,6 +299,16 @@ func (r *Record) blocks(u Unit) [][2]int {
 
 // systemWords mark a record whose decision binds the whole system.
 var systemWords = map[string]bool{"system": true, "global": true, "cross-cutting": true, "crosscutting": true, "all": true, "system-wide": true, "platform-wide": true, "repository": true, "organisation": true, "organization": true}
+
+// InDomain reports whether the record carries domain d (case-insensitive).
+func (r *Record) InDomain(d string) bool {
+	for _, x := range r.Domains {
+		if strings.EqualFold(x, d) {
+			return true
+		}
+	}
+	return false
+}
 
 // IsSystemConstraint reports an accepted record that declares itself
 // system-wide: a "Scope: system" (or global, all, cross-cutting) line, or a

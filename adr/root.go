@@ -299,19 +299,7 @@ func (root *Root) deriveConventions() {
 		}
 		r.assignUnitIDs()
 	}
-	sort.SliceStable(root.Records, func(i, j int) bool {
-		a, b := root.Records[i], root.Records[j]
-		if a.Numbered != b.Numbered {
-			return a.Numbered
-		}
-		if a.Numbered && a.Number != b.Number {
-			return a.Number < b.Number
-		}
-		if a.ID != b.ID {
-			return a.ID < b.ID
-		}
-		return a.Path < b.Path
-	})
+	sortRecords(root.Records)
 }
 
 func mostCommon(m map[string]int, def string) string {

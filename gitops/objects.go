@@ -22,15 +22,6 @@ func (r *Repo) WriteBlob(data []byte) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// BlobHash returns the object name git would give data, without storing it.
-func (r *Repo) BlobHash(data []byte) (string, error) {
-	out, err := r.GitInput(data, "hash-object", "--stdin")
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(out)), nil
-}
-
 // TreeChange is one file of a tree being built: New content (nil with
 // Delete set removes the path).
 type TreeChange struct {

@@ -2,7 +2,6 @@ package navigate
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -218,16 +217,4 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// IsRefusal reports whether err means a file exists but cannot be served
-// as text (binary, not UTF-8, too large, a line too long, a special file),
-// as opposed to a bad argument.
-func IsRefusal(err error) bool {
-	for _, e := range []error{ErrBinary, ErrNotUTF8, ErrTooLarge, ErrLineTooLong, ErrNotRegular} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
 }

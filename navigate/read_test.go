@@ -184,7 +184,7 @@ func TestReadRefusals(t *testing.T) {
 	}
 	_, err = tr.Read("huge.txt", ReadOptions{StartLine: 1, LineCount: 1})
 	wantErr(t, err, ErrTooLarge)
-	if !IsRefusal(err) {
+	if !isRefusal(err) {
 		t.Error("too large is a refusal")
 	}
 	// Exactly 1 MiB is allowed; its one line is over 32 KiB, though.
@@ -223,4 +223,16 @@ func TestReadArguments(t *testing.T) {
 	if pg, err := tr.Read("f.txt", ReadOptions{StartLine: 3, LineCount: 200}); err != nil || pg.Content != "3\n" || pg.NextStartLine != nil {
 		t.Errorf("last line: %+v, %v", pg, err)
 	}
+}
+
+// isRefusal reports whether err means a file exists but cannot be served
+// as text (binary, not UTF-8, too large, a line too long, a special file),
+// as opposed to a bad argument.
+func isRefusal(err error) bool {
+	for _, e := range []error{ErrBinary, ErrNotUTF8, ErrTooLarge, ErrLineTooLong, ErrNotRegular} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }

@@ -49,16 +49,6 @@ var skipDirs = map[string]bool{
 	"target": true, "dist": true, "build": true, ".build": true,
 }
 
-// SkippedDirs lists the folder names search does not enter, sorted.
-func SkippedDirs() []string {
-	out := make([]string, 0, len(skipDirs))
-	for d := range skipDirs {
-		out = append(out, d)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // Match is one matching line.
 type Match struct {
 	// Path is the file, relative to the tree's current directory.
@@ -121,7 +111,7 @@ type SearchOptions struct {
 }
 
 // Search finds the lines holding opts.Pattern, literally. It does not
-// follow symbolic links, skips .git and the folders of [SkippedDirs] and
+// follow symbolic links, skips .git and the folders of skipDirs and
 // files with a NUL byte in their first 8000 bytes, and visits directories
 // and files in name order, so equal trees give equal answers.
 func (t *Tree) Search(opts SearchOptions) (*SearchResult, error) {

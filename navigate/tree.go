@@ -104,9 +104,6 @@ func (t *Tree) At(dir string) (*Tree, error) {
 // Close releases the tree's directory handle.
 func (t *Tree) Close() error { return t.root.Close() }
 
-// Top is the absolute path of the tree's root directory.
-func (t *Tree) Top() string { return t.top }
-
 // Resolve turns p into a clean, slash-separated path relative to the top
 // ("." for the top itself). A relative p starts at the current directory;
 // an absolute p must lie inside the top. Resolve is lexical: it does not

@@ -108,7 +108,7 @@ func selectScope(l *adr.Log, opt AnalyzeOptions) (scope, error) {
 		if err := knownDomain(l, domain); err != nil {
 			return sc, err
 		}
-		pick = func(r *adr.Record) bool { return !r.Archived && hasDomain(r, domain) }
+		pick = func(r *adr.Record) bool { return !r.Archived && r.InDomain(domain) }
 	default:
 		pick = func(r *adr.Record) bool { return !r.Archived }
 	}
@@ -127,15 +127,6 @@ func selectScope(l *adr.Log, opt AnalyzeOptions) (scope, error) {
 		}
 	}
 	return sc, nil
-}
-
-func hasDomain(r *adr.Record, d string) bool {
-	for _, x := range r.Domains {
-		if strings.EqualFold(x, d) {
-			return true
-		}
-	}
-	return false
 }
 
 // knownDomain fails with the known domains when no unarchived record has
@@ -480,7 +471,7 @@ func (a *analyzer) clusterEdge(r *adr.Record, n nearLink) bool {
 // sharedDomain is the first domain of r that o has too, "" when none.
 func sharedDomain(r, o *adr.Record) string {
 	for _, d := range r.Domains {
-		if hasDomain(o, d) {
+		if o.InDomain(d) {
 			return d
 		}
 	}

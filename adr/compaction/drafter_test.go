@@ -36,7 +36,7 @@ func testLog(t *testing.T) *adr.Log {
 func testPlan(t *testing.T, l *adr.Log) *Plan {
 	t.Helper()
 	a := &Analysis{Roots: []RootCount{{Path: "doc/adr", Count: 3}}}
-	for _, r := range l.Sorted() {
+	for _, r := range l.Records {
 		a.Records = append(a.Records, RecordClass{ID: r.ID, Path: r.Path, Status: string(r.Status), Class: SummarizeClass})
 	}
 	p, err := NewPlan(l, a, PlanOptions{Mode: Summary, Base: "0123456789abcdef0123456789abcdef01234567"})

@@ -77,7 +77,7 @@ func NewPlan(l *adr.Log, a *Analysis, o PlanOptions) (*Plan, error) {
 		seen[r] = true
 		p.Evidence = append(p.Evidence, sourceOf(r))
 	}
-	for _, r := range l.Sorted() {
+	for _, r := range l.Records {
 		if r.IsSystemConstraint() {
 			addEvidence(r)
 		}

@@ -27,7 +27,6 @@
 package evidence
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -213,10 +212,4 @@ func (e *RequestError) Error() string { return e.Msg }
 
 func badRequest(hint, format string, args ...any) error {
 	return &RequestError{Msg: fmt.Sprintf(format, args...), Hint: hint}
-}
-
-// IsRequestError reports whether err is a bad request.
-func IsRequestError(err error) bool {
-	var re *RequestError
-	return errors.As(err, &re)
 }

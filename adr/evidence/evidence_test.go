@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"math/rand"
@@ -134,7 +135,7 @@ func TestBudgetProperty(t *testing.T) {
 				req.Format = f
 				resp, out, err := svc.Answer(req)
 				if err != nil {
-					if IsRequestError(err) && strings.Contains(err.Error(), "cannot hold") {
+					if isRequestError(err) && strings.Contains(err.Error(), "cannot hold") {
 						continue // an honest refusal of a tiny budget
 					}
 					t.Fatalf("%+v: %v", req, err)
@@ -293,7 +294,7 @@ func TestCursorErrors(t *testing.T) {
 		{&Service{Log: svc.Log, RepoID: "other"}, cur, "belongs to another repository"},
 	} {
 		_, _, err := tc.svc.Answer(Request{Cursor: tc.cur})
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !IsRequestError(err) {
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !isRequestError(err) {
 			t.Errorf("cursor %q: error %v, want %q", clip(tc.cur, 20), err, tc.want)
 		}
 	}
@@ -350,3 +351,9 @@ func TestNoRecordApplies(t *testing.T) {
 }
 
 func loadFS(fsys fs.FS) (*adr.Log, error) { return adr.Load(fsys, adr.LoadOptions{}) }
+
+// isRequestError reports whether err is a bad request.
+func isRequestError(err error) bool {
+	var re *RequestError
+	return errors.As(err, &re)
+}

@@ -30,7 +30,7 @@ func FuzzDecodeCursor(f *testing.F) {
 		// as a bad request.
 		resp, out, err := svc.Answer(Request{Cursor: s})
 		if err != nil {
-			if !IsRequestError(err) {
+			if !isRequestError(err) {
 				t.Fatalf("cursor %q: %v", s, err)
 			}
 			return

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -133,9 +132,6 @@ func render(resp *Response, f Format) []byte {
 	return b.Bytes()
 }
 
-// Render prints the response in the format it was budgeted for.
-func Render(resp *Response, f Format) []byte { return render(resp, f) }
-
 var (
 	encOnce sync.Once
 	enc     tokenizer.Codec
@@ -177,8 +173,6 @@ func placeholderSize(resp *Response) {
 }
 
 func codePoints(b []byte) int { return utf8.RuneCount(b) }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // TokensO200k counts the OpenAI o200k_base tokens of a text (-1 when the
 // encoder is unavailable), for other commands that report volumes.

@@ -193,7 +193,7 @@ func (s *Service) byGroup(req Request) (*plan, error) {
 		kind, value = "iteration", req.Iteration
 	}
 	known := map[string]bool{}
-	for _, r := range s.Log.Sorted() {
+	for _, r := range s.Log.Records {
 		var in bool
 		if kind == "domain" {
 			for _, d := range r.Domains {
@@ -268,7 +268,7 @@ func (s *Service) overview(intent Intent) *plan {
 	ov := &Overview{ByStatus: map[string]int{}, Domains: []DomainCount{}, Recent: []Reference{}}
 	domains := map[string]int{}
 	var live []*adr.Record
-	for _, r := range s.Log.Sorted() {
+	for _, r := range s.Log.Records {
 		if r.Archived {
 			ov.Archived++
 			continue

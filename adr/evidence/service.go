@@ -78,7 +78,7 @@ func (s *Service) Fingerprint() string {
 // live returns records that are not archived.
 func (s *Service) live() []*adr.Record {
 	var out []*adr.Record
-	for _, r := range s.Log.Sorted() {
+	for _, r := range s.Log.Records {
 		if !r.Archived {
 			out = append(out, r)
 		}

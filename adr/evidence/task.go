@@ -198,7 +198,7 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 	var recs []*adr.Record
 	var ids []string
 	var body, title []retrieve.DocTerms
-	for _, r := range s.Log.Sorted() {
+	for _, r := range s.Log.Records {
 		if r.Archived {
 			continue // archived bodies are reached through relations only
 		}

@@ -74,7 +74,7 @@ func TestBudgetPropertyWithView(t *testing.T) {
 				req.Format = f
 				resp, out, err := svc.Answer(req)
 				if err != nil {
-					if IsRequestError(err) && strings.Contains(err.Error(), "cannot hold") {
+					if isRequestError(err) && strings.Contains(err.Error(), "cannot hold") {
 						continue
 					}
 					t.Fatalf("%+v: %v", req, err)

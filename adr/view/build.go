@@ -319,7 +319,7 @@ func sameRecords(root *adr.Root, members, sources []*adr.Record) error {
 // sortRecords orders records by root order, then the root's own order.
 func sortRecords(l *adr.Log, recs []*adr.Record) {
 	pos := map[*adr.Record]int{}
-	for i, r := range l.Sorted() {
+	for i, r := range l.Records {
 		pos[r] = i
 	}
 	sort.SliceStable(recs, func(i, j int) bool { return pos[recs[i]] < pos[recs[j]] })

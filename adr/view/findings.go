@@ -74,7 +74,7 @@ func Findings(l *adr.Log) ([]adr.Finding, error) {
 func findingFix(f Freshness, root *adr.Root, several bool) string {
 	regen := f.Fix()
 	if several {
-		regen = strings.Replace(regen, "git adr ", "git adr --root "+shellWord(root.Dir())+" ", 1)
+		regen = strings.Replace(regen, "git adr ", "git adr --root "+adr.ShellWord(root.Dir())+" ", 1)
 	}
 	switch f.State {
 	case Unsupported:
@@ -82,11 +82,11 @@ func findingFix(f Freshness, root *adr.Root, several bool) string {
 	case Corrupt:
 		switch f.Reasons[0].Kind {
 		case ReasonPairMismatch:
-			return fmt.Sprintf("undo the hand edit (git checkout -- %s) and change the view through a reviewed summary: %s", shellWord(f.CurrentPath), regen)
+			return fmt.Sprintf("undo the hand edit (git checkout -- %s) and change the view through a reviewed summary: %s", adr.ShellWord(f.CurrentPath), regen)
 		case ReasonCurrentMissing:
-			return fmt.Sprintf("restore %s (git checkout -- %s) or regenerate the pair: %s", f.CurrentPath, shellWord(f.CurrentPath), regen)
+			return fmt.Sprintf("restore %s (git checkout -- %s) or regenerate the pair: %s", f.CurrentPath, adr.ShellWord(f.CurrentPath), regen)
 		default:
-			return fmt.Sprintf("restore %s (git checkout -- %s) or regenerate the pair: %s", f.ManifestPath, shellWord(f.ManifestPath), regen)
+			return fmt.Sprintf("restore %s (git checkout -- %s) or regenerate the pair: %s", f.ManifestPath, adr.ShellWord(f.ManifestPath), regen)
 		}
 	}
 	return regen

@@ -49,7 +49,7 @@ func Members(l *adr.Log, root *adr.Root, sel Selection) []*adr.Record {
 				continue
 			}
 		case ModeDomain:
-			if l.Ensure(r) != nil || !hasDomain(r, sel.Domain) {
+			if l.Ensure(r) != nil || !r.InDomain(sel.Domain) {
 				continue
 			}
 		default:
@@ -58,15 +58,6 @@ func Members(l *adr.Log, root *adr.Root, sel Selection) []*adr.Record {
 		out = append(out, r)
 	}
 	return out
-}
-
-func hasDomain(r *adr.Record, d string) bool {
-	for _, x := range r.Domains {
-		if strings.EqualFold(x, d) {
-			return true
-		}
-	}
-	return false
 }
 
 // MembershipHash hashes a record set: the SHA-256 of the sorted lines

@@ -73,9 +73,9 @@ func Relocate(l *adr.Log, root *adr.Root) (*Manifest, []byte, error) {
 	}
 	cur := string(f.Current)
 	for _, mv := range moves {
-		from, to := relLink(m.Summary.Path, mv.fromPath), relLink(m.Summary.Path, mv.toPath)
+		from, to := adr.RelLink(m.Summary.Path, mv.fromPath), adr.RelLink(m.Summary.Path, mv.toPath)
 		for _, suffix := range []string{")", "#"} {
-			cur = strings.ReplaceAll(cur, "]("+linkDest(from)+suffix, "]("+linkDest(to)+suffix)
+			cur = strings.ReplaceAll(cur, "]("+adr.LinkDest(from)+suffix, "]("+adr.LinkDest(to)+suffix)
 			cur = strings.ReplaceAll(cur, "](<"+from+suffix, "](<"+to+suffix) // destinations written in <>
 		}
 		cur = strings.ReplaceAll(cur, "`"+mv.fromPath+"`", "`"+mv.toPath+"`")

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/git-adr/git-adr/adr"
 )
 
 // Section headings of CURRENT.md (schema v1). Context and the section
@@ -85,7 +87,7 @@ func Render(d Draft, m *Manifest, rootTitle string) []byte {
 	if len(m.Views) > 0 {
 		r.section(HeadingViews)
 		for _, v := range m.Views {
-			fmt.Fprintf(b, "- [%s](%s)\n", v, linkDest(relLink(m.Summary.Path, v)))
+			fmt.Fprintf(b, "- [%s](%s)\n", v, adr.LinkDest(adr.RelLink(m.Summary.Path, v)))
 		}
 	}
 	return []byte(b.String())
@@ -97,9 +99,9 @@ func (m *Manifest) RegenerateCommand() string {
 	cmd := "git adr compaction --mode summary"
 	switch m.Selection.Mode {
 	case ModeDomain:
-		cmd += " --domain " + shellWord(m.Selection.Domain)
+		cmd += " --domain " + adr.ShellWord(m.Selection.Domain)
 	case ModeSources:
-		cmd += " --sources " + shellWord(strings.Join(m.Selection.Sources, ","))
+		cmd += " --sources " + adr.ShellWord(strings.Join(m.Selection.Sources, ","))
 	}
 	return cmd
 }
@@ -129,7 +131,7 @@ type renderer struct {
 func linkIndex(m *Manifest) map[string]unitLink {
 	out := map[string]unitLink{}
 	for _, s := range append(append([]Source(nil), m.Sources...), m.Dependencies...) {
-		file := relLink(m.Summary.Path, s.Path)
+		file := adr.RelLink(m.Summary.Path, s.Path)
 		out[s.ID] = unitLink{s.ID, file}
 		seen := map[string]int{}
 		for _, u := range s.Units {
@@ -266,7 +268,7 @@ func (r *renderer) ref(loc string, short bool) string {
 	if short && loc == l.id+"#decision" {
 		text = l.id
 	}
-	return fmt.Sprintf("[%s](%s)", text, linkDest(l.dest))
+	return fmt.Sprintf("[%s](%s)", text, adr.LinkDest(l.dest))
 }
 
 func (r *renderer) coverage() {
@@ -314,7 +316,7 @@ func (r *renderer) sources() {
 			if title != "" {
 				title = " " + title
 			}
-			fmt.Fprintf(&r.b, "- [%s](%s)%s: %s, `%s`\n", s.ID, linkDest(relLink(r.m.Summary.Path, s.Path)), title, s.Status, s.Path)
+			fmt.Fprintf(&r.b, "- [%s](%s)%s: %s, `%s`\n", s.ID, adr.LinkDest(adr.RelLink(r.m.Summary.Path, s.Path)), title, s.Status, s.Path)
 		}
 	}
 	if len(r.m.Sources) == 0 {
@@ -351,41 +353,6 @@ func Anchor(heading string, seen map[string]int) string {
 	return a
 }
 
-// relLink is the relative link from the file at from to the file at to
-// (both repository-relative).
-func relLink(from, to string) string {
-	fd := strings.Split(dirOf(from), "/")
-	if dirOf(from) == "" {
-		fd = nil
-	}
-	td := strings.Split(to, "/")
-	i := 0
-	for i < len(fd) && i < len(td)-1 && fd[i] == td[i] {
-		i++
-	}
-	var parts []string
-	for j := i; j < len(fd); j++ {
-		parts = append(parts, "..")
-	}
-	return strings.Join(append(parts, td[i:]...), "/")
-}
-
-func dirOf(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
-}
-
-// linkDest writes a link destination that survives spaces and
-// parentheses.
-func linkDest(p string) string {
-	if strings.ContainsAny(p, " ()<>") {
-		return "<" + p + ">"
-	}
-	return p
-}
-
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
@@ -395,12 +362,4 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// shellWord quotes s for a POSIX shell when it needs quoting.
-func shellWord(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n\"'`$\\|&;<>()*?[]#~!{}") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

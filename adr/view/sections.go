@@ -1,7 +1,6 @@
 package view
 
 import (
-	"bytes"
 	"path"
 	"regexp"
 	"strings"
@@ -146,16 +145,4 @@ func Sections(currentPath string, current []byte) []Section {
 		}
 	}
 	return out
-}
-
-// SectionText returns lines start..end (1-based, inclusive) of CURRENT.md
-// with LF line endings.
-func SectionText(current []byte, s Section) string {
-	lines := bytes.Split(bytes.ReplaceAll(current, []byte("\r\n"), []byte("\n")), []byte("\n"))
-	var b strings.Builder
-	for i := s.Start - 1; i < s.End && i < len(lines); i++ {
-		b.Write(lines[i])
-		b.WriteByte('\n')
-	}
-	return b.String()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/git-adr/git-adr/adr"
@@ -60,11 +59,11 @@ func runList(env *Env, o listOptions) error {
 		return err
 	}
 	var recs []*adr.Record
-	for _, r := range l.Sorted() {
+	for _, r := range l.Records {
 		if want != "" && r.Status != want {
 			continue
 		}
-		if o.domain != "" && !hasDomain(r, o.domain) {
+		if o.domain != "" && !r.InDomain(o.domain) {
 			continue
 		}
 		recs = append(recs, r)
@@ -92,13 +91,4 @@ func runList(env *Env, o listOptions) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Status, date, title)
 	}
 	return tw.Flush()
-}
-
-func hasDomain(r *adr.Record, d string) bool {
-	for _, x := range r.Domains {
-		if strings.EqualFold(x, d) {
-			return true
-		}
-	}
-	return false
 }

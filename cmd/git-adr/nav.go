@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/navigate"
 	"github.com/urfave/cli/v2"
 )
@@ -87,7 +87,7 @@ func navErr(err error, cmd string) error {
 	case errors.As(err, &re):
 		last := max(re.TotalLines, 1)
 		return usagef("--start-line %d is past the end of %q (%s)", re.StartLine, re.Path, plural(re.TotalLines, "line")).
-			hint(fmt.Sprintf("the last page starts at line %d or before: `git adr nav read %s --start-line %d`", last, shellQuote(re.Path), last))
+			hint(fmt.Sprintf("the last page starts at line %d or before: `git adr nav read %s --start-line %d`", last, adr.ShellWord(re.Path), last))
 	case errors.Is(err, navigate.ErrOutside):
 		return usagef("%v", err).hint("paths are relative to the current directory and must stay inside the repository")
 	case errors.Is(err, navigate.ErrGitDir):
@@ -104,16 +104,6 @@ func navErr(err error, cmd string) error {
 		return failf("%v", err).hint("nav reads UTF-8 text files only")
 	}
 	return failf("%s: %v", cmd, err)
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+,:@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func plural(n int, word string) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/navigate"
 	"github.com/urfave/cli/v2"
 )
@@ -69,9 +70,9 @@ func runNavLs(env *Env, dir string, o navLsOptions) error {
 	if l.NextAfter != nil {
 		cmd := "git adr nav ls"
 		if dir != "" {
-			cmd += " " + shellQuote(path.Clean(dir))
+			cmd += " " + adr.ShellWord(path.Clean(dir))
 		}
-		fmt.Fprintf(env.Err, "git-adr: note: more entries follow; continue with `%s --after %s`\n", cmd, shellQuote(*l.NextAfter))
+		fmt.Fprintf(env.Err, "git-adr: note: more entries follow; continue with `%s --after %s`\n", cmd, adr.ShellWord(*l.NextAfter))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/navigate"
 	"github.com/urfave/cli/v2"
 )
@@ -72,7 +73,7 @@ func runNavRead(env *Env, file string, o navReadOptions) error {
 	}
 	if pg.NextStartLine != nil {
 		fmt.Fprintf(env.Err, "git-adr: note: lines %d-%d of %d; continue with `git adr nav read %s --start-line %d`\n",
-			pg.StartLine, pg.StartLine+pg.LineCount-1, pg.TotalLines, shellQuote(file), *pg.NextStartLine)
+			pg.StartLine, pg.StartLine+pg.LineCount-1, pg.TotalLines, adr.ShellWord(file), *pg.NextStartLine)
 	}
 	return nil
 }

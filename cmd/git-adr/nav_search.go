@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/navigate"
 	"github.com/urfave/cli/v2"
 )
@@ -49,7 +50,7 @@ Examples:
 				return usagef("search needs a PATTERN").hint("run `git adr nav search TEXT`; quote text with spaces")
 			case 1:
 			default:
-				return usagef("search takes one PATTERN, got %d arguments", c.NArg()).hint(fmt.Sprintf("quote text with spaces: `git adr nav search %s`", shellQuote(strings.Join(c.Args().Slice(), " "))))
+				return usagef("search takes one PATTERN, got %d arguments", c.NArg()).hint(fmt.Sprintf("quote text with spaces: `git adr nav search %s`", adr.ShellWord(strings.Join(c.Args().Slice(), " "))))
 			}
 			return runNavSearch(env, c.Args().First(), o)
 		},

@@ -99,9 +99,6 @@ func IndexTerms(ids []string, dts []DocTerms) *Index {
 	return ix
 }
 
-// Len is the number of documents.
-func (ix *Index) Len() int { return len(ix.ids) }
-
 // IDF is the BM25 inverse document frequency of a term (terms absent from
 // the index get the maximum, as if they occurred once).
 func (ix *Index) IDF(t string) float64 {
@@ -112,9 +109,6 @@ func (ix *Index) IDF(t string) float64 {
 	}
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
-
-// Has reports whether any document contains the term.
-func (ix *Index) Has(t string) bool { return len(ix.postings[t]) > 0 }
 
 // QueryTerm is a weighted term of a query.
 type QueryTerm struct {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -223,14 +222,4 @@ func bestWindow(data []byte, q []QueryTerm, ix *Index, window int) Excerpt {
 		end--
 	}
 	return Excerpt{Start: bestStart + 1, End: end, Text: strings.Join(lines[bestStart:end], "")}
-}
-
-// SortExcerpts orders excerpts by path and line (for stable output).
-func SortExcerpts(xs []Excerpt) {
-	sort.SliceStable(xs, func(i, j int) bool {
-		if xs[i].Path != xs[j].Path {
-			return xs[i].Path < xs[j].Path
-		}
-		return xs[i].Start < xs[j].Start
-	})
 }
