@@ -143,6 +143,10 @@ func clip(s string, n int) string {
 	return string(rs[:n]) + "…"
 }
 
+// drafterWaitDelay bounds how long a cancelled drafter's output pipes are
+// waited for.
+const drafterWaitDelay = 2 * time.Second
+
 // CommandDrafter runs a program: the request as JSON on stdin, the
 // candidate as JSON on stdout; stderr passes through.
 type CommandDrafter struct {
@@ -168,6 +172,8 @@ func (c *CommandDrafter) Draft(ctx context.Context, req Request) (*Candidate, er
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, "sh", "-c", c.Command)
+	ownProcessGroup(cmd)
+	cmd.WaitDelay = drafterWaitDelay
 	cmd.Dir = c.Dir
 	cmd.Env = append(os.Environ(), c.Env...)
 	cmd.Stdin = bytes.NewReader(in)

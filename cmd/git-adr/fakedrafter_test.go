@@ -110,7 +110,8 @@ func fakeDrafterMain() int {
 
 // fakeOpenAIMain serves an OpenAI-compatible chat-completions endpoint on
 // a free local port, writes its base URL to the file named by its
-// argument, and answers like fake-drafter until it is killed.
+// argument, and answers like fake-drafter until it is killed. For the
+// model "cut-off" it answers as a model that ran out of output tokens.
 func fakeOpenAIMain() int {
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: fake-openai URLFILE")
@@ -141,8 +142,12 @@ func fakeOpenAIMain() int {
 		var req compaction.Request
 		json.Unmarshal([]byte(body.Messages[1].Content), &req)
 		answer, _ := json.Marshal(fakeCandidate(req))
+		finish := "stop"
+		if body.Model == "cut-off" {
+			answer, finish = answer[:len(answer)/2], "length"
+		}
 		json.NewEncoder(w).Encode(map[string]any{"model": body.Model, "choices": []map[string]any{
-			{"index": 0, "finish_reason": "stop", "message": map[string]string{"role": "assistant", "content": string(answer)}}}})
+			{"index": 0, "finish_reason": finish, "message": map[string]string{"role": "assistant", "content": string(answer)}}}})
 	})
 	tmp := os.Args[1] + ".tmp"
 	os.WriteFile(tmp, []byte("http://"+ln.Addr().String()+"/v1"), 0o644)
