@@ -65,13 +65,20 @@ func (r *Record) statusEdits(text, note string) []Edit {
 	switch f.Kind {
 	case FieldFrontMatter:
 		v := yamlScalar(text)
+		if f.Start == f.End && f.Start > 0 && t.Src[f.Start-1] == ':' {
+			v = " " + v // "status:" with no value: YAML needs the space
+		}
 		edits := []Edit{{Start: f.Start, End: f.End, New: v}}
 		if note != "" {
 			edits = append(edits, Edit{Start: t.Lines[f.Line].End, End: t.Lines[f.Line].End, New: eol + "status-reason: " + yamlScalar(note)})
 		}
 		return edits
 	case FieldLine:
-		edits := []Edit{{Start: f.Start, End: f.End, New: text}}
+		v := text
+		if f.Start == f.End && f.Start > 0 && t.Src[f.Start-1] == ':' {
+			v = " " + v
+		}
+		edits := []Edit{{Start: f.Start, End: f.End, New: v}}
 		if note != "" {
 			lead := ""
 			if s := strings.TrimLeft(t.LineText(f.Line), " \t"); len(s) > 1 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' {
@@ -113,7 +120,7 @@ func (r *Record) statusEdits(text, note string) []Edit {
 		}
 		return []Edit{{Start: pos, End: pos, New: eol + val + eol + tail}}
 	}
-	return []Edit{r.insertStatusEdit(text)}
+	return []Edit{r.insertStatusEdit(text, note)}
 }
 
 // yamlScalar quotes a value when plain YAML would misread it.
@@ -145,8 +152,9 @@ func (r *Record) cellEdit(text string) Edit {
 	return Edit{Start: f.Start, End: pipe, New: text + " "}
 }
 
-// insertStatusEdit adds a status to a record that has none.
-func (r *Record) insertStatusEdit(text string) Edit {
+// insertStatusEdit adds a status (and note, when not empty) to a record
+// that has none, where its style keeps the status.
+func (r *Record) insertStatusEdit(text, note string) Edit {
 	t := r.Text
 	eol := t.EOL
 	// Front matter: a "status:" key before the closing delimiter.
@@ -154,34 +162,92 @@ func (r *Record) insertStatusEdit(text string) Edit {
 		for i := 1; i < len(t.Lines) && t.Lines[i].Kind == LineFrontMatter; i++ {
 			s := strings.TrimSpace(t.LineText(i))
 			if s == "---" || s == "..." {
-				v := text
-				if strings.ContainsAny(v, "[]:#") {
-					v = fmt.Sprintf("%q", v)
+				v := "status: " + yamlScalar(text) + eol
+				if note != "" {
+					v += "status-reason: " + yamlScalar(note) + eol
 				}
-				return Edit{Start: t.Lines[i].Start, End: t.Lines[i].Start, New: "status: " + v + eol}
+				return Edit{Start: t.Lines[i].Start, End: t.Lines[i].Start, New: v}
 			}
 		}
 	}
+	// A metadata bullet list under the title ("* Deciders: Ann"): the status
+	// joins it as its first item, written like its neighbours.
+	if i, prefix, sep, ok := r.metaBullet(); ok {
+		v := prefix + "Status" + sep + text + eol
+		if note != "" {
+			v += prefix + "Reason" + sep + note + eol
+		}
+		return Edit{Start: t.Lines[i].Start, End: t.Lines[i].Start, New: v}
+	}
 	if r.Style == StyleMADR2 {
 		at := r.titleEnd()
-		return Edit{Start: at, End: at, New: eol + "- Status: " + text + eol}
+		v := eol + "- Status: " + text + eol
+		if note != "" {
+			v += "- Reason: " + note + eol
+		}
+		return Edit{Start: at, End: at, New: v}
 	}
 	// Otherwise a "## Status" section before the first section after the
 	// title, or at the end.
+	// A record without sections has one "body" unit, which starts after
+	// the title rather than at a heading: the status then goes at the end.
 	pos := len(t.Src)
-	for _, u := range r.Units {
-		pos = t.Lines[u.Start-1].Start
-		break
+	if len(r.Units) > 0 && t.Lines[r.Units[0].Start-1].Kind == LineHeading {
+		pos = t.Lines[r.Units[0].Start-1].Start
 	}
 	block := "## Status" + eol + eol + text + eol + eol
-	if pos == len(t.Src) {
-		lead := eol
-		if !t.FinalNewline && len(t.Src) > 0 {
-			lead = eol + eol
+	if note != "" {
+		block += "Reason: " + note + eol + eol
+	}
+	if pos == len(t.Src) && t.Unclosed >= 0 {
+		// The file ends inside a code fence or comment it never closes:
+		// the status goes before it, where it is still Markdown.
+		at := t.Lines[t.Unclosed]
+		lead := ""
+		if t.Unclosed > 0 && t.Lines[t.Unclosed-1].Kind != LineBlank {
+			lead = eol
 		}
-		return Edit{Start: pos, End: pos, New: lead + strings.TrimSuffix(block, eol)}
+		return Edit{Start: at.Start, End: at.Start, New: lead + block}
+	}
+	if pos == len(t.Src) {
+		// At the end: one blank line before, and the file keeps ending the
+		// way it did (with or without a final line ending).
+		lead, tail := eol, strings.TrimSuffix(block, eol)
+		if !t.FinalNewline && len(t.Src) > 0 {
+			lead, tail = eol+eol, strings.TrimSuffix(tail, eol)
+		}
+		return Edit{Start: pos, End: pos, New: lead + tail}
 	}
 	return Edit{Start: pos, End: pos, New: block}
+}
+
+// metaBullet finds the first "- Key: value" bullet of known metadata
+// between the title and the first section, and returns its line with the
+// text before its key (marker, indentation, emphasis) and between its key
+// and value.
+func (r *Record) metaBullet() (line int, prefix, sep string, ok bool) {
+	t := r.Text
+	i := 0
+	for i < len(t.Lines) && t.Lines[i].Kind != LineHeading {
+		i++
+	}
+	for i++; i < len(t.Lines) && t.Lines[i].Kind != LineHeading; i++ {
+		s := t.LineText(i)
+		trim := strings.TrimLeft(s, " ")
+		if t.Lines[i].Kind != LineText || len(trim) < 2 || !strings.ContainsRune("-*+", rune(trim[0])) || trim[1] != ' ' {
+			continue
+		}
+		key, vstart, _, found := splitMetaLine(s)
+		if !found {
+			continue
+		}
+		if _, _, known := metaKeyOf(key); !known {
+			continue
+		}
+		k := strings.Index(s, key)
+		return i, s[:k], s[k+len(key) : vstart], true
+	}
+	return 0, "", "", false
 }
 
 // titleEnd is the byte offset after the title line (after front matter when

@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -168,7 +169,9 @@ func (p *parser) yamlValues(end int) {
 	if end <= 1 {
 		return
 	}
-	block := t.Src[t.Lines[1].Start:t.Lines[end].Start]
+	// YAML reads CRLF as LF; giving it LF keeps its verdict (and its error
+	// messages) the same for both line endings.
+	block := bytes.ReplaceAll(t.Src[t.Lines[1].Start:t.Lines[end].Start], []byte("\r\n"), []byte("\n"))
 	var doc yaml.Node
 	if err := yaml.Unmarshal(block, &doc); err != nil {
 		p.rec.Problems = append(p.rec.Problems, "front matter is not valid YAML: "+err.Error())

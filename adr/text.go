@@ -20,6 +20,9 @@ type Text struct {
 	FinalNewline bool
 	// Lines are the physical lines; Lines[i] is line i+1 of the file.
 	Lines []Line
+	// Unclosed is the index of the line that opens a code fence or HTML
+	// comment the file never closes (everything after it is inside), or -1.
+	Unclosed int
 }
 
 // Line is one physical line: Src[Start:End] is its content without the line
@@ -112,6 +115,7 @@ func (t *Text) classify() {
 	}
 	var fence string // the opening fence run while inside a code block
 	inComment := false
+	opened := -1 // the line that opened the current fence or comment
 	for ; i < n; i++ {
 		s := t.LineText(i)
 		trimmed := strings.TrimLeft(s, " ")
@@ -136,18 +140,22 @@ func (t *Text) classify() {
 				t.Lines[i].Kind = LineText // inline code, not a fence
 				break
 			}
-			fence = run
+			fence, opened = run, i
 			t.Lines[i].Kind = LineFence
 		case indent <= 3 && strings.HasPrefix(trimmed, "<!--"):
 			t.Lines[i].Kind = LineComment
 			if !strings.Contains(trimmed[4:], "-->") {
-				inComment = true
+				inComment, opened = true, i
 			}
 		case indent <= 3 && atxLevel(trimmed) > 0:
 			t.Lines[i].Kind = LineHeading
 		default:
 			t.Lines[i].Kind = LineText
 		}
+	}
+	t.Unclosed = -1
+	if fence != "" || inComment {
+		t.Unclosed = opened
 	}
 }
 
