@@ -202,6 +202,15 @@ func (p *parser) statusBody(heading, start, end int) {
 			}
 			continue
 		}
+		// A metadata table ("| Status | Accepted |", "| Relates to |
+		// ADR-1 |") is read as in the preamble; it is never the value.
+		if strings.HasPrefix(s, "|") {
+			p.tableRow(i, "", true)
+			if valFrom >= 0 && valTo < 0 {
+				valTo = i
+			}
+			continue
+		}
 		if label, targets, ok := parseRelationLine(s, true); ok {
 			rt := ParseRelationType(label)
 			for _, tg := range targets {

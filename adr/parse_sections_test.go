@@ -374,3 +374,19 @@ func TestUnitAnchorsUnique(t *testing.T) {
 		}
 	}
 }
+
+// A metadata table inside the Status section is read as in the preamble:
+// its status row is the status, its relation rows are relations.
+func TestStatusSectionTable(t *testing.T) {
+	r := Parse([]byte("# 2. Y\n\n## Status\n\n| Status | Accepted |\n|---|---|\n| Relates to | ADR-1 |\n\n## Decision\n\nY.\n"))
+	if r.Status != Accepted || r.StatusField.Kind != FieldTable || r.StatusField.Line != 4 {
+		t.Errorf("status %q field %+v", r.Status, r.StatusField)
+	}
+	if len(r.Relations) != 1 || r.Relations[0].Type != RelatesTo || r.Relations[0].Target != "ADR-1" || r.Relations[0].Line != 7 {
+		t.Errorf("relations %+v", r.Relations)
+	}
+	r = Parse([]byte("# 2. Y\n\n## Status\n\nAccepted\n\n| Supersedes | ADR-1 |\n|---|---|\n"))
+	if r.Status != Accepted || r.RawStatus != "Accepted" || len(r.Relations) != 1 || r.Relations[0].Type != Supersedes {
+		t.Errorf("status %q (raw %q), relations %+v", r.Status, r.RawStatus, r.Relations)
+	}
+}
