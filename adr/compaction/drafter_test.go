@@ -204,12 +204,14 @@ func TestReviewSeparatesChanges(t *testing.T) {
 	c := coverAll(Request{Batch: &Batches(l, p, BatchLimits{})[0]})
 	c.Summary.Coverage[0].State, c.Summary.Coverage[0].Reason = Retired, "superseded in practice"
 	c.Summary.Coverage[1].State, c.Summary.Coverage[1].Reason = Unresolved, "contradicts ADR-0002"
+	c.Summary.Conflicts = append(c.Summary.Conflicts, view.Statement{Topic: "Storage", Text: "Two databases are both in force.", Sources: []string{c.Summary.Coverage[1].Unit, c.Summary.Coverage[2].Unit}})
 	rv := NewReview(p, c, nil, []string{"doc/adr/CURRENT.md"}, "")
-	if len(rv.Substantive) != 1 || len(rv.Unresolved) != 1 || len(rv.Reorganisation) != len(c.Summary.Coverage)-2 {
+	if len(rv.Substantive) != 1 || len(rv.Unresolved) != 2 || len(rv.Reorganisation) != len(c.Summary.Coverage)-2 {
 		t.Errorf("review = %d substantive, %d unresolved, %d reorganisation", len(rv.Substantive), len(rv.Unresolved), len(rv.Reorganisation))
 	}
 	md := string(rv.Markdown())
-	for _, want := range []string{"## Substantive changes", "retired: superseded in practice", "## Unresolved items", "## Pure reorganisation"} {
+	for _, want := range []string{"## Substantive changes", "retired: superseded in practice", "## Unresolved items", "## Pure reorganisation",
+		"Two databases are both in force. (" + c.Summary.Coverage[1].Unit + ", " + c.Summary.Coverage[2].Unit + ")"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q", want)
 		}
