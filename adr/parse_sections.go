@@ -8,6 +8,14 @@ import (
 
 var mdLink = regexp.MustCompile(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
 
+// linkIndex is mdLink.FindStringIndex for a line that may hold no link.
+func linkIndex(s string) []int {
+	if !strings.Contains(s, "](") {
+		return nil
+	}
+	return mdLink.FindStringIndex(s)
+}
+
 // parseRelationLine reads "Supersedes [5. X](0005-x.md)", "- Amended by
 // [X](x.md), [Y](y.md)" or "Superseded by ADR-0009". Custom labels
 // ("Clarifies [3. X](0003-x.md)", as adr-tools writes them) are accepted only
@@ -18,7 +26,8 @@ func parseRelationLine(s string, custom bool) (label string, targets []string, o
 	if s == "" {
 		return "", nil, false
 	}
-	if loc := mdLink.FindStringIndex(s); loc != nil {
+	// Most lines hold no link: skip the (backtracking) link pattern then.
+	if loc := linkIndex(s); loc != nil {
 		label = strings.Trim(strings.TrimSpace(s[:loc[0]]), "*_: \t")
 		if label == "" || len(strings.Fields(label)) > 5 || strings.ContainsAny(label, ".;!?()[]`") {
 			return "", nil, false
