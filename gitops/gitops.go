@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
@@ -78,6 +79,9 @@ type Repo struct {
 
 	batchOnce sync.Once
 	cat       *catFile
+
+	// held is the project lock while this process holds it.
+	held atomic.Pointer[Lock]
 }
 
 // Open finds the repository containing dir, exactly as git would (linked
@@ -166,9 +170,7 @@ func (r *Repo) run(dir string, stdin []byte, args ...string) ([]byte, error) {
 func (r *Repo) runEnv(dir string, extra []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	if r.env != nil || extra != nil {
-		cmd.Env = append(append(os.Environ(), r.env...), extra...)
-	}
+	cmd.Env = gitEnv(r.env, extra)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -183,6 +185,25 @@ func (r *Repo) runEnv(dir string, extra []string, stdin []byte, args ...string) 
 		return nil, fmt.Errorf("run git: %w", err)
 	}
 	return stdout.Bytes(), nil
+}
+
+// gitEnv is the environment of every git process: the caller's, with
+// git's messages fixed to the C locale. git-adr reads git's output and
+// recognises some of its error messages, so they must not be translated;
+// LANGUAGE would override LC_ALL for gettext, so it is removed.
+func gitEnv(extra ...[]string) []string {
+	env := make([]string, 0, len(os.Environ())+4)
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "LANGUAGE=") || strings.HasPrefix(kv, "LC_ALL=") || strings.HasPrefix(kv, "LC_MESSAGES=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "LC_ALL=C")
+	for _, e := range extra {
+		env = append(env, e...)
+	}
+	return env
 }
 
 // AdrDir is the local-only state directory, $GIT_COMMON_DIR/adr. It never

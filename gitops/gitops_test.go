@@ -175,6 +175,14 @@ func TestUpdateRefsCompareAndSwap(t *testing.T) {
 		t.Fatal(err)
 	}
 	const ref = "refs/adr/plans/p1"
+	if err := r.UpdateRefs("create", RefUpdate{Name: ref, New: head, Old: ZeroHash}); !errors.Is(err, ErrNotLocked) {
+		t.Fatalf("a ref update without the lock = %v, want ErrNotLocked", err)
+	}
+	l, err := r.Lock(LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
 	if err := r.UpdateRefs("create", RefUpdate{Name: ref, New: head, Old: ZeroHash}); err != nil {
 		t.Fatal(err)
 	}

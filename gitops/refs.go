@@ -22,6 +22,9 @@ type RefUpdate struct {
 // When any ref no longer holds its expected old value nothing changes and
 // the error wraps [ErrRefChanged].
 func (r *Repo) UpdateRefs(msg string, updates ...RefUpdate) error {
+	if !r.Locked() {
+		return ErrNotLocked
+	}
 	var b strings.Builder
 	b.WriteString("start\x00")
 	for _, u := range updates {

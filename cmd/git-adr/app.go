@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/urfave/cli/v2"
 )
 
@@ -19,16 +20,32 @@ func Main() int {
 
 func run(env *Env, args []string) int {
 	defer func() {
+		env.unlock()
 		if env.repo != nil {
 			env.repo.Close()
 		}
 	}()
+	env.command = commandLine(args)
 	app := newApp(env)
 	err := app.Run(permuteArgs(app, args))
 	if err == nil {
 		return env.exit
 	}
 	return report(env.Err, err)
+}
+
+// commandLine is the command as a person would type it again, for the
+// lock and journals ("git adr link 1 'Relates to' 2 'Relates to'").
+func commandLine(args []string) string {
+	words := []string{"git", "adr"}
+	for _, a := range args[min(1, len(args)):] {
+		words = append(words, adr.ShellWord(a))
+	}
+	s := strings.Join(words, " ")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
 }
 
 func newApp(env *Env) *cli.App {
@@ -61,6 +78,7 @@ func newApp(env *Env) *cli.App {
 			checkCommand(env),
 			compactionCommand(env),
 			renumberCommand(env),
+			recoverCommand(env),
 			rootsCommand(env),
 			navCommand(env),
 			mcpCommand(env),

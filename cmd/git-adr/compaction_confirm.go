@@ -41,6 +41,15 @@ func runConfirm(env *Env, o compactionOptions) error {
 		return failf("plan %s revision %d is %s, not validated; nothing was published", p.ID, p.Revision, p.State).
 			hint("see `git adr compaction review " + p.ID + "`")
 	}
+	// From here on nothing else writes: the plan must still be the one
+	// read, and the sources are checked again as they are now.
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
+	if _, again, err := store.Load(p.ID); err != nil || again != commit {
+		return withCode(ExitConflict, fmt.Errorf("plan %s changed while it was being confirmed; nothing was published", p.ID)).
+			hint("review it again with `git adr compaction review " + p.ID + "`")
+	}
 	// Check again, under the compare-and-swap of the branch, that the
 	// sources are as reviewed.
 	l, err := env.Log()

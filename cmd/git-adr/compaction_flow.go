@@ -201,5 +201,5 @@ func writeReceipt(env *Env, rc receipt) (string, error) {
 	rc.Time = time.Now().UTC().Format(time.RFC3339)
 	data, _ := json.MarshalIndent(rc, "", "  ")
 	p := filepath.Join(dir, rc.Plan+".json")
-	return p, os.WriteFile(p, append(data, '\n'), 0o644)
+	return p, writeFileAtomic(p, append(data, '\n'))
 }

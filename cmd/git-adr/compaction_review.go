@@ -102,6 +102,9 @@ func runCompactionPublish(env *Env, id, branch string) error {
 	if _, err := repo.Git("check-ref-format", "--branch", branch); err != nil {
 		return usagef("--branch %q is not a valid branch name", branch)
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	_, rv, err := loadReview(env, id)
 	if err != nil {
 		return err
@@ -122,7 +125,7 @@ func runCompactionPublish(env *Env, id, branch string) error {
 		return err
 	}
 	desc := filepath.Join(dir, id+".md")
-	if err := os.WriteFile(desc, rv.Markdown(), 0o644); err != nil {
+	if err := writeFileAtomic(desc, rv.Markdown()); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Out, "branch %s is the proposal of plan %s revision %d (git diff %s %s)\n", branch, id, rv.Revision, short(rv.Base), branch)
@@ -153,6 +156,9 @@ func compactionCancelCommand(env *Env) *cli.Command {
 }
 
 func runCompactionCancel(env *Env, id string) error {
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	p, commit, store, err := loadPlan(env, id)
 	if err != nil {
 		return err

@@ -52,6 +52,9 @@ func runDecide(env *Env, ref, decision, reason string) error {
 		return usagef("decision %q is not accept, reject or deprecate", decision).
 			hint("to supersede a record, create its successor: `git adr new TITLE --supersedes " + ref + "`")
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
@@ -29,6 +28,13 @@ type Env struct {
 	exit int
 	// rootRel are the --root values relative to the repository root.
 	rootRel []string
+
+	// command is the command line, recorded in the lock and journals.
+	command string
+	// lock is the project lock while the command holds it.
+	lock          *gitops.Lock
+	stopSignals   func()
+	warnedPending bool
 }
 
 // rootsRel returns the --root values relative to the repository root
@@ -104,6 +110,7 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 		roots = append(roots, rel)
 	}
 	e.rootRel = roots
+	e.warnPending(r)
 	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy})
 	if err != nil {
 		var ce *adr.ConfigError
@@ -139,22 +146,18 @@ func (e *Env) interactive() bool {
 	return ok1 && ok2 && term.IsTerminal(int(in.Fd())) && term.IsTerminal(int(out.Fd()))
 }
 
-// Changeset returns a journalled changeset for the work tree, after
-// completing any changeset an interrupted earlier run left behind.
+// Changeset returns a journalled changeset for the work tree. The command
+// must hold the project lock (see [Env.lockWrites]): a write without it is
+// refused as the bug it is.
 func (e *Env) Changeset() (*adr.Changeset, error) {
 	r, err := e.Repo()
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(r.AdrDir(), "journal")
-	done, err := adr.RecoverJournals(dir)
-	if err != nil {
-		return nil, failf("completing an interrupted change: %v", err).hint("inspect " + dir + " and remove the journal once the files are as they should be")
+	if e.lock == nil {
+		return nil, gitops.ErrNotLocked
 	}
-	for _, p := range done {
-		fmt.Fprintf(e.Err, "git-adr: note: completed an interrupted change to %s\n", p)
-	}
-	return &adr.Changeset{Top: r.Top, JournalDir: dir}, nil
+	return &adr.Changeset{Top: r.Top, JournalDir: journalDir(r), Command: e.command}, nil
 }
 
 // branchTrees returns the trees of every local and remote-tracking branch

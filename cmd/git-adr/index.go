@@ -53,6 +53,11 @@ Examples:
 }
 
 func runIndex(env *Env, o indexOptions) error {
+	if !o.check {
+		if err := env.lockWrites(); err != nil {
+			return err
+		}
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err

@@ -49,6 +49,9 @@ func runInit(env *Env, dir, styleName string) error {
 	if err != nil {
 		return err
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	wt := repo.WorktreeFS()
 	if _, err := fs.Stat(wt, adr.ConfigFile); err == nil {
 		return failf("%s already exists; not overwriting it", adr.ConfigFile).

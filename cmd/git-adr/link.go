@@ -43,6 +43,9 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 			return usagef("link label %q must be words without brackets", l)
 		}
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err

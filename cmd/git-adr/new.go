@@ -111,6 +111,9 @@ func runNew(env *Env, title string, o newOptions) error {
 		}
 		opt.Domains = append(opt.Domains, strings.ToLower(strings.TrimSpace(d)))
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	// A new record reads every file name but parses only what it touches.
 	l, err := env.LazyLog()
 	if err != nil {
@@ -186,13 +189,19 @@ func runNew(env *Env, title string, o newOptions) error {
 		return err
 	}
 	env.notes(notes)
-	if err := refreshIndexes(env); err != nil {
-		return err
-	}
-	if !o.noEdit && !o.json {
+	if !o.noEdit && !o.json && editorWanted(env) {
+		// Nobody waits on the lock while a person edits; the INDEX is
+		// brought up to date with what they wrote.
+		env.unlock()
 		if err := openEditor(env, rec.Path); err != nil {
 			return err
 		}
+		if err := env.lockWrites(); err != nil {
+			return err
+		}
+	}
+	if err := refreshIndexes(env); err != nil {
+		return err
 	}
 	if o.json {
 		return writeJSON(env.Out, rec.Info())
@@ -228,13 +237,21 @@ func projectTemplate(env *Env, root *adr.Root) (string, error) {
 	return string(data), nil
 }
 
+// editorCommand is $VISUAL, else $EDITOR.
+func editorCommand() string {
+	if v := os.Getenv("VISUAL"); v != "" {
+		return v
+	}
+	return os.Getenv("EDITOR")
+}
+
+// editorWanted reports whether `new` will open an editor.
+func editorWanted(env *Env) bool { return editorCommand() != "" && env.interactive() }
+
 // openEditor runs $VISUAL or $EDITOR on the file when git-adr runs on a
 // terminal, as adr-tools does.
 func openEditor(env *Env, rel string) error {
-	editor := os.Getenv("VISUAL")
-	if editor == "" {
-		editor = os.Getenv("EDITOR")
-	}
+	editor := editorCommand()
 	if editor == "" || !env.interactive() {
 		return nil
 	}

@@ -41,6 +41,9 @@ func runRenumber(env *Env, ref string, to int, toSet bool) error {
 	if toSet && to < 0 {
 		return usagef("--to %d is not a record number", to)
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err
