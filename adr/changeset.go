@@ -47,6 +47,7 @@ type changeOp struct {
 	// Expect is the content the caller read; nil for "must not exist".
 	Expect []byte
 	Create bool
+	Delete bool
 }
 
 // ErrChangedOnDisk means a file changed between reading and writing; the
@@ -70,6 +71,11 @@ func (c *Changeset) Update(path string, old, data []byte) {
 		}
 	}
 	c.ops = append(c.ops, changeOp{Path: path, Data: data, Expect: old})
+}
+
+// Delete removes a file whose current content is old.
+func (c *Changeset) Delete(path string, old []byte) {
+	c.ops = append(c.ops, changeOp{Path: path, Expect: old, Delete: true})
 }
 
 // Rename moves from (whose content is old) to path with new content.
@@ -140,7 +146,10 @@ func (c *Changeset) check(root *os.Root, op changeOp) (JournalStep, error) {
 			return JournalStep{}, err
 		}
 	}
-	step := JournalStep{Path: op.Path, From: op.From, New: contentHash(op.Data), Data: op.Data, Mode: 0o644}
+	step := JournalStep{Path: op.Path, From: op.From, New: contentHash(op.Data), Data: op.Data, Mode: 0o644, Delete: op.Delete}
+	if op.Delete {
+		step.New, step.Data = "", nil
+	}
 	cur, mode, exists, err := readWork(root, op.Path)
 	if err != nil {
 		return step, err
@@ -225,6 +234,15 @@ const (
 // staged in a temporary file beside its destination (a name the journal
 // determines, so recovery can always remove it) and renamed into place.
 func applyStep(root *os.Root, id string, s JournalStep, st stepState) error {
+	if s.Delete {
+		if st == stepDone {
+			return nil
+		}
+		if err := root.Remove(s.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
 	if st == stepTodo {
 		if dir := path.Dir(s.Path); dir != "." {
 			if err := root.MkdirAll(dir, 0o755); err != nil {
@@ -270,4 +288,20 @@ func randomName() string {
 	var b [8]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// ReadWorkFile reads a work tree file through the same rules a changeset
+// writes by: inside top, not through a symbolic link, never blocking on a
+// special file. exists is false when there is no such file.
+func ReadWorkFile(top, p string) (data []byte, exists bool, err error) {
+	if err := checkWorkPath(p); err != nil {
+		return nil, false, err
+	}
+	root, err := os.OpenRoot(top)
+	if err != nil {
+		return nil, false, err
+	}
+	defer root.Close()
+	data, _, exists, err = readWork(root, p)
+	return data, exists, err
 }

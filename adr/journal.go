@@ -37,12 +37,14 @@ type Journal struct {
 // JournalStep is one file of a changeset. A write replaces Path (whose
 // content hashed to Old, or which did not exist when Old is empty) with
 // Data; a rename (From set) moves From, whose content hashed to Old, to the
-// absent Path with the content Data.
+// absent Path with the content Data; a deletion (Delete set) removes Path,
+// whose content hashed to Old.
 type JournalStep struct {
-	Path string `json:"path"`
-	From string `json:"from,omitempty"`
-	Old  string `json:"old,omitempty"`
-	New  string `json:"new"`
+	Path   string `json:"path"`
+	From   string `json:"from,omitempty"`
+	Delete bool   `json:"delete,omitempty"`
+	Old    string `json:"old,omitempty"`
+	New    string `json:"new,omitempty"`
 	Mode uint32 `json:"mode,omitempty"`
 	Data []byte `json:"data"`
 }
@@ -94,11 +96,20 @@ func DecodeJournal(name string, data []byte) (*Journal, error) {
 			}
 			seen[p] = true
 		}
-		if s.Old != "" && !validHash(s.Old) || !validHash(s.New) {
+		if s.Old != "" && !validHash(s.Old) {
 			return nil, bad("step %d: malformed hash", i+1)
 		}
 		if s.From != "" && s.Old == "" {
 			return nil, bad("step %d: a rename without the content it read", i+1)
+		}
+		if s.Delete {
+			if s.Old == "" || s.From != "" || s.New != "" || len(s.Data) > 0 {
+				return nil, bad("step %d: a deletion names only the path and the content it read", i+1)
+			}
+			continue
+		}
+		if !validHash(s.New) {
+			return nil, bad("step %d: malformed hash", i+1)
 		}
 		if contentHash(s.Data) != s.New {
 			return nil, bad("step %d: the data of %q does not match its hash", i+1, s.Path)

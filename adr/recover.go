@@ -149,6 +149,15 @@ func evalStep(root *os.Root, s JournalStep) StepStatus {
 	if why != "" {
 		return conflict(s.Path, why)
 	}
+	if s.Delete {
+		switch {
+		case !exists:
+			return StepStatus{state: stepDone}
+		case cur == s.Old:
+			return StepStatus{state: stepTodo}
+		}
+		return conflict(s.Path, "was edited")
+	}
 	if s.From == "" {
 		switch {
 		case exists && cur == s.New:

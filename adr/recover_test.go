@@ -46,11 +46,14 @@ func applyCrashingAt(t *testing.T, c *Changeset, n int) (crashed bool) {
 	return false
 }
 
-// threeChanges is an update, a create and a rename with new content.
+// threeChanges is an update, a create, a rename with new content and a
+// deletion.
 func threeChanges(t *testing.T) (*Changeset, string) {
 	c, top := newChangeset(t)
 	write(t, top, "docs/adr/0001-a.md", "old a\n", 0o600)
 	write(t, top, "docs/adr/0002-b.md", "old b\n", 0o644)
+	write(t, top, "docs/adr/CURRENT.md", "view\n", 0o644)
+	c.Delete("docs/adr/CURRENT.md", []byte("view\n"))
 	c.Update("docs/adr/0001-a.md", []byte("old a\n"), []byte("new a\n"))
 	c.Create("docs/adr/0003-c.md", []byte("new c\n"))
 	c.Rename("docs/adr/0002-b.md", "docs/adr/archive/0002-b.md", []byte("old b\n"), []byte("archived b\n"))
@@ -71,6 +74,9 @@ func wantFinished(t *testing.T, top string) {
 	if _, ok := read(t, top, "docs/adr/0002-b.md"); ok {
 		t.Errorf("the rename's source still exists")
 	}
+	if _, ok := read(t, top, "docs/adr/CURRENT.md"); ok {
+		t.Errorf("the deleted file still exists")
+	}
 	if fi, err := os.Stat(filepath.Join(top, "docs/adr/0001-a.md")); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("recovery must keep the file mode: %v %v", fi.Mode(), err)
 	}
@@ -83,7 +89,7 @@ func TestRecoverAfterCrashAtEveryPoint(t *testing.T) {
 	for n := 1; ; n++ {
 		c, top := threeChanges(t)
 		if !applyCrashingAt(t, c, n) {
-			if n < 4 {
+			if n < 5 {
 				t.Fatalf("only %d failpoints were hit", n-1)
 			}
 			break
