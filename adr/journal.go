@@ -45,8 +45,8 @@ type JournalStep struct {
 	Delete bool   `json:"delete,omitempty"`
 	Old    string `json:"old,omitempty"`
 	New    string `json:"new,omitempty"`
-	Mode uint32 `json:"mode,omitempty"`
-	Data []byte `json:"data"`
+	Mode   uint32 `json:"mode,omitempty"`
+	Data   []byte `json:"data"`
 }
 
 // ErrBadJournal means a journal file cannot be trusted: unreadable, of an
