@@ -153,6 +153,10 @@ func validHash(h string) bool {
 	return err == nil && strings.ToLower(h) == h
 }
 
+// ContentHash is the hash journals record of a file's content (SHA-256,
+// hex).
+func ContentHash(data []byte) string { return contentHash(data) }
+
 func contentHash(data []byte) string {
 	s := sha256.Sum256(data)
 	return hex.EncodeToString(s[:])

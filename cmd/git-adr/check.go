@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io/fs"
+	"os"
+	"path"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -74,7 +76,14 @@ func runCheck(env *Env, asJSON, compaction bool) error {
 		}
 		opt.ExtraKinds = adr.CompactionKinds
 	}
+	if opt.Extra, err = temporaryFiles(env, l, opt.Extra); err != nil {
+		return err
+	}
+	opt.ExtraKinds = append(opt.ExtraKinds, adr.KindTempFile)
 	rep := l.Check(opt)
+	if err := pendingFindings(env, rep); err != nil {
+		return err
+	}
 	if asJSON {
 		if err := writeJSON(env.Out, checkJSON{Findings: rep.Findings, Counts: rep.Counts}); err != nil {
 			return err
@@ -158,4 +167,65 @@ func branchName(ref string) string {
 		}
 	}
 	return ""
+}
+
+// pendingFindings puts the changes interrupted runs left first in the
+// report: while one is pending the log may be half changed, and much of
+// the rest may follow from it.
+func pendingFindings(env *Env, rep *adr.CheckReport) error {
+	r, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	pending, err := adr.PendingJournals(r.Top, journalDir(r))
+	if err != nil || len(pending) == 0 {
+		return err
+	}
+	var found []adr.Finding
+	for _, p := range pending {
+		path := p.File
+		if rel, ok := r.Rel(p.File); ok {
+			path = rel
+		}
+		f := adr.Finding{Kind: adr.KindPendingChange, Path: path, IDs: []string{},
+			Fix: "run `git adr recover` to finish it (files edited since are never overwritten without --finish)"}
+		if p.Err != nil {
+			f.Message = p.Err.Error() + "; nothing in it was carried out"
+			f.Fix = "inspect it; `git adr recover --keep` removes it and keeps the files as they are"
+		} else {
+			f.Message = "an interrupted " + p.Describe() + ": the log may be half changed, and findings below may follow from it"
+			if cs := p.Conflicts(); len(cs) > 0 {
+				f.Message += fmt.Sprintf("; %d of its files were changed since (first: %s %s)", len(cs), cs[0].Conflict, cs[0].Reason)
+			}
+		}
+		found = append(found, f)
+		rep.Counts[adr.KindPendingChange]++
+	}
+	rep.Findings = append(found, rep.Findings...)
+	return nil
+}
+
+// temporaryFiles adds a finding for each git-adr temporary file in an ADR
+// folder (left by a run killed while writing).
+func temporaryFiles(env *Env, l *adr.Log, extra []adr.Finding) ([]adr.Finding, error) {
+	r, err := env.Repo()
+	if err != nil {
+		return nil, err
+	}
+	for _, rt := range l.Roots {
+		for _, dir := range []string{rt.Dir(), rt.Join(adr.ArchiveDir)} {
+			entries, err := os.ReadDir(r.Abs(dir))
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if e.Type().IsRegular() && adr.IsTempName(e.Name()) {
+					extra = append(extra, adr.Finding{Kind: adr.KindTempFile, Path: path.Join(dir, e.Name()), IDs: []string{},
+						Message: "a temporary file left by a git-adr run that was interrupted",
+						Fix:     "run `git adr recover`, which removes it"})
+				}
+			}
+		}
+	}
+	return extra, nil
 }

@@ -11,7 +11,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-adr":    func() { os.Exit(Main()) },
+		"git-adr":    func() { setKillPoint(); os.Exit(Main()) },
 		"mcp-client": func() { os.Exit(mcpClientMain()) },
 		// Drafters for compaction scenarios (fakedrafter_test.go).
 		"fake-drafter": func() { os.Exit(fakeDrafterMain()) },
