@@ -64,6 +64,7 @@ func newApp(env *Env) *cli.App {
 			rootsCommand(env),
 			navCommand(env),
 			mcpCommand(env),
+			trustCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
