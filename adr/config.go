@@ -1,6 +1,8 @@
 package adr
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,13 +34,18 @@ type Config struct {
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
+	// SHA256 is the hex SHA-256 of the bytes parsed ("" when absent): the
+	// trust store (package adr/trust) compares it, so what is trusted is
+	// exactly what was read.
+	SHA256 string `toml:"-"`
 }
 
 // DrafterConfig configures compaction drafters (docs/drafters.md).
 type DrafterConfig struct {
 	// Default is manual, command or openai.
 	Default string `toml:"default,omitempty"`
-	// Command is run by the command drafter (through sh -c).
+	// Command is run by the command drafter (through sh -c). It runs a
+	// program, so it is honoured only from a trusted file (adr/trust).
 	Command string `toml:"command,omitempty"`
 	// Timeout bounds one drafter call ("10m").
 	Timeout string       `toml:"timeout,omitempty"`
@@ -46,6 +53,8 @@ type DrafterConfig struct {
 }
 
 // OpenAIConfig is an OpenAI-compatible chat-completions endpoint.
+// BaseURL and APIKeyEnv decide where evidence and a credential are sent,
+// so they are honoured only from a trusted file (adr/trust).
 type OpenAIConfig struct {
 	BaseURL string `toml:"base_url,omitempty"`
 	Model   string `toml:"model,omitempty"`
@@ -59,7 +68,9 @@ type OpenAIConfig struct {
 }
 
 // SigningConfig asks git-adr to sign its commits even when git's
-// commit.gpgsign is off.
+// commit.gpgsign is off. It needs no trust: the signing program and key
+// come from git config (gpg.program, gpg.format, user.signingkey), never
+// from this file, and only a commit a person approved is signed.
 type SigningConfig struct {
 	Sign bool `toml:"sign,omitempty"`
 }
@@ -127,6 +138,8 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, &ConfigError{Path: ConfigFile, Msg: err.Error()}
 	}
 	c.Path = ConfigFile
+	sum := sha256.Sum256(data)
+	c.SHA256 = hex.EncodeToString(sum[:])
 	if und := md.Undecoded(); len(und) > 0 {
 		var keys []string
 		for _, k := range und {

@@ -82,6 +82,7 @@ func newApp(env *Env) *cli.App {
 			rootsCommand(env),
 			navCommand(env),
 			mcpCommand(env),
+			trustCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,

@@ -36,10 +36,11 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 		return err
 	}
 	cfg := l.Config
-	drafter, drafterName, err := drafterFor(env, cfg, o.drafter)
+	ds, err := drafterFor(env, cfg, o.drafter)
 	if err != nil {
 		return err
 	}
+	drafter, drafterName := ds.drafter, ds.name
 	dp := draftParams{mode: o.mode, domain: o.domain, sources: o.sources, style: string(o.style), baseline: o.baseline,
 		iteration: o.iteration, drafter: drafterName, yes: o.yes}
 	var p *compaction.Plan
@@ -66,6 +67,11 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 	fmt.Fprintf(w, "sources: %d records; evidence: %d more records (system constraints and links)\n", len(p.Sources), len(p.Evidence))
 	fmt.Fprintln(w, volumeText(p, cfg))
 	fmt.Fprintf(w, "drafter: %s\n", drafterName)
+	// What runs and where data goes is shown before any consent, --yes
+	// included.
+	for _, line := range ds.disclosure {
+		fmt.Fprintf(env.Err, "git-adr: %s\n", line)
+	}
 	if !o.yes {
 		if !env.interactive() {
 			path, err := writeReceipt(env, receipt{Plan: p.ID, Revision: p.Revision, State: "awaiting acknowledgement of the read volume and cost",
