@@ -35,7 +35,8 @@ const (
 	// KindUnparseable: the record could not be read fully.
 	KindUnparseable FindingKind = "unparseable"
 	// KindPendingChange: a write was interrupted and its journal is not
-	// finished; the log may be half changed. Always listed first.
+	// finished; the log may be half changed. Always listed first, and
+	// never left out by configuration.
 	KindPendingChange FindingKind = "pending-change"
 	// KindTempFile: a temporary file an interrupted run left in an ADR
 	// folder.
@@ -61,7 +62,7 @@ const (
 // the order the documentation gives them.
 var FindingKinds = []FindingKind{
 	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
-	KindStatusMismatch, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindPendingChange, KindTempFile,
+	KindStatusMismatch, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile,
 }
 
 // CompactionKinds lists the kinds `git adr check --compaction` adds.

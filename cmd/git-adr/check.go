@@ -79,7 +79,6 @@ func runCheck(env *Env, asJSON, compaction bool) error {
 	if opt.Extra, err = temporaryFiles(env, l, opt.Extra); err != nil {
 		return err
 	}
-	opt.ExtraKinds = append(opt.ExtraKinds, adr.KindTempFile)
 	rep := l.Check(opt)
 	if err := pendingFindings(env, rep); err != nil {
 		return err
@@ -177,6 +176,7 @@ func pendingFindings(env *Env, rep *adr.CheckReport) error {
 	if err != nil {
 		return err
 	}
+	rep.Counts[adr.KindPendingChange] = 0
 	pending, err := adr.PendingJournals(r.Top, journalDir(r))
 	if err != nil || len(pending) == 0 {
 		return err

@@ -459,7 +459,8 @@ func TestKillConfirm(t *testing.T) {
 	}
 	env := procEnv(t)
 	base := writeLog(t, env, 5, 0)
-	os.WriteFile(filepath.Join(base, ".adr.toml"), []byte("[drafter]\ndefault = \"command\"\ncommand = \"fake-drafter\"\n"), 0o644)
+	os.WriteFile(filepath.Join(base, ".adr.toml"), []byte("[drafter]\ndefault = \"command\"\n"), 0o644)
+	runGit(t, base, env, "config", "adr.drafter.command", "fake-drafter")
 	os.WriteFile(filepath.Join(base, "notes.txt"), []byte("notes\n"), 0o644)
 	runGit(t, base, env, "add", "-A")
 	runGit(t, base, env, "commit", "-qm", "config")
