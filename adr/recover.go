@@ -58,6 +58,15 @@ func (p *PendingChange) Remaining() int {
 // started 2026-01-15T10:00:00Z), 3 of 12 files still to do".
 func (p *PendingChange) Describe() string {
 	if p.Journal == nil {
+		return p.Run()
+	}
+	return fmt.Sprintf("%s, %d of %d files still to do", p.Run(), p.Remaining(), len(p.Journal.Steps))
+}
+
+// Run names the run that left the change: "`git adr renumber 7` (pid
+// 4242, started 2026-01-15T10:00:00Z)".
+func (p *PendingChange) Run() string {
+	if p.Journal == nil {
 		return "journal " + filepath.Base(p.File)
 	}
 	j := p.Journal
@@ -65,8 +74,7 @@ func (p *PendingChange) Describe() string {
 	if j.Command != "" {
 		what = fmt.Sprintf("`%s`", j.Command)
 	}
-	return fmt.Sprintf("%s (pid %d, started %s), %d of %d files still to do",
-		what, j.PID, j.Started.UTC().Format(time.RFC3339), p.Remaining(), len(j.Steps))
+	return fmt.Sprintf("%s (pid %d, started %s)", what, j.PID, j.Started.UTC().Format(time.RFC3339))
 }
 
 // HasJournals reports cheaply whether dir holds any journal, so read-only

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -144,5 +145,22 @@ func TestLockStale(t *testing.T) {
 	os.WriteFile(path, []byte("garbage"), 0o644)
 	if _, err := r.Lock(LockOptions{}); !errors.As(err, &le) || !le.Unreadable {
 		t.Errorf("an unreadable lock = %v", err)
+	}
+}
+
+// TestGitRunsInTheCLocale: git's messages are parsed, so every git
+// process runs with LC_ALL=C and without LANGUAGE, whatever the user set.
+func TestGitRunsInTheCLocale(t *testing.T) {
+	r := openTestRepo(t)
+	t.Setenv("LANGUAGE", "de")
+	t.Setenv("LC_ALL", "de_DE.UTF-8")
+	t.Setenv("LC_MESSAGES", "de_DE.UTF-8")
+	out, err := r.Git("-c", "alias.envdump=!env", "envdump")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := "\n" + string(out)
+	if !strings.Contains(env, "\nLC_ALL=C\n") || strings.Contains(env, "\nLANGUAGE=") || strings.Contains(env, "\nLC_MESSAGES=") {
+		t.Errorf("git ran with:\n%s", out)
 	}
 }

@@ -173,7 +173,7 @@ func runRecover(env *Env, o recoverOptions) error {
 		fmt.Fprintf(w, "removed the lock left by pid %d on %q (%q, since %s)\n", owner.PID, owner.Host, owner.Command, out.Lock.Since)
 	}
 	for _, p := range res.Finished {
-		fmt.Fprintf(w, "finished %s\n", p.Describe())
+		fmt.Fprintf(w, "finished %s: %d of its %d files were left to write\n", p.Run(), p.Remaining(), len(p.Journal.Steps))
 	}
 	for _, k := range res.Kept {
 		fmt.Fprintf(w, "kept your version of %s\n", env.display(k))
