@@ -53,13 +53,16 @@ func newApp(env *Env) *cli.App {
 		Name:      "git-adr",
 		HelpName:  "git adr",
 		Usage:     "a Git-native decision log and context engine for Architecture Decision Records",
-		Version:   version,
+		Version:   buildVersion(),
 		Writer:    env.Out,
 		ErrWriter: env.Err,
 		Reader:    env.In,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`", Destination: &env.Dir},
 			&cli.StringSliceFlag{Name: "root", Usage: "use `DIR` as an ADR root instead of discovery (repeatable)"},
+			// urfave/cli adds -h itself only when no command is named
+			// help; ours is (git adr help [COMMAND]).
+			cli.HelpFlag,
 		},
 		Before: func(c *cli.Context) error {
 			env.Roots = c.StringSlice("root")
@@ -82,6 +85,7 @@ func newApp(env *Env) *cli.App {
 			rootsCommand(env),
 			navCommand(env),
 			mcpCommand(env),
+			helpCommand(env),
 			trustCommand(env),
 		},
 		HideHelpCommand:      true,
@@ -93,8 +97,7 @@ func newApp(env *Env) *cli.App {
 				hint("run `git adr -h` for usage")
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(env.Err, "git-adr: error: unknown command %q\nhint: run `git adr --help` to list commands\n", name)
-			env.exit = ExitUsage
+			env.exit = report(env.Err, unknownCommand("git adr", name, c.App.Commands))
 		},
 	}
 	for _, cmd := range app.Commands {
@@ -116,6 +119,9 @@ func setUsageHandler(cmd *cli.Command, parent string) {
 				name = "-" + name
 			}
 			msg = "unknown flag " + fmt.Sprintf("%q", name)
+			if s := flagSuggestion(cmd.Flags, name); s != "" {
+				return usagef("%s", msg).hint(fmt.Sprintf("did you mean %s?", s), fmt.Sprintf("run `git adr %s -h` for usage", name2(parent, cmd.Name)))
+			}
 		}
 		if i := strings.Index(msg, " for flag -"); i >= 0 && strings.HasPrefix(msg, "invalid value ") {
 			// `invalid value "x" for flag -start-line: parse error`
@@ -221,3 +227,5 @@ func takesValue(flags []cli.Flag, arg string) bool {
 	}
 	return false
 }
+
+func name2(parent, name string) string { return strings.TrimSpace(parent + " " + name) }

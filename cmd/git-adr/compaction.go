@@ -389,6 +389,7 @@ func runCompaction(env *Env, o compactionOptions) error {
 		}
 		return runCompactionConfirm(env, o)
 	}
+	env.readOnly = o.analysisOnly()
 	l, err := env.Log()
 	if err != nil {
 		return err

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
@@ -35,6 +39,27 @@ type Env struct {
 	lock          *gitops.Lock
 	stopSignals   func()
 	warnedPending bool
+	// readOnly: the command promises no write at all, not even of
+	// git-adr's own state (the compaction analysis).
+	readOnly bool
+}
+
+// seenNote reports whether a discovery note was already shown in this
+// repository, and remembers it: "no ADR directory configured; detected
+// doc/adr" helps once, not on every command. Other notes always print.
+func (e *Env) seenNote(r *gitops.Repo, note string) bool {
+	if !strings.HasPrefix(note, "no ADR directory configured; detected ") {
+		return false
+	}
+	sum := sha256.Sum256([]byte(note))
+	p := filepath.Join(r.AdrDir(), "notes", hex.EncodeToString(sum[:8]))
+	if _, err := os.Stat(p); err == nil {
+		return true
+	}
+	if !e.readOnly && os.MkdirAll(filepath.Dir(p), 0o755) == nil {
+		os.WriteFile(p, []byte(note+"\n"), 0o644)
+	}
+	return false
 }
 
 // rootsRel returns the --root values relative to the repository root
@@ -123,6 +148,9 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 		return nil, err
 	}
 	for _, n := range l.Notes {
+		if e.seenNote(r, n) {
+			continue
+		}
 		fmt.Fprintf(e.Err, "git-adr: note: %s\n", n)
 	}
 	e.log = l
