@@ -96,7 +96,7 @@ var errCursorForged = errors.New("cursor does not verify")
 // payload. It fails with a *RequestError for anything that is not a cursor
 // and with errCursorForged for a cursor this key did not sign.
 func verifyCursor(key []byte, raw string) ([]byte, error) {
-	malformed := badRequest(restartHint, "malformed cursor %q", clip(raw, 40))
+	malformed := badRequest(restartHint, "malformed cursor %q", clip(raw, 20))
 	raw = strings.TrimSpace(raw)
 	if len(raw) > maxCursorChars {
 		return nil, malformed
@@ -252,7 +252,7 @@ func (s *Service) decodeCursor(raw string) (cursorState, error) {
 		err = errCursorForged
 	}
 	if errors.Is(err, errCursorForged) {
-		return cursorState{}, badRequest(restartHint, "cursor %q was not issued by this repository, or was changed", clip(raw, 40))
+		return cursorState{}, badRequest(restartHint, "cursor %q was not issued by this repository, or was changed", clip(raw, 20))
 	}
 	if err != nil {
 		return cursorState{}, err
