@@ -116,7 +116,7 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 		return nil, err
 	}
 	for _, n := range l.Notes {
-		fmt.Fprintf(e.Err, "git-adr: note: %s\n", n)
+		fmt.Fprintf(e.Err, "git-adr: note: %s\n", adr.EscapeBody(n))
 	}
 	e.log = l
 	return l, nil

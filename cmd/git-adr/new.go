@@ -197,7 +197,7 @@ func runNew(env *Env, title string, o newOptions) error {
 	if o.json {
 		return writeJSON(env.Out, rec.Info())
 	}
-	fmt.Fprintln(env.Out, env.display(rec.Path))
+	fmt.Fprintln(env.Out, adr.Escape(env.display(rec.Path)))
 	return nil
 }
 
