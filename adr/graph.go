@@ -128,14 +128,14 @@ func (g *Graph) DOT() string {
 	b.WriteString("  rankdir=LR;\n")
 	b.WriteString("  node [shape=box];\n")
 	for _, n := range g.Nodes {
-		attrs := fmt.Sprintf("label=%s", dotQuote(Escape(n.ID)+"\n"+Escape(n.Title)))
+		attrs := fmt.Sprintf("label=%s", dotLabel(Escape(n.ID)+"\n"+Escape(n.Title)))
 		if n.Archived {
 			attrs += `, style=dashed, color=gray50, fontcolor=gray50`
 		}
 		fmt.Fprintf(&b, "  %s [%s];\n", dotQuote(Escape(n.Key)), attrs)
 	}
 	for _, e := range g.Edges {
-		fmt.Fprintf(&b, "  %s -> %s [label=%s];\n", dotQuote(Escape(e.From)), dotQuote(Escape(e.To)), dotQuote(Escape(string(e.Type))))
+		fmt.Fprintf(&b, "  %s -> %s [label=%s];\n", dotQuote(Escape(e.From)), dotQuote(Escape(e.To)), dotLabel(Escape(string(e.Type))))
 	}
 	b.WriteString("}\n")
 	return b.String()
@@ -202,6 +202,10 @@ func mermaidID(key string) string {
 	}
 	return id
 }
+
+// dotLabel quotes a label: Graphviz decodes HTML entities in labels
+// (&#x202e; would be a bidi override), so & is written as &amp;.
+func dotLabel(s string) string { return dotQuote(strings.ReplaceAll(s, "&", "&amp;")) }
 
 // mermaidText escapes a label for a quoted Mermaid string. Mermaid renders
 // labels as HTML (and a label opening with a backtick as Markdown), so the
