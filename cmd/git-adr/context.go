@@ -28,7 +28,9 @@ func contextCommand(env *Env) *cli.Command {
 12,000 Unicode code points for the whole response, envelope included), naming
 the record, path, line range and status of every excerpt. Long units are split
 into identified parts (ADR-0012#decision[2/3]); what does not fit is counted
-and reachable with the cursor the response gives.
+and reachable with the cursor the response gives: an incomplete answer ends
+with "cursor: C" and "next: git adr context ... --cursor C", the command that
+continues it. Cursors are signed with a key in $GIT_COMMON_DIR/adr.
 
 With no argument: an overview (counts, domains, roots, system constraints,
 what to ask next). With an ID: that record, led by its accepted successor when
