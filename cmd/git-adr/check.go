@@ -85,7 +85,7 @@ func runCheck(env *Env, asJSON, compaction bool) error {
 			if f.Line > 0 {
 				loc = fmt.Sprintf("%s:%d", loc, f.Line)
 			}
-			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, f.Kind, adr.EscapeBody(f.Message), adr.EscapeBody(f.Fix))
+			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, f.Kind, adr.Escape(f.Message), adr.Escape(f.Fix))
 		}
 	}
 	summary := fmt.Sprintf("%d findings", len(rep.Findings))
