@@ -89,11 +89,11 @@ func runCheck(env *Env, asJSON, compaction bool) error {
 		}
 	} else {
 		for _, f := range rep.Findings {
-			loc := f.Path
+			loc := adr.Escape(f.Path)
 			if f.Line > 0 {
-				loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
+				loc = fmt.Sprintf("%s:%d", loc, f.Line)
 			}
-			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, f.Kind, f.Message, f.Fix)
+			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, f.Kind, adr.Escape(f.Message), adr.Escape(f.Fix))
 		}
 	}
 	summary := fmt.Sprintf("%d findings", len(rep.Findings))

@@ -126,7 +126,7 @@ func processCandidate(env *Env, l *adr.Log, p *compaction.Plan, commit string, c
 	if err != nil {
 		return nil, "", planStoreErr(err)
 	}
-	env.Out.Write(rv.Text())
+	env.Out.Write([]byte(adr.EscapeBody(string(rv.Text()))))
 	return p, newCommit, nil
 }
 

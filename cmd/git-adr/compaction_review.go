@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
@@ -66,6 +67,9 @@ func compactionReviewCommand(env *Env) *cli.Command {
 				return err
 			}
 			out := map[string][]byte{"text": rv.Text(), "markdown": rv.Markdown(), "json": rv.JSON()}[format]
+			if format != "json" {
+				out = []byte(adr.EscapeBody(string(out)))
+			}
 			_, err = env.Out.Write(out)
 			return err
 		},

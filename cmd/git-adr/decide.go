@@ -68,7 +68,7 @@ func runDecide(env *Env, ref, decision, reason string) error {
 	}
 	changes, notes, err := l.Decide(rec, to, reason)
 	if errors.Is(err, adr.ErrNoChange) {
-		fmt.Fprintf(env.Out, "%s is already %s\n", rec.ID, to)
+		fmt.Fprintf(env.Out, "%s is already %s\n", adr.Escape(rec.ID), to)
 		return nil
 	}
 	if err != nil {
@@ -80,7 +80,7 @@ func runDecide(env *Env, ref, decision, reason string) error {
 	if err := refreshIndexes(env); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Out, "%s: %s -> %s\n", rec.ID, rec.Status, to)
+	fmt.Fprintf(env.Out, "%s: %s -> %s\n", adr.Escape(rec.ID), rec.Status, to)
 	env.notes(notes)
 	return nil
 }

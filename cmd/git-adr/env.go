@@ -151,7 +151,7 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 		if e.seenNote(r, n) {
 			continue
 		}
-		fmt.Fprintf(e.Err, "git-adr: note: %s\n", n)
+		fmt.Fprintf(e.Err, "git-adr: note: %s\n", adr.EscapeBody(n))
 	}
 	e.log = l
 	return l, nil

@@ -63,7 +63,7 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 	}
 	changes, notes, err := l.Link(src, strings.TrimSpace(label), dst, strings.TrimSpace(reverse))
 	if errors.Is(err, adr.ErrNoChange) {
-		fmt.Fprintf(env.Out, "%s and %s are already linked\n", src.ID, dst.ID)
+		fmt.Fprintf(env.Out, "%s and %s are already linked\n", adr.Escape(src.ID), adr.Escape(dst.ID))
 		return nil
 	}
 	if err != nil {
@@ -77,7 +77,7 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 		return err
 	}
 	for _, c := range changes {
-		fmt.Fprintf(env.Out, "updated %s\n", env.display(c.Path))
+		fmt.Fprintf(env.Out, "updated %s\n", adr.Escape(env.display(c.Path)))
 	}
 	return nil
 }

@@ -175,7 +175,7 @@ func (e *Env) recoverPending(r *gitops.Repo) error {
 		return failf("finishing an interrupted change: %v", err).hint("run `git adr recover` to see what is left")
 	}
 	for _, p := range res.Finished {
-		fmt.Fprintf(e.Err, "git-adr: note: finished an interrupted %s: %d of its %d files were left to write\n", p.Run(), p.Remaining(), len(p.Journal.Steps))
+		fmt.Fprintf(e.Err, "git-adr: note: finished an interrupted %s: %d of its %d files were left to write\n", adr.EscapeBody(p.Run()), p.Remaining(), len(p.Journal.Steps))
 	}
 	if len(res.Blocked) > 0 {
 		return pendingErr(res.Blocked)

@@ -67,6 +67,12 @@ Examples:
 			if title == "" {
 				return usagef("new needs a title").hint(`run ` + "`git adr new Use PostgreSQL for storage`")
 			}
+			if adr.HasControl(title) {
+				// A newline would start a section of its own; ESC or a bidi
+				// override would travel into every listing.
+				return usagef("the title %q holds a control character", title).
+					hint("write the title on one line without control characters; details go in the record's body")
+			}
 			return runNew(env, title, o)
 		},
 	}
@@ -206,7 +212,7 @@ func runNew(env *Env, title string, o newOptions) error {
 	if o.json {
 		return writeJSON(env.Out, rec.Info())
 	}
-	fmt.Fprintln(env.Out, env.display(rec.Path))
+	fmt.Fprintln(env.Out, adr.Escape(env.display(rec.Path)))
 	return nil
 }
 

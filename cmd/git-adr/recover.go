@@ -173,19 +173,19 @@ func runRecover(env *Env, o recoverOptions) error {
 		fmt.Fprintf(w, "removed the lock left by pid %d on %q (%q, since %s)\n", owner.PID, owner.Host, owner.Command, out.Lock.Since)
 	}
 	for _, p := range res.Finished {
-		fmt.Fprintf(w, "finished %s: %d of its %d files were left to write\n", p.Run(), p.Remaining(), len(p.Journal.Steps))
+		fmt.Fprintf(w, "finished %s: %d of its %d files were left to write\n", adr.EscapeBody(p.Run()), p.Remaining(), len(p.Journal.Steps))
 	}
 	for _, k := range res.Kept {
-		fmt.Fprintf(w, "kept your version of %s\n", env.display(k))
+		fmt.Fprintf(w, "kept your version of %s\n", adr.Escape(env.display(k)))
 	}
 	for k, v := range res.Saved {
-		fmt.Fprintf(w, "finished over %s; your version is in %s\n", env.display(k), v)
+		fmt.Fprintf(w, "finished over %s; your version is in %s\n", adr.Escape(env.display(k)), adr.Escape(v))
 	}
 	for _, d := range out.Discarded {
 		fmt.Fprintf(w, "removed the unusable journal %s; nothing in it was carried out\n", d)
 	}
 	for _, t := range out.TempFiles {
-		fmt.Fprintf(w, "removed the temporary file %s\n", env.display(t))
+		fmt.Fprintf(w, "removed the temporary file %s\n", adr.Escape(env.display(t)))
 	}
 	if len(res.Blocked) > 0 {
 		return pendingErr(res.Blocked)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/urfave/cli/v2"
 )
 
@@ -54,7 +55,7 @@ records with ADR structure.`,
 			}
 			tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 			for _, in := range infos {
-				fmt.Fprintf(tw, "%s\t%d records\t%d archived\t%s\t%s\n", in.Path, in.Records, in.Archived, in.Style, in.Source)
+				fmt.Fprintf(tw, "%s\t%d records\t%d archived\t%s\t%s\n", adr.Escape(in.Path), in.Records, in.Archived, adr.Escape(in.Style), adr.Escape(in.Source))
 			}
 			return tw.Flush()
 		},

@@ -62,7 +62,7 @@ func today() string {
 // noteLines prints notes to stderr.
 func (e *Env) notes(lines []string) {
 	for _, n := range lines {
-		fmt.Fprintf(e.Err, "git-adr: note: %s\n", n)
+		fmt.Fprintf(e.Err, "git-adr: note: %s\n", adr.EscapeBody(n))
 	}
 }
 
