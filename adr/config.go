@@ -31,6 +31,8 @@ type Config struct {
 	Drafter DrafterConfig `toml:"drafter,omitempty"`
 	// Signing says whether git-adr signs the commits it makes.
 	Signing SigningConfig `toml:"signing,omitempty"`
+	// Hooks tunes git-adr's git hooks.
+	Hooks HooksConfig `toml:"hooks,omitempty"`
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
@@ -73,6 +75,23 @@ type OpenAIConfig struct {
 // from this file, and only a commit a person approved is signed.
 type SigningConfig struct {
 	Sign bool `toml:"sign,omitempty"`
+}
+
+// HooksConfig is the [hooks] table: what git-adr's pre-commit hook blocks.
+type HooksConfig struct {
+	// StaleView is "warn" (default) or "block": a commit that makes a
+	// CURRENT view stale.
+	StaleView string `toml:"stale_view,omitempty"`
+	// Index is "fix" (default: a drifted INDEX.md is regenerated into the
+	// commit) or "check" (it blocks).
+	Index string `toml:"index,omitempty"`
+	// Strict requires every acceptance or publication commit pushed to be
+	// signed by an allowed signer.
+	Strict bool `toml:"strict,omitempty"`
+	// AllowedSigners is the ssh allowed-signers file (relative to the
+	// repository root) strict mode checks signatures against; default
+	// git's gpg.ssh.allowedSignersFile.
+	AllowedSigners string `toml:"allowed_signers,omitempty"`
 }
 
 // ContextConfig sets the default budget of `git adr context`.
@@ -165,6 +184,16 @@ func ParseConfig(data []byte) (*Config, error) {
 	case "", "manual", "command", "openai":
 	default:
 		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("drafter.default %q is not one of manual, command, openai", c.Drafter.Default)}
+	}
+	switch c.Hooks.StaleView {
+	case "", "warn", "block":
+	default:
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("hooks.stale_view %q is not warn or block", c.Hooks.StaleView)}
+	}
+	switch c.Hooks.Index {
+	case "", "fix", "check":
+	default:
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("hooks.index %q is not fix or check", c.Hooks.Index)}
 	}
 	if c.Drafter.Timeout != "" {
 		if _, err := time.ParseDuration(c.Drafter.Timeout); err != nil {

@@ -72,6 +72,9 @@ type Repo struct {
 	// Prefix is the slash-separated path of the starting directory relative
 	// to Top ("" at the top).
 	Prefix string
+	// Bare means there is no work tree (Top is ""): only objects and refs
+	// can be read.
+	Bare bool
 
 	gogit    *git.Repository
 	gogitErr error
@@ -100,6 +103,11 @@ func Open(dir string) (*Repo, error) {
 	out, err := r.run(abs, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel", "--show-prefix")
 	if err != nil {
 		var ge *GitError
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "must be run in a work tree") {
+			if b, berr := openBare(abs); berr == nil {
+				return b, fmt.Errorf("%q: %w", abs, ErrBare)
+			}
+		}
 		if errors.As(err, &ge) && (strings.Contains(ge.Stderr, "not a git repository") || strings.Contains(ge.Stderr, "must be run in a work tree")) {
 			return nil, fmt.Errorf("%q: %w", abs, ErrNotRepository)
 		}
@@ -113,6 +121,25 @@ func Open(dir string) (*Repo, error) {
 	if len(lines) > 3 {
 		r.Prefix = strings.TrimSuffix(lines[3], "/")
 	}
+	return r, nil
+}
+
+// ErrBare means the repository has no work tree. [Open] returns the bare
+// repository with it, for the commands that read only git objects (a
+// server's pre-receive hook, `git adr check --since`).
+var ErrBare = errors.New("a bare repository has no work tree")
+
+func openBare(abs string) (*Repo, error) {
+	r := &Repo{}
+	out, err := r.run(abs, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--is-bare-repository")
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 3 || lines[2] != "true" {
+		return nil, ErrNotRepository
+	}
+	r.GitDir, r.CommonDir, r.Bare = lines[0], lines[1], true
 	return r, nil
 }
 
@@ -169,6 +196,9 @@ func (r *Repo) run(dir string, stdin []byte, args ...string) ([]byte, error) {
 // temporary GIT_INDEX_FILE).
 func (r *Repo) runEnv(dir string, extra []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
+	if dir == "" {
+		dir = r.GitDir // a bare repository
+	}
 	cmd.Dir = dir
 	cmd.Env = gitEnv(r.env, extra)
 	if stdin != nil {
@@ -199,7 +229,7 @@ func gitEnv(extra ...[]string) []string {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "LC_ALL=C")
+	env = append(env, "LC_ALL=C", InternalEnv+"=1")
 	for _, e := range extra {
 		env = append(env, e...)
 	}

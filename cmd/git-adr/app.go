@@ -82,6 +82,8 @@ func newApp(env *Env) *cli.App {
 			compactionCommand(env),
 			renumberCommand(env),
 			recoverCommand(env),
+			hooksCommand(env),
+			hookCommand(env),
 			rootsCommand(env),
 			navCommand(env),
 			mcpCommand(env),

@@ -39,6 +39,8 @@ type Env struct {
 	lock          *gitops.Lock
 	stopSignals   func()
 	warnedPending bool
+	// allowBare lets Repo open a repository without a work tree.
+	allowBare bool
 	// readOnly: the command promises no write at all, not even of
 	// git-adr's own state (the compaction analysis).
 	readOnly bool
@@ -90,7 +92,15 @@ func (e *Env) Repo() (*gitops.Repo, error) {
 		dir = "."
 	}
 	r, err := gitops.Open(dir)
+	if errors.Is(err, gitops.ErrBare) && e.allowBare {
+		e.repo = r
+		return r, nil
+	}
 	if err != nil {
+		if errors.Is(err, gitops.ErrBare) {
+			return nil, failf("%s is a bare repository; this command needs a work tree", quoteDir(dir)).
+				hint("in a bare repository git-adr runs `git adr check --since REV` and `git adr hook pre-receive`")
+		}
 		if errors.Is(err, gitops.ErrNotRepository) {
 			return nil, failf("%s is not inside a git work tree", quoteDir(dir)).
 				hint("run `git init` first, or pass -C DIR to name a repository")
