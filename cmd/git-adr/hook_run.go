@@ -316,4 +316,3 @@ func materialise(fsys fs.FS, p string) (string, error) {
 	}
 	return f.Name(), nil
 }
-
