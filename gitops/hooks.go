@@ -51,7 +51,11 @@ func (r *Repo) HooksDir() (string, error) {
 	}
 	dir := strings.TrimSpace(string(out))
 	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(r.Top, dir)
+		base := r.Top
+		if r.Bare {
+			base = r.GitDir // git ran there
+		}
+		dir = filepath.Join(base, dir)
 	}
 	return filepath.Clean(dir), nil
 }
@@ -183,7 +187,13 @@ func (r *Repo) DetectHookManager() (*HookManager, error) {
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
-	exists := func(p string) bool { _, err := os.Stat(filepath.Join(r.Top, p)); return err == nil }
+	exists := func(p string) bool {
+		if r.Bare {
+			return false
+		}
+		_, err := os.Stat(filepath.Join(r.Top, p))
+		return err == nil
+	}
 	switch {
 	case hp.Value != "" && strings.Contains(filepath.ToSlash(hp.Value), ".husky"):
 		return &HookManager{Name: "husky", Why: fmt.Sprintf("core.hooksPath is %q", hp.Value), Config: ".husky/<hook>"}, nil

@@ -253,8 +253,9 @@ func (j *judge) edited(was, now *adr.Record) {
 
 // substance is what a record decides: its title and the text of every
 // unit but its status, without relation and status lines and with blank
-// lines and trailing spaces ignored, keyed by unit anchor.
-func substance(r *adr.Record) map[string]string {
+// lines and trailing spaces ignored, keyed by unit anchor. Each line keeps
+// its 1-based line number.
+func substance(r *adr.Record) map[string][]numbered {
 	skip := map[int]bool{}
 	for _, rel := range r.Relations {
 		skip[rel.Line-1] = true
@@ -262,26 +263,45 @@ func substance(r *adr.Record) map[string]string {
 	if r.StatusField.Kind != adr.FieldNone {
 		skip[r.StatusField.Line] = true
 	}
-	out := map[string]string{"title": strings.TrimSpace(r.Title)}
+	out := map[string][]numbered{"title": {{strings.TrimSpace(r.Title), 1}}}
 	for _, u := range r.Units {
 		if u.Anchor == "status" {
 			continue
 		}
-		var b strings.Builder
+		var lines []numbered
 		for i := u.Start - 1; i < u.End && i < len(r.Text.Lines); i++ {
 			if skip[i] {
 				continue
 			}
-			line := strings.TrimRight(r.Text.LineText(i), " \t\r")
-			if line == "" {
-				continue
+			if line := strings.TrimRight(r.Text.LineText(i), " \t\r"); line != "" {
+				lines = append(lines, numbered{line, i + 1})
 			}
-			b.WriteString(line)
-			b.WriteByte('\n')
 		}
-		out[u.Anchor] = b.String()
+		out[u.Anchor] = lines
 	}
 	return out
+}
+
+type numbered struct {
+	text string
+	line int
+}
+
+// firstDifference is the line (in b) where two units' texts part, or 0
+// when they are the same; when b is a prefix of a, b's last line.
+func firstDifference(a, b []numbered) int {
+	for i := range b {
+		if i >= len(a) || a[i].text != b[i].text {
+			return b[i].line
+		}
+	}
+	switch {
+	case len(a) == len(b):
+		return 0
+	case len(b) > 0:
+		return b[len(b)-1].line
+	}
+	return -1 // emptied
 }
 
 // substanceChanges names the parts of an accepted record a change edited,
@@ -290,26 +310,34 @@ func substanceChanges(was, now *adr.Record) ([]string, int) {
 	a, b := substance(was), substance(now)
 	var changed []string
 	line := 0
-	for k, v := range a {
-		if b[k] != v {
-			changed = append(changed, k)
+	note := func(k string, l int) {
+		changed = append(changed, k)
+		if l > 0 && (line == 0 || l < line) {
+			line = l
 		}
 	}
-	for k := range b {
+	for k, old := range a {
+		if l := firstDifference(old, b[k]); l != 0 {
+			if l < 0 {
+				if u, ok := now.Unit(k); ok {
+					l = u.Start
+				} else {
+					l = 0
+				}
+			}
+			note(k, l)
+		}
+	}
+	for k, lines := range b {
 		if _, ok := a[k]; !ok {
-			changed = append(changed, k)
+			l := 0
+			if len(lines) > 0 {
+				l = lines[0].line
+			}
+			note(k, l)
 		}
 	}
 	sort.Strings(changed)
-	for _, k := range changed {
-		if k == "title" {
-			line = 1
-			break
-		}
-		if u, ok := now.Unit(k); ok && (line == 0 || u.Start < line) {
-			line = u.Start
-		}
-	}
 	for i, k := range changed {
 		if k == "title" {
 			changed[i] = "the title"

@@ -162,12 +162,22 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 		}
 		problems = append(problems, ps...)
 		if remote != "" && strings.HasPrefix(u.Ref, "refs/heads/") {
-			tracking := "refs/remotes/" + remote + "/" + strings.TrimPrefix(u.Ref, "refs/heads/")
-			ds, err := hooks.PushDuplicates(r, u.New, tracking)
-			if err != nil {
-				return err
+			// The branch pushed to and the remote's default branch, as
+			// last fetched.
+			seen := map[string]bool{}
+			for _, t := range []string{"refs/remotes/" + remote + "/" + strings.TrimPrefix(u.Ref, "refs/heads/"),
+				"refs/remotes/" + remote + "/HEAD", "refs/remotes/" + remote + "/main", "refs/remotes/" + remote + "/master"} {
+				h, err := r.ResolveRef(t)
+				if err != nil || seen[h] {
+					continue
+				}
+				seen[h] = true
+				ds, err := hooks.PushDuplicates(r, u.New, t)
+				if err != nil {
+					return err
+				}
+				problems = append(problems, ds...)
 			}
-			problems = append(problems, ds...)
 		}
 	}
 	if printProblems(env, problems) {

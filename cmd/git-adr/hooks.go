@@ -14,11 +14,11 @@ import (
 )
 
 // hookNames are the hooks `git adr hooks install` can install, in order.
-var hookNames = []string{"pre-commit", "pre-push", "commit-msg"}
+var hookNames = []string{"pre-commit", "pre-push", "commit-msg", "pre-receive"}
 
 func hooksCommand(env *Env) *cli.Command {
 	var asJSON bool
-	var which [3]bool
+	var which [4]bool
 	selected := func() []string {
 		var out []string
 		for i, n := range hookNames {
@@ -27,6 +27,9 @@ func hooksCommand(env *Env) *cli.Command {
 			}
 		}
 		if len(out) == 0 {
+			if r, err := env.Repo(); err == nil && r.Bare {
+				return hookNames[3:] // a server: pre-receive
+			}
 			return hookNames[:2] // pre-commit and pre-push
 		}
 		return out
@@ -36,6 +39,7 @@ func hooksCommand(env *Env) *cli.Command {
 			&cli.BoolFlag{Name: "pre-commit", Usage: "the pre-commit hook: governance and freshness of staged records", Destination: &which[0]},
 			&cli.BoolFlag{Name: "pre-push", Usage: "the pre-push hook: ledgers and signatures of acceptance commits", Destination: &which[1]},
 			&cli.BoolFlag{Name: "commit-msg", Usage: "the commit-msg hook: suggests a Refs: ADR-NNNN trailer", Destination: &which[2]},
+			&cli.BoolFlag{Name: "pre-receive", Usage: "the pre-receive hook of a server (the default in a bare repository)", Destination: &which[3]},
 			&cli.BoolFlag{Name: "json", Usage: "print the hooks' state as JSON", Destination: &asJSON},
 		}
 	}
@@ -51,6 +55,10 @@ the pre-commit framework or a global core.hooksPath manages the hooks,
 git-adr prints the lines to add to that tool and edits nothing.
 
 git's --no-verify skips every hook, git-adr's included.`,
+		Before: func(*cli.Context) error {
+			env.allowBare = true
+			return nil
+		},
 		Subcommands: []*cli.Command{
 			{
 				Name: "install", Usage: "install git-adr's hooks", Flags: flags(),
@@ -60,7 +68,7 @@ git's --no-verify skips every hook, git-adr's included.`,
 				Name: "uninstall", Usage: "remove git-adr's hooks, putting back what was there", Flags: flags(),
 				Action: func(c *cli.Context) error {
 					names := selected()
-					if !which[0] && !which[1] && !which[2] {
+					if !which[0] && !which[1] && !which[2] && !which[3] {
 						names = hookNames
 					}
 					return runHooksUninstall(env, names, asJSON)
