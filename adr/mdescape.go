@@ -32,6 +32,9 @@ import (
 // autolink (GitHub); its text is the URL itself.
 func escapeCell(s string) string { return escapeMarkdown(s, false) }
 
+// EscapeCell makes s render as plain text in a Markdown table cell.
+func EscapeCell(s string) string { return escapeCell(s) }
+
 func escapeMarkdown(s string, linkText bool) string {
 	s = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s)
 	s = Escape(s)

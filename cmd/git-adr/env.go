@@ -146,7 +146,14 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 	}
 	e.rootRel = roots
 	e.warnPending(r)
-	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy})
+	fsys := r.WorktreeFS()
+	if r.Bare {
+		// A server has no work tree: the log is HEAD's.
+		if fsys, err = r.TreeFS("HEAD"); err != nil {
+			return nil, failf("the bare repository has no HEAD commit to read the log from")
+		}
+	}
+	l, err := adr.Load(fsys, adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy})
 	if err != nil {
 		var ce *adr.ConfigError
 		if errors.As(err, &ce) {
