@@ -221,6 +221,9 @@ func ParseConfig(data []byte) (*Config, error) {
 				return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].style %q is not one of nygard, madr, madr2, table, ocp", i, r.Style)}
 			}
 		}
+		if t := cleanRel(r.Template); r.Template != "" && (t == "" || t == ".." || strings.HasPrefix(t, "../") || strings.HasPrefix(r.Template, "/") || strings.HasPrefix(r.Template, "\\") || len(r.Template) > 1 && r.Template[1] == ':') {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].template %q must be a file inside the repository, relative to its top", i, r.Template)}
+		}
 		if r.Digits < 0 || r.Digits > 9 {
 			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].digits %d must be between 0 and 9", i, r.Digits)}
 		}

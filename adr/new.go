@@ -245,6 +245,9 @@ func (root *Root) FileName(number int, title, date string) string {
 // records are retired (only when the new record is accepted: a proposal
 // cannot retire an accepted decision) and -l links get their reverse.
 func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
+	if o.Root.Refused != nil {
+		return nil, nil, nil, &RefusedRootError{Root: o.Root}
+	}
 	style := o.Style
 	if style == "" {
 		style = o.Root.Style

@@ -570,3 +570,32 @@ type errFS struct{ err error }
 func (e errFS) Open(name string) (fs.File, error) {
 	return nil, &fs.PathError{Op: "open", Path: name, Err: e.err}
 }
+
+// ReadRegularFile reads a file a person named outside any tree (an
+// environment variable, a flag): it follows links, as the person would
+// expect, but refuses named pipes, sockets and devices with a
+// [*SpecialFileError] instead of blocking on them.
+func ReadRegularFile(name string) ([]byte, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: errIsDir}
+		}
+		return nil, &SpecialFileError{Path: name, Mode: fi.Mode()}
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &SpecialFileError{Path: name, Mode: fi.Mode()}
+	}
+	return readAll(f, fi.Size())
+}

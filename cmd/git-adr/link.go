@@ -82,11 +82,20 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 	return nil
 }
 
-// lifecycleErr turns a refused transition into a usage error with its hint.
+// lifecycleErr turns a refused edit into an error with its hint: a
+// refused transition or an unparseable record is a usage error, a refused
+// root a failure.
 func lifecycleErr(err error) error {
 	var le *adr.LifecycleError
 	if errors.As(err, &le) {
 		return usagef("%s", le.Msg).hint(le.Hint)
 	}
+	var rr *adr.RefusedRootError
+	if errors.As(err, &rr) {
+		return refusedRoot(rr.Root)
+	}
 	return err
 }
+
+// editErr is lifecycleErr for commands that create records.
+func editErr(err error) error { return lifecycleErr(err) }
