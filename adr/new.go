@@ -284,6 +284,11 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 		content = alignTables(content)
 	}
 	name := o.Root.FileName(o.Number, o.Title, o.Date)
+	if !o.Root.DateSlugs {
+		if err := checkNumber(name, o.Number); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	rec := Parse([]byte(content))
 	rec.Path, rec.Root = o.Root.Join(name), o.Root
 	rec.Numbered, rec.Number = !o.Root.DateSlugs, o.Number
