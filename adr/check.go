@@ -309,7 +309,7 @@ func (c *checker) record(r *Record) {
 	if r.StatusField.Kind != FieldNone {
 		statusLine = r.StatusField.Line + 1
 	}
-	for _, p := range r.Problems {
+	for _, p := range r.Unparseable() {
 		c.add(problemFinding(r, p))
 	}
 	if r.Numbered && r.TitleNumber >= 0 && r.TitleNumber != r.Number {
@@ -382,6 +382,10 @@ func problemFinding(r *Record, p string) Finding {
 	f := Finding{Kind: KindUnparseable, Path: r.Path, IDs: []string{r.ID}, Message: p,
 		Fix: fmt.Sprintf("edit %s so that it has a title heading, a status and valid UTF-8", r.Path)}
 	switch {
+	case p == ProblemNUL:
+		f.Fix = fmt.Sprintf("replace %s with UTF-8 text; if it is UTF-16, convert it with iconv -f UTF-16 -t UTF-8", r.Path)
+	case strings.Contains(p, "UTF-8") && r.Text != nil && hasUTF16BOM(r.Text.Src):
+		f.Fix = fmt.Sprintf("re-encode %s as UTF-8, for example with iconv -f UTF-16 -t UTF-8", r.Path)
 	case strings.Contains(p, "UTF-8"):
 		f.Fix = fmt.Sprintf("re-encode %s as UTF-8, for example with iconv -f ISO-8859-1 -t UTF-8", r.Path)
 	case strings.Contains(p, "title"):

@@ -322,8 +322,11 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 		cur := w.set(rec, w.rec(rec).WithRelation(ln.Label, w.rec(ln.Target)))
 		w.set(ln.Target, w.rec(ln.Target).WithRelation(ln.Reverse, cur))
 	}
-	final := w.rec(rec)
-	return final, w.changes(), notes, nil
+	changes, err := w.changes()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return w.rec(rec), changes, notes, nil
 }
 
 // addDomains writes domains in the style's metadata form.

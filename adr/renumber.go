@@ -126,6 +126,11 @@ func (l *Log) Renumber(rec *Record, n int) (*RenumberResult, error) {
 		if len(edits) == 0 && r != rec {
 			continue
 		}
+		if len(edits) > 0 {
+			if err := editable(r); err != nil {
+				return nil, err
+			}
+		}
 		data := t.Apply(edits...)
 		if r == rec {
 			res.Changes = append(res.Changes, FileChange{Path: newPath, From: rec.Path, Old: t.Src, New: data})

@@ -94,7 +94,17 @@ func lifecycleErr(err error) error {
 	if errors.As(err, &rr) {
 		return refusedRoot(rr.Root)
 	}
+	var ue *adr.UnparseableError
+	if errors.As(err, &ue) {
+		return unparseable(ue)
+	}
 	return err
+}
+
+// unparseable is the error for an edit of a record check reports
+// unparseable: exit 2, the reason, and check's own fix.
+func unparseable(ue *adr.UnparseableError) error {
+	return usagef("%v", ue).hint(ue.Fix+", then run the command again", "`git adr check` lists every unparseable record")
 }
 
 // editErr is lifecycleErr for commands that create records.

@@ -194,6 +194,10 @@ func runNew(env *Env, title string, o newOptions) error {
 	}
 	opt.Number = adr.NextNumber(root, adr.ScanBranches(branches, l.Roots), reserved[root.Path])
 	rec, changes, notes, err := l.NewRecord(opt)
+	var ne *adr.NumberError
+	if errors.As(err, &ne) {
+		return failf("the next record number, %v", err).hint("a branch or a compaction reservation (refs/adr/reservations) holds a number that high; `git adr renumber` it, or delete the reservation")
+	}
 	if err != nil {
 		return editErr(err)
 	}
