@@ -41,6 +41,9 @@ const (
 	// KindTempFile: a temporary file an interrupted run left in an ADR
 	// folder.
 	KindTempFile FindingKind = "temp-file"
+	// KindRefusedRoot: an ADR root was not read, being a symbolic link
+	// that leads outside the repository (see Root.Refused).
+	KindRefusedRoot FindingKind = "refused-root"
 )
 
 // Kinds reported by `git adr check --compaction` only (see the view
@@ -62,7 +65,7 @@ const (
 // the order the documentation gives them.
 var FindingKinds = []FindingKind{
 	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
-	KindStatusMismatch, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile,
+	KindStatusMismatch, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile, KindRefusedRoot,
 }
 
 // CompactionKinds lists the kinds `git adr check --compaction` adds.
@@ -140,6 +143,12 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 	}
 	c := &checker{l: l, opt: opt, dirs: map[string]map[string][]string{}, mergeBases: map[string]fs.FS{}}
 	c.resolve()
+	for _, root := range l.Roots {
+		if root.Refused != nil {
+			c.add(Finding{Kind: KindRefusedRoot, Path: root.Dir(), Message: root.Refused.Error(),
+				Fix: fmt.Sprintf("replace %s with the directory itself, inside the repository (or name another root in %s)", root.Dir(), ConfigFile)})
+		}
+	}
 	c.duplicates()
 	c.branchDuplicates()
 	for _, r := range l.Records {
