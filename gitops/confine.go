@@ -401,7 +401,7 @@ func (c *ConfinedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	defer f.Close()
 	es, err := f.ReadDir(-1)
 	if err != nil {
-		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.Unwrap(err)}
+		return nil, relabel(err, "readdir", name)
 	}
 	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return es, nil

@@ -315,3 +315,45 @@ func TestConfinedFSManyDirectories(t *testing.T) {
 		t.Errorf("%d handles kept", len(c.dirs))
 	}
 }
+
+// TestConfinedFSConcurrentReads: discovery reads records from several
+// goroutines through one ConfinedFS.
+func TestConfinedFSConcurrentReads(t *testing.T) {
+	dir := t.TempDir()
+	var names []string
+	for d := 0; d < 4; d++ {
+		for f := 0; f < 25; f++ {
+			name := filepath.Join("d"+strings.Repeat("x", d), strings.Repeat("f", f+1)+".md")
+			p := filepath.Join(dir, name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, []byte(name), 0o644)
+			names = append(names, filepath.ToSlash(name))
+		}
+	}
+	c, err := OpenFS(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	errs := make(chan error, 8)
+	for w := 0; w < 8; w++ {
+		go func() {
+			for _, n := range names {
+				data, err := c.ReadFile(n)
+				if err == nil && string(data) != filepath.FromSlash(n) {
+					err = errors.New("wrong content for " + n)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for w := 0; w < 8; w++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
