@@ -41,6 +41,9 @@ const (
 	// KindTempFile: a temporary file an interrupted run left in an ADR
 	// folder.
 	KindTempFile FindingKind = "temp-file"
+	// KindRefusedRoot: an ADR root was not read, being a symbolic link
+	// that leads outside the repository (see Root.Refused).
+	KindRefusedRoot FindingKind = "refused-root"
 )
 
 // Kinds reported by `git adr check --compaction` only (see the view
@@ -62,7 +65,7 @@ const (
 // the order the documentation gives them.
 var FindingKinds = []FindingKind{
 	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
-	KindStatusMismatch, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile,
+	KindStatusMismatch, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile, KindRefusedRoot,
 }
 
 // CompactionKinds lists the kinds `git adr check --compaction` adds.
@@ -140,6 +143,12 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 	}
 	c := &checker{l: l, opt: opt, dirs: map[string]map[string][]string{}, mergeBases: map[string]fs.FS{}}
 	c.resolve()
+	for _, root := range l.Roots {
+		if root.Refused != nil {
+			c.add(Finding{Kind: KindRefusedRoot, Path: root.Dir(), Message: root.Refused.Error(),
+				Fix: fmt.Sprintf("replace %s with the directory itself, inside the repository (or name another root in %s)", root.Dir(), ConfigFile)})
+		}
+	}
 	c.duplicates()
 	c.branchDuplicates()
 	for _, r := range l.Records {
@@ -309,7 +318,7 @@ func (c *checker) record(r *Record) {
 	if r.StatusField.Kind != FieldNone {
 		statusLine = r.StatusField.Line + 1
 	}
-	for _, p := range r.Problems {
+	for _, p := range r.Unparseable() {
 		c.add(problemFinding(r, p))
 	}
 	if r.Numbered && r.TitleNumber >= 0 && r.TitleNumber != r.Number {
@@ -382,6 +391,10 @@ func problemFinding(r *Record, p string) Finding {
 	f := Finding{Kind: KindUnparseable, Path: r.Path, IDs: []string{r.ID}, Message: p,
 		Fix: fmt.Sprintf("edit %s so that it has a title heading, a status and valid UTF-8", r.Path)}
 	switch {
+	case p == ProblemNUL:
+		f.Fix = fmt.Sprintf("replace %s with UTF-8 text; if it is UTF-16, convert it with iconv -f UTF-16 -t UTF-8", r.Path)
+	case strings.Contains(p, "UTF-8") && r.Text != nil && hasUTF16BOM(r.Text.Src):
+		f.Fix = fmt.Sprintf("re-encode %s as UTF-8, for example with iconv -f UTF-16 -t UTF-8", r.Path)
 	case strings.Contains(p, "UTF-8"):
 		f.Fix = fmt.Sprintf("re-encode %s as UTF-8, for example with iconv -f ISO-8859-1 -t UTF-8", r.Path)
 	case strings.Contains(p, "title"):

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"strings"
 	"time"
 
@@ -117,6 +118,19 @@ type CheckConfig struct {
 	Ignore []string `toml:"ignore,omitempty"`
 }
 
+// Bounds of configuration values (docs/configuration.md).
+const (
+	// MaxDigits is the widest zero padding of record numbers: git-adr
+	// reads numbers of 1 to 9 digits from file names, so a wider padding
+	// would write records it could not read back.
+	MaxDigits = 9
+	// MaxDrafterTimeout bounds drafter.timeout.
+	MaxDrafterTimeout = 24 * time.Hour
+	// MaxPricePerMTok bounds the drafter.openai prices (currency units
+	// per million tokens).
+	MaxPricePerMTok = 10000
+)
+
 // ConfigError is a problem in .adr.toml; it names the file and, where toml
 // knows it, the line.
 type ConfigError struct {
@@ -140,7 +154,12 @@ func LoadConfig(fsys fs.FS) (*Config, error) {
 		return &Config{}, nil
 	}
 	if err != nil {
-		return nil, err
+		// A link leading outside the repository, a special file, ...
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("cannot be read: %v", err)}
 	}
 	return ParseConfig(data)
 }
@@ -165,6 +184,9 @@ func ParseConfig(data []byte) (*Config, error) {
 			keys = append(keys, fmt.Sprintf("%q", k.String()))
 		}
 		return nil, &ConfigError{Path: ConfigFile, Msg: "unknown key " + strings.Join(keys, ", ") + " (see docs/configuration.md)"}
+	}
+	if c.Digits < 0 || c.Digits > MaxDigits {
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("digits %d must be between 1 and %d (0 or absent: read from the file names)", c.Digits, MaxDigits)}
 	}
 	if c.Style != "" {
 		if _, ok := ParseStyle(c.Style); !ok {
@@ -196,8 +218,20 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("hooks.index %q is not fix or check", c.Hooks.Index)}
 	}
 	if c.Drafter.Timeout != "" {
-		if _, err := time.ParseDuration(c.Drafter.Timeout); err != nil {
+		d, err := time.ParseDuration(c.Drafter.Timeout)
+		if err != nil {
 			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("drafter.timeout %q is not a duration such as \"10m\"", c.Drafter.Timeout)}
+		}
+		if d < time.Second || d > MaxDrafterTimeout {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("drafter.timeout %q must be between 1s and %s", c.Drafter.Timeout, MaxDrafterTimeout)}
+		}
+	}
+	for _, p := range []struct {
+		key string
+		v   float64
+	}{{"price_input_per_mtok", c.Drafter.OpenAI.PriceInput}, {"price_output_per_mtok", c.Drafter.OpenAI.PriceOutput}} {
+		if math.IsNaN(p.v) || p.v < 0 || p.v > MaxPricePerMTok {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("drafter.openai.%s %v must be between 0 and %d", p.key, p.v, MaxPricePerMTok)}
 		}
 	}
 	if c.Context.MaxUnits < 0 || c.Context.MaxUnits > 100 {
@@ -221,8 +255,11 @@ func ParseConfig(data []byte) (*Config, error) {
 				return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].style %q is not one of nygard, madr, madr2, table, ocp", i, r.Style)}
 			}
 		}
-		if r.Digits < 0 || r.Digits > 9 {
-			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].digits %d must be between 0 and 9", i, r.Digits)}
+		if t := cleanRel(r.Template); r.Template != "" && (t == "" || t == ".." || strings.HasPrefix(t, "../") || strings.HasPrefix(r.Template, "/") || strings.HasPrefix(r.Template, "\\") || len(r.Template) > 1 && r.Template[1] == ':') {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].template %q must be a file inside the repository, relative to its top", i, r.Template)}
+		}
+		if r.Digits < 0 || r.Digits > MaxDigits {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].digits %d must be between 1 and %d (0 or absent: read from the file names)", i, r.Digits, MaxDigits)}
 		}
 	}
 	return &c, nil

@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -207,7 +208,11 @@ func log4brainsRoots(fsys fs.FS) (roots [][2]string, notes []string) {
 		}
 		p := cleanRel(folder)
 		if fi, err := fs.Stat(fsys, dirOrDot(p)); err != nil || !fi.IsDir() {
-			notes = append(notes, fmt.Sprintf(".log4brains.yml names %q, which does not exist; skipped", folder))
+			why := "which does not exist"
+			if errors.Is(err, fs.ErrPermission) {
+				why = err.Error()
+			}
+			notes = append(notes, fmt.Sprintf(".log4brains.yml names %q, %s; skipped", folder, why))
 			return
 		}
 		roots = append(roots, [2]string{p, name})
@@ -281,6 +286,11 @@ func detect(fsys fs.FS) []string {
 		}
 		entries, err := fs.ReadDir(fsys, c)
 		if err != nil {
+			// One that is there but may not be read (a link leading out of
+			// the repository) is still the log: loading reports it.
+			if i < wellKnownDirs && errors.Is(err, fs.ErrPermission) {
+				out = append(out, c)
+			}
 			continue
 		}
 		if i < wellKnownDirs {

@@ -291,7 +291,7 @@ template = "docs/adr/template.md"
 		{"[[roots]]\npath = \"/abs\"\n", "must be a directory inside the repository", 0},
 		{"[[roots]]\npath = \"\"\n", "must be a directory inside the repository", 0},
 		{"[[roots]]\npath = \"a\"\n[[roots]]\npath = \"./a/\"\n", "listed twice", 0},
-		{"[[roots]]\npath = \"a\"\ndigits = 12\n", "between 0 and 9", 0},
+		{"[[roots]]\npath = \"a\"\ndigits = 12\n", "between 1 and 9", 0},
 		{"[[roots]]\npath = \"a\"\nstyle = \"x\"\n", `roots[0].style "x"`, 0},
 		{"style = \"madr\"\n\nprefix = \n", "", 3},
 	}

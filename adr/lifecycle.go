@@ -23,6 +23,28 @@ type LifecycleError struct {
 
 func (e *LifecycleError) Error() string { return e.Msg }
 
+// UnparseableError means an edit would touch a record `git adr check`
+// reports unparseable (see Record.Unparseable): git-adr does not edit what
+// it cannot read fully, so nothing is written.
+type UnparseableError struct {
+	Path   string
+	Reason string // the first reason check gives
+	Fix    string // what to do, as check says it
+}
+
+func (e *UnparseableError) Error() string {
+	return fmt.Sprintf("%s is unparseable: %s; git-adr does not edit it", e.Path, e.Reason)
+}
+
+// editable returns an *UnparseableError for a record that must not be
+// edited.
+func editable(r *Record) error {
+	if ps := r.Unparseable(); len(ps) > 0 {
+		return &UnparseableError{Path: r.Path, Reason: ps[0], Fix: problemFinding(r, ps[0]).Fix}
+	}
+	return nil
+}
+
 // ErrNoChange means the record is already in the requested state.
 var ErrNoChange = errors.New("nothing to change")
 
@@ -33,6 +55,7 @@ type workspace struct {
 	cur   map[string]*Record
 	orig  map[string][]byte
 	order []string
+	err   error // the first existing record that may not be edited
 }
 
 func newWorkspace(l *Log) *workspace {
@@ -47,11 +70,15 @@ func (w *workspace) rec(r *Record) *Record {
 	return r
 }
 
-// set records new bytes for r and re-parses it.
+// set records new bytes for r and re-parses it. An existing record that
+// is unparseable is remembered as the workspace's error (see changes).
 func (w *workspace) set(r *Record, data []byte) *Record {
 	if _, ok := w.orig[r.Path]; !ok {
 		if _, isNew := w.cur[r.Path]; !isNew {
 			w.orig[r.Path] = r.Text.Src
+			if err := editable(r); err != nil && w.err == nil {
+				w.err = err
+			}
 		}
 		if !contains(w.order, r.Path) {
 			w.order = append(w.order, r.Path)
@@ -68,12 +95,17 @@ func (w *workspace) create(r *Record) {
 	w.order = append(w.order, r.Path)
 }
 
-func (w *workspace) changes() []FileChange {
+// changes returns the files to write, or the error that forbids writing
+// any of them.
+func (w *workspace) changes() ([]FileChange, error) {
+	if w.err != nil {
+		return nil, w.err
+	}
 	var out []FileChange
 	for _, p := range w.order {
 		out = append(out, FileChange{Path: p, Old: w.orig[p], New: w.cur[p].Text.Src})
 	}
-	return out
+	return out, nil
 }
 
 // reparse reads new bytes for an existing record, keeping its identity.
@@ -192,7 +224,11 @@ func (l *Log) Decide(rec *Record, to Status, reason string) ([]FileChange, []str
 			notes = append(notes, fmt.Sprintf("%s is now superseded by %s", old.ID, rec.ID))
 		}
 	}
-	return w.changes(), notes, nil
+	changes, err := w.changes()
+	if err != nil {
+		return nil, nil, err
+	}
+	return changes, notes, nil
 }
 
 func succIDOr(succ, id string) string {
@@ -251,5 +287,9 @@ func (l *Log) Link(src *Record, label string, dst *Record, reverse string) ([]Fi
 	if len(w.order) == 0 {
 		return nil, nil, ErrNoChange
 	}
-	return w.changes(), notes, nil
+	changes, err := w.changes()
+	if err != nil {
+		return nil, nil, err
+	}
+	return changes, notes, nil
 }

@@ -55,6 +55,12 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 		if err := root.scanRecords(fsys, opt.Lazy); err != nil {
 			return nil, err
 		}
+		if root.Refused != nil {
+			if root.Source == "--root" {
+				return nil, fmt.Errorf("ADR root %q: %w", root.Dir(), root.Refused)
+			}
+			l.Notes = append(l.Notes, fmt.Sprintf("%v; its records are not read and nothing is written there", root.Refused))
+		}
 		if !root.Exists && root.Source == "--root" && !opt.AllowMissing {
 			return nil, fmt.Errorf("ADR root %q: %w", root.Dir(), fs.ErrNotExist)
 		}
@@ -291,7 +297,8 @@ func (l *Log) ByPath(p string) *Record {
 }
 
 // RootFor returns the root a new record goes to: the one named by dir
-// (a path relative to the repository root), or the only/first root.
+// (a path relative to the repository root), or the first root that was not
+// refused (the first root when all were; see Root.Refused).
 func (l *Log) RootFor(dir string) (*Root, error) {
 	if dir != "" {
 		d := cleanRel(dir)
@@ -304,6 +311,11 @@ func (l *Log) RootFor(dir string) (*Root, error) {
 	}
 	if len(l.Roots) == 0 {
 		return nil, ErrNoRoots
+	}
+	for _, r := range l.Roots {
+		if r.Refused == nil {
+			return r, nil
+		}
 	}
 	return l.Roots[0], nil
 }

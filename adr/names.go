@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -158,10 +159,35 @@ func (root *Root) FormatID(n int) string {
 
 func padNumber(n, digits int) string {
 	s := strconv.Itoa(n)
-	for len(s) < digits {
-		s = "0" + s
+	if len(s) < digits {
+		s = strings.Repeat("0", digits-len(s)) + s
 	}
 	return s
+}
+
+// MaxNumber is the largest record number: file names hold at most
+// MaxDigits digits of number.
+const MaxNumber = 999_999_999
+
+// NumberError is a record number that cannot be used, with the reason.
+type NumberError struct {
+	Number int
+	Reason string
+}
+
+func (e *NumberError) Error() string { return fmt.Sprintf("%d %s", e.Number, e.Reason) }
+
+// checkNumber reports why the file name base, written for record number n,
+// would not read back as record n: a number over MaxNumber, or digits
+// that read as a date (log4brains' YYYYMMDD-slug names).
+func checkNumber(base string, n int) error {
+	if n > MaxNumber {
+		return &NumberError{Number: n, Reason: fmt.Sprintf("is over the largest record number, %d (file names hold at most %d digits)", MaxNumber, MaxDigits)}
+	}
+	if fn := parseFileName(base); !fn.Numbered || fn.Number != n {
+		return &NumberError{Number: n, Reason: fmt.Sprintf("would make the file name %q, which does not read as record %d (its digits read as a date)", base, n)}
+	}
+	return nil
 }
 
 // idPattern reads an ID as people write it: "ADR-0007", "adr 7", "#7",

@@ -245,6 +245,9 @@ func (root *Root) FileName(number int, title, date string) string {
 // records are retired (only when the new record is accepted: a proposal
 // cannot retire an accepted decision) and -l links get their reverse.
 func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
+	if o.Root.Refused != nil {
+		return nil, nil, nil, &RefusedRootError{Root: o.Root}
+	}
 	style := o.Style
 	if style == "" {
 		style = o.Root.Style
@@ -281,6 +284,11 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 		content = alignTables(content)
 	}
 	name := o.Root.FileName(o.Number, o.Title, o.Date)
+	if !o.Root.DateSlugs {
+		if err := checkNumber(name, o.Number); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	rec := Parse([]byte(content))
 	rec.Path, rec.Root = o.Root.Join(name), o.Root
 	rec.Numbered, rec.Number = !o.Root.DateSlugs, o.Number
@@ -314,8 +322,11 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 		cur := w.set(rec, w.rec(rec).WithRelation(ln.Label, w.rec(ln.Target)))
 		w.set(ln.Target, w.rec(ln.Target).WithRelation(ln.Reverse, cur))
 	}
-	final := w.rec(rec)
-	return final, w.changes(), notes, nil
+	changes, err := w.changes()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return w.rec(rec), changes, notes, nil
 }
 
 // addDomains writes domains in the style's metadata form.

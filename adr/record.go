@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
@@ -95,6 +96,30 @@ type Record struct {
 
 	// lazy marks a record known by its file name only (see Log.Ensure).
 	lazy bool
+}
+
+// Unparseable returns why `git adr check` reports the record unparseable
+// (nil when it does not): the parser's Problems, after NUL bytes (a binary
+// file, or UTF-16 text) when the parser did not name them. Commands that
+// edit refuse such a record.
+func (r *Record) Unparseable() []string {
+	if r.Text == nil || bytes.IndexByte(r.Text.Src, 0) < 0 {
+		return r.Problems
+	}
+	for _, p := range r.Problems {
+		if strings.Contains(p, "NUL") || strings.Contains(p, "binary") || strings.Contains(p, "UTF-16") {
+			return r.Problems
+		}
+	}
+	return append([]string{ProblemNUL}, r.Problems...)
+}
+
+// ProblemNUL is the reason a record holding NUL bytes is unparseable.
+const ProblemNUL = "holds NUL bytes (a binary file, or UTF-16 text)"
+
+// hasUTF16BOM reports text that starts with a UTF-16 byte order mark.
+func hasUTF16BOM(b []byte) bool {
+	return len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff)
 }
 
 // assignUnitIDs names every unit after the record's ID.

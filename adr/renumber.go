@@ -42,6 +42,17 @@ func (l *Log) Renumber(rec *Record, n int) (*RenumberResult, error) {
 		width = root.Digits
 	}
 	newBase := fn.Lead + padNumber(n, width) + fn.Sep + fn.Slug + fn.Ext
+	if n < 0 {
+		return nil, &NumberError{Number: n, Reason: "is not a record number (numbers start at 0)"}
+	}
+	if err := checkNumber(newBase, n); err != nil {
+		return nil, err
+	}
+	// A number wider than the root's numbers breaks their order in a
+	// directory listing: allowed only where the root has such numbers.
+	if w := len(strconv.Itoa(n)); root.Digits > 0 && w > root.Digits && w > root.widest() {
+		return nil, &NumberError{Number: n, Reason: fmt.Sprintf("does not fit the %d-digit numbers of %s (at most %s)", root.Digits, root.Dir(), strings.Repeat("9", root.Digits))}
+	}
 	newPath := path.Join(dirOf(rec.Path), newBase)
 	if dirOf(rec.Path) == "" {
 		newPath = newBase
@@ -115,6 +126,11 @@ func (l *Log) Renumber(rec *Record, n int) (*RenumberResult, error) {
 		if len(edits) == 0 && r != rec {
 			continue
 		}
+		if len(edits) > 0 {
+			if err := editable(r); err != nil {
+				return nil, err
+			}
+		}
 		data := t.Apply(edits...)
 		if r == rec {
 			res.Changes = append(res.Changes, FileChange{Path: newPath, From: rec.Path, Old: t.Src, New: data})
@@ -123,6 +139,17 @@ func (l *Log) Renumber(rec *Record, n int) (*RenumberResult, error) {
 		res.Changes = append(res.Changes, FileChange{Path: r.Path, Old: t.Src, New: data})
 	}
 	return res, nil
+}
+
+// widest is the number of digits of the widest record number in the root.
+func (root *Root) widest() int {
+	w := 0
+	for _, r := range root.Records {
+		if r.Numbered {
+			w = max(w, len(strconv.Itoa(r.Number)))
+		}
+	}
+	return w
 }
 
 // renumberTitle rewrites a leading "5." / "ADR 005:" number in a title.

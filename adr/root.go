@@ -41,10 +41,25 @@ type Root struct {
 	Records []*Record
 	// Exists reports whether the directory exists yet.
 	Exists bool
+	// Refused is why the directory was not read although it is there:
+	// a symbolic link that leads outside the repository, or a directory
+	// that cannot be read (errors.Is fs.ErrPermission). A refused root has
+	// no records and nothing is written into it.
+	Refused error
 
 	configured bool // style/digits/prefix fixed by configuration
 	digitsSet  bool
 }
+
+// RefusedRootError means a record would be written into a refused root
+// (see Root.Refused).
+type RefusedRootError struct{ Root *Root }
+
+func (e *RefusedRootError) Error() string {
+	return fmt.Sprintf("not writing into ADR root %s: %v", e.Root.Dir(), e.Root.Refused)
+}
+
+func (e *RefusedRootError) Unwrap() error { return e.Root.Refused }
 
 // ArchiveDir is the folder under a root that holds archived records.
 const ArchiveDir = "archive"
@@ -85,6 +100,10 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 	}
 	entries, err := fs.ReadDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		root.Refused = err
 		return nil
 	}
 	if err != nil {

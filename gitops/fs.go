@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path"
 	"sort"
@@ -21,8 +20,21 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// WorktreeFS is the work tree as saved on disk.
-func (r *Repo) WorktreeFS() fs.FS { return os.DirFS(r.Top) }
+// WorktreeFS is the work tree as saved on disk, confined to it: see
+// [ConfinedFS]. Each call opens it afresh (directory handles are not
+// shared between loads); should the work tree not open, every read fails
+// with the reason.
+func (r *Repo) WorktreeFS() fs.FS {
+	c, err := r.Worktree()
+	if err != nil {
+		return errFS{err}
+	}
+	return c
+}
+
+// Worktree opens the work tree as a [ConfinedFS], for reads and for the
+// few writes made outside a changeset.
+func (r *Repo) Worktree() (*ConfinedFS, error) { return OpenFS(r.Top) }
 
 // TreeFS is the tree of a commit (any revision git understands) as a
 // read-only file system with slash-separated paths relative to the root.

@@ -9,9 +9,10 @@
 // A [Tree] is opened on one directory, the repository root. Every path a
 // caller gives is resolved against it: ".." that climbs out, absolute paths
 // elsewhere and symbolic links that lead outside are refused with
-// [ErrOutside]; anything inside .git is refused with [ErrGitDir]. Files are
-// opened through an [os.Root], so a link swapped in after the check cannot
-// escape either.
+// [ErrOutside]; anything inside .git is refused with [ErrGitDir]. Links are
+// resolved and files opened by gitops.ConfinedFS, the confinement layer
+// every git-adr read goes through, over an [os.Root]: a link swapped in
+// after the check cannot escape either.
 //
 // # Limits
 //

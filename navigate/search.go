@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-adr/git-adr/gitops"
 )
 
 // Search limits (ADR-0069 of the reference), and the bounds of what one
@@ -284,7 +286,7 @@ func (s *scan) file(r *os.Root, name, rel string) {
 	}
 	// The entry was a regular file when listed; should it have become a
 	// FIFO since, the open must not block.
-	f, err := openNonBlocking(r, name)
+	f, err := gitops.OpenNonBlocking(r, name)
 	if err != nil {
 		return
 	}

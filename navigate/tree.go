@@ -9,13 +9,17 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/git-adr/git-adr/gitops"
 )
 
 // Errors returned (wrapped) by [Tree] methods.
 var (
 	// ErrOutside means a path leads outside the tree: "..", an absolute
-	// path elsewhere, or a symbolic link pointing out.
-	ErrOutside = errors.New("outside the repository")
+	// path elsewhere, or a symbolic link pointing out. It is
+	// gitops.ErrOutside: nav confines paths with the same layer as every
+	// other read.
+	ErrOutside = gitops.ErrOutside
 	// ErrGitDir means a path names .git or something inside it.
 	ErrGitDir = errors.New("inside .git")
 	// ErrNotFound means nothing exists at the path.
@@ -24,8 +28,9 @@ var (
 	ErrIsDir = errors.New("is a directory")
 	// ErrNotDir means a directory was expected and the path is not one.
 	ErrNotDir = errors.New("not a directory")
-	// ErrNotRegular means the path is a device, socket or pipe.
-	ErrNotRegular = errors.New("not a regular file")
+	// ErrNotRegular means the path is a device, socket or pipe
+	// (gitops.ErrSpecialFile).
+	ErrNotRegular = gitops.ErrSpecialFile
 	// ErrBinary means a file holds a NUL byte.
 	ErrBinary = errors.New("binary file")
 	// ErrNotUTF8 means a file is not valid UTF-8.
@@ -64,27 +69,18 @@ func (w *wrapped) Unwrap() error { return w.err }
 // there, and paths in results are shown relative to it ("../x" for a path
 // beside it), as git grep shows them.
 type Tree struct {
-	top  string // absolute, as given (cleaned)
-	real string // top with symbolic links resolved
-	root *os.Root
-	cwd  string // slash-separated, relative to top; "." for the top
+	fs   *gitops.ConfinedFS
+	root *os.Root // fs.Root()
+	cwd  string   // slash-separated, relative to the top; "." for the top
 }
 
 // Open opens the tree rooted at dir.
 func Open(dir string) (*Tree, error) {
-	abs, err := filepath.Abs(dir)
+	c, err := gitops.OpenFS(dir)
 	if err != nil {
 		return nil, err
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("open %q: %w", dir, err)
-	}
-	root, err := os.OpenRoot(real)
-	if err != nil {
-		return nil, fmt.Errorf("open %q: %w", dir, err)
-	}
-	return &Tree{top: abs, real: real, root: root, cwd: "."}, nil
+	return &Tree{fs: c, root: c.Root(), cwd: "."}, nil
 }
 
 // At returns a view of the same tree whose current directory is dir, a
@@ -102,7 +98,7 @@ func (t *Tree) At(dir string) (*Tree, error) {
 }
 
 // Close releases the tree's directory handle.
-func (t *Tree) Close() error { return t.root.Close() }
+func (t *Tree) Close() error { return t.fs.Close() }
 
 // Resolve turns p into a clean, slash-separated path relative to the top
 // ("." for the top itself). A relative p starts at the current directory;
@@ -115,10 +111,7 @@ func (t *Tree) Resolve(p string) (string, error) {
 	}
 	var rel string
 	if filepath.IsAbs(p) {
-		r, ok := within(t.top, filepath.Clean(p))
-		if !ok {
-			r, ok = within(t.real, filepath.Clean(p))
-		}
+		r, ok := t.fs.Within(p)
 		if !ok {
 			return "", fmt.Errorf("%q: %w", p, ErrOutside)
 		}
@@ -140,16 +133,6 @@ func (t *Tree) Resolve(p string) (string, error) {
 	return rel, nil
 }
 
-// within reports p relative to dir (slash-separated) when p is dir or lies
-// below it.
-func within(dir, p string) (string, bool) {
-	r, err := filepath.Rel(dir, p)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
-		return "", false
-	}
-	return filepath.ToSlash(r), true
-}
-
 // show turns a path relative to the top into one relative to the current
 // directory.
 func (t *Tree) show(rel string) string {
@@ -164,51 +147,33 @@ func (t *Tree) show(rel string) string {
 }
 
 // locate resolves p (relative to the current directory or absolute) and
-// follows its symbolic links, refusing any that lead outside the tree or
-// into .git. It returns the lexical path and the real path to open through
-// the root, both relative to the top. Errors quote p as given.
+// follows its symbolic links (gitops.ConfinedFS.Resolve), refusing any
+// that lead outside the tree or into .git. It returns the lexical path and
+// the real path to open through the root, both relative to the top.
+// Errors quote p as given; a missing path behind a link that leads out is
+// refused as outside, so that answers do not tell which files exist
+// elsewhere.
 func (t *Tree) locate(p string) (lexical, real string, err error) {
 	lexical, err = t.Resolve(p)
 	if err != nil {
 		return "", "", err
 	}
-	full := filepath.Join(t.real, filepath.FromSlash(lexical))
-	resolved, err := filepath.EvalSymlinks(full)
-	missing := err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) // ENOTDIR: "file.go/x"
-	if err != nil && !missing {
-		return lexical, "", fmt.Errorf("%q: %w", p, err)
-	}
-	if missing {
-		// Resolve the longest prefix that exists: a missing path behind a
-		// link that leads out is refused as outside, so that answers do
-		// not tell which files exist elsewhere.
-		for dir := filepath.Dir(full); ; dir = filepath.Dir(dir) {
-			if r, err := filepath.EvalSymlinks(dir); err == nil {
-				resolved = r
-				break
-			}
-			if dir == t.real || dir == filepath.Dir(dir) {
-				resolved = t.real
-				break
-			}
-		}
-	}
-	r, ok := within(t.real, resolved)
-	if !ok {
+	real, err = t.fs.Resolve(lexical)
+	if errors.Is(err, gitops.ErrOutside) {
 		return lexical, "", &wrapped{fmt.Sprintf("%q goes through a symbolic link that leads outside the repository", p), ErrOutside}
 	}
-	for _, el := range strings.Split(r, "/") {
+	if err != nil {
+		return lexical, "", fmt.Errorf("%q: %w", p, errors.Unwrap(err))
+	}
+	for _, el := range strings.Split(real, "/") {
 		if el == ".git" {
 			return lexical, "", &wrapped{fmt.Sprintf("%q goes through a symbolic link into .git", p), ErrGitDir}
 		}
 	}
-	if missing {
+	if _, err := t.root.Lstat(real); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) { // ENOTDIR: "file.go/x"
 		return lexical, "", fmt.Errorf("%q: %w", p, ErrNotFound)
 	}
-	if r == "" {
-		r = "."
-	}
-	return lexical, r, nil
+	return lexical, real, nil
 }
 
 // open opens a real path (see locate) through the root, which refuses
@@ -229,7 +194,7 @@ func (t *Tree) open(p, real string, wantDir bool) (*os.File, error) {
 			return nil, fmt.Errorf("%q is a %s: %w", p, kind(fi.Mode()), ErrNotRegular)
 		}
 	}
-	f, err := openNonBlocking(t.root, real)
+	f, err := gitops.OpenNonBlocking(t.root, real)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%q: %w", p, ErrNotFound)
@@ -239,20 +204,5 @@ func (t *Tree) open(p, real string, wantDir bool) (*os.File, error) {
 	return f, nil
 }
 
-// openNonBlocking opens name in r for reading without blocking on a FIFO.
-func openNonBlocking(r *os.Root, name string) (*os.File, error) {
-	return r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-}
-
 // kind names a special file's type for messages.
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
-}
+func kind(m fs.FileMode) string { return gitops.FileKind(m) }

@@ -42,9 +42,16 @@ func PrepareManual(repo *gitops.Repo, p *Plan, brief Brief, batches []Batch) (st
 	if err := repo.WorktreeAdd(dir, p.Base); err != nil {
 		return "", err
 	}
-	d := filepath.Join(dir, DraftDir)
-	if err := os.MkdirAll(filepath.Join(d, "evidence"), 0o755); err != nil {
+	// The worktree holds what the base commits, links included: every
+	// file is written through its confinement, into a fresh .adr-draft.
+	wt, err := gitops.OpenFS(dir)
+	if err != nil {
 		return "", err
+	}
+	defer wt.Close()
+	if _, err := wt.Lstat(DraftDir); !errors.Is(err, fs.ErrNotExist) {
+		repo.WorktreeRemove(dir, true)
+		return "", fmt.Errorf("the plan's base commit has %s, where git-adr writes the brief; remove it from the branch", DraftDir)
 	}
 	skeleton := Candidate{Schema: CandidateSchema, Records: []NewRecord{}, Summary: view.Draft{
 		Constraints: []view.Statement{}, Rationale: []view.Statement{}, Risks: []view.Statement{},
@@ -64,7 +71,7 @@ func PrepareManual(repo *gitops.Repo, p *Plan, brief Brief, batches []Batch) (st
 		files[fmt.Sprintf("evidence/batch-%d.json", b.Number)] = mustJSON(b)
 	}
 	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(d, filepath.FromSlash(name)), data, 0o644); err != nil {
+		if err := wt.WriteFile(DraftDir+"/"+name, data, 0o644); err != nil {
 			return "", err
 		}
 	}
@@ -92,9 +99,15 @@ func manualReadme(p *Plan, b Brief) string {
 }
 
 // ReadManual reads draft.json and any replacement records written at their
-// reserved paths.
+// reserved paths, through the worktree's confinement: a link there that
+// leads outside the worktree is refused, not read into a candidate.
 func ReadManual(dir string, p *Plan) (*Candidate, error) {
-	data, err := os.ReadFile(filepath.Join(dir, DraftDir, "draft.json"))
+	wt, err := gitops.OpenFS(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer wt.Close()
+	data, err := wt.ReadFile(DraftDir + "/draft.json")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s has no %s/draft.json", dir, DraftDir)
 	}
@@ -106,9 +119,12 @@ func ReadManual(dir string, p *Plan) (*Candidate, error) {
 		return nil, fmt.Errorf("%s/draft.json: %w", DraftDir, err)
 	}
 	for _, res := range p.Reserved {
-		content, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(res.Path)))
-		if err != nil {
+		content, err := wt.ReadFile(res.Path)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reserved path %s: %w", res.Path, err)
 		}
 		found := false
 		for i := range c.Records {

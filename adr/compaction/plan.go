@@ -20,6 +20,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -205,5 +206,14 @@ func DecodePlan(data []byte) (*Plan, error) {
 	if p.Schema != SchemaVersion {
 		return nil, fmt.Errorf("plan.json: schema %d is not supported (this git-adr reads %d)", p.Schema, SchemaVersion)
 	}
+	// The ID names files and directories under $GIT_DIR/adr (receipts,
+	// the drafting worktree): a plan fetched from elsewhere must not name
+	// a path outside it.
+	if !planIDPattern.MatchString(p.ID) {
+		return nil, fmt.Errorf("plan.json: id %q is not a plan ID (such as \"s-0123456789\")", p.ID)
+	}
 	return &p, nil
 }
+
+// planIDPattern is what PlanID makes, loosely: one safe path element.
+var planIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)

@@ -3,6 +3,7 @@ package evidence
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io/fs"
 	"sort"
 	"strings"
 
@@ -14,8 +15,9 @@ import (
 // Service answers context requests over one decision log.
 type Service struct {
 	Log *adr.Log
-	// Top is the absolute work tree root, for source files.
-	Top string
+	// Source is the work tree, for source files: a confined file system
+	// (gitops.ConfinedFS) so that no source is read from outside it.
+	Source fs.FS
 	// SourceFiles lists candidate source files (repository-relative), for
 	// task retrieval; nil disables source excerpts.
 	SourceFiles func() ([]string, error)
@@ -24,7 +26,7 @@ type Service struct {
 	// create, a missing key is an error wrapping fs.ErrNotExist). Nil: no
 	// cursors are issued and none is accepted.
 	CursorKey func(create bool) ([]byte, error)
-	// Prefix is the caller's directory relative to Top ("" at the top), so
+	// Prefix is the caller's directory relative to the top of the work tree ("" at the top), so
 	// that suggested commands name files as the caller would.
 	Prefix string
 	// CacheDir holds derived caches ($GIT_DIR/adr/cache); "" disables them.

@@ -276,6 +276,9 @@ func sourceSlots(maxUnits int) int { return max(1, min(2, maxUnits/4)) }
 // addSources ranks the repository's own files and inserts the best ones
 // after the first units, so that they fit in the first response.
 func (s *Service) addSources(p *plan, req Request, q []retrieve.QueryTerm) {
+	if s.Source == nil {
+		return
+	}
 	paths, err := s.SourceFiles()
 	if err != nil {
 		p.warnings = append(p.warnings, "source files not searched: "+err.Error())
@@ -287,7 +290,7 @@ func (s *Service) addSources(p *plan, req Request, q []retrieve.QueryTerm) {
 			cand = append(cand, f)
 		}
 	}
-	xs, st := retrieve.Files(q, retrieve.FileOptions{Top: s.Top, Paths: cand, Priority: req.File, Results: 6})
+	xs, st := retrieve.Files(q, retrieve.FileOptions{FS: s.Source, Paths: cand, Priority: req.File, Results: 6})
 	if len(st.LimitsHit) > 0 {
 		p.warnings = append(p.warnings, fmt.Sprintf("source search stopped at its %s limit after %d files; name the file with --file", strings.Join(st.LimitsHit, " and "), st.Files))
 	}

@@ -132,6 +132,11 @@ func (f Freshness) Fix() string {
 // make a view stale: content is compared as git stores it.
 func Check(l *adr.Log, root *adr.Root) Freshness {
 	f := Freshness{Root: root.Dir(), CurrentPath: root.Join(CurrentFile), ManifestPath: root.Join(ManifestFile), Reasons: []Reason{}}
+	if root.Refused != nil {
+		// Nothing in a refused root is read (loading noted why).
+		f.State = Missing
+		return f
+	}
 	cur, curErr := fs.ReadFile(l.FS, f.CurrentPath)
 	man, manErr := fs.ReadFile(l.FS, f.ManifestPath)
 	curGone, manGone := errors.Is(curErr, fs.ErrNotExist), errors.Is(manErr, fs.ErrNotExist)

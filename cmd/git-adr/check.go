@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
@@ -253,13 +252,14 @@ func pendingFindings(env *Env, rep *adr.CheckReport) error {
 // temporaryFiles adds a finding for each git-adr temporary file in an ADR
 // folder (left by a run killed while writing).
 func temporaryFiles(env *Env, l *adr.Log, extra []adr.Finding) ([]adr.Finding, error) {
-	r, err := env.Repo()
-	if err != nil || r.Bare {
-		return extra, err
-	}
 	for _, rt := range l.Roots {
+		if rt.Refused != nil {
+			continue // nothing is read there
+		}
 		for _, dir := range []string{rt.Dir(), rt.Join(adr.ArchiveDir)} {
-			entries, err := os.ReadDir(r.Abs(dir))
+			// Through the log's confined file system: a folder that is a
+			// link out of the repository is not listed.
+			entries, err := fs.ReadDir(l.FS, dir)
 			if err != nil {
 				continue
 			}

@@ -129,7 +129,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 // and for the MCP tool.
 func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
 	return &evidence.Service{
-		Log: l, Top: repo.Top, CursorKey: repo.CursorKey, Prefix: repo.Prefix, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
+		Log: l, Source: repo.WorktreeFS(), CursorKey: repo.CursorKey, Prefix: repo.Prefix, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
 		SourceFiles: func() ([]string, error) {
 			out, err := repo.Git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
 			if err != nil {

@@ -162,6 +162,12 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 		if errors.Is(err, os.ErrNotExist) && len(roots) > 0 {
 			return nil, usagef("%v", err).hint("check the --root value, or create the directory with `git adr init --dir DIR`")
 		}
+		if errors.Is(err, gitops.ErrSpecialFile) {
+			return nil, failf("%v", err).hint("git-adr reads only regular files: move the named pipe, socket or device out of the ADR directory")
+		}
+		if errors.Is(err, gitops.ErrOutside) {
+			return nil, failf("%v", err).hint("replace the link with the directory or file itself, inside the repository")
+		}
 		return nil, err
 	}
 	for _, n := range l.Notes {

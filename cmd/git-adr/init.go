@@ -53,7 +53,8 @@ func runInit(env *Env, dir, styleName string) error {
 		return err
 	}
 	wt := repo.WorktreeFS()
-	if _, err := fs.Stat(wt, adr.ConfigFile); err == nil {
+	// Lstat: a link (even one leading out, which reads refuse) is there.
+	if _, err := fs.Lstat(wt, adr.ConfigFile); err == nil {
 		return failf("%s already exists; not overwriting it", adr.ConfigFile).
 			hint("edit " + adr.ConfigFile + " by hand (docs/configuration.md), or start records with `git adr new TITLE`")
 	}
@@ -106,7 +107,7 @@ func runInit(env *Env, dir, styleName string) error {
 		changes = append(changes, ch...)
 		created = append(created, rec.Path)
 		if s == adr.StyleNygard && root.Path != "doc/adr" {
-			if _, err := fs.Stat(wt, ".adr-dir"); err != nil {
+			if _, err := fs.Lstat(wt, ".adr-dir"); err != nil {
 				changes = append(changes, adr.FileChange{Path: ".adr-dir", New: []byte(root.Dir() + "\n")})
 			}
 		}

@@ -82,11 +82,30 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 	return nil
 }
 
-// lifecycleErr turns a refused transition into a usage error with its hint.
+// lifecycleErr turns a refused edit into an error with its hint: a
+// refused transition or an unparseable record is a usage error, a refused
+// root a failure.
 func lifecycleErr(err error) error {
 	var le *adr.LifecycleError
 	if errors.As(err, &le) {
 		return usagef("%s", le.Msg).hint(le.Hint)
 	}
+	var rr *adr.RefusedRootError
+	if errors.As(err, &rr) {
+		return refusedRoot(rr.Root)
+	}
+	var ue *adr.UnparseableError
+	if errors.As(err, &ue) {
+		return unparseable(ue)
+	}
 	return err
 }
+
+// unparseable is the error for an edit of a record check reports
+// unparseable: exit 2, the reason, and check's own fix.
+func unparseable(ue *adr.UnparseableError) error {
+	return usagef("%v", ue).hint(ue.Fix+", then run the command again", "`git adr check` lists every unparseable record")
+}
+
+// editErr is lifecycleErr for commands that create records.
+func editErr(err error) error { return lifecycleErr(err) }

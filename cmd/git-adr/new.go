@@ -6,11 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
 
@@ -143,6 +146,9 @@ func runNew(env *Env, title string, o newOptions) error {
 		}
 		return usagef("--dir %q is not an ADR root", o.dir).hint("roots: " + strings.Join(dirs, ", "))
 	}
+	if root.Refused != nil {
+		return refusedRoot(root)
+	}
 	opt.Root = root
 	for _, ref := range o.supersedes {
 		r, err := resolveRecord(env, l, ref)
@@ -188,8 +194,12 @@ func runNew(env *Env, title string, o newOptions) error {
 	}
 	opt.Number = adr.NextNumber(root, adr.ScanBranches(branches, l.Roots), reserved[root.Path])
 	rec, changes, notes, err := l.NewRecord(opt)
+	var ne *adr.NumberError
+	if errors.As(err, &ne) {
+		return failf("the next record number, %v", err).hint("a branch or a compaction reservation (refs/adr/reservations) holds a number that high; `git adr renumber` it, or delete the reservation")
+	}
 	if err != nil {
-		return err
+		return editErr(err)
 	}
 	if err := applyChanges(env, changes); err != nil {
 		return err
@@ -217,28 +227,38 @@ func runNew(env *Env, title string, o newOptions) error {
 }
 
 // projectTemplate finds a project template: the root's configured one,
-// $ADR_TEMPLATE, or adr-tools' <root>/templates/template.md.
+// $ADR_TEMPLATE, or adr-tools' <root>/templates/template.md. Templates in
+// the repository are read through the work tree's confinement: a link that
+// leads outside it is refused, not copied into the record.
 func projectTemplate(env *Env, root *adr.Root) (string, error) {
 	repo, err := env.Repo()
 	if err != nil {
 		return "", err
 	}
-	path, from := "", ""
+	var data []byte
 	switch {
 	case root.Template != "":
-		path, from = repo.Abs(root.Template), adr.ConfigFile+" template"
-	case os.Getenv("ADR_TEMPLATE") != "":
-		path, from = os.Getenv("ADR_TEMPLATE"), "ADR_TEMPLATE"
-	default:
-		data, err := fs.ReadFile(repo.WorktreeFS(), root.Join("templates/template.md"))
+		data, err = fs.ReadFile(repo.WorktreeFS(), path.Clean(filepath.ToSlash(root.Template)))
 		if err != nil {
+			return "", usagef("%s template %q cannot be read: %v", adr.ConfigFile, root.Template, pathErrReason(err)).
+				hint("fix the path (a file inside the repository), or remove it to use the built-in template")
+		}
+	case os.Getenv("ADR_TEMPLATE") != "":
+		name := os.Getenv("ADR_TEMPLATE")
+		data, err = gitops.ReadRegularFile(name)
+		if err != nil {
+			return "", usagef("ADR_TEMPLATE %q cannot be read: %v", name, pathErrReason(err)).hint("fix the path, or unset ADR_TEMPLATE to use the built-in template")
+		}
+	default:
+		p := root.Join("templates/template.md")
+		data, err = fs.ReadFile(repo.WorktreeFS(), p)
+		if errors.Is(err, fs.ErrNotExist) {
 			return "", nil
 		}
-		return string(data), nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", usagef("%s %q cannot be read: %v", from, path, errors.Unwrap(err)).hint("fix the path, or remove it to use the built-in template")
+		if err != nil {
+			return "", usagef("template %s cannot be read: %v", p, pathErrReason(err)).
+				hint("replace it with a regular file inside the repository, or remove it to use the built-in template")
+		}
 	}
 	return string(data), nil
 }
@@ -253,6 +273,24 @@ func editorCommand() string {
 
 // editorWanted reports whether `new` will open an editor.
 func editorWanted(env *Env) bool { return editorCommand() != "" && env.interactive() }
+
+// pathErrReason is an error without the operation and path a
+// *fs.PathError repeats (the message names the path already).
+func pathErrReason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// refusedRoot is the error for a command that would write into a root the
+// log refused to read.
+func refusedRoot(root *adr.Root) error {
+	return failf("%v", &adr.RefusedRootError{Root: root}).
+		hint("replace "+root.Dir()+" with a directory inside the repository, or name another root with --dir",
+			"`git adr roots` lists the roots and why one is refused")
+}
 
 // openEditor runs $VISUAL or $EDITOR on the file when git-adr runs on a
 // terminal, as adr-tools does.

@@ -74,6 +74,15 @@ func runRenumber(env *Env, ref string, to int, toSet bool) error {
 		fmt.Fprintf(env.Out, "%s already has number %d\n", adr.Escape(rec.ID), to)
 		return nil
 	}
+	var ue *adr.UnparseableError
+	if errors.As(err, &ue) {
+		return unparseable(ue)
+	}
+	var ne *adr.NumberError
+	if errors.As(err, &ne) {
+		return usagef("--to %v", err).hint(fmt.Sprintf("omit --to to take the next free number (%d)", adr.NextNumber(rec.Root, seen, nil)),
+			"docs/configuration.md describes digits and the largest record number")
+	}
 	if err != nil {
 		return usagef("%v", err).hint("omit --to to take the next free number")
 	}

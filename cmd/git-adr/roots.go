@@ -17,6 +17,9 @@ type rootInfo struct {
 	Style    string `json:"style"`
 	Records  int    `json:"records"`
 	Archived int    `json:"archived"`
+	// Refused says why the directory is not read (a link leading outside
+	// the repository).
+	Refused string `json:"refused,omitempty"`
 }
 
 func rootsCommand(env *Env) *cli.Command {
@@ -41,6 +44,9 @@ records with ADR structure.`,
 			infos := []rootInfo{}
 			for _, r := range l.Roots {
 				in := rootInfo{Path: r.Dir(), Source: r.Source, Name: r.Name, Prefix: r.Prefix, Digits: r.Digits, Style: string(r.Style)}
+				if r.Refused != nil {
+					in.Refused = r.Refused.Error()
+				}
 				for _, rec := range r.Records {
 					if rec.Archived {
 						in.Archived++
@@ -55,6 +61,10 @@ records with ADR structure.`,
 			}
 			tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 			for _, in := range infos {
+				if in.Refused != "" {
+					fmt.Fprintf(tw, "%s\trefused: %s\t\t\t%s\n", adr.Escape(in.Path), adr.Escape(in.Refused), adr.Escape(in.Source))
+					continue
+				}
 				fmt.Fprintf(tw, "%s\t%d records\t%d archived\t%s\t%s\n", adr.Escape(in.Path), in.Records, in.Archived, adr.Escape(in.Style), adr.Escape(in.Source))
 			}
 			return tw.Flush()

@@ -2,16 +2,17 @@ package retrieve
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"strings"
 	"unicode/utf8"
 )
 
 // FileOptions bounds source retrieval.
 type FileOptions struct {
-	// Top is the absolute directory paths are relative to.
-	Top string
+	// FS holds the files (the confined work tree, gitops.ConfinedFS, so
+	// that a directory that became a link out of the repository is not
+	// read through). Symbolic links among Paths are skipped.
+	FS fs.FS
 	// Paths are the candidate files, slash-separated and relative to Top
 	// (for example `git ls-files`), in a deterministic order.
 	Paths []string
@@ -89,13 +90,12 @@ func Files(q []QueryTerm, opt FileOptions) ([]Excerpt, FileStats) {
 			st.LimitsHit = appendOnce(st.LimitsHit, "bytes")
 			break
 		}
-		full := filepath.Join(opt.Top, filepath.FromSlash(p))
-		fi, err := os.Lstat(full)
+		fi, err := fs.Lstat(opt.FS, p)
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > opt.MaxFileSize {
 			st.Skipped++
 			continue
 		}
-		data, err := os.ReadFile(full)
+		data, err := fs.ReadFile(opt.FS, p)
 		if err != nil || isBinary(data) {
 			st.Skipped++
 			continue

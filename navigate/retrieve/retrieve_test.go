@@ -98,7 +98,7 @@ func TestFiles(t *testing.T) {
 	write("pay/other.go", "package pay\n")
 	write("bin.dat", "cache\x00\x01")
 	write("node_modules/x/retry.js", "retry payments")
-	xs, st := Files(Query("retry payments", English), FileOptions{Top: dir, Paths: []string{"bin.dat", "node_modules/x/retry.js", "pay/other.go", "pay/retry.go"}, Priority: "pay/other.go"})
+	xs, st := Files(Query("retry payments", English), FileOptions{FS: os.DirFS(dir), Paths: []string{"bin.dat", "node_modules/x/retry.js", "pay/other.go", "pay/retry.go"}, Priority: "pay/other.go"})
 	if len(xs) != 2 || xs[0].Path != "pay/other.go" || !xs[0].Priority || xs[1].Path != "pay/retry.go" {
 		t.Fatalf("excerpts = %+v", xs)
 	}
