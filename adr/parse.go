@@ -495,7 +495,7 @@ func (p *parser) setStatus(val string, f Field, line int) {
 	}
 }
 
-var statusWithID = regexp.MustCompile(`(?i)^\W*(superseded by|superceded by|replaced by|amended by|refined by)\s*:?\s+(.+)$`)
+var statusWithID = regexp.MustCompile(`(?i)^\W*(superseded(?: by)?|superceded(?: by)?|replaced by|amended by|refined by)\s*:?\s+(.+)$`)
 
 func statusWithIDs(val string) (string, []string, bool) {
 	m := statusWithID.FindStringSubmatch(strings.TrimSpace(val))

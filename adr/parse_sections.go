@@ -23,12 +23,14 @@ func linkIndex(s string) []int {
 func parseRelationLine(s string, custom bool) (label string, targets []string, ok bool) {
 	s = strings.TrimSpace(s)
 	s = strings.TrimLeft(s, "-*+ \t")
+	// "⌛️ Superseded by [7. X](0007-x.md)": the emoji decorates the label.
+	s = s[decorationLen(s):]
 	if s == "" {
 		return "", nil, false
 	}
 	// Most lines hold no link: skip the (backtracking) link pattern then.
 	if loc := linkIndex(s); loc != nil {
-		label = strings.Trim(strings.TrimSpace(s[:loc[0]]), "*_: \t")
+		label = strings.Trim(trimDecoration(strings.TrimSpace(s[:loc[0]])), "*_: \t")
 		if label == "" || len(strings.Fields(label)) > 5 || strings.ContainsAny(label, ".;!?()[]`") {
 			return "", nil, false
 		}

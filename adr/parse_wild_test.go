@@ -1,0 +1,130 @@
+package adr
+
+import (
+	"strings"
+	"testing"
+)
+
+// Forms seen in public ADR logs (issue 9): each case is the smallest
+// record that shows one form, with what the parser must read from it.
+
+// relLabels is relString with the label as written: "type>target(label)".
+func relLabels(rs []Relation) string {
+	var b []string
+	for _, r := range rs {
+		b = append(b, string(r.Type)+">"+r.Target+"("+r.Label+")")
+	}
+	return strings.Join(b, " ")
+}
+
+type wildCase struct {
+	name   string
+	src    string
+	raw    string // RawStatus
+	field  string // the status field's bytes ("-" when no field)
+	status Status
+	rels   string // relLabels
+}
+
+func checkWild(t *testing.T, tests []wildCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Parse([]byte(tt.src))
+			if r.RawStatus != tt.raw || r.Status != tt.status {
+				t.Errorf("status %q (%s), want %q (%s)", r.RawStatus, r.Status, tt.raw, tt.status)
+			}
+			field := "-"
+			if r.StatusField.Kind != FieldNone {
+				field = fieldText(r)
+			}
+			if field != tt.field {
+				t.Errorf("status field %q, want %q", field, tt.field)
+			}
+			if got := relLabels(r.Relations); got != tt.rels {
+				t.Errorf("relations\n got %s\nwant %s", got, tt.rels)
+			}
+			if got := string(r.Text.Apply()); got != tt.src {
+				t.Errorf("round trip changed the record")
+			}
+		})
+	}
+}
+
+// Item 1: an emoji (with or without U+FE0F) before a status that links
+// its successor decorates the status and the label; it is neither.
+func TestDecoratedStatusWithLink(t *testing.T) {
+	checkWild(t, []wildCase{
+		{
+			name:   "section, emoji with variation selector, label with by",
+			src:    lines("# 4. Old", "", "## Status", "", "⌛️ Superseded by [7. New approach](0007-new-approach.md)", "", "## Context", "", "x"),
+			raw:    "⌛️ Superseded by [7. New approach](0007-new-approach.md)",
+			field:  "⌛️ Superseded by [7. New approach](0007-new-approach.md)",
+			status: Superseded,
+			rels:   "superseded-by>0007-new-approach.md(Superseded by)",
+		},
+		{
+			name:   "section, bare emoji, label without by",
+			src:    lines("# 4. Old", "", "## Status", "", "⌛ Superseded [0019](0019-use-go.md)", "", "## Context", "", "x"),
+			raw:    "⌛ Superseded [0019](0019-use-go.md)",
+			field:  "⌛ Superseded [0019](0019-use-go.md)",
+			status: Superseded,
+			rels:   "superseded-by>0019-use-go.md(Superseded)",
+		},
+		{
+			name:   "front matter",
+			src:    lines("---", `status: "⌛️ Superseded by [ADR-0007](0007-new.md)"`, "---", "# Old"),
+			raw:    "⌛️ Superseded by [ADR-0007](0007-new.md)",
+			field:  `"⌛️ Superseded by [ADR-0007](0007-new.md)"`,
+			status: Superseded,
+			rels:   "superseded-by>0007-new.md(Superseded by)",
+		},
+		{
+			name:   "metadata bullet",
+			src:    lines("# Old", "", "- Status: ⌛️ Superseded by [New](0007-new.md)", "- Date: 2024-01-01"),
+			raw:    "⌛️ Superseded by [New](0007-new.md)",
+			field:  "⌛️ Superseded by [New](0007-new.md)",
+			status: Superseded,
+			rels:   "superseded-by>0007-new.md(Superseded by)",
+		},
+		{
+			name:   "bold line",
+			src:    lines("# Old", "", "**Status:** ⌛ Superseded by ADR-0007"),
+			raw:    "⌛ Superseded by ADR-0007",
+			field:  "⌛ Superseded by ADR-0007",
+			status: Superseded,
+			rels:   "superseded-by>ADR-0007(Superseded by)",
+		},
+		{
+			name:   "table cell",
+			src:    lines("# Old", "", "| Metadata | Value |", "|---|---|", "| Status | 🔄 Superseded by [ADR-7](0007-new.md) |"),
+			raw:    "🔄 Superseded by [ADR-7](0007-new.md)",
+			field:  "🔄 Superseded by [ADR-7](0007-new.md)",
+			status: Superseded,
+			rels:   "superseded-by>0007-new.md(Superseded by)",
+		},
+		{
+			name:   "heading value",
+			src:    lines("# Old", "", "## Status: ⌛️ Superseded by [New](0007-new.md)", "", "## Context"),
+			raw:    "⌛️ Superseded by [New](0007-new.md)",
+			field:  "⌛️ Superseded by [New](0007-new.md)",
+			status: Superseded,
+			rels:   "superseded-by>0007-new.md(Superseded by)",
+		},
+		{
+			name:   "decorated link line below a status",
+			src:    lines("# 3. C", "", "## Status", "", "✅ Accepted", "", "➡️ Supersedes [1. A](0001-a.md)", "", "## Context"),
+			raw:    "✅ Accepted",
+			field:  "✅ Accepted",
+			status: Accepted,
+			rels:   "supersedes>0001-a.md(Supersedes)",
+		},
+		{
+			name:   "decorated accepted keeps its decoration in the raw text",
+			src:    lines("# 1. A", "", "## Status", "", "✅ Accepted", "", "## Context"),
+			raw:    "✅ Accepted",
+			field:  "✅ Accepted",
+			status: Accepted,
+		},
+	})
+}
