@@ -201,6 +201,7 @@ func (p *parser) statusBody(heading, start, end int) {
 		return
 	}
 	var valFrom, valTo = -1, -1
+	quoted := -1 // the first quoted line that holds a status and nothing else
 	for i := start; i < end; i++ {
 		l := t.Lines[i]
 		if l.Kind == LineHeading {
@@ -210,6 +211,9 @@ func (p *parser) statusBody(heading, start, end int) {
 		if l.Kind != LineText || strings.HasPrefix(s, ">") {
 			if valFrom >= 0 && valTo < 0 {
 				valTo = i
+			}
+			if quoted < 0 && l.Kind == LineText && bareStatus(strings.TrimLeft(s, "> \t")) {
+				quoted = i
 			}
 			continue
 		}
@@ -245,6 +249,18 @@ func (p *parser) statusBody(heading, start, end int) {
 		for valTo > valFrom && t.Lines[valTo-1].Kind != LineText {
 			valTo--
 		}
+	}
+	if valFrom < 0 && quoted >= 0 {
+		// "> Accepted" alone: the quote is the status (unfilled guidance
+		// such as "> Accepted or Rejected" is not a bare status). The field
+		// starts after the quote markers, so an edit keeps them.
+		line := t.LineText(quoted)
+		lead := len(line) - len(strings.TrimLeft(line, "> \t"))
+		val := strings.TrimRight(line[lead:], " \t")
+		f := Field{Kind: FieldSection, Line: quoted, Section: heading, Start: t.Lines[quoted].Start + lead}
+		f.End = f.Start + len(val)
+		p.setStatus(val, f, quoted)
+		return
 	}
 	if valFrom < 0 {
 		// An empty status section: the value belongs after the heading and

@@ -128,3 +128,51 @@ func TestDecoratedStatusWithLink(t *testing.T) {
 		},
 	})
 }
+
+// Item 2: a status section whose only content is a quoted status word is
+// that status; quoted guidance listing the choices is not.
+func TestBlockquotedStatus(t *testing.T) {
+	checkWild(t, []wildCase{
+		{
+			name:   "quoted status",
+			src:    lines("# 1. A", "", "## Status", "", "> Accepted", "", "## Context", "", "x"),
+			raw:    "Accepted",
+			field:  "Accepted",
+			status: Accepted,
+		},
+		{
+			name:   "quoted, decorated and nested",
+			src:    lines("# 1. A", "", "## Status", "", ">> ✅ **Accepted**", "", "## Context"),
+			raw:    "✅ **Accepted**",
+			field:  "✅ **Accepted**",
+			status: Accepted,
+		},
+		{
+			name:   "quoted supersession",
+			src:    lines("# 1. A", "", "## Status", "", "> Superseded by [2. B](0002-b.md)", "", "## Context"),
+			raw:    "Superseded by [2. B](0002-b.md)",
+			field:  "Superseded by [2. B](0002-b.md)",
+			status: Superseded,
+			rels:   "superseded-by>0002-b.md(Superseded by)",
+		},
+		{
+			name:   "unfilled guidance stays unknown",
+			src:    lines("# 1. A", "", "## Status", "", "> Accepted or Rejected", "", "## Context"),
+			field:  "",
+			status: Unknown,
+		},
+		{
+			name:   "guidance sentence stays unknown",
+			src:    lines("# 1. A", "", "## Status", "", "> What is the status: proposed, accepted, rejected?", "", "## Context"),
+			field:  "",
+			status: Unknown,
+		},
+		{
+			name:   "an unquoted status wins over a quoted one",
+			src:    lines("# 1. A", "", "## Status", "", "> Proposed", "", "Accepted", "", "## Context"),
+			raw:    "Accepted",
+			field:  "Accepted",
+			status: Accepted,
+		},
+	})
+}

@@ -134,6 +134,30 @@ func NormalizeStatus(raw string) Status {
 	return Unknown
 }
 
+// bareStatus reports text that is a status and nothing else: status words
+// ("Accepted.", "✅ **Accepted**", "Partially implemented"), optionally
+// followed by a date, or "Superseded by [X](x.md)". Guidance that lists
+// the choices ("Accepted or Rejected", "{Proposed|Accepted}") or a
+// sentence about the status is not.
+func bareStatus(s string) bool {
+	if label, _, ok := parseRelationLine(s, false); ok {
+		return ParseRelationType(label) == SupersededBy
+	}
+	c := cleanStatus(s)
+	if strings.ContainsAny(c, "{|") {
+		return false
+	}
+	words := statusTokens(c)
+	for len(words) > 1 && strings.Trim(words[len(words)-1], "0123456789-") == "" {
+		words = words[:len(words)-1] // "Accepted 2021-03-04"
+	}
+	if len(words) == 0 || len(words) > 3 {
+		return false
+	}
+	_, ok := statusWords[strings.Join(words, " ")]
+	return ok
+}
+
 // cleanStatus strips Markdown decoration, emoji, surrounding punctuation
 // and case.
 func cleanStatus(raw string) string {
