@@ -62,6 +62,21 @@ func (r *Record) statusEdits(text, note string) []Edit {
 	t := r.Text
 	f := r.StatusField
 	eol := t.EOL
+	if f.WordEnd > f.WordStart {
+		// "accepted; supersedes ADR-0012": only the status words change.
+		edits := []Edit{{Start: f.WordStart, End: f.WordEnd, New: text}}
+		switch {
+		case note == "":
+		case f.Kind == FieldSection:
+			edits = append(edits, Edit{Start: f.End, End: f.End, New: eol + eol + "Reason: " + note})
+		default:
+			// The note goes where it goes for a plain value.
+			whole := *r
+			whole.StatusField.WordStart, whole.StatusField.WordEnd = 0, 0
+			edits = append(edits, whole.statusEdits(text, note)[1:]...)
+		}
+		return edits
+	}
 	switch f.Kind {
 	case FieldFrontMatter:
 		v := yamlScalar(text)

@@ -102,11 +102,16 @@ func supersededEdits(old, successor *Record) []byte {
 	f := old.StatusField
 	linkText := old.linkTextFor(successor)
 	link := fmt.Sprintf("[%s](%s)", linkText, old.Link(successor))
-	word := styleLike(old.RawStatus, "Superseded", lowerStatus(old.Style))
+	word := styleLike(old.statusWords(), "Superseded", lowerStatus(old.Style))
 	switch f.Kind {
 	case FieldSection:
 		if f.Start == f.End {
 			return old.WithRelation("Superseded by", successor)
+		}
+		if f.WordEnd > f.WordStart {
+			// "Accepted, amends [3. C](0003-c.md)": the relations stay; the
+			// status word changes and the link joins the section.
+			return t.Apply(Edit{Start: f.WordStart, End: f.WordEnd, New: word}, old.relationEdit(SupersededBy.Label(), successor))
 		}
 		// Remove the status paragraph (and one blank line so blank lines do
 		// not pile up), then add the link at the end of the section.
@@ -132,6 +137,15 @@ func supersededEdits(old, successor *Record) []byte {
 		return t.Apply(old.cellEdit(word), Edit{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: lineEOL(t, at) + row + t.EOL})
 	}
 	return old.WithStatus(word + " by " + link)
+}
+
+// statusWords is the status as written without the relations that follow
+// it in the same value ("accepted" of "accepted; supersedes ADR-0012").
+func (r *Record) statusWords() string {
+	if f := r.StatusField; f.WordEnd > f.WordStart && f.WordEnd <= len(r.Text.Src) {
+		return string(r.Text.Src[f.WordStart:f.WordEnd])
+	}
+	return r.RawStatus
 }
 
 // Decide applies a lifecycle decision (accept, reject or deprecate) to rec
@@ -171,7 +185,7 @@ func (l *Log) Decide(rec *Record, to Status, reason string) ([]FileChange, []str
 			fmt.Sprintf("run `git adr decide %s reject`", rec.ID))
 	}
 	w := newWorkspace(l)
-	word := styleLike(rec.RawStatus, StatusWord(to), lowerStatus(rec.Style))
+	word := styleLike(rec.statusWords(), StatusWord(to), lowerStatus(rec.Style))
 	w.set(rec, rec.WithStatusNote(word, reason))
 	var notes []string
 	if to == Accepted {

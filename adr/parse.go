@@ -493,6 +493,63 @@ func (p *parser) setStatus(val string, f Field, line int) {
 			p.addRelation(ParseRelationType(label), label, tg, line)
 		}
 	}
+	// "accepted; supersedes ADR-0012", "Proposed (amends ADR-3)": a
+	// status followed by relations.
+	clauses := statusClauses(val)
+	related := false
+	for _, seg := range clauses[1:] {
+		label, targets, ok := parseRelationLine(seg, false)
+		if !ok {
+			label, targets, ok = statusWithIDs(seg)
+		}
+		if !ok || !ParseRelationType(label).Known() {
+			continue
+		}
+		related = true
+		for _, tg := range targets {
+			p.addRelation(ParseRelationType(label), label, tg, line)
+		}
+	}
+	if head := clauses[0]; related && head != "" && f.End <= len(p.t.Src) {
+		if i := strings.Index(string(p.t.Src[f.Start:f.End]), head); i >= 0 {
+			p.rec.StatusField.WordStart = f.Start + i
+			p.rec.StatusField.WordEnd = f.Start + i + len(head)
+		}
+	}
+}
+
+// statusClauses splits a status value at ";", "," and parentheses outside
+// Markdown links: "accepted; supersedes [12. A, B](0012-a.md)" is
+// "accepted" and "supersedes [12. A, B](0012-a.md)". The first clause is
+// the status; later ones may be relations.
+func statusClauses(val string) []string {
+	var out []string
+	start, brackets, link := 0, 0, false
+	cut := func(i int) {
+		if s := strings.TrimSpace(val[start:i]); s != "" || len(out) == 0 {
+			out = append(out, s)
+		}
+		start = i + 1
+	}
+	for i := 0; i < len(val); i++ {
+		switch c := val[i]; {
+		case c == '[':
+			brackets++
+		case c == ']' && brackets > 0:
+			brackets--
+			link = brackets == 0 && i+1 < len(val) && val[i+1] == '('
+			if link {
+				i++ // the link destination's "(" is no clause
+			}
+		case c == ')' && link:
+			link = false
+		case brackets > 0 || link:
+		case c == ';' || c == ',' || c == '(' || c == ')':
+			cut(i)
+		}
+	}
+	cut(len(val))
+	return out
 }
 
 var statusWithID = regexp.MustCompile(`(?i)^\W*(superseded(?: by)?|superceded(?: by)?|replaced by|amended by|refined by)\s*:?\s+(.+)$`)

@@ -31,7 +31,7 @@ func parseRelationLine(s string, custom bool) (label string, targets []string, o
 	// Most lines hold no link: skip the (backtracking) link pattern then.
 	if loc := linkIndex(s); loc != nil {
 		label = strings.Trim(trimDecoration(strings.TrimSpace(s[:loc[0]])), "*_: \t")
-		if label == "" || len(strings.Fields(label)) > 5 || strings.ContainsAny(label, ".;!?()[]`") {
+		if label == "" || len(strings.Fields(label)) > 5 || strings.ContainsAny(label, ".,;!?()[]`") {
 			return "", nil, false
 		}
 		for _, m := range mdLink.FindAllStringSubmatch(s, -1) {

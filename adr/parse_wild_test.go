@@ -176,3 +176,49 @@ func TestBlockquotedStatus(t *testing.T) {
 		},
 	})
 }
+
+// Item 3: a status followed by a relation ("accepted; supersedes
+// ADR-0012") yields both, wherever the status is written.
+func TestCompoundStatus(t *testing.T) {
+	checkWild(t, []wildCase{
+		{
+			name:   "front matter, semicolon",
+			src:    lines("---", "status: accepted; supersedes ADR-0012", "---", "# New"),
+			raw:    "accepted; supersedes ADR-0012",
+			field:  "accepted; supersedes ADR-0012",
+			status: Accepted,
+			rels:   "supersedes>ADR-0012(supersedes)",
+		},
+		{
+			name:   "section, comma and a link",
+			src:    lines("# 15. New", "", "## Status", "", "Accepted, supersedes [12. Old, slow](0012-old.md)", "", "## Context"),
+			raw:    "Accepted, supersedes [12. Old, slow](0012-old.md)",
+			field:  "Accepted, supersedes [12. Old, slow](0012-old.md)",
+			status: Accepted,
+			rels:   "supersedes>0012-old.md(supersedes)",
+		},
+		{
+			name:   "bullet, parenthesised, two relations",
+			src:    lines("# New", "", "- Status: Proposed (amends ADR-3; relates to ADR-4)"),
+			raw:    "Proposed (amends ADR-3; relates to ADR-4)",
+			field:  "Proposed (amends ADR-3; relates to ADR-4)",
+			status: Proposed,
+			rels:   "amends>ADR-3(amends) relates-to>ADR-4(relates to)",
+		},
+		{
+			name:   "the passive form still works alone",
+			src:    lines("---", "status: superseded by ADR-0015", "---", "# Old"),
+			raw:    "superseded by ADR-0015",
+			field:  "superseded by ADR-0015",
+			status: Superseded,
+			rels:   "superseded-by>ADR-0015(superseded by)",
+		},
+		{
+			name:   "prose after a status is no relation",
+			src:    lines("---", "status: accepted; replaces the old process", "---", "# New"),
+			raw:    "accepted; replaces the old process",
+			field:  "accepted; replaces the old process",
+			status: Accepted,
+		},
+	})
+}

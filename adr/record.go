@@ -131,6 +131,11 @@ type Field struct {
 	Start, End int
 	// Section is the 0-based heading line of a status section.
 	Section int
+	// WordStart and WordEnd delimit the status words alone when relations
+	// follow them in the same value ("accepted" in "accepted; supersedes
+	// ADR-0012"), so that an edit keeps the relations; both are 0 when the
+	// value is the status alone.
+	WordStart, WordEnd int
 }
 
 // Unit is an identified excerpt of a record: one section ("ADR-0012#decision")
