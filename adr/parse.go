@@ -48,6 +48,7 @@ func (p *parser) run() {
 	p.frontMatter()
 	p.findTitle()
 	p.preambleMeta()
+	p.metadataSectionMeta()
 	p.statusSection()
 	p.otherSections()
 	p.units()

@@ -120,10 +120,78 @@ var statusHeadings = map[string]bool{
 func headingKey(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
 	s = strings.Trim(s, "*_`: ")
-	if m := titleNum.FindStringIndex(s); m != nil && m[1] < len(s) {
+	if n := sectionNumberLen(s); n > 0 && n < len(s) {
+		s = s[n:]
+	} else if m := titleNum.FindStringIndex(s); m != nil && m[1] < len(s) {
 		s = s[m[1]:]
 	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// sectionNumberLen is the length of a multi-level section number and the
+// space after it ("8.1 " in "8.1 Statut", "2.3. " in "2.3. Context"), 0
+// when s does not start with one.
+func sectionNumberLen(s string) int {
+	i, levels := 0, 0
+	for {
+		d := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return 0
+		}
+		levels++
+		if i+1 < len(s) && s[i] == '.' && s[i+1] >= '0' && s[i+1] <= '9' {
+			i++
+			continue
+		}
+		break
+	}
+	if levels < 2 {
+		return 0
+	}
+	if i < len(s) && (s[i] == '.' || s[i] == ')') {
+		i++
+	}
+	sp := i
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i == sp {
+		return 0
+	}
+	return i
+}
+
+// metadataSections are sections that hold the record's metadata as lines,
+// bullets or a table ("## Metadata" then "- Status: Accepted").
+var metadataSections = map[string]bool{
+	"metadata": true, "meta data": true, "meta": true, "document metadata": true, "adr metadata": true,
+	"record metadata": true, "decision metadata": true, "document information": true, "properties": true,
+	"métadonnées": true, "metadaten": true, "metadatos": true, "metadados": true, "元数据": true, "メタデータ": true,
+}
+
+// metadataSectionMeta reads the metadata of every metadata section, in
+// document order (one may repeat: a header and a footer).
+func (p *parser) metadataSectionMeta() {
+	for hi, h := range p.headings {
+		if hi == p.title || !metadataSections[headingKey(h.Text)] {
+			continue
+		}
+		end := len(p.t.Lines)
+		for _, h2 := range p.headings[hi+1:] {
+			if h2.Level <= h.Level {
+				end = h2.Line
+				break
+			}
+		}
+		start := h.Line + 1
+		if h.Setext {
+			start++
+		}
+		p.metaLines(start, end, "", true)
+	}
 }
 
 // statusSection reads "## Status": the first paragraph is the status, link
@@ -131,6 +199,7 @@ func headingKey(s string) string {
 // "## Status: Accepted" carries the value itself.
 func (p *parser) statusSection() {
 	t := p.t
+	empty := -1 // the first status heading without a value
 	for hi, h := range p.headings {
 		if hi == p.title {
 			continue
@@ -156,6 +225,14 @@ func (p *parser) statusSection() {
 		if h.Setext {
 			start++
 		}
+		if inline == "" && !p.statusBody(h.Line, start, end, false) {
+			// An empty status heading: a later one may hold the value
+			// ("## Status" repeated, or "### Status" inside it).
+			if empty < 0 {
+				empty = hi
+			}
+			continue
+		}
 		if inline != "" {
 			line := t.LineText(h.Line)
 			// The value follows the colon; searching from the end could
@@ -164,15 +241,27 @@ func (p *parser) statusSection() {
 			off += strings.Index(line[off:], inline)
 			p.setStatus(inline, Field{Kind: FieldSection, Line: h.Line, Section: h.Line, Start: t.Lines[h.Line].Start + off, End: t.Lines[h.Line].Start + off + len(inline)}, h.Line)
 		}
-		p.statusBody(h.Line, start, end)
+		p.statusBody(h.Line, start, end, true)
 		return
+	}
+	if empty >= 0 {
+		h := p.headings[empty]
+		start := h.Line + 1
+		if h.Setext {
+			start++
+		}
+		p.statusBody(h.Line, start, start, true)
 	}
 }
 
 var checkedBox = regexp.MustCompile(`^\s{0,3}[-*+]\s+\[[xX]\]\s+(.*?)\s*$`)
 var uncheckedBox = regexp.MustCompile(`^\s{0,3}[-*+]\s+\[ \]\s+`)
 
-func (p *parser) statusBody(heading, start, end int) {
+// statusBody reads the status section whose heading is on line heading
+// and whose body is lines [start, end). It reports whether the section
+// states a status; an empty section sets an empty status field (where an
+// edit writes one) only when setEmpty is set.
+func (p *parser) statusBody(heading, start, end int, setEmpty bool) bool {
 	t := p.t
 	// A checklist of statuses ("- [x] Accepted", "- [ ] Rejected"): the
 	// checked item is the status; none checked is an empty status.
@@ -194,11 +283,11 @@ func (p *parser) statusBody(heading, start, end int) {
 		}
 	}
 	if boxes >= 2 {
-		if checked < 0 {
+		if checked < 0 && setEmpty {
 			pos := t.Lines[heading].Next
 			p.setStatus("", Field{Kind: FieldSection, Line: heading, Section: heading, Start: pos, End: pos}, heading)
 		}
-		return
+		return checked >= 0
 	}
 	var valFrom, valTo = -1, -1
 	quoted := -1 // the first quoted line that holds a status and nothing else
@@ -260,14 +349,19 @@ func (p *parser) statusBody(heading, start, end int) {
 		f := Field{Kind: FieldSection, Line: quoted, Section: heading, Start: t.Lines[quoted].Start + lead}
 		f.End = f.Start + len(val)
 		p.setStatus(val, f, quoted)
-		return
+		return true
 	}
 	if valFrom < 0 {
+		if p.rec.StatusField.Kind != FieldNone {
+			return true // a metadata table row in the section
+		}
 		// An empty status section: the value belongs after the heading and
 		// one blank line.
-		pos := t.Lines[heading].Next
-		p.setStatus("", Field{Kind: FieldSection, Line: heading, Section: heading, Start: pos, End: pos}, heading)
-		return
+		if setEmpty {
+			pos := t.Lines[heading].Next
+			p.setStatus("", Field{Kind: FieldSection, Line: heading, Section: heading, Start: pos, End: pos}, heading)
+		}
+		return false
 	}
 	var parts []string
 	for i := valFrom; i < valTo; i++ {
@@ -278,6 +372,7 @@ func (p *parser) statusBody(heading, start, end int) {
 	f.Start += len(t.LineText(valFrom)) - len(strings.TrimLeft(t.LineText(valFrom), " \t"))
 	f.End -= len(t.LineText(valTo-1)) - len(strings.TrimRight(t.LineText(valTo-1), " \t"))
 	p.setStatus(strings.Join(parts, " "), f, valFrom)
+	return true
 }
 
 // linkSections are sections whose bullets are relations.
@@ -305,6 +400,17 @@ func (p *parser) otherSections() {
 					if d := normalizeDate(m); len(d) == 10 && d[4] == '-' {
 						p.rec.Date = d
 					}
+				}
+			}
+		}
+		if p.rec.Date == "" && hi != p.title && metaKeys[headingKey(h.Text)] == keyDate {
+			// "### Date" then "2024-01-01": the first line that is a date.
+			for i := h.Line + 1; i < len(t.Lines) && t.Lines[i].Kind != LineHeading; i++ {
+				if t.Lines[i].Kind == LineText {
+					if d := normalizeDate(t.LineText(i)); len(d) == 10 && d[4] == '-' && d[7] == '-' {
+						p.rec.Date = d
+					}
+					break
 				}
 			}
 		}

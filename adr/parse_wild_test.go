@@ -222,3 +222,60 @@ func TestCompoundStatus(t *testing.T) {
 		},
 	})
 }
+
+// Item 13: numbered status headings, a status heading nested under a
+// metadata section, and a repeated status heading whose first copy is
+// empty.
+func TestNumberedAndRepeatedStatusHeadings(t *testing.T) {
+	checkWild(t, []wildCase{
+		{
+			name:   "multi-level number",
+			src:    lines("# 8. Choisir", "", "## 8.1 Statut", "", "Accepté", "", "## 8.2 Contexte", "", "x"),
+			raw:    "Accepté",
+			field:  "Accepté",
+			status: Accepted,
+		},
+		{
+			name:   "numbered with a full stop",
+			src:    lines("# Title", "", "## 2. Status", "", "Proposed", "", "## 3. Context"),
+			raw:    "Proposed",
+			field:  "Proposed",
+			status: Proposed,
+		},
+		{
+			name:   "numbered with a parenthesis",
+			src:    lines("# Title", "", "## 2) Status", "", "Rejected", "", "## 3) Context"),
+			raw:    "Rejected",
+			field:  "Rejected",
+			status: Rejected,
+		},
+		{
+			name:   "H3 under a metadata H2",
+			src:    lines("# Title", "", "## Metadata", "", "### Status", "", "Accepted", "", "### Date", "", "2024-01-01", "", "## Context", "", "x"),
+			raw:    "Accepted",
+			field:  "Accepted",
+			status: Accepted,
+		},
+		{
+			name:   "status heading repeated, the first one empty",
+			src:    lines("# Title", "", "## Status", "", "## Status", "", "Deprecated", "", "## Context"),
+			raw:    "Deprecated",
+			field:  "Deprecated",
+			status: Deprecated,
+		},
+		{
+			name:   "metadata lines under a metadata H2",
+			src:    lines("# Title", "", "## Metadata", "", "- Status: Accepted", "- Date: 2024-01-01", "", "## Context", "", "x"),
+			raw:    "Accepted",
+			field:  "Accepted",
+			status: Accepted,
+		},
+		{
+			name:   "metadata table under a repeated metadata H2",
+			src:    lines("# Title", "", "## Metadata", "", "Authors: Ann", "", "## Context", "", "x", "", "## Metadata", "", "| Status | Approved |", "|---|---|"),
+			raw:    "Approved",
+			field:  "Approved",
+			status: Accepted,
+		},
+	})
+}
