@@ -76,9 +76,7 @@ func (l *Log) Ensure(r *Record) error {
 	}
 	n := Parse(data)
 	n.ID, n.Number, n.Numbered, n.Path, n.Root, n.Archived = r.ID, r.Number, r.Numbered, r.Path, r.Root, r.Archived
-	if n.Title == "" {
-		n.Title = r.Title
-	}
+	n.settleTitle(parseFileName(baseOf(r.Path)))
 	*r = *n
 	r.assignUnitIDs()
 	for i := range r.Relations {

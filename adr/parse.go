@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -251,6 +252,15 @@ func (p *parser) findTitle() {
 	}
 	raw := p.rec.RawTitle
 	title, num := cleanTitle(raw)
+	if num < 0 {
+		// "# 29 Use Kafka": a number without a separator. Whether it is
+		// the record's number or part of the title ("# 3 ways to cache")
+		// depends on the file name; see Record.settleTitle.
+		if n, rest, ok := bareTitleNumber(title); ok {
+			p.rec.bareTitle = title
+			title, num = rest, n
+		}
+	}
 	p.rec.Title, p.rec.TitleNumber = title, num
 	if p.rec.RawTitle == "" {
 		p.rec.Problems = append(p.rec.Problems, "no title heading")
@@ -293,6 +303,43 @@ func cleanTitle(raw string) (string, int) {
 		}
 	}
 	return s, num
+}
+
+// bareTitleNumber splits "29 Use Kafka" into 29 and "Use Kafka": at most
+// 9 digits, spaces, then a letter.
+func bareTitleNumber(s string) (int, string, bool) {
+	d := 0
+	for d < len(s) && d < 10 && s[d] >= '0' && s[d] <= '9' {
+		d++
+	}
+	if d == 0 || d > 9 || d == len(s) || s[d] != ' ' && s[d] != '\t' {
+		return 0, "", false
+	}
+	rest := strings.TrimLeft(s[d:], " \t")
+	if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLetter(r) {
+		return 0, "", false
+	}
+	n, err := strconv.Atoi(s[:d])
+	return n, rest, err == nil
+}
+
+// settleTitle decides what a bare number in the title is, now that the
+// file name is known: the record's number, unless the record is not
+// numbered or its slug starts with that number too ("0007-3-ways-to-cache.md"
+// titled "# 3 ways to cache"). A record without a title is named after its
+// slug.
+func (r *Record) settleTitle(fn fileName) {
+	if r.bareTitle != "" {
+		digits := strconv.Itoa(r.TitleNumber)
+		inSlug := strings.HasPrefix(fn.Slug, digits) && (len(fn.Slug) == len(digits) || fn.Slug[len(digits)] < '0' || fn.Slug[len(digits)] > '9')
+		if !fn.Numbered || inSlug {
+			r.Title, r.TitleNumber = r.bareTitle, -1
+		}
+		r.bareTitle = ""
+	}
+	if r.Title == "" {
+		r.Title = humanize(fn.Slug)
+	}
 }
 
 // preambleEnd returns the line index where the preamble (the lines after

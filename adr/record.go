@@ -95,6 +95,9 @@ type Record struct {
 
 	// lazy marks a record known by its file name only (see Log.Ensure).
 	lazy bool
+	// bareTitle is the title as written when it starts with a number
+	// without a separator ("29 Use Kafka"); see settleTitle.
+	bareTitle string
 }
 
 // assignUnitIDs names every unit after the record's ID.

@@ -195,9 +195,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			continue
 		}
 		rec.Root = root
-		if rec.Title == "" {
-			rec.Title = humanize(c.fn.Slug)
-		}
+		rec.settleTitle(c.fn)
 		rec.Archived = archived
 		rec.Numbered, rec.Number = c.fn.Numbered, c.fn.Number
 		if !rec.Numbered {
