@@ -28,6 +28,9 @@ const (
 	KindOneWayLink FindingKind = "one-way-link"
 	// KindStatusMismatch: the status contradicts the relations.
 	KindStatusMismatch FindingKind = "status-mismatch"
+	// KindStatusConflict: the record states two different statuses (front
+	// matter "active", a Status section "Rejected").
+	KindStatusConflict FindingKind = "status-conflict"
 	// KindUnknownStatus: the status is missing or not one git-adr knows.
 	KindUnknownStatus FindingKind = "unknown-status"
 	// KindIDMismatch: the number in the title is not the file's number.
@@ -55,7 +58,7 @@ const (
 // the order the documentation gives them.
 var FindingKinds = []FindingKind{
 	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
-	KindStatusMismatch, KindUnknownStatus, KindIDMismatch, KindUnparseable,
+	KindStatusMismatch, KindStatusConflict, KindUnknownStatus, KindIDMismatch, KindUnparseable,
 }
 
 // CompactionKinds lists the kinds `git adr check --compaction` adds.
@@ -315,6 +318,16 @@ func (c *checker) record(r *Record) {
 			Kind: KindIDMismatch, Path: r.Path, Line: line, IDs: []string{r.ID},
 			Message: fmt.Sprintf("the title says %d but the file name says %d (%s)", r.TitleNumber, r.Number, r.ID),
 			Fix:     fix,
+		})
+	}
+	for _, o := range r.otherStatuses {
+		if o.Status == r.Status {
+			continue
+		}
+		c.add(Finding{
+			Kind: KindStatusConflict, Path: r.Path, Line: o.Line, IDs: []string{r.ID},
+			Message: fmt.Sprintf("line %d says %q but the status on line %d is %q; git-adr reads the first (%s)", o.Line, shorten(o.Raw, 40), statusLine, shorten(r.RawStatus, 40), r.Status),
+			Fix:     fmt.Sprintf("keep one status: correct or remove line %d or line %d", o.Line, statusLine),
 		})
 	}
 	switch r.Status {

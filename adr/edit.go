@@ -385,7 +385,7 @@ func (r *Record) lastMetaLine(from int) int {
 	for at+1 < len(t.Lines) && t.Lines[at+1].Kind == LineText {
 		s := t.LineText(at + 1)
 		if _, _, _, ok := splitMetaLine(s); !ok {
-			if _, _, ok := parseRelationLine(s, false); !ok {
+			if _, _, ok := parseRelationLine(s, noCustom); !ok {
 				break
 			}
 		}

@@ -383,7 +383,7 @@ func (p *parser) metaLines(from, to int, section string, record bool) {
 		}
 		key, vstart, vend, ok := splitMetaLine(s)
 		if !ok {
-			if label, targets, ok := parseRelationLine(s, false); ok {
+			if label, targets, ok := parseRelationLine(s, noCustom); ok {
 				for _, tg := range targets {
 					p.addRelationIn(ParseRelationType(label), label, tg, i, section)
 				}
@@ -527,12 +527,17 @@ func trimRange(s string, a, b int) [2]int {
 
 func (p *parser) setStatus(val string, f Field, line int) {
 	if p.rec.StatusField.Kind != FieldNone {
-		return // the first place that states a status wins
+		// The first place that states a status wins; a later one that
+		// says otherwise is kept for check to report.
+		if st := NormalizeStatus(val); st != Unknown && st != NormalizeStatus(p.rec.RawStatus) {
+			p.rec.otherStatuses = append(p.rec.otherStatuses, statusMention{Raw: strings.TrimSpace(val), Status: st, Line: line + 1})
+		}
+		return
 	}
 	p.rec.RawStatus = strings.TrimSpace(val)
 	p.rec.StatusField = f
 	// "Superseded by [X](x.md)" is a status and a relation at once.
-	if label, targets, ok := parseRelationLine(val, false); ok {
+	if label, targets, ok := parseRelationLine(val, noCustom); ok {
 		for _, tg := range targets {
 			p.addRelation(ParseRelationType(label), label, tg, line)
 		}
@@ -546,7 +551,7 @@ func (p *parser) setStatus(val string, f Field, line int) {
 	clauses := statusClauses(val)
 	related := false
 	for _, seg := range clauses[1:] {
-		label, targets, ok := parseRelationLine(seg, false)
+		label, targets, ok := parseRelationLine(seg, noCustom)
 		if !ok {
 			label, targets, ok = statusWithIDs(seg)
 		}

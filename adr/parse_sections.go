@@ -16,11 +16,28 @@ func linkIndex(s string) []int {
 	return mdLink.FindStringIndex(s)
 }
 
+// customLabels says which unknown link labels parseRelationLine accepts.
+type customLabels uint8
+
+const (
+	// noCustom accepts known relation labels only.
+	noCustom customLabels = iota
+	// customInStatus accepts any label linking a Markdown file by a
+	// relative path: adr-tools writes its -l links ("Clarifies [3.
+	// X](0003-x.md)") in the Status section.
+	customInStatus
+	// customRecordLinks accepts a label only when it links a record by
+	// its file name ("NNNN-slug.md", a date slug) or ID, and is not
+	// written as a key ("Background: [the design](../design.md)" is a
+	// reference): the bullets of "## Links" or "## More Information".
+	customRecordLinks
+)
+
 // parseRelationLine reads "Supersedes [5. X](0005-x.md)", "- Amended by
 // [X](x.md), [Y](y.md)" or "Superseded by ADR-0009". Custom labels
-// ("Clarifies [3. X](0003-x.md)", as adr-tools writes them) are accepted only
-// when custom is set and the line links a Markdown file.
-func parseRelationLine(s string, custom bool) (label string, targets []string, ok bool) {
+// ("Clarifies [3. X](0003-x.md)", as adr-tools writes them) are accepted
+// as custom says; a URL is never the target of a custom label.
+func parseRelationLine(s string, custom customLabels) (label string, targets []string, ok bool) {
 	s = strings.TrimSpace(s)
 	s = strings.TrimLeft(s, "-*+ \t")
 	// "⌛️ Superseded by [7. X](0007-x.md)": the emoji decorates the label.
@@ -47,15 +64,25 @@ func parseRelationLine(s string, custom bool) (label string, targets []string, o
 			if _, rel, isKey := metaKeyOf(label); isKey && rel != "" {
 				return label, targets, true
 			}
-			if !custom {
+			if custom == noCustom {
 				return "", nil, false
 			}
-			mdTarget := false
+			keyed := strings.HasSuffix(strings.TrimRight(strings.TrimSpace(s[:loc[0]]), "*_ \t"), ":")
+			if custom == customRecordLinks && keyed {
+				return "", nil, false
+			}
 			for _, tg := range targets {
-				mdTarget = mdTarget || recordExt(stripFragment(tg)) != "" || isIDText(tg)
-			}
-			if !mdTarget {
-				return "", nil, false
+				switch {
+				case urlScheme.MatchString(tg) || strings.HasPrefix(tg, "//"):
+					return "", nil, false
+				case isIDText(tg):
+				case recordExt(stripFragment(tg)) == "":
+					return "", nil, false
+				case custom == customRecordLinks:
+					if fn := parseFileName(baseOf(stripFragment(tg))); !fn.Numbered && !isDateSlug(fn.Stem) {
+						return "", nil, false
+					}
+				}
 			}
 		}
 		return label, targets, true
@@ -225,7 +252,10 @@ func (p *parser) statusSection() {
 		if h.Setext {
 			start++
 		}
-		if inline == "" && !p.statusBody(h.Line, start, end, false) {
+		if inline == "" {
+			if p.statusBody(h.Line, start, end, false) {
+				return
+			}
 			// An empty status heading: a later one may hold the value
 			// ("## Status" repeated, or "### Status" inside it).
 			if empty < 0 {
@@ -233,14 +263,14 @@ func (p *parser) statusSection() {
 			}
 			continue
 		}
-		if inline != "" {
-			line := t.LineText(h.Line)
-			// The value follows the colon; searching from the end could
-			// land in a closing "##" sequence.
-			off := strings.Index(line, h.Text) + after
-			off += strings.Index(line[off:], inline)
-			p.setStatus(inline, Field{Kind: FieldSection, Line: h.Line, Section: h.Line, Start: t.Lines[h.Line].Start + off, End: t.Lines[h.Line].Start + off + len(inline)}, h.Line)
-		}
+		// "## Status: Accepted": the heading holds the value; the section
+		// may still hold link lines.
+		line := t.LineText(h.Line)
+		// The value follows the colon; searching from the end could
+		// land in a closing "##" sequence.
+		off := strings.Index(line, h.Text) + after
+		off += strings.Index(line[off:], inline)
+		p.setStatus(inline, Field{Kind: FieldSection, Line: h.Line, Section: h.Line, Start: t.Lines[h.Line].Start + off, End: t.Lines[h.Line].Start + off + len(inline)}, h.Line)
 		p.statusBody(h.Line, start, end, true)
 		return
 	}
@@ -315,7 +345,7 @@ func (p *parser) statusBody(heading, start, end int, setEmpty bool) bool {
 			}
 			continue
 		}
-		if label, targets, ok := parseRelationLine(s, true); ok {
+		if label, targets, ok := parseRelationLine(s, customInStatus); ok {
 			rt := ParseRelationType(label)
 			for _, tg := range targets {
 				p.addRelation(rt, label, tg, i)
@@ -429,7 +459,7 @@ func (p *parser) otherSections() {
 				continue
 			}
 			s := t.LineText(i)
-			if label, targets, ok := parseRelationLine(s, true); ok {
+			if label, targets, ok := parseRelationLine(s, customRecordLinks); ok {
 				for _, tg := range targets {
 					p.addRelation(ParseRelationType(label), label, tg, i)
 				}

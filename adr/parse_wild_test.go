@@ -279,3 +279,37 @@ func TestNumberedAndRepeatedStatusHeadings(t *testing.T) {
 		},
 	})
 }
+
+// Item 7: a "Key: [link](url)" bullet under "More Information" is a
+// reference, not a relation; adr-tools' custom labels still are.
+func TestLinkBulletsAreNotRelations(t *testing.T) {
+	src := lines("# 3. C", "", "## Status", "", "Accepted", "", "Clarifies [1. A](0001-a.md)", "",
+		"## More Information", "",
+		"* Source: [https://github.com/a/b](https://github.com/a/b)",
+		"* Source: [https://github.com/a/b/blob/main/README.md](https://github.com/a/b/blob/main/README.md)",
+		"* Background: [the design](../design/cache.md)",
+		"* Clarifies [2. B](0002-b.md)",
+		"* Superseded by [the new log](https://example.com/adr/0009-x.md)",
+		"* Relates to [4. D](0004-d.md)")
+	r := Parse([]byte(src))
+	want := "Clarifies>0001-a.md(Clarifies) Clarifies>0002-b.md(Clarifies) superseded-by>https://example.com/adr/0009-x.md(Superseded by) relates-to>0004-d.md(Relates to)"
+	if got := relLabels(r.Relations); got != want {
+		t.Errorf("relations\n got %s\nwant %s", got, want)
+	}
+}
+
+// Item 7: two places that state different statuses are kept for check to
+// report; the first one is the record's status.
+func TestConflictingStatuses(t *testing.T) {
+	r := Parse([]byte(lines("---", "status: active", "---", "# T", "", "## Status", "", "Rejected", "", "## Context")))
+	if r.Status != Accepted || r.RawStatus != "active" {
+		t.Errorf("status %s %q, want the first one (accepted %q)", r.Status, r.RawStatus, "active")
+	}
+	if len(r.otherStatuses) != 1 || r.otherStatuses[0].Status != Rejected || r.otherStatuses[0].Line != 8 {
+		t.Errorf("other statuses %+v, want Rejected on line 8", r.otherStatuses)
+	}
+	same := Parse([]byte(lines("# T", "", "Status: Accepted", "", "## Status", "", "Accepted.", "", "## Context")))
+	if len(same.otherStatuses) != 0 {
+		t.Errorf("the same status twice is no conflict: %+v", same.otherStatuses)
+	}
+}

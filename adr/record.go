@@ -95,9 +95,21 @@ type Record struct {
 
 	// lazy marks a record known by its file name only (see Log.Ensure).
 	lazy bool
+	// otherStatuses are statuses stated after the first one that differ
+	// from it ("status: active" in the front matter, "Rejected" in the
+	// Status section); check reports them.
+	otherStatuses []statusMention
 	// bareTitle is the title as written when it starts with a number
 	// without a separator ("29 Use Kafka"); see settleTitle.
 	bareTitle string
+}
+
+// statusMention is a status stated in a record besides its status.
+type statusMention struct {
+	Raw    string
+	Status Status
+	// Line is 1-based.
+	Line int
 }
 
 // assignUnitIDs names every unit after the record's ID.

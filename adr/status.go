@@ -140,7 +140,7 @@ func NormalizeStatus(raw string) Status {
 // the choices ("Accepted or Rejected", "{Proposed|Accepted}") or a
 // sentence about the status is not.
 func bareStatus(s string) bool {
-	if label, _, ok := parseRelationLine(s, false); ok {
+	if label, _, ok := parseRelationLine(s, noCustom); ok {
 		return ParseRelationType(label) == SupersededBy
 	}
 	c := cleanStatus(s)
