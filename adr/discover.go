@@ -123,7 +123,7 @@ func Discover(fsys fs.FS, cfg *Config, opt DiscoverOptions) (roots []*Root, note
 func newRoot(cfg *Config, p, source, name string) *Root {
 	r := &Root{Path: p, Source: source, Name: name, Prefix: "ADR-", Digits: 4, Sep: "-", Style: StyleNygard}
 	if cfg.Prefix != "" {
-		r.Prefix = cfg.Prefix
+		r.Prefix, r.prefixSet = cfg.Prefix, true
 	}
 	if cfg.Digits > 0 {
 		r.Digits, r.digitsSet = cfg.Digits, true
@@ -136,7 +136,7 @@ func newRoot(cfg *Config, p, source, name string) *Root {
 			continue
 		}
 		if rc.Prefix != "" {
-			r.Prefix = rc.Prefix
+			r.Prefix, r.prefixSet = rc.Prefix, true
 		}
 		if rc.Digits > 0 {
 			r.Digits, r.digitsSet = rc.Digits, true

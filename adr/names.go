@@ -166,7 +166,7 @@ func padNumber(n, digits int) string {
 
 // idPattern reads an ID as people write it: "ADR-0007", "adr 7", "#7",
 // "0007", "7", "ADR-0042§3", "ADR-0012#decision".
-var idPattern = regexp.MustCompile(`^(?i:([a-z][a-z0-9]*)[-_ ]?)?#?(\d{1,9})$`)
+var idPattern = regexp.MustCompile(`^(?i:([a-z]+)[-_ ]?)?#?(\d{1,9})$`)
 
 // parseIDNumber extracts the number and the written prefix from an ID.
 func parseIDNumber(s string) (prefix string, n int, ok bool) {

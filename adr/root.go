@@ -44,6 +44,7 @@ type Root struct {
 
 	configured bool // style/digits/prefix fixed by configuration
 	digitsSet  bool
+	prefixSet  bool
 }
 
 // ArchiveDir is the folder under a root that holds archived records.
@@ -280,6 +281,11 @@ func (root *Root) deriveConventions() {
 	}
 	root.Lead = mostCommon(leads, root.Lead)
 	root.Sep = mostCommon(seps, root.Sep)
+	if !root.prefixSet && root.Lead != "" && isLetter(root.Lead[len(root.Lead)-1]) {
+		// "ADR019-io-manager.md": the log writes its IDs without a dash,
+		// and so does git-adr (ADR019).
+		root.Prefix = strings.ToUpper(root.Lead)
+	}
 	root.NoSlug = noSlug > 0 && noSlug*2 > len(root.Records)
 	root.DateSlugs = dated > 0 && len(leads) == 0
 	root.DashedDates = root.DateSlugs && dashed*2 > dated
@@ -299,6 +305,8 @@ func (root *Root) deriveConventions() {
 	}
 	sortRecords(root.Records)
 }
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func mostCommon(m map[string]int, def string) string {
 	best, n := def, 0
