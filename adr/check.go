@@ -142,6 +142,9 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 		c.record(r)
 		c.links(r)
 	}
+	for _, root := range l.Roots {
+		c.skipped(root)
+	}
 	c.oneWay()
 	c.cycles()
 
@@ -215,8 +218,9 @@ type relKey struct {
 }
 
 type rootNumber struct {
-	root *Root
-	n    int
+	root   *Root
+	n      int
+	suffix string // an inserted record's letter: 0004a is not 0004
 }
 
 func (c *checker) add(f Finding) { c.out = append(c.out, f) }
@@ -230,7 +234,7 @@ func (c *checker) resolve() {
 	c.byNumber = map[rootNumber][]*Record{}
 	for _, r := range c.l.Records {
 		if r.Numbered {
-			k := rootNumber{r.Root, r.Number}
+			k := rootNumber{r.Root, r.Number, r.Suffix}
 			c.byNumber[k] = append(c.byNumber[k], r)
 		}
 		if len(r.Relations) == 0 {
@@ -375,6 +379,22 @@ func (c *checker) record(r *Record) {
 	}
 }
 
+// skipped reports the entries of a root that discovery had to leave out
+// because of what they are: a FIFO, a socket or a device named like a
+// record, a name that is not UTF-8.
+func (c *checker) skipped(root *Root) {
+	for _, s := range root.Skipped {
+		if !s.Problem {
+			continue
+		}
+		fix := fmt.Sprintf("replace %s with a regular file, or move it out of %s", s.Path, root.Dir())
+		if strings.Contains(s.Reason, "UTF-8") {
+			fix = fmt.Sprintf("rename it with a UTF-8 name (`ls -b %s` shows its bytes; `git mv` keeps its history)", ShellWord(root.Dir()))
+		}
+		c.add(Finding{Kind: KindUnparseable, Path: s.Path, Message: "skipped: " + s.Reason, Fix: fix})
+	}
+}
+
 // shorten cuts s to n runes, marking the cut with "...".
 func shorten(s string, n int) string {
 	rs := []rune(s)
@@ -388,6 +408,9 @@ func problemFinding(r *Record, p string) Finding {
 	f := Finding{Kind: KindUnparseable, Path: r.Path, IDs: []string{r.ID}, Message: p,
 		Fix: fmt.Sprintf("edit %s so that it has a title heading, a status and valid UTF-8", r.Path)}
 	switch {
+	case strings.Contains(p, "only its title"):
+		f.Line = titleLine(r)
+		f.Fix = fmt.Sprintf("write the status, context and decision below the title of %s, or remove the file", r.Path)
 	case strings.Contains(p, "UTF-8"):
 		f.Fix = fmt.Sprintf("re-encode %s as UTF-8, for example with iconv -f ISO-8859-1 -t UTF-8", r.Path)
 	case strings.Contains(p, "title"):

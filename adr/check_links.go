@@ -145,7 +145,7 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 	f.Message = fmt.Sprintf("link to %q: %s does not exist", tg, cand)
 	f.Fix = fmt.Sprintf("correct or remove the link %q on line %d", p, line)
 	if fn := parseFileName(baseOf(p)); fn.Numbered && r.Root != nil {
-		if rs := c.byNumber[rootNumber{r.Root, fn.Number}]; len(rs) == 1 {
+		if rs := c.byNumber[rootNumber{r.Root, fn.Number, fn.Suffix}]; len(rs) == 1 {
 			f.IDs = append(f.IDs, rs[0].ID)
 			f.Fix = fmt.Sprintf("change the link %q on line %d to %q (%s)", p, line, r.Link(rs[0]), rs[0].ID)
 		}

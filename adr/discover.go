@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -288,7 +289,7 @@ func detect(fsys fs.FS) []string {
 			continue
 		}
 		for _, e := range entries {
-			if !e.IsDir() && isRecordFileName(e.Name()) && (parseFileName(e.Name()).Numbered || isDateSlug(strings.TrimSuffix(e.Name(), path.Ext(e.Name())))) {
+			if e.Type().IsRegular() && isRecordFileName(e.Name()) && (parseFileName(e.Name()).Numbered || isDateSlug(strings.TrimSuffix(e.Name(), path.Ext(e.Name())))) {
 				out = append(out, c)
 				break
 			}
@@ -314,7 +315,9 @@ func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry) bool {
 	var names []string
 	for _, e := range entries {
 		n := e.Name()
-		if e.IsDir() || !isRecordFileName(n) {
+		// Special files (a FIFO would block the read) and names an fs.FS
+		// cannot open are never records.
+		if !e.Type().IsRegular() || !utf8.ValidString(n) || !isRecordFileName(n) {
 			continue
 		}
 		fn := parseFileName(n)

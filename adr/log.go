@@ -175,10 +175,10 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 		return r, err
 	}
 	// A number, with or without a prefix.
-	if prefix, n, ok := parseIDNumber(rref); ok {
+	if prefix, n, suffix, ok := parseIDNumber(rref); ok {
 		cands = nil
 		for _, r := range l.byNumber[n] {
-			if prefix == "" || prefixMatches(r.Root, prefix) {
+			if (prefix == "" || prefixMatches(r.Root, prefix)) && strings.EqualFold(r.Suffix, suffix) {
 				cands = append(cands, r)
 			}
 		}
@@ -192,7 +192,7 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 		fn := parseFileName(baseOf(r.Path))
 		slug := fn.Slug
 		if !fn.Numbered && isDateSlug(fn.Stem) {
-			slug = fn.Stem[9:]
+			slug = dateSlugRest(fn.Stem)
 		}
 		if strings.EqualFold(fn.Stem, rref) || slug != "" && strings.EqualFold(slug, rref) {
 			cands = append(cands, r)

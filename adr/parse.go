@@ -57,6 +57,32 @@ func (p *parser) run() {
 	if p.rec.RawStatus != "" || p.rec.StatusField.Kind != FieldNone {
 		p.rec.Status = NormalizeStatus(p.rec.RawStatus)
 	}
+	p.titleOnly()
+}
+
+// titleOnly notes a record that holds its title and nothing else (a stub
+// someone created and never wrote): it is a record, with a problem.
+func (p *parser) titleOnly() {
+	if p.title < 0 || p.rec.StatusField.Kind != FieldNone {
+		return
+	}
+	h := p.headings[p.title]
+	from := h.Line + 1
+	if h.Setext {
+		from++
+	}
+	for i := from; i < len(p.t.Lines); i++ {
+		if p.t.Lines[i].Kind != LineBlank {
+			return
+		}
+	}
+	for i := 0; i < h.Line; i++ {
+		if k := p.t.Lines[i].Kind; k != LineBlank && k != LineFrontMatter {
+			return
+		}
+	}
+	p.rec.onlyTitle = true
+	p.rec.Problems = append(p.rec.Problems, "the record holds only its title")
 }
 
 var fmKeyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_ -]*?)\s*:(?:\s+(.*?)|)\s*$`)
@@ -231,7 +257,7 @@ func unquote(s string) string {
 
 var (
 	titleADR = regexp.MustCompile(`^\[?(?i:architecture\s+decision\s+record|adr|rfc|decision)\s*[-#]?\s*(\d+)?\s*(?:[:.)\]–—-]+\s*)?`)
-	titleNum = regexp.MustCompile(`^\[?(\d+)\]?\s*[.:)–—-]+\s*`)
+	titleNum = regexp.MustCompile(`^\[?(\d+)[a-z]?\]?\s*[.:)–—-]+\s*`)
 )
 
 func (p *parser) findTitle() {

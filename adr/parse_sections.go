@@ -126,7 +126,7 @@ func relationTargets(v string) []string {
 	return out
 }
 
-var idText = regexp.MustCompile(`^(?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
+var idText = regexp.MustCompile(`^(?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}[a-z]?(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
 
 func isIDText(s string) bool { return idText.MatchString(strings.TrimSpace(s)) }
 

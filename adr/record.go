@@ -60,6 +60,9 @@ type Record struct {
 	// Number is the numeric identity; meaningful only when Numbered.
 	Number   int
 	Numbered bool
+	// Suffix is the letter of a record inserted after another one
+	// ("a" of "0004a-some-slug.md", ID "ADR-0004a"); "" for most records.
+	Suffix string
 	// Title is the heading without its number or "ADR n:" decoration;
 	// RawTitle is the heading text as written.
 	Title, RawTitle string
@@ -99,6 +102,8 @@ type Record struct {
 	// from it ("status: active" in the front matter, "Rejected" in the
 	// Status section); check reports them.
 	otherStatuses []statusMention
+	// onlyTitle marks a record with a title and nothing else.
+	onlyTitle bool
 	// bareTitle is the title as written when it starts with a number
 	// without a separator ("29 Use Kafka"); see settleTitle.
 	bareTitle string

@@ -32,7 +32,7 @@ func (l *Log) Renumber(rec *Record, n int) (*RenumberResult, error) {
 	}
 	root := rec.Root
 	for _, r := range root.Records {
-		if r.Numbered && r.Number == n {
+		if r.Numbered && r.Number == n && r.Suffix == "" {
 			return nil, fmt.Errorf("%s is taken by %s", root.FormatID(n), r.Path)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Root is a directory of ADRs with its own ID namespace.
@@ -41,6 +42,9 @@ type Root struct {
 	Records []*Record
 	// Exists reports whether the directory exists yet.
 	Exists bool
+	// Skipped are the entries of the root and its archive that are not
+	// records, each with the reason.
+	Skipped []Skipped
 
 	configured bool // style/digits/prefix fixed by configuration
 	digitsSet  bool
@@ -111,6 +115,7 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 			root.Records = append(root.Records, archived...)
 		}
 	}
+	sort.Slice(root.Skipped, func(i, j int) bool { return root.Skipped[i].Path < root.Skipped[j].Path })
 	root.deriveConventions()
 	return nil
 }
@@ -119,27 +124,87 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 // style.
 const lazySample = 12
 
+// Skipped is an entry of an ADR root (or its archive) that is not a
+// record, with the reason; `git adr roots --verbose` lists them.
+type Skipped struct {
+	// Path is repository-relative; a folder ends with "/".
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	// Problem marks an entry `git adr check` reports: a special file or a
+	// name git-adr cannot open.
+	Problem bool `json:"problem,omitempty"`
+}
+
+func (root *Root) skip(dir, name, reason string, problem bool) {
+	p := name
+	if dir != "." {
+		p = dir + "/" + name
+	}
+	root.Skipped = append(root.Skipped, Skipped{Path: p, Reason: reason, Problem: problem})
+}
+
+// specialFileReason names a file that is neither regular, a folder nor a
+// link. Reading a FIFO would block; none of them can be a record.
+func specialFileReason(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO), not a regular file"
+	case m&fs.ModeSocket != 0:
+		return "a socket, not a regular file"
+	case m&fs.ModeDevice != 0:
+		return "a device, not a regular file"
+	}
+	return "not a regular file"
+}
+
 func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool) ([]*Record, error) {
 	type cand struct {
 		name string
 		fn   fileName
 	}
 	var cands []cand
-	numbered := false
+	numbered, plain := 0, 0
 	for _, e := range entries {
-		if e.IsDir() || e.Type()&fs.ModeSymlink != 0 || !isRecordFileName(e.Name()) {
-			continue
+		name := e.Name()
+		switch {
+		case !utf8.ValidString(name):
+			// Such a name cannot be opened through an fs.FS; one bad name
+			// must not fail every command.
+			root.skip(dir, strings.ToValidUTF8(name, "\uFFFD"), fmt.Sprintf("its name %q is not valid UTF-8; rename it", name), true)
+		case e.IsDir():
+			if !archived && name == ArchiveDir || name == ".git" {
+				continue
+			}
+			root.skip(dir, name+"/", folderReason(name), false)
+		case e.Type()&fs.ModeSymlink != 0:
+			root.skip(dir, name, "a symbolic link; git-adr does not follow links in an ADR folder", false)
+		case !e.Type().IsRegular():
+			root.skip(dir, name, specialFileReason(e.Type()), true)
+		default:
+			if reason := nonRecordReason(name); reason != "" {
+				root.skip(dir, name, reason, false)
+				continue
+			}
+			fn := parseFileName(name)
+			switch {
+			case fn.Numbered:
+				numbered++
+			case !isDateSlug(fn.Stem):
+				plain++
+			}
+			cands = append(cands, cand{name, fn})
 		}
-		fn := parseFileName(e.Name())
-		numbered = numbered || fn.Numbered
-		cands = append(cands, cand{e.Name(), fn})
 	}
 	// In a numbered log, an unnumbered file is documentation beside the
-	// records, not a record.
+	// records, not a record. The log's scheme is what most of its files
+	// say: one odd name does not turn a log of slugs into a numbered one.
+	numberedLog := numbered > 0 && numbered >= plain
 	kept := cands[:0]
 	for _, c := range cands {
-		if !numbered || c.fn.Numbered || isDateSlug(c.fn.Stem) {
+		if !numberedLog || c.fn.Numbered || isDateSlug(c.fn.Stem) {
 			kept = append(kept, c)
+		} else {
+			root.skip(dir, c.name, "documentation beside the records: the log numbers its records and this name has no number", false)
 		}
 	}
 	cands = kept
@@ -192,13 +257,14 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			return nil, errs[i]
 		}
 		rec := recs[i]
-		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) && !looksLikeADR(rec) {
+		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) && !looksLikeADR(rec) && !rec.onlyTitle {
+			root.skip(dir, c.name, "no ADR structure (no status, and no context and decision sections)", false)
 			continue
 		}
 		rec.Root = root
 		rec.settleTitle(c.fn)
 		rec.Archived = archived
-		rec.Numbered, rec.Number = c.fn.Numbered, c.fn.Number
+		rec.Numbered, rec.Number, rec.Suffix = c.fn.Numbered, c.fn.Number, c.fn.Suffix
 		if !rec.Numbered {
 			rec.ID = c.fn.Stem
 			if root.Name != "" {
@@ -210,11 +276,42 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	return out, nil
 }
 
+// folderReason says why a subfolder of a root holds no records.
+func folderReason(name string) string {
+	switch strings.ToLower(name) {
+	case "templates", "template":
+		return "templates (git adr new uses templates/template.md)"
+	case "assets", "images", "img", "media", "diagrams", "attachments", "static":
+		return "assets"
+	case "drafts", "draft":
+		return "drafts are not records"
+	}
+	if len(name) <= 7 && !strings.ContainsAny(name, " ") && name == strings.ToLower(name) && !strings.ContainsAny(name, "0123456789") {
+		return "a folder; records are the Markdown files of the root and of archive/ (a short name like this one is often a translation mirror)"
+	}
+	return "a folder; records are the Markdown files of the root and of archive/"
+}
+
 // isDateSlug reports a file stem that starts with a date, as log4brains
 // ("20201016-use-slugs") and blog-style logs ("2021-03-04-use-slugs")
 // name records: such records are identified by their slug.
 func isDateSlug(stem string) bool {
-	return dashedDate(stem) || len(stem) > 9 && isDatePrefix(stem[:8]) && (stem[8] == '-' || stem[8] == '_')
+	return dashedDate(stem) || partialDate(stem) || len(stem) > 9 && isDatePrefix(stem[:8]) && (stem[8] == '-' || stem[8] == '_')
+}
+
+// dateSlugRest is the slug of a date-slug stem without its date
+// ("use-slugs" of "2021-03-04-use-slugs", "20201016-use-slugs" and
+// "2021-03-use-slugs").
+func dateSlugRest(stem string) string {
+	switch {
+	case dashedDate(stem):
+		return stem[11:]
+	case partialDate(stem):
+		return stem[8:]
+	case isDateSlug(stem):
+		return stem[9:]
+	}
+	return stem
 }
 
 // dashedDate reports a stem starting "YYYY-MM-DD-" (or "_").
@@ -287,7 +384,8 @@ func (root *Root) deriveConventions() {
 		root.Prefix = strings.ToUpper(root.Lead)
 	}
 	root.NoSlug = noSlug > 0 && noSlug*2 > len(root.Records)
-	root.DateSlugs = dated > 0 && len(leads) == 0
+	// One odd name does not change how the log names its records.
+	root.DateSlugs = dated > 0 && dated > numbered
 	root.DashedDates = root.DateSlugs && dashed*2 > dated
 	if !root.configured {
 		best := 0
@@ -299,7 +397,7 @@ func (root *Root) deriveConventions() {
 	}
 	for _, r := range root.Records {
 		if r.Numbered {
-			r.ID = root.FormatID(r.Number)
+			r.ID = root.FormatID(r.Number) + r.Suffix
 		}
 		r.assignUnitIDs()
 	}
