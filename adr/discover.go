@@ -16,7 +16,7 @@ import (
 var ConventionalDirs = []string{
 	"doc/adr", "docs/adr", "docs/decisions", "docs/architecture/decisions",
 	"doc/architecture/decisions", "docs/adrs", "doc/adrs", "docs/architecture/adr",
-	"architecture/decisions", "adr", "adrs", "decisions",
+	"architecture/decisions", "adr", "adrs", "decisions", "docs/decision-records", "decision-records",
 }
 
 // wellKnownDirs is how many of ConventionalDirs are ADR directories by name
@@ -288,11 +288,8 @@ func detect(fsys fs.FS) []string {
 			out = append(out, c)
 			continue
 		}
-		for _, e := range entries {
-			if e.Type().IsRegular() && isRecordFileName(e.Name()) && (parseFileName(e.Name()).Numbered || isDateSlug(strings.TrimSuffix(e.Name(), path.Ext(e.Name())))) {
-				out = append(out, c)
-				break
-			}
+		if len(recordNames(fsys, c, entries, 1)) > 0 {
+			out = append(out, c)
 		}
 	}
 	sort.Strings(out)
@@ -308,20 +305,39 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// qualifies reports whether a folder looks like an ADR root: at least two
-// numbered or date-slug record files, most of the first few of which parse
-// with ADR structure. At the repository root, names must say "adr".
-func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry) bool {
+// recordNames returns up to limit names in dir (relative to it) that are
+// numbered or dated records by their name: files, or folders with a
+// README.md (one folder per record). At the repository root, names must
+// say "adr".
+func recordNames(fsys fs.FS, dir string, entries []fs.DirEntry, limit int) []string {
 	var names []string
 	for _, e := range entries {
+		if len(names) == limit {
+			break
+		}
 		n := e.Name()
 		// Special files (a FIFO would block the read) and names an fs.FS
 		// cannot open are never records.
-		if !e.Type().IsRegular() || !utf8.ValidString(n) || !isRecordFileName(n) {
+		if !utf8.ValidString(n) || strings.HasPrefix(n, ".") {
 			continue
 		}
-		fn := parseFileName(n)
-		if !fn.Numbered && !isDateSlug(fn.Stem) {
+		var fn fileName
+		switch {
+		case e.IsDir():
+			var ok bool
+			if fn, ok = folderRecordName(n); !ok {
+				continue
+			}
+			f := recordFolderFile(fsys, path.Join(dirOrDot(dir), n))
+			if f == "" {
+				continue
+			}
+			n += "/" + f
+		case e.Type().IsRegular() && isRecordFileName(n):
+			if fn = parseFileName(n); !fn.Numbered && !isDateSlug(fn.Stem) {
+				continue
+			}
+		default:
 			continue
 		}
 		if dir == "" && !strings.HasPrefix(strings.ToLower(fn.Lead), "adr") {
@@ -329,6 +345,14 @@ func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry) bool {
 		}
 		names = append(names, n)
 	}
+	return names
+}
+
+// qualifies reports whether a folder looks like an ADR root: at least two
+// numbered or date-slug record files, most of the first few of which parse
+// with ADR structure. At the repository root, names must say "adr".
+func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry) bool {
+	names := recordNames(fsys, dir, entries, 4)
 	if len(names) < 2 {
 		return false
 	}

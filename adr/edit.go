@@ -286,7 +286,7 @@ func (r *Record) titleEnd() int {
 // writes the title line as is ("2. Use MySQL"), log4brains the slug.
 func (r *Record) linkTextFor(target *Record) string {
 	if !target.Numbered {
-		return strings.TrimSuffix(baseOf(target.Path), ".md")
+		return nameOf(target.Path).Stem
 	}
 	if target.RawTitle != "" {
 		return target.RawTitle

@@ -80,7 +80,7 @@ func (w *workspace) changes() []FileChange {
 func (l *Log) reparse(r *Record, data []byte) *Record {
 	n := Parse(data)
 	n.ID, n.Number, n.Numbered, n.Path, n.Root, n.Archived = r.ID, r.Number, r.Numbered, r.Path, r.Root, r.Archived
-	n.settleTitle(parseFileName(baseOf(r.Path)))
+	n.settleTitle(nameOf(r.Path))
 	n.assignUnitIDs()
 	for i := range n.Relations {
 		if t := l.Target(n, n.Relations[i].Target); t != nil {

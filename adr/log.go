@@ -58,6 +58,9 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 		if !root.Exists && root.Source == "--root" && !opt.AllowMissing {
 			return nil, fmt.Errorf("ADR root %q: %w", root.Dir(), fs.ErrNotExist)
 		}
+		if n := root.emptyNote(fsys); n != "" {
+			l.Notes = append(l.Notes, n)
+		}
 		l.Records = append(l.Records, root.Records...)
 	}
 	l.resolveRelations()
@@ -76,7 +79,7 @@ func (l *Log) Ensure(r *Record) error {
 	}
 	n := Parse(data)
 	n.ID, n.Number, n.Numbered, n.Path, n.Root, n.Archived = r.ID, r.Number, r.Numbered, r.Path, r.Root, r.Archived
-	n.settleTitle(parseFileName(baseOf(r.Path)))
+	n.settleTitle(nameOf(r.Path))
 	*r = *n
 	r.assignUnitIDs()
 	for i := range r.Relations {
@@ -155,7 +158,7 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 	// A path or file name.
 	if strings.Contains(rref, "/") || recordExt(rref) != "" {
 		p := cleanRel(rref)
-		if r := l.ByPath(p); r != nil {
+		if r := l.recordAt(p); r != nil {
 			return r, nil
 		}
 		for _, r := range l.Records {
@@ -189,7 +192,7 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 	// A file stem or slug without its date or number.
 	cands = nil
 	for _, r := range l.Records {
-		fn := parseFileName(baseOf(r.Path))
+		fn := nameOf(r.Path)
 		slug := fn.Slug
 		if !fn.Numbered && isDateSlug(fn.Stem) {
 			slug = dateSlugRest(fn.Stem)
@@ -246,10 +249,8 @@ func (l *Log) Target(from *Record, target string) *Record {
 	} else {
 		cand = cleanRel(path.Join(dirOf(from.Path), p))
 	}
-	for _, c := range []string{cand, cand + ".md"} {
-		if r := l.byPath[c]; r != nil {
-			return r
-		}
+	if r := l.recordAt(cand); r != nil {
+		return r
 	}
 	// Site-absolute links ("/docs/0003-x") and links to a record that has
 	// moved into or out of the root's archive: match by file name within
@@ -278,6 +279,27 @@ func (l *Log) index() {
 			l.byNumber[r.Number] = append(l.byNumber[r.Number], r)
 		}
 	}
+}
+
+// recordAt finds the record a path names: the file itself, the file
+// without ".md", or a record folder ("2023-01-05-x" for
+// "2023-01-05-x/README.md").
+func (l *Log) recordAt(p string) *Record {
+	if l.byPath == nil {
+		l.index()
+	}
+	if r := l.byPath[p]; r != nil {
+		return r
+	}
+	if r := l.byPath[p+".md"]; r != nil {
+		return r
+	}
+	for _, f := range folderRecordFiles {
+		if r := l.byPath[p+"/"+f]; r != nil {
+			return r
+		}
+	}
+	return nil
 }
 
 // ByPath returns the record at a repository-relative path, or nil.

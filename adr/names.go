@@ -195,6 +195,40 @@ func isTemplateStem(stem string) bool {
 	return x >= 3 && (x == len(rest) || strings.IndexByte("-_ .", rest[x]) >= 0)
 }
 
+// folderRecordFiles are the names of the file that makes a folder a record
+// ("docs/decision-records/2023-01-05-some-slug/README.md"), in order of
+// preference.
+var folderRecordFiles = []string{"README.md", "readme.md", "index.md", "Readme.md", "INDEX.md"}
+
+func isFolderRecordFile(base string) bool {
+	for _, f := range folderRecordFiles {
+		if base == f {
+			return true
+		}
+	}
+	return false
+}
+
+// folderRecordName takes apart the name of a folder that may be a record:
+// numbered with a slug ("0007-use-kafka") or dated ("2023-01-05-some-slug").
+func folderRecordName(name string) (fileName, bool) {
+	fn := parseFileName(name + ".md")
+	fn.Ext = ""
+	return fn, fn.Numbered && fn.Slug != "" || !fn.Numbered && isDateSlug(fn.Stem)
+}
+
+// nameOf takes apart the name of the record at p: its file name, or the
+// name of its folder when the record is a folder's README.md.
+func nameOf(p string) fileName {
+	base := baseOf(p)
+	if d := dirOf(p); d != "" && isFolderRecordFile(base) {
+		if fn, ok := folderRecordName(baseOf(d)); ok {
+			return fn
+		}
+	}
+	return parseFileName(base)
+}
+
 // isRecordFileName reports whether a file name can be a record at all.
 func isRecordFileName(name string) bool { return nonRecordReason(name) == "" }
 

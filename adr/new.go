@@ -223,22 +223,26 @@ func (root *Root) FileName(number int, title, date string) string {
 	if slug == "" {
 		slug = "record"
 	}
-	if root.DashedDates {
-		return date + "-" + slug + ".md"
+	name := ""
+	switch {
+	case root.DashedDates:
+		name = date + "-" + slug
+	case root.DateSlugs:
+		name = strings.ReplaceAll(date, "-", "") + "-" + slug
+	case root.NoSlug && !root.Folders:
+		name = root.Lead + padNumber(number, root.Digits)
+	default:
+		sep := root.Sep
+		if sep == "" {
+			sep = "-"
+		}
+		name = root.Lead + padNumber(number, root.Digits) + sep + slug
 	}
-	if root.DateSlugs {
-		return strings.ReplaceAll(date, "-", "") + "-" + slug + ".md"
+	if root.Folders {
+		// One folder per record: "2023-01-05-some-slug/README.md".
+		return name + "/" + root.RecordFile
 	}
-	digits := root.Digits
-	num := padNumber(number, digits)
-	if root.NoSlug {
-		return root.Lead + num + ".md"
-	}
-	sep := root.Sep
-	if sep == "" {
-		sep = "-"
-	}
-	return root.Lead + num + sep + slug + ".md"
+	return name + ".md"
 }
 
 // NewRecord renders a record and the edits that link it: superseded
@@ -286,7 +290,7 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	rec.Numbered, rec.Number = !o.Root.DateSlugs, o.Number
 	rec.ID = id
 	if o.Root.DateSlugs {
-		rec.ID = strings.TrimSuffix(name, ".md")
+		rec.ID = nameOf(rec.Path).Stem
 		if o.Root.Name != "" {
 			rec.ID = o.Root.Name + "/" + rec.ID
 		}

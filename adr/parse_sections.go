@@ -72,14 +72,20 @@ func parseRelationLine(s string, custom customLabels) (label string, targets []s
 				return "", nil, false
 			}
 			for _, tg := range targets {
+				p := stripFragment(tg)
 				switch {
 				case urlScheme.MatchString(tg) || strings.HasPrefix(tg, "//"):
 					return "", nil, false
 				case isIDText(tg):
-				case recordExt(stripFragment(tg)) == "":
+				case strings.HasSuffix(p, "/"):
+					// A record folder: "../2023-01-05-some-slug/".
+					if _, ok := folderRecordName(baseOf(strings.TrimSuffix(p, "/"))); !ok {
+						return "", nil, false
+					}
+				case recordExt(p) == "":
 					return "", nil, false
 				case custom == customRecordLinks:
-					if fn := parseFileName(baseOf(stripFragment(tg))); !fn.Numbered && !isDateSlug(fn.Stem) {
+					if fn := nameOf(p); !fn.Numbered && !isDateSlug(fn.Stem) {
 						return "", nil, false
 					}
 				}

@@ -35,6 +35,11 @@ type Root struct {
 	DashedDates bool
 	// NoSlug reports file names without a slug ("ADR-48.md").
 	NoSlug bool
+	// Folders reports a log that keeps each record in its own folder
+	// ("2023-01-05-some-slug/README.md"); RecordFile is the file name
+	// inside ("README.md").
+	Folders    bool
+	RecordFile string
 	// Template is a project template for new records ("" for built-in).
 	Template string
 	// Records are the live and the archived records, in number order
@@ -175,7 +180,21 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			if !archived && name == ArchiveDir || name == ".git" {
 				continue
 			}
-			root.skip(dir, name+"/", folderReason(name), false)
+			fn, named := folderRecordName(name)
+			if !named {
+				root.skip(dir, name+"/", folderReason(name), false)
+				continue
+			}
+			// A folder per record: "2023-01-05-some-slug/README.md".
+			file := recordFolderFile(fsys, path.Join(dir, name))
+			if file == "" {
+				root.skip(dir, name+"/", "named like a record, but holds no README.md (or index.md) to read as one", false)
+				continue
+			}
+			if fn.Numbered {
+				numbered++
+			}
+			cands = append(cands, cand{name + "/" + file, fn})
 		case e.Type()&fs.ModeSymlink != 0:
 			root.skip(dir, name, "a symbolic link; git-adr does not follow links in an ADR folder", false)
 		case !e.Type().IsRegular():
@@ -276,6 +295,61 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	return out, nil
 }
 
+// emptyNote explains a root that exists but holds no record while holding
+// other things (a layout git-adr does not read), "" otherwise.
+func (root *Root) emptyNote(fsys fs.FS) string {
+	if !root.Exists || len(root.Records) > 0 {
+		return ""
+	}
+	folders, files := 0, 0
+	var deeper []string
+	for _, s := range root.Skipped {
+		switch {
+		case s.Reason == "hidden":
+		case strings.HasSuffix(s.Path, "/"):
+			folders++
+			dir := strings.TrimSuffix(s.Path, "/")
+			if entries, err := fs.ReadDir(fsys, dir); err == nil && len(recordNames(fsys, dir, entries, 2)) == 2 {
+				deeper = append(deeper, dir)
+			}
+		default:
+			files++
+		}
+	}
+	if folders+files == 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("ADR root %q holds no records (%s and %s that are not records; `git adr roots --verbose` says why for each)", root.Dir(), plural(folders, "folder"), plural(files, "file"))
+	if len(deeper) > 0 {
+		return msg + fmt.Sprintf("; records sit one level down, in %s: name that folder with --root, or list each in %s", strings.Join(deeper, ", "), ConfigFile)
+	}
+	return msg + "; records are Markdown files named NNNN-slug.md or YYYY-MM-DD-slug.md (or slug.md with a status), or folders NNNN-slug/ or YYYY-MM-DD-slug/ holding a README.md"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// recordFolderFile returns the name of the file that makes dir a record
+// folder (README.md, or index.md), or "".
+func recordFolderFile(fsys fs.FS, dir string) string {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return ""
+	}
+	for _, want := range folderRecordFiles {
+		for _, e := range entries {
+			if e.Name() == want && e.Type().IsRegular() {
+				return want
+			}
+		}
+	}
+	return ""
+}
+
 // folderReason says why a subfolder of a root holds no records.
 func folderReason(name string) string {
 	switch strings.ToLower(name) {
@@ -328,7 +402,7 @@ func looksLikeADR(r *Record) bool {
 	if r.StatusField.Kind != FieldNone {
 		return true
 	}
-	if hasUnit(r, "decision") && (hasUnit(r, "context") || hasUnit(r, "consequences") || hasUnit(r, "options")) {
+	if hasUnit(r, "decision") && (hasUnit(r, "context") || hasUnit(r, "consequences") || hasUnit(r, "options") || hasUnit(r, "rationale")) {
 		return true
 	}
 	return r.TitleNumber >= 0 && hasUnit(r, "decision")
@@ -342,8 +416,12 @@ func (root *Root) deriveConventions() {
 	styles := map[Style]int{}
 	padded, unpadded, noSlug, dated, numbered, dashed := 0, 0, 0, 0, 0, 0
 	width := 0
+	folders := map[string]int{}
 	for _, r := range root.Records {
-		fn := parseFileName(baseOf(r.Path))
+		fn := nameOf(r.Path)
+		if fn.Ext == "" {
+			folders[baseOf(r.Path)]++
+		}
 		if r.Style != StylePlain && !r.lazy {
 			styles[r.Style]++
 		}
@@ -384,6 +462,13 @@ func (root *Root) deriveConventions() {
 		root.Prefix = strings.ToUpper(root.Lead)
 	}
 	root.NoSlug = noSlug > 0 && noSlug*2 > len(root.Records)
+	n := 0
+	for _, c := range folders {
+		n += c
+	}
+	if root.Folders = n*2 > len(root.Records); root.Folders {
+		root.RecordFile = mostCommon(folders, "README.md")
+	}
 	// One odd name does not change how the log names its records.
 	root.DateSlugs = dated > 0 && dated > numbered
 	root.DashedDates = root.DateSlugs && dashed*2 > dated
