@@ -51,6 +51,10 @@ type Root struct {
 	// records, each with the reason.
 	Skipped []Skipped
 
+	// templates are the template files the root holds (adr-template.md,
+	// template.md, 0000-template.md, ADRXXX-title.md), in no order.
+	templates []string
+
 	configured bool // style/digits/prefix fixed by configuration
 	digitsSet  bool
 	prefixSet  bool
@@ -202,6 +206,9 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		default:
 			if reason := nonRecordReason(name); reason != "" {
 				root.skip(dir, name, reason, false)
+				if reason == reasonTemplate && !archived {
+					root.templates = append(root.templates, path.Join(dir, name))
+				}
 				continue
 			}
 			fn := parseFileName(name)
@@ -293,6 +300,37 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		out = append(out, rec)
 	}
 	return out, nil
+}
+
+// LogTemplate is the template the log keeps beside its records, for
+// `git adr new` when neither .adr.toml nor $ADR_TEMPLATE names one
+// (adr-tools' templates/template.md is looked up by the command first):
+// MADR's adr-template.md, then template.md, then a numbered
+// 0000-template.md, then a placeholder name such as ADRXXX-title.md. ""
+// when there is none.
+func (root *Root) LogTemplate() string {
+	rank := func(p string) int {
+		stem := strings.ToLower(strings.TrimSuffix(baseOf(p), path.Ext(p)))
+		switch {
+		case stem == "adr-template":
+			return 0
+		case stem == "template":
+			return 1
+		case parseFileName(baseOf(p)).Numbered:
+			return 2
+		case !strings.Contains(stem, "template"):
+			return 3 // ADRXXX-title
+		}
+		return 4 // adr-template-minimal, template-short, ...
+	}
+	best := ""
+	for _, t := range root.templates {
+		p := strings.TrimPrefix(t, "./")
+		if best == "" || rank(p) < rank(best) || rank(p) == rank(best) && p < best {
+			best = p
+		}
+	}
+	return best
 }
 
 // emptyNote explains a root that exists but holds no record while holding

@@ -202,7 +202,9 @@ func runNew(env *Env, title string, o newOptions) error {
 }
 
 // projectTemplate finds a project template: the root's configured one,
-// $ADR_TEMPLATE, or adr-tools' <root>/templates/template.md.
+// $ADR_TEMPLATE, adr-tools' <root>/templates/template.md, or the template
+// the log keeps beside its records (MADR's adr-template.md, template.md,
+// 0000-template.md, ADRXXX-title.md; see adr.Root.LogTemplate).
 func projectTemplate(env *Env, root *adr.Root) (string, error) {
 	repo, err := env.Repo()
 	if err != nil {
@@ -215,11 +217,15 @@ func projectTemplate(env *Env, root *adr.Root) (string, error) {
 	case os.Getenv("ADR_TEMPLATE") != "":
 		path, from = os.Getenv("ADR_TEMPLATE"), "ADR_TEMPLATE"
 	default:
-		data, err := fs.ReadFile(repo.WorktreeFS(), root.Join("templates/template.md"))
-		if err != nil {
-			return "", nil
+		for _, p := range []string{root.Join("templates/template.md"), root.LogTemplate()} {
+			if p == "" {
+				continue
+			}
+			if data, err := fs.ReadFile(repo.WorktreeFS(), p); err == nil {
+				return string(data), nil
+			}
 		}
-		return string(data), nil
+		return "", nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
