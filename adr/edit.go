@@ -19,8 +19,16 @@ func StatusWord(s Status) string {
 
 // styleLike writes word in the case and decoration of the text it replaces:
 // "accepted" stays lower case, "PROPOSED" upper, "**Accepted**" bold,
-// "Proposed." keeps its full stop.
-func styleLike(raw, word string, lower bool) string {
+// "Proposed." keeps its full stop. An emoji before the status is the log's
+// to choose: deco is how the log decorates the new status ("✅ ", see
+// [Root.statusDecoration]), "" when it does not.
+func styleLike(raw, word string, lower bool, deco string) string {
+	raw = strings.TrimSpace(raw)
+	raw = raw[decorationLen(raw):]
+	return deco + styleWordLike(raw, word, lower)
+}
+
+func styleWordLike(raw, word string, lower bool) string {
 	core := strings.TrimSpace(raw)
 	lead := core[:len(core)-len(strings.TrimLeft(core, "*_`"))]
 	rest := core[len(lead):]

@@ -103,11 +103,17 @@ func supersededEdits(old, successor *Record) []byte {
 	f := old.StatusField
 	linkText := old.linkTextFor(successor)
 	link := fmt.Sprintf("[%s](%s)", linkText, old.Link(successor))
-	word := styleLike(old.statusWords(), "Superseded", lowerStatus(old.Style))
+	deco := old.Root.statusDecoration(Superseded)
+	word := styleLike(old.statusWords(), "Superseded", lowerStatus(old.Style), deco)
 	switch f.Kind {
 	case FieldSection:
 		if f.Start == f.End {
 			return old.WithRelation("Superseded by", successor)
+		}
+		if deco != "" && f.WordEnd == f.WordStart {
+			// The log decorates supersession ("⌛️ Superseded by [3.
+			// X](0003-x.md)"): the status says it in place.
+			return t.Apply(Edit{Start: f.Start, End: f.End, New: word + " by " + link})
 		}
 		if f.WordEnd > f.WordStart {
 			// "Accepted, amends [3. C](0003-c.md)": the relations stay; the
@@ -186,7 +192,7 @@ func (l *Log) Decide(rec *Record, to Status, reason string) ([]FileChange, []str
 			fmt.Sprintf("run `git adr decide %s reject`", rec.ID))
 	}
 	w := newWorkspace(l)
-	word := styleLike(rec.statusWords(), StatusWord(to), lowerStatus(rec.Style))
+	word := styleLike(rec.statusWords(), StatusWord(to), lowerStatus(rec.Style), rec.Root.statusDecoration(to))
 	w.set(rec, rec.WithStatusNote(word, reason))
 	var notes []string
 	if to == Accepted {

@@ -268,6 +268,8 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	if lowerStatus(style) {
 		word = strings.ToLower(word)
 	}
+	// "✅ Accepted" in a log that decorates its statuses so.
+	word = o.Root.statusDecoration(status) + word
 	tmpl := o.Template
 	if tmpl == "" {
 		tmpl = templates[style]

@@ -302,6 +302,35 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	return out, nil
 }
 
+// statusDecoration is how the root's records decorate status st: "✅ "
+// when most of its records with that status start it with that emoji, ""
+// otherwise (or for a nil root).
+func (root *Root) statusDecoration(st Status) string {
+	if root == nil {
+		return ""
+	}
+	forms := map[string]int{}
+	for _, r := range root.Records {
+		if r.lazy || r.Status != st {
+			continue
+		}
+		raw := strings.TrimSpace(r.statusWords())
+		forms[raw[:decorationLen(raw)]]++
+	}
+	keys := make([]string, 0, len(forms))
+	for f := range forms {
+		keys = append(keys, f)
+	}
+	sort.Strings(keys)
+	best, n := "", forms[""]
+	for _, f := range keys {
+		if f != "" && forms[f] > n {
+			best, n = f, forms[f]
+		}
+	}
+	return best
+}
+
 // LogTemplate is the template the log keeps beside its records, for
 // `git adr new` when neither .adr.toml nor $ADR_TEMPLATE names one
 // (adr-tools' templates/template.md is looked up by the command first):
