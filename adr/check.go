@@ -521,7 +521,7 @@ func (c *checker) oneWay() {
 				Kind: KindOneWayLink, Path: r.Path, Line: rel.Line, IDs: []string{r.ID, t.ID},
 				Message: fmt.Sprintf("%s %q %s but %s (%s) has no link back", r.ID, rel.Label, t.ID, t.ID, t.Path),
 				Fix: fmt.Sprintf("add a line \"%s [%s](%s)\" to %s",
-					reverseLabel(rel.Label), recordLinkText(r), LinkDest(t.Link(r)), t.Path),
+					ReverseLabel(rel.Label), recordLinkText(r), LinkDest(t.Link(r)), t.Path),
 			})
 		}
 	}
@@ -535,10 +535,10 @@ func recordLinkText(r *Record) string {
 	return r.Title
 }
 
-// reverseLabel guesses the reverse of a custom one-word label the way
+// ReverseLabel guesses the reverse of a custom one-word label the way
 // adr-tools users write pairs ("Clarifies" / "Clarified by"); anything else
 // gets a neutral "Linked from".
-func reverseLabel(label string) string {
+func ReverseLabel(label string) string {
 	w := strings.TrimSpace(label)
 	if strings.ContainsAny(w, " \t") || len(w) < 4 {
 		return "Linked from"

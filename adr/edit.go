@@ -332,7 +332,7 @@ func (r *Record) relationEdit(label string, target *Record) Edit {
 	switch {
 	case f.Kind == FieldLine && r.Style == StyleMADR2:
 		at := r.lastMetaLine(f.Line)
-		return Edit{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: lineEOL(t, at) + "- " + link + eol}
+		return Edit{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: lineEOL(t, at) + r.bulletMarker(f.Line, at+1) + link + eol}
 	case f.Kind == FieldLine:
 		at := r.lastMetaLine(f.Line)
 		return Edit{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: lineEOL(t, at) + label + ": " + target.ID + eol}
@@ -351,10 +351,36 @@ func (r *Record) relationEdit(label string, target *Record) Edit {
 			for end > u.Start && t.Lines[end-1].Kind == LineBlank {
 				end--
 			}
-			return Edit{Start: t.Lines[end-1].Next, End: t.Lines[end-1].Next, New: lineEOL(t, end-1) + "- " + link + eol}
+			return Edit{Start: t.Lines[end-1].Next, End: t.Lines[end-1].Next, New: lineEOL(t, end-1) + r.bulletMarker(u.Start, end) + link + eol}
 		}
 	}
-	return appendEdit(t, "## More Information"+eol+eol+"- "+link)
+	return appendEdit(t, "## More Information"+eol+eol+r.bulletMarker(0, len(t.Lines))+link)
+}
+
+// bulletMarker is the marker a new bullet among lines [from, to) takes:
+// that of the list's last bullet there ("* "), else the record's most used
+// one, else "- ".
+func (r *Record) bulletMarker(from, to int) string {
+	t := r.Text
+	marker := func(i int) string {
+		s := t.LineText(i)
+		if t.Lines[i].Kind != LineText || len(s) < 2 || s[1] != ' ' || !strings.ContainsRune("-*+", rune(s[0])) {
+			return ""
+		}
+		return s[:2]
+	}
+	for i := min(to, len(t.Lines)) - 1; i >= from && i >= 0; i-- {
+		if m := marker(i); m != "" {
+			return m
+		}
+	}
+	counts := map[string]int{}
+	for i := range t.Lines {
+		if m := marker(i); m != "" {
+			counts[m]++
+		}
+	}
+	return mostCommon(counts, "- ")
 }
 
 // lineEOL returns the line ending needed to terminate line i when text is
