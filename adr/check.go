@@ -125,6 +125,9 @@ type CheckReport struct {
 	Counts map[FindingKind]int
 	// Ignored counts findings left out by configuration or options.
 	Ignored int
+	// Notes say what check read in a way worth knowing but is no finding
+	// (a log that records no statuses), once each.
+	Notes []string
 }
 
 // Check finds the problems of the whole log. It reads only the log, its
@@ -144,6 +147,7 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 	}
 	for _, root := range l.Roots {
 		c.skipped(root)
+		c.statusesOptional(root)
 	}
 	c.oneWay()
 	c.cycles()
@@ -157,7 +161,7 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 			ignore[FindingKind(s)] = true
 		}
 	}
-	rep := &CheckReport{Findings: []Finding{}, Counts: map[FindingKind]int{}}
+	rep := &CheckReport{Findings: []Finding{}, Counts: map[FindingKind]int{}, Notes: c.notes}
 	for _, k := range append(append([]FindingKind(nil), FindingKinds...), opt.ExtraKinds...) {
 		rep.Counts[k] = 0
 	}
@@ -210,6 +214,7 @@ type checker struct {
 	// dirs caches directory listings: lower-case name -> names.
 	dirs       map[string]map[string][]string
 	mergeBases map[string]fs.FS
+	notes      []string
 }
 
 type relKey struct {
@@ -334,6 +339,9 @@ func (c *checker) record(r *Record) {
 			Fix:     fmt.Sprintf("keep one status: correct or remove line %d or line %d", o.Line, statusLine),
 		})
 	}
+	if require, _ := c.requireStatus(); r.StatusNotRecorded() && !require {
+		return // the log records no statuses; see statusesOptional
+	}
 	switch r.Status {
 	case Unknown:
 		msg := "no status"
@@ -377,6 +385,43 @@ func (c *checker) record(r *Record) {
 			Fix:     fix,
 		})
 	}
+}
+
+// ignored reports a kind .adr.toml or the options leave out.
+func (c *checker) ignored(k FindingKind) bool {
+	for _, x := range c.opt.Ignore {
+		if x == k {
+			return true
+		}
+	}
+	if c.l.Config != nil && !c.opt.AllKinds {
+		for _, x := range c.l.Config.Check.Ignore {
+			if FindingKind(x) == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// requireStatus reports whether .adr.toml asks for a status on every
+// record (true), for none (false), or leaves it to the log (unset).
+func (c *checker) requireStatus() (require, set bool) {
+	if c.l.Config == nil || c.l.Config.Check.RequireStatus == nil {
+		return false, false
+	}
+	return *c.l.Config.Check.RequireStatus, true
+}
+
+// statusesOptional says once per root that its records record no status,
+// unless .adr.toml has settled it.
+func (c *checker) statusesOptional(root *Root) {
+	none, total, ok := root.StatusesOptional()
+	if _, set := c.requireStatus(); !ok || set || c.ignored(KindUnknownStatus) {
+		return
+	}
+	c.notes = append(c.notes, fmt.Sprintf("%s: %d of %d records state no status (MADR makes it optional); check reads them as \"status not recorded\" and reports none of them. Silence this note with `require_status = false` under [check] in %s, or report each one with `require_status = true`",
+		root.Dir(), none, total, ConfigFile))
 }
 
 // skipped reports the entries of a root that discovery had to leave out

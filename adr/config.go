@@ -85,6 +85,12 @@ type CheckConfig struct {
 	// Ignore names finding kinds `git adr check` leaves out (see
 	// [FindingKinds]), for example ["unknown-status"].
 	Ignore []string `toml:"ignore,omitempty"`
+	// RequireStatus says whether a record without any status is a
+	// finding in a log where most records have none (MADR makes the
+	// status optional). Unset, check reads such records as "status not
+	// recorded" and says so once; false does the same silently; true
+	// reports each one as unknown-status.
+	RequireStatus *bool `toml:"require_status,omitempty"`
 }
 
 // ConfigError is a problem in .adr.toml; it names the file and, where toml

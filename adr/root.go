@@ -51,6 +51,10 @@ type Root struct {
 	// records, each with the reason.
 	Skipped []Skipped
 
+	// noStatus and parsed count the root's parsed records without any
+	// status and in all (see StatusesOptional).
+	noStatus, parsed int
+
 	// templates are the template files the root holds (adr-template.md,
 	// template.md, 0000-template.md, ADRXXX-title.md), in no order.
 	templates []string
@@ -302,6 +306,25 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	return out, nil
 }
 
+// StatusesOptional reports a root most of whose records state no status
+// at all (no status field, no status section), as MADR allows: such a log
+// does not record statuses, and a record without one is "status not
+// recorded" rather than a record whose status is missing. none and total
+// count the records read.
+func (root *Root) StatusesOptional() (none, total int, ok bool) {
+	return root.noStatus, root.parsed, root.parsed > 0 && root.noStatus*2 > root.parsed
+}
+
+// StatusNotRecorded reports a record that states no status in a log that
+// does not record statuses (see [Root.StatusesOptional]).
+func (r *Record) StatusNotRecorded() bool {
+	if r.StatusField.Kind != FieldNone || r.Root == nil {
+		return false
+	}
+	_, _, ok := r.Root.StatusesOptional()
+	return ok
+}
+
 // statusDecoration is how the root's records decorate status st: "✅ "
 // when most of its records with that status start it with that emoji, ""
 // otherwise (or for a nil root).
@@ -547,11 +570,18 @@ func (root *Root) deriveConventions() {
 			}
 		}
 	}
+	root.noStatus, root.parsed = 0, 0
 	for _, r := range root.Records {
 		if r.Numbered {
 			r.ID = root.FormatID(r.Number) + r.Suffix
 		}
 		r.assignUnitIDs()
+		if !r.lazy {
+			root.parsed++
+			if r.StatusField.Kind == FieldNone {
+				root.noStatus++
+			}
+		}
 	}
 	sortRecords(root.Records)
 }

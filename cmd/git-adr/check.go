@@ -15,6 +15,7 @@ import (
 type checkJSON struct {
 	Findings []adr.Finding           `json:"findings"`
 	Counts   map[adr.FindingKind]int `json:"counts"`
+	Notes    []string                `json:"notes,omitempty"`
 }
 
 func checkCommand(env *Env) *cli.Command {
@@ -75,8 +76,9 @@ func runCheck(env *Env, asJSON, compaction bool) error {
 		opt.ExtraKinds = adr.CompactionKinds
 	}
 	rep := l.Check(opt)
+	env.notes(rep.Notes)
 	if asJSON {
-		if err := writeJSON(env.Out, checkJSON{Findings: rep.Findings, Counts: rep.Counts}); err != nil {
+		if err := writeJSON(env.Out, checkJSON{Findings: rep.Findings, Counts: rep.Counts, Notes: rep.Notes}); err != nil {
 			return err
 		}
 	} else {
