@@ -132,6 +132,7 @@ func newRoot(cfg *Config, p, source, name string) *Root {
 	if s, ok := ParseStyle(cfg.Style); ok {
 		r.Style, r.configured = s, true
 	}
+	r.indexFile = cfg.IndexFile
 	for _, rc := range cfg.Roots {
 		if cleanRel(rc.Path) != p {
 			continue
@@ -146,6 +147,9 @@ func newRoot(cfg *Config, p, source, name string) *Root {
 			r.Style, r.configured = s, true
 		}
 		r.Template = rc.Template
+		if rc.IndexFile != "" {
+			r.indexFile = rc.IndexFile
+		}
 	}
 	return r
 }

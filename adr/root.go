@@ -55,6 +55,10 @@ type Root struct {
 	// status and in all (see StatusesOptional).
 	noStatus, parsed int
 
+	// indexFile is the configured name of the generated index ("" for
+	// IndexFile); see IndexName.
+	indexFile string
+
 	// templates are the template files the root holds (adr-template.md,
 	// template.md, 0000-template.md, ADRXXX-title.md), in no order.
 	templates []string
@@ -208,6 +212,10 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		case !e.Type().IsRegular():
 			root.skip(dir, name, specialFileReason(e.Type()), true)
 		default:
+			if name == root.IndexName() {
+				root.skip(dir, name, "the generated index (git adr index writes it)", false)
+				continue
+			}
 			if reason := nonRecordReason(name); reason != "" {
 				root.skip(dir, name, reason, false)
 				if reason == reasonTemplate && !archived {
@@ -304,6 +312,15 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		out = append(out, rec)
 	}
 	return out, nil
+}
+
+// IndexName is the file name of the root's generated index: INDEX.md, or
+// the index_file of .adr.toml.
+func (root *Root) IndexName() string {
+	if root.indexFile != "" {
+		return root.indexFile
+	}
+	return IndexFile
 }
 
 // StatusesOptional reports a root most of whose records state no status
