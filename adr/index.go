@@ -71,8 +71,16 @@ func (l *Log) Indexes() ([]Index, error) {
 			continue
 		}
 		ix := Index{Root: root, Path: root.Join(root.IndexName()), Content: RenderIndex(root, l)}
-		if other := caseTwin(l.FS, root, root.IndexName()); other != "" {
+		other, special := indexEntry(l.FS, root, root.IndexName())
+		if other != "" {
 			ix.State, ix.Other = IndexCollision, other
+			out = append(out, ix)
+			continue
+		}
+		if special {
+			// A FIFO or device named like the index: never read (it
+			// could block) and never overwritten.
+			ix.State = IndexForeign
 			out = append(out, ix)
 			continue
 		}
@@ -94,19 +102,23 @@ func (l *Log) Indexes() ([]Index, error) {
 	return out, nil
 }
 
-// caseTwin returns the path of a file in root's folder whose name is name
-// in another case ("index.md" for "INDEX.md"), or "".
-func caseTwin(fsys fs.FS, root *Root, name string) string {
+// indexEntry looks the index up in root's folder: twin is the path of a
+// file whose name is name in another case ("index.md" for "INDEX.md"), ""
+// when there is none; special reports an index that is not a regular file.
+func indexEntry(fsys fs.FS, root *Root, name string) (twin string, special bool) {
 	entries, err := fs.ReadDir(fsys, dirOrDot(root.Path))
 	if err != nil {
-		return ""
+		return "", false
 	}
 	for _, e := range entries {
-		if e.Name() != name && strings.EqualFold(e.Name(), name) {
-			return root.Join(e.Name())
+		switch {
+		case e.Name() == name:
+			special = !e.Type().IsRegular()
+		case strings.EqualFold(e.Name(), name):
+			twin = root.Join(e.Name())
 		}
 	}
-	return ""
+	return twin, special
 }
 
 // RenderIndex renders the INDEX.md of a root: a table of the live records,
