@@ -118,6 +118,19 @@ func (r *Record) statusEdits(text, note string) []Edit {
 		}
 		return edits
 	case FieldSection:
+		if f.Start != f.End && f.Line == f.Section && note != "" {
+			// "## Status: Proposed": the value is in the heading; the note
+			// goes below it (below a setext heading's underline).
+			h := f.Section
+			if t.Lines[h].Kind == LineText && h+1 < len(t.Lines) {
+				h++
+			}
+			tail := eol
+			if h+1 < len(t.Lines) && t.Lines[h+1].Kind != LineBlank {
+				tail += eol
+			}
+			return []Edit{{Start: f.Start, End: f.End, New: text}, {Start: t.Lines[h].Next, End: t.Lines[h].Next, New: lineEOL(t, h) + eol + "Reason: " + note + tail}}
+		}
 		val := text
 		if note != "" {
 			val += eol + eol + "Reason: " + note
@@ -128,6 +141,9 @@ func (r *Record) statusEdits(text, note string) []Edit {
 		// An empty section: the value goes after the heading and one blank
 		// line, followed by a blank line before whatever comes next.
 		h := f.Section
+		if t.Lines[h].Kind == LineText && h+1 < len(t.Lines) {
+			h++ // a setext heading: the value goes after its underline
+		}
 		if h+1 < len(t.Lines) && t.Lines[h+1].Kind == LineBlank {
 			pos := t.Lines[h+1].Next
 			tail := ""

@@ -320,7 +320,7 @@ func (p *parser) statusBody(heading, start, end int, setEmpty bool) bool {
 	}
 	if boxes >= 2 {
 		if checked < 0 && setEmpty {
-			pos := t.Lines[heading].Next
+			pos := t.Lines[start-1].Next // after the heading (a setext one's underline included)
 			p.setStatus("", Field{Kind: FieldSection, Line: heading, Section: heading, Start: pos, End: pos}, heading)
 		}
 		return checked >= 0
@@ -394,7 +394,7 @@ func (p *parser) statusBody(heading, start, end int, setEmpty bool) bool {
 		// An empty status section: the value belongs after the heading and
 		// one blank line.
 		if setEmpty {
-			pos := t.Lines[heading].Next
+			pos := t.Lines[start-1].Next // after the heading (a setext one's underline included)
 			p.setStatus("", Field{Kind: FieldSection, Line: heading, Section: heading, Start: pos, End: pos}, heading)
 		}
 		return false
