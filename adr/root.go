@@ -180,7 +180,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		fn   fileName
 	}
 	var cands []cand
-	numbered, plain := 0, 0
+	numbered, dated := 0, 0
 	for _, e := range entries {
 		name := e.Name()
 		switch {
@@ -205,6 +205,8 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			}
 			if fn.Numbered {
 				numbered++
+			} else {
+				dated++
 			}
 			cands = append(cands, cand{name + "/" + file, fn})
 		case e.Type()&fs.ModeSymlink != 0:
@@ -227,25 +229,12 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			switch {
 			case fn.Numbered:
 				numbered++
-			case !isDateSlug(fn.Stem):
-				plain++
+			case isDateSlug(fn.Stem):
+				dated++
 			}
 			cands = append(cands, cand{name, fn})
 		}
 	}
-	// In a numbered log, an unnumbered file is documentation beside the
-	// records, not a record. The log's scheme is what most of its files
-	// say: one odd name does not turn a log of slugs into a numbered one.
-	numberedLog := numbered > 0 && numbered >= plain
-	kept := cands[:0]
-	for _, c := range cands {
-		if !numberedLog || c.fn.Numbered || isDateSlug(c.fn.Stem) {
-			kept = append(kept, c)
-		} else {
-			root.skip(dir, c.name, "documentation beside the records: the log numbers its records and this name has no number", false)
-		}
-	}
-	cands = kept
 	// A lazy load parses only a sample (and files whose name does not say
 	// they are records); the rest are known by name.
 	parse := make([]bool, len(cands))
@@ -289,15 +278,36 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	}
 	close(next)
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	// Files named by a slug alone are records when they have ADR structure,
+	// and then only in a log of slugs: in a numbered log, an unnumbered
+	// file is documentation beside the records. The log's scheme is what
+	// most of its records say, so one odd name never decides it. A file
+	// holding only a title is a stub record in a log of slugs.
+	slugs := 0
+	for i, c := range cands {
+		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) && looksLikeADR(recs[i]) {
+			slugs++
+		}
+	}
+	numberedLog := numbered > 0 && numbered >= slugs
+	slugLog := slugs > numbered+dated
 	var out []*Record
 	for i, c := range cands {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
 		rec := recs[i]
-		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) && !looksLikeADR(rec) && !rec.onlyTitle {
-			root.skip(dir, c.name, "no ADR structure (no status, and no context and decision sections)", false)
-			continue
+		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) {
+			switch {
+			case numberedLog:
+				root.skip(dir, c.name, "documentation beside the records: the log numbers its records and this name has no number", false)
+				continue
+			case !looksLikeADR(rec) && !(rec.onlyTitle && slugLog):
+				root.skip(dir, c.name, "no ADR structure (no status, and no context and decision sections)", false)
+				continue
+			}
 		}
 		rec.Root = root
 		rec.settleTitle(c.fn)
