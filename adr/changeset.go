@@ -4,28 +4,40 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
 	"sort"
-	"strings"
+	"time"
+
+	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
 // Changeset is a group of file writes, renames and removals in the work
-// tree that must happen together. Apply stages every new content next to
-// its destination, records a journal under the git directory, then moves
-// the files into place; an interrupted Apply is completed by
-// [RecoverJournals] on the next run, so a reader never sees half of a
-// change for longer than the interruption and nothing is lost.
+// tree that must happen together. The caller holds the project lock (see
+// gitops.Repo.Lock) from reading the files to applying the changeset.
+//
+// Apply checks that every file still holds what the caller read, records a
+// journal (the new content of every file and the hash of what was read)
+// under the git directory, then moves the files into place one by one. A
+// run interrupted at any point is completed by [RecoverJournals] on the
+// next write, but only where each file is still what the change read or
+// already what it wrote; anything else is reported, never overwritten.
+//
+// Every path is relative to Top and resolved through an [os.Root], so no
+// path and no symbolic link can make a changeset write outside the work
+// tree; a changeset also never writes through a symbolic link.
 type Changeset struct {
 	// Top is the absolute work tree root; paths are relative to it.
 	Top string
-	// JournalDir holds journals ($GIT_COMMON_DIR/adr/journal).
+	// JournalDir holds journals ($GIT_DIR/adr/journal).
 	JournalDir string
-	ops        []changeOp
+	// Command is recorded in the journal for whoever finds it.
+	Command string
+	ops     []changeOp
 }
 
 type changeOp struct {
@@ -35,6 +47,7 @@ type changeOp struct {
 	// Expect is the content the caller read; nil for "must not exist".
 	Expect []byte
 	Create bool
+	Delete bool
 }
 
 // ErrChangedOnDisk means a file changed between reading and writing; the
@@ -60,6 +73,11 @@ func (c *Changeset) Update(path string, old, data []byte) {
 	c.ops = append(c.ops, changeOp{Path: path, Data: data, Expect: old})
 }
 
+// Delete removes a file whose current content is old.
+func (c *Changeset) Delete(path string, old []byte) {
+	c.ops = append(c.ops, changeOp{Path: path, Expect: old, Delete: true})
+}
+
 // Rename moves from (whose content is old) to path with new content.
 func (c *Changeset) Rename(from, path string, old, data []byte) {
 	c.ops = append(c.ops, changeOp{Path: path, From: from, Data: data, Expect: old})
@@ -81,187 +99,209 @@ func (c *Changeset) Paths() []string {
 // Empty reports whether there is nothing to do.
 func (c *Changeset) Empty() bool { return len(c.ops) == 0 }
 
-type journal struct {
-	Steps []journalStep `json:"steps"`
-}
-
-type journalStep struct {
-	Tmp    string `json:"tmp"`
-	Final  string `json:"final"`
-	Remove string `json:"remove,omitempty"`
-}
-
 // Apply checks every precondition, then performs the changes.
 func (c *Changeset) Apply() error {
 	if len(c.ops) == 0 {
 		return nil
 	}
-	abs := func(p string) string { return filepath.Join(c.Top, filepath.FromSlash(p)) }
-	for _, op := range c.ops {
-		cur, err := os.ReadFile(abs(op.Path))
-		switch {
-		case op.Create || op.From != "":
-			if err == nil {
-				return fmt.Errorf("%q already exists", op.Path)
-			}
-			if !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-		case err != nil:
-			return fmt.Errorf("%q: %w", op.Path, err)
-		case !bytes.Equal(cur, op.Expect):
-			return fmt.Errorf("%q: %w", op.Path, ErrChangedOnDisk)
-		}
-		if op.From != "" {
-			cur, err := os.ReadFile(abs(op.From))
-			if err != nil {
-				return fmt.Errorf("%q: %w", op.From, err)
-			}
-			if !bytes.Equal(cur, op.Expect) {
-				return fmt.Errorf("%q: %w", op.From, ErrChangedOnDisk)
-			}
-		}
+	root, err := os.OpenRoot(c.Top)
+	if err != nil {
+		return err
 	}
-	var j journal
-	cleanup := func() {
-		for _, s := range j.Steps {
-			os.Remove(s.Tmp)
-		}
-	}
+	defer root.Close()
+	j := &Journal{Version: JournalVersion, ID: randomName(), Command: c.Command, PID: os.Getpid(), Started: time.Now().UTC()}
+	j.Host, _ = os.Hostname()
 	for _, op := range c.ops {
-		dst := abs(op.Path)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			cleanup()
-			return err
-		}
-		mode := fs.FileMode(0o644)
-		src := dst
-		if op.From != "" {
-			src = abs(op.From)
-		}
-		if fi, err := os.Stat(src); err == nil {
-			mode = fi.Mode().Perm()
-		}
-		tmp, err := writeTemp(filepath.Dir(dst), filepath.Base(dst), op.Data, mode)
+		step, err := c.check(root, op)
 		if err != nil {
-			cleanup()
 			return err
-		}
-		step := journalStep{Tmp: tmp, Final: dst}
-		if op.From != "" {
-			step.Remove = abs(op.From)
 		}
 		j.Steps = append(j.Steps, step)
 	}
-	jpath, err := c.writeJournal(j)
+	jpath, err := writeJournal(c.JournalDir, j)
 	if err != nil {
-		cleanup()
+		return fmt.Errorf("record the journal: %w", err)
+	}
+	failpoint.Hit("changeset-journal")
+	for _, s := range j.Steps {
+		if err := applyStep(root, j.ID, s, stepTodo); err != nil {
+			return fmt.Errorf("%w (the journal %s finishes it on the next git-adr write)", err, jpath)
+		}
+		failpoint.Hit("changeset-step")
+	}
+	if err := os.Remove(jpath); err != nil {
 		return err
 	}
-	if err := runJournal(j); err != nil {
-		return fmt.Errorf("%w (the journal %s completes it on the next git-adr run)", err, jpath)
-	}
-	return os.Remove(jpath)
-}
-
-func (c *Changeset) writeJournal(j journal) (string, error) {
-	if err := os.MkdirAll(c.JournalDir, 0o755); err != nil {
-		return "", err
-	}
-	data, err := json.Marshal(j)
-	if err != nil {
-		return "", err
-	}
-	name := randomName() + ".json"
-	tmp, err := writeTemp(c.JournalDir, name, data, 0o644)
-	if err != nil {
-		return "", err
-	}
-	final := filepath.Join(c.JournalDir, name)
-	if err := os.Rename(tmp, final); err != nil {
-		return "", err
-	}
-	return final, nil
-}
-
-func runJournal(j journal) error {
-	for _, s := range j.Steps {
-		if _, err := os.Stat(s.Tmp); err == nil {
-			if err := os.Rename(s.Tmp, s.Final); err != nil {
-				return err
-			}
-		}
-		if s.Remove != "" && s.Remove != s.Final {
-			if err := os.Remove(s.Remove); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-		}
-	}
+	failpoint.Hit("changeset-done")
 	return nil
 }
 
-// RecoverJournals completes changesets an earlier run left unfinished and
-// returns the paths it completed.
-func RecoverJournals(journalDir string) ([]string, error) {
-	entries, err := os.ReadDir(journalDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// check verifies one operation's precondition and turns it into a step.
+func (c *Changeset) check(root *os.Root, op changeOp) (JournalStep, error) {
+	if err := checkWorkPath(op.Path); err != nil {
+		return JournalStep{}, err
 	}
+	if op.From != "" {
+		if err := checkWorkPath(op.From); err != nil {
+			return JournalStep{}, err
+		}
+	}
+	step := JournalStep{Path: op.Path, From: op.From, New: contentHash(op.Data), Data: op.Data, Mode: 0o644, Delete: op.Delete}
+	if op.Delete {
+		step.New, step.Data = "", nil
+	}
+	cur, mode, exists, err := readWork(root, op.Path)
 	if err != nil {
-		return nil, err
+		return step, err
 	}
-	var done []string
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".json") {
-			continue
+	switch {
+	case op.Create || op.From != "":
+		if exists {
+			return step, fmt.Errorf("%q already exists", op.Path)
 		}
-		p := filepath.Join(journalDir, e.Name())
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return done, err
-		}
-		var j journal
-		if err := json.Unmarshal(data, &j); err != nil {
-			return done, fmt.Errorf("journal %s is corrupt: %w", p, err)
-		}
-		if err := runJournal(j); err != nil {
-			return done, err
-		}
-		for _, s := range j.Steps {
-			done = append(done, s.Final)
-		}
-		if err := os.Remove(p); err != nil {
-			return done, err
-		}
+	case !exists:
+		return step, fmt.Errorf("%q: %w", op.Path, fs.ErrNotExist)
+	case !bytes.Equal(cur, op.Expect):
+		return step, fmt.Errorf("%q: %w", op.Path, ErrChangedOnDisk)
+	default:
+		step.Old, step.Mode = contentHash(cur), uint32(mode.Perm())
 	}
-	return done, nil
+	if op.From != "" {
+		cur, mode, exists, err := readWork(root, op.From)
+		switch {
+		case err != nil:
+			return step, err
+		case !exists:
+			return step, fmt.Errorf("%q: %w", op.From, fs.ErrNotExist)
+		case !bytes.Equal(cur, op.Expect):
+			return step, fmt.Errorf("%q: %w", op.From, ErrChangedOnDisk)
+		}
+		step.Old, step.Mode = contentHash(cur), uint32(mode.Perm())
+	}
+	return step, nil
 }
 
-func writeTemp(dir, base string, data []byte, mode fs.FileMode) (string, error) {
-	f, err := os.CreateTemp(dir, "."+base+".git-adr-*.tmp")
-	if err != nil {
-		return "", err
-	}
-	name := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(name, mode)
+// ErrNotRegular means a path git-adr would read or write is a symbolic
+// link, a directory or a special file (FIFO, device, socket).
+var ErrNotRegular = errors.New("not a regular file")
+
+// readWork reads a work tree file without following a final symbolic link
+// and without blocking on a FIFO. exists is false when there is no file.
+func readWork(root *os.Root, p string) (data []byte, mode fs.FileMode, exists bool, err error) {
+	fi, err := root.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, false, nil
 	}
 	if err != nil {
-		os.Remove(name)
-		return "", err
+		return nil, 0, false, fmt.Errorf("%q: %w", p, err)
 	}
-	return name, nil
+	if !fi.Mode().IsRegular() {
+		what := "a special file"
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			what = "a symbolic link; git-adr does not write through links"
+		case fi.IsDir():
+			what = "a directory"
+		}
+		return nil, 0, true, fmt.Errorf("%q is %s: %w", p, what, ErrNotRegular)
+	}
+	f, err := root.OpenFile(p, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return nil, 0, true, fmt.Errorf("%q: %w", p, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, 0, true, fmt.Errorf("%q changed while it was read: %w", p, ErrNotRegular)
+	}
+	data, err = io.ReadAll(f)
+	if err != nil {
+		return nil, 0, true, fmt.Errorf("%q: %w", p, err)
+	}
+	return data, fi.Mode(), true, nil
+}
+
+// stepState is where one journal step stands against the work tree.
+type stepState int
+
+const (
+	stepDone     stepState = iota // the file holds what the change wrote
+	stepTodo                      // the file holds what the change read
+	stepRemove                    // a rename's destination is written; its source remains
+	stepConflict                  // the file holds something else
+)
+
+// applyStep brings one step from state st to done: the new content is
+// staged in a temporary file beside its destination (a name the journal
+// determines, so recovery can always remove it) and renamed into place.
+func applyStep(root *os.Root, id string, s JournalStep, st stepState) error {
+	if s.Delete {
+		if st == stepDone {
+			return nil
+		}
+		if err := root.Remove(s.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	if st == stepTodo {
+		if dir := path.Dir(s.Path); dir != "." {
+			if err := root.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+		}
+		tmp := tmpPath(s.Path, id)
+		if err := root.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		mode := fs.FileMode(s.Mode)
+		if mode == 0 {
+			mode = 0o644
+		}
+		f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(s.Data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = root.Chmod(tmp, mode) // the umask may have narrowed it
+		}
+		if err == nil {
+			err = root.Rename(tmp, s.Path)
+		}
+		if err != nil {
+			root.Remove(tmp)
+			return err
+		}
+	}
+	if s.From != "" && st != stepDone {
+		if err := root.Remove(s.From); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 func randomName() string {
 	var b [8]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// ReadWorkFile reads a work tree file through the same rules a changeset
+// writes by: inside top, not through a symbolic link, never blocking on a
+// special file. exists is false when there is no such file.
+func ReadWorkFile(top, p string) (data []byte, exists bool, err error) {
+	if err := checkWorkPath(p); err != nil {
+		return nil, false, err
+	}
+	root, err := os.OpenRoot(top)
+	if err != nil {
+		return nil, false, err
+	}
+	defer root.Close()
+	data, _, exists, err = readWork(root, p)
+	return data, exists, err
 }

@@ -1,7 +1,6 @@
 package adr
 
 import (
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -148,79 +147,6 @@ func TestChangesetRefusals(t *testing.T) {
 				t.Errorf("left behind: %q", l)
 			}
 		})
-	}
-}
-
-// TestRecoverJournals builds by hand what a crash in the middle of Apply
-// leaves: staged temporary files, a journal, one step already done.
-func TestRecoverJournals(t *testing.T) {
-	c, top := newChangeset(t)
-	abs := func(rel string) string { return filepath.Join(top, filepath.FromSlash(rel)) }
-	write(t, top, "docs/adr/0001-a.md", "old a\n", 0o644)
-	write(t, top, "docs/adr/.0001-a.md.git-adr-1.tmp", "new a\n", 0o644)
-	write(t, top, "docs/adr/0002-b.md", "old b\n", 0o644)
-	write(t, top, "docs/adr/archive/.0002-b.md.git-adr-2.tmp", "archived b\n", 0o644)
-	// The crash came after this step's rename.
-	write(t, top, "docs/adr/0003-c.md", "new c\n", 0o644)
-	j := journal{Steps: []journalStep{
-		{Tmp: abs("docs/adr/.0003-c.md.git-adr-3.tmp"), Final: abs("docs/adr/0003-c.md")},
-		{Tmp: abs("docs/adr/.0001-a.md.git-adr-1.tmp"), Final: abs("docs/adr/0001-a.md")},
-		{Tmp: abs("docs/adr/archive/.0002-b.md.git-adr-2.tmp"), Final: abs("docs/adr/archive/0002-b.md"), Remove: abs("docs/adr/0002-b.md")},
-	}}
-	data, err := json.Marshal(j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(c.JournalDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	jpath := filepath.Join(c.JournalDir, "0123456789abcdef.json")
-	if err := os.WriteFile(jpath, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// A journal still being written (no .json name yet) is not run.
-	write(t, c.JournalDir, ".partial.json.git-adr-9.tmp", "{", 0o644)
-
-	done, err := RecoverJournals(c.JournalDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{abs("docs/adr/0003-c.md"), abs("docs/adr/0001-a.md"), abs("docs/adr/archive/0002-b.md")}; !slices.Equal(done, want) {
-		t.Errorf("RecoverJournals = %q, want %q", done, want)
-	}
-	for rel, want := range map[string]string{
-		"docs/adr/0001-a.md":         "new a\n",
-		"docs/adr/0003-c.md":         "new c\n",
-		"docs/adr/archive/0002-b.md": "archived b\n",
-	} {
-		if got, ok := read(t, top, rel); !ok || got != want {
-			t.Errorf("%s = %q (exists %v), want %q", rel, got, ok, want)
-		}
-	}
-	if _, ok := read(t, top, "docs/adr/0002-b.md"); ok {
-		t.Errorf("the rename's source still exists")
-	}
-	if _, err := os.Stat(jpath); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the journal was not removed: %v", err)
-	}
-	// Running again finds nothing to do.
-	if done, err := RecoverJournals(c.JournalDir); err != nil || len(done) != 0 {
-		t.Errorf("second RecoverJournals = %q, %v", done, err)
-	}
-}
-
-func TestRecoverJournalsErrors(t *testing.T) {
-	if done, err := RecoverJournals(filepath.Join(t.TempDir(), "missing")); err != nil || done != nil {
-		t.Errorf("a missing journal folder: %q, %v", done, err)
-	}
-	dir := t.TempDir()
-	write(t, dir, "bad.json", "{not json", 0o644)
-	_, err := RecoverJournals(dir)
-	if err == nil || !strings.Contains(err.Error(), "bad.json") || !strings.Contains(err.Error(), "corrupt") {
-		t.Errorf("a corrupt journal: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "bad.json")); err != nil {
-		t.Errorf("a corrupt journal must be kept for inspection: %v", err)
 	}
 }
 

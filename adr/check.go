@@ -37,6 +37,13 @@ const (
 	KindIDMismatch FindingKind = "id-mismatch"
 	// KindUnparseable: the record could not be read fully.
 	KindUnparseable FindingKind = "unparseable"
+	// KindPendingChange: a write was interrupted and its journal is not
+	// finished; the log may be half changed. Always listed first, and
+	// never left out by configuration.
+	KindPendingChange FindingKind = "pending-change"
+	// KindTempFile: a temporary file an interrupted run left in an ADR
+	// folder.
+	KindTempFile FindingKind = "temp-file"
 )
 
 // Kinds reported by `git adr check --compaction` only (see the view
@@ -58,7 +65,7 @@ const (
 // the order the documentation gives them.
 var FindingKinds = []FindingKind{
 	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
-	KindStatusMismatch, KindStatusConflict, KindUnknownStatus, KindIDMismatch, KindUnparseable,
+	KindStatusMismatch, KindStatusConflict, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile,
 }
 
 // CompactionKinds lists the kinds `git adr check --compaction` adds.

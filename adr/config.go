@@ -1,6 +1,8 @@
 package adr
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,16 +35,23 @@ type Config struct {
 	Drafter DrafterConfig `toml:"drafter,omitempty"`
 	// Signing says whether git-adr signs the commits it makes.
 	Signing SigningConfig `toml:"signing,omitempty"`
+	// Hooks tunes git-adr's git hooks.
+	Hooks HooksConfig `toml:"hooks,omitempty"`
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
+	// SHA256 is the hex SHA-256 of the bytes parsed ("" when absent): the
+	// trust store (package adr/trust) compares it, so what is trusted is
+	// exactly what was read.
+	SHA256 string `toml:"-"`
 }
 
 // DrafterConfig configures compaction drafters (docs/drafters.md).
 type DrafterConfig struct {
 	// Default is manual, command or openai.
 	Default string `toml:"default,omitempty"`
-	// Command is run by the command drafter (through sh -c).
+	// Command is run by the command drafter (through sh -c). It runs a
+	// program, so it is honoured only from a trusted file (adr/trust).
 	Command string `toml:"command,omitempty"`
 	// Timeout bounds one drafter call ("10m").
 	Timeout string       `toml:"timeout,omitempty"`
@@ -50,6 +59,8 @@ type DrafterConfig struct {
 }
 
 // OpenAIConfig is an OpenAI-compatible chat-completions endpoint.
+// BaseURL and APIKeyEnv decide where evidence and a credential are sent,
+// so they are honoured only from a trusted file (adr/trust).
 type OpenAIConfig struct {
 	BaseURL string `toml:"base_url,omitempty"`
 	Model   string `toml:"model,omitempty"`
@@ -63,9 +74,28 @@ type OpenAIConfig struct {
 }
 
 // SigningConfig asks git-adr to sign its commits even when git's
-// commit.gpgsign is off.
+// commit.gpgsign is off. It needs no trust: the signing program and key
+// come from git config (gpg.program, gpg.format, user.signingkey), never
+// from this file, and only a commit a person approved is signed.
 type SigningConfig struct {
 	Sign bool `toml:"sign,omitempty"`
+}
+
+// HooksConfig is the [hooks] table: what git-adr's pre-commit hook blocks.
+type HooksConfig struct {
+	// StaleView is "warn" (default) or "block": a commit that makes a
+	// CURRENT view stale.
+	StaleView string `toml:"stale_view,omitempty"`
+	// Index is "fix" (default: a drifted INDEX.md is regenerated into the
+	// commit) or "check" (it blocks).
+	Index string `toml:"index,omitempty"`
+	// Strict requires every acceptance or publication commit pushed to be
+	// signed by an allowed signer.
+	Strict bool `toml:"strict,omitempty"`
+	// AllowedSigners is the ssh allowed-signers file (relative to the
+	// repository root) strict mode checks signatures against; default
+	// git's gpg.ssh.allowedSignersFile.
+	AllowedSigners string `toml:"allowed_signers,omitempty"`
 }
 
 // ContextConfig sets the default budget of `git adr context`.
@@ -139,6 +169,8 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, &ConfigError{Path: ConfigFile, Msg: err.Error()}
 	}
 	c.Path = ConfigFile
+	sum := sha256.Sum256(data)
+	c.SHA256 = hex.EncodeToString(sum[:])
 	if und := md.Undecoded(); len(und) > 0 {
 		var keys []string
 		for _, k := range und {
@@ -164,6 +196,16 @@ func ParseConfig(data []byte) (*Config, error) {
 	case "", "manual", "command", "openai":
 	default:
 		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("drafter.default %q is not one of manual, command, openai", c.Drafter.Default)}
+	}
+	switch c.Hooks.StaleView {
+	case "", "warn", "block":
+	default:
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("hooks.stale_view %q is not warn or block", c.Hooks.StaleView)}
+	}
+	switch c.Hooks.Index {
+	case "", "fix", "check":
+	default:
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("hooks.index %q is not fix or check", c.Hooks.Index)}
 	}
 	if c.Drafter.Timeout != "" {
 		if _, err := time.ParseDuration(c.Drafter.Timeout); err != nil {

@@ -128,19 +128,22 @@ func (g *Graph) DOT() string {
 	b.WriteString("  rankdir=LR;\n")
 	b.WriteString("  node [shape=box];\n")
 	for _, n := range g.Nodes {
-		attrs := fmt.Sprintf("label=%s", dotQuote(n.ID+"\n"+n.Title))
+		attrs := fmt.Sprintf("label=%s", dotLabel(Escape(n.ID)+"\n"+Escape(n.Title)))
 		if n.Archived {
 			attrs += `, style=dashed, color=gray50, fontcolor=gray50`
 		}
-		fmt.Fprintf(&b, "  %s [%s];\n", dotQuote(n.Key), attrs)
+		fmt.Fprintf(&b, "  %s [%s];\n", dotQuote(Escape(n.Key)), attrs)
 	}
 	for _, e := range g.Edges {
-		fmt.Fprintf(&b, "  %s -> %s [label=%s];\n", dotQuote(e.From), dotQuote(e.To), dotQuote(string(e.Type)))
+		fmt.Fprintf(&b, "  %s -> %s [label=%s];\n", dotQuote(Escape(e.From)), dotQuote(Escape(e.To)), dotLabel(Escape(string(e.Type))))
 	}
 	b.WriteString("}\n")
 	return b.String()
 }
 
+// dotQuote writes a quoted DOT string: a backslash is doubled (so record
+// text never forms an escape such as \l or \N), and a newline is a line
+// break of the label. Control characters must be escaped first ([Escape]).
 func dotQuote(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "")
 	return `"` + r.Replace(s) + `"`
@@ -200,8 +203,16 @@ func mermaidID(key string) string {
 	return id
 }
 
-// mermaidText escapes a label for a quoted Mermaid string.
+// dotLabel quotes a label: Graphviz decodes HTML entities in labels
+// (&#x202e; would be a bidi override), so & is written as &amp;.
+func dotLabel(s string) string { return dotQuote(strings.ReplaceAll(s, "&", "&amp;")) }
+
+// mermaidText escapes a label for a quoted Mermaid string. Mermaid renders
+// labels as HTML (and a label opening with a backtick as Markdown), so the
+// characters that form tags, entities or Markdown strings are written as
+// Mermaid's entity codes; control characters are escaped ([Escape]).
 func mermaidText(s string) string {
-	r := strings.NewReplacer(`"`, "#quot;", "|", "#124;", "\n", " ", "\r", "")
-	return r.Replace(s)
+	return mermaidEscaper.Replace(Escape(s))
 }
+
+var mermaidEscaper = strings.NewReplacer(`"`, "#quot;", "|", "#124;", "#", "#35;", "<", "#lt;", ">", "#gt;", "&", "#amp;", "`", "#96;")

@@ -158,7 +158,12 @@ func RenderIndex(root *Root, l *Log) []byte {
 
 func indexTitle(root *Root) string {
 	if root.Name != "" {
-		return "Architecture Decision Records: " + escapeCell(root.Name)
+		name := escapeCell(root.Name)
+		if strings.HasSuffix(name, "#") && !strings.HasSuffix(name, `\#`) {
+			// A closing sequence would be dropped from the heading.
+			name = name[:len(name)-1] + `\#`
+		}
+		return "Architecture Decision Records: " + name
 	}
 	return "Architecture Decision Records"
 }
@@ -172,7 +177,7 @@ func writeIndexTable(b *strings.Builder, self string, recs []*Record, l *Log) {
 			title = baseOf(r.Path)
 		}
 		cells := []string{
-			fmt.Sprintf("[%s](%s)", escapeCell(r.ID), LinkDest(RelLink(self, r.Path))),
+			fmt.Sprintf("[%s](%s)", escapeMarkdown(r.ID, true), LinkDest(RelLink(self, r.Path))),
 			escapeCell(title), string(r.Status), escapeCell(r.Date), indexLinks(self, r, l),
 		}
 		b.WriteString("|")
@@ -202,7 +207,7 @@ func indexLinks(self string, r *Record, l *Log) string {
 			t = l.Target(r, rel.Target)
 		}
 		if t != nil {
-			target = fmt.Sprintf("[%s](%s)", escapeCell(t.ID), LinkDest(RelLink(self, t.Path)))
+			target = fmt.Sprintf("[%s](%s)", escapeMarkdown(t.ID, true), LinkDest(RelLink(self, t.Path)))
 		} else {
 			target = escapeCell(rel.Target)
 		}
@@ -213,14 +218,6 @@ func indexLinks(self string, r *Record, l *Log) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// escapeCell keeps text from breaking a table row.
-func escapeCell(s string) string {
-	s = strings.ReplaceAll(s, "\\", "\\\\")
-	s = strings.ReplaceAll(s, "|", "\\|")
-	s = strings.ReplaceAll(s, "\r", " ")
-	return strings.ReplaceAll(s, "\n", " ")
 }
 
 // LinkDest writes p as a Markdown link destination that survives spaces,

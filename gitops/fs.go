@@ -175,6 +175,7 @@ func (c *catFile) read(hash string) ([]byte, error) {
 	if c.cmd == nil && c.err == nil {
 		cmd := exec.Command("git", "cat-file", "--batch")
 		cmd.Dir = c.repo.Top
+		cmd.Env = gitEnv(c.repo.env)
 		in, err := cmd.StdinPipe()
 		if err == nil {
 			var out io.ReadCloser

@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
@@ -71,6 +72,9 @@ type Repo struct {
 	// Prefix is the slash-separated path of the starting directory relative
 	// to Top ("" at the top).
 	Prefix string
+	// Bare means there is no work tree (Top is ""): only objects and refs
+	// can be read.
+	Bare bool
 
 	gogit    *git.Repository
 	gogitErr error
@@ -78,6 +82,9 @@ type Repo struct {
 
 	batchOnce sync.Once
 	cat       *catFile
+
+	// held is the project lock while this process holds it.
+	held atomic.Pointer[Lock]
 }
 
 // Open finds the repository containing dir, exactly as git would (linked
@@ -96,6 +103,11 @@ func Open(dir string) (*Repo, error) {
 	out, err := r.run(abs, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel", "--show-prefix")
 	if err != nil {
 		var ge *GitError
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "must be run in a work tree") {
+			if b, berr := openBare(abs); berr == nil {
+				return b, fmt.Errorf("%q: %w", abs, ErrBare)
+			}
+		}
 		if errors.As(err, &ge) && (strings.Contains(ge.Stderr, "not a git repository") || strings.Contains(ge.Stderr, "must be run in a work tree")) {
 			return nil, fmt.Errorf("%q: %w", abs, ErrNotRepository)
 		}
@@ -109,6 +121,25 @@ func Open(dir string) (*Repo, error) {
 	if len(lines) > 3 {
 		r.Prefix = strings.TrimSuffix(lines[3], "/")
 	}
+	return r, nil
+}
+
+// ErrBare means the repository has no work tree. [Open] returns the bare
+// repository with it, for the commands that read only git objects (a
+// server's pre-receive hook, `git adr check --since`).
+var ErrBare = errors.New("a bare repository has no work tree")
+
+func openBare(abs string) (*Repo, error) {
+	r := &Repo{}
+	out, err := r.run(abs, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--is-bare-repository")
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 3 || lines[2] != "true" {
+		return nil, ErrNotRepository
+	}
+	r.GitDir, r.CommonDir, r.Bare = lines[0], lines[1], true
 	return r, nil
 }
 
@@ -165,10 +196,11 @@ func (r *Repo) run(dir string, stdin []byte, args ...string) ([]byte, error) {
 // temporary GIT_INDEX_FILE).
 func (r *Repo) runEnv(dir string, extra []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if r.env != nil || extra != nil {
-		cmd.Env = append(append(os.Environ(), r.env...), extra...)
+	if dir == "" {
+		dir = r.GitDir // a bare repository
 	}
+	cmd.Dir = dir
+	cmd.Env = gitEnv(r.env, extra)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -183,6 +215,25 @@ func (r *Repo) runEnv(dir string, extra []string, stdin []byte, args ...string) 
 		return nil, fmt.Errorf("run git: %w", err)
 	}
 	return stdout.Bytes(), nil
+}
+
+// gitEnv is the environment of every git process: the caller's, with
+// git's messages fixed to the C locale. git-adr reads git's output and
+// recognises some of its error messages, so they must not be translated;
+// LANGUAGE would override LC_ALL for gettext, so it is removed.
+func gitEnv(extra ...[]string) []string {
+	env := make([]string, 0, len(os.Environ())+4)
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "LANGUAGE=") || strings.HasPrefix(kv, "LC_ALL=") || strings.HasPrefix(kv, "LC_MESSAGES=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "LC_ALL=C", InternalEnv+"=1")
+	for _, e := range extra {
+		env = append(env, e...)
+	}
+	return env
 }
 
 // AdrDir is the local-only state directory, $GIT_COMMON_DIR/adr. It never

@@ -175,6 +175,14 @@ func TestUpdateRefsCompareAndSwap(t *testing.T) {
 		t.Fatal(err)
 	}
 	const ref = "refs/adr/plans/p1"
+	if err := r.UpdateRefs("create", RefUpdate{Name: ref, New: head, Old: ZeroHash}); !errors.Is(err, ErrNotLocked) {
+		t.Fatalf("a ref update without the lock = %v, want ErrNotLocked", err)
+	}
+	l, err := r.Lock(LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
 	if err := r.UpdateRefs("create", RefUpdate{Name: ref, New: head, Old: ZeroHash}); err != nil {
 		t.Fatal(err)
 	}
@@ -250,5 +258,35 @@ func TestBuildTreeAndCommit(t *testing.T) {
 	}
 	if after := runGit(t, dir, "status", "--porcelain"); after != before {
 		t.Errorf("status changed:\n%s\nwas\n%s", after, before)
+	}
+}
+
+func TestConfigOrigin(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.ConfigOrigin("adr.drafter.command"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing key: %v, want ErrNotFound", err)
+	}
+	runGit(t, dir, "config", "--global", "adr.drafter.command", "global cmd")
+	runGit(t, dir, "config", "adr.drafter.command", "local cmd")
+	v, err := r.ConfigOrigin("adr.drafter.command")
+	if err != nil || v.Value != "local cmd" || v.Scope != "local" || v.Origin != "file:.git/config" {
+		t.Errorf("local: %+v, %v", v, err)
+	}
+	runGit(t, dir, "config", "--unset", "adr.drafter.command")
+	v, err = r.ConfigOrigin("adr.drafter.command")
+	if err != nil || v.Value != "global cmd" || v.Scope != "global" || v.Origin != "file:"+os.Getenv("GIT_CONFIG_GLOBAL") {
+		t.Errorf("global: %+v, %v", v, err)
+	}
+	t.Setenv("GIT_CONFIG_COUNT", "1")
+	t.Setenv("GIT_CONFIG_KEY_0", "adr.drafter.openai.baseUrl")
+	t.Setenv("GIT_CONFIG_VALUE_0", "http://localhost:1/v1")
+	v, err = r.ConfigOrigin("adr.drafter.openai.baseurl")
+	if err != nil || v.Value != "http://localhost:1/v1" || v.Scope != "command" {
+		t.Errorf("environment: %+v, %v", v, err)
 	}
 }

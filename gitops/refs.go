@@ -9,6 +9,10 @@ import (
 // ZeroHash as an old value means "the ref must not exist yet".
 const ZeroHash = "0000000000000000000000000000000000000000"
 
+// EmptyTree is the object name of the empty tree (what a first commit
+// is compared with).
+const EmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
 // RefUpdate is one compare-and-swap step of a ref transaction. An empty New
 // deletes the ref; Old is the value the caller read (ZeroHash: must not
 // exist; empty: no check).
@@ -22,6 +26,9 @@ type RefUpdate struct {
 // When any ref no longer holds its expected old value nothing changes and
 // the error wraps [ErrRefChanged].
 func (r *Repo) UpdateRefs(msg string, updates ...RefUpdate) error {
+	if !r.Locked() {
+		return ErrNotLocked
+	}
 	var b strings.Builder
 	b.WriteString("start\x00")
 	for _, u := range updates {

@@ -1,6 +1,7 @@
-// Package hooks will hold the entry points run by git hooks (pre-commit,
-// pre-push) and agent tool hooks; they are adapters only, and the policy they
-// apply lives in the adr package. Nothing is implemented here yet: hook
-// installation and governance arrive with the hooks issue, and no command
-// uses this package today.
+// Package hooks holds the entry points git runs as hooks (pre-commit,
+// pre-push, commit-msg, pre-receive): they read what git passes (staged
+// changes, pushed ranges, the message file), run the hook a team had
+// before git-adr's, and apply the rules of package adr/govern. They are
+// adapters only: the policy lives in adr/govern, everything that talks to
+// git in gitops, and printing in cmd/git-adr.
 package hooks

@@ -37,7 +37,7 @@ func TestCommitLeavesUnrelatedWorkAlone(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "other.txt"), []byte("unstaged\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "new.txt"), []byte("untracked\n"), 0o644)
 	before := git(t, dir, "status", "--porcelain")
-	commit, err := Commit(r, CommitOptions{Message: "Publish CURRENT view\n\nADR-Plan: s-x@1\n", Changes: []gitops.TreeChange{
+	commit, _, err := Commit(r, CommitOptions{JournalDir: journalDir(r), Message: "Publish CURRENT view\n\nADR-Plan: s-x@1\n", Changes: []gitops.TreeChange{
 		{Path: "doc/adr/CURRENT.md", Data: []byte("# Current\n")},
 		{Path: "doc/adr/CURRENT.sources.json", Data: []byte("{}\n")},
 	}})
@@ -56,7 +56,7 @@ func TestCommitLeavesUnrelatedWorkAlone(t *testing.T) {
 	// A local change to a file it writes stops it before anything moves.
 	os.WriteFile(filepath.Join(dir, "doc/adr/CURRENT.md"), []byte("hand edit\n"), 0o644)
 	head := git(t, dir, "rev-parse", "HEAD")
-	_, err = Commit(r, CommitOptions{Message: "again\n", Changes: []gitops.TreeChange{{Path: "doc/adr/CURRENT.md", Data: []byte("# New\n")}}})
+	_, _, err = Commit(r, CommitOptions{JournalDir: journalDir(r), Message: "again\n", Changes: []gitops.TreeChange{{Path: "doc/adr/CURRENT.md", Data: []byte("# New\n")}}})
 	if !errors.Is(err, ErrLocalChanges) {
 		t.Errorf("local change: %v", err)
 	}
@@ -81,11 +81,69 @@ func TestCommitSignsWithSSH(t *testing.T) {
 	git(t, dir, "config", "gpg.format", "ssh")
 	git(t, dir, "config", "user.signingkey", key)
 	git(t, dir, "config", "gpg.ssh.allowedSignersFile", allowed)
-	commit, err := Commit(r, CommitOptions{Message: "signed\n", Sign: true, Changes: []gitops.TreeChange{{Path: "x.md", Data: []byte("x\n")}}})
+	commit, _, err := Commit(r, CommitOptions{JournalDir: journalDir(r), Message: "signed\n", Sign: true, Changes: []gitops.TreeChange{{Path: "x.md", Data: []byte("x\n")}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.TrimSpace(git(t, dir, "log", "-1", "--format=%G?", commit)); got != "G" {
 		t.Errorf("signature status %q, want G", got)
+	}
+}
+
+func journalDir(r *gitops.Repo) string { return filepath.Join(r.GitDir, "adr", "journal") }
+
+// TestPublicationInterrupted: the branch moved but the work tree and index
+// were not brought up to date (a crash between the two). FindPublication
+// finds the commit by its trailer, Sync finishes it, and a file someone
+// edited meanwhile is kept; publishing the same content again is refused
+// rather than made an empty commit.
+func TestPublicationInterrupted(t *testing.T) {
+	r := testRepo(t)
+	dir := r.Top
+	os.MkdirAll(filepath.Join(dir, "doc/adr"), 0o755)
+	os.WriteFile(filepath.Join(dir, "doc/adr/CURRENT.md"), []byte("# Old\n"), 0o644)
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "old view")
+	base := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+	changes := []gitops.TreeChange{
+		{Path: "doc/adr/CURRENT.md", Data: []byte("# New\n")},
+		{Path: "doc/adr/CURRENT.sources.json", Data: []byte("{}\n")},
+	}
+	tree, err := r.BuildTree(base, changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit, err := r.CommitTree(gitops.CommitOptions{Tree: tree, Parents: []string{base}, Message: "Publish\n\nADR-Plan: s-x@2\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.UpdateRefs("", gitops.RefUpdate{Name: r.CurrentBranch(), New: commit, Old: base}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := FindPublication(r, base, "ADR-Plan: s-x@2"); err != nil || got != commit {
+		t.Fatalf("FindPublication = %q, %v; want %s", got, err, commit)
+	}
+	if got, _ := FindPublication(r, base, "ADR-Plan: s-x@1"); got != "" {
+		t.Errorf("another revision matched: %s", got)
+	}
+	kept, err := Sync(r, base, commit, CommitOptions{Changes: changes, JournalDir: journalDir(r)})
+	if err != nil || len(kept) != 0 {
+		t.Fatalf("Sync = %q, %v", kept, err)
+	}
+	if st := git(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("after Sync the work tree differs from HEAD:\n%s", st)
+	}
+	// Synced again with an edit in between: the edit is kept.
+	os.WriteFile(filepath.Join(dir, "doc/adr/CURRENT.md"), []byte("# Mine\n"), 0o644)
+	kept, err = Sync(r, base, commit, CommitOptions{Changes: changes, JournalDir: journalDir(r)})
+	if err != nil || len(kept) != 1 || kept[0] != "doc/adr/CURRENT.md" {
+		t.Fatalf("an edited file must be kept; Sync = %q, %v", kept, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "doc/adr/CURRENT.md")); string(data) != "# Mine\n" {
+		t.Errorf("Sync overwrote an edit: %q", data)
+	}
+	os.WriteFile(filepath.Join(dir, "doc/adr/CURRENT.md"), []byte("# New\n"), 0o644)
+	if _, _, err := Commit(r, CommitOptions{JournalDir: journalDir(r), Message: "again\n", Changes: changes}); !errors.Is(err, ErrNothingToPublish) {
+		t.Errorf("publishing what HEAD holds = %v, want ErrNothingToPublish", err)
 	}
 }

@@ -33,6 +33,11 @@ func testRepo(t *testing.T) *gitops.Repo {
 	if err != nil {
 		t.Fatal(err)
 	}
+	l, err := r.Lock(gitops.LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Release() })
 	return r
 }
 

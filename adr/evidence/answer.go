@@ -18,18 +18,18 @@ func (s *Service) Answer(req Request) (*Response, []byte, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if given := req.withDefaults(); (req.Selector() != "overview" || req.Intent != "") && !sameRequest(given, c.Req) {
-			return nil, nil, badRequest("pass only --cursor (and --json), or repeat the request without it", "the cursor belongs to a different request (%s)", describe(c.Req))
+		if given := req.withDefaults(); (req.Selector() != "overview" || req.Intent != "") && !sameRequest(given, c.req) {
+			return nil, nil, badRequest("pass only --cursor (and --json), or repeat the request without it", "the cursor belongs to a different request (%s)", describe(c.req))
 		}
 		f := req.Format
-		req = c.Req
+		req = c.req
 		req.Format = f
-		return s.answerFrom(req, c.Pos, c.Part, c.Before)
+		return s.answerFrom(req, c.pos, c.part)
 	}
 	if err := req.validate(); err != nil {
 		return nil, nil, err
 	}
-	return s.answerFrom(req.withDefaults(), 0, 0, 0)
+	return s.answerFrom(req.withDefaults(), 0, 0)
 }
 
 func (r Request) withDefaults() Request {
@@ -86,11 +86,11 @@ func (r Request) validate() error {
 	default:
 		return badRequest("use --current, --rationale or --history", "unknown intent %q", r.Intent)
 	}
-	if r.MaxUnits < 0 || r.MaxUnits > 100 {
-		return badRequest("use a number from 1 to 100", "--max-units %d is out of range", r.MaxUnits)
+	if r.MaxUnits < 0 || r.MaxUnits > MaxUnitsLimit {
+		return badRequest(fmt.Sprintf("use a number from 1 to %d", MaxUnitsLimit), "--max-units %d is out of range", r.MaxUnits)
 	}
-	if r.MaxChars != 0 && (r.MaxChars < 2000 || r.MaxChars > 1000000) {
-		return badRequest("use a number from 2000 to 1000000", "--max-chars %d is out of range", r.MaxChars)
+	if r.MaxChars != 0 && (r.MaxChars < MinCharsLimit || r.MaxChars > MaxCharsLimit) {
+		return badRequest(fmt.Sprintf("use a number from %d to %d", MinCharsLimit, MaxCharsLimit), "--max-chars %d is out of range", r.MaxChars)
 	}
 	for name, v := range map[string]string{"--task": r.Task, "ID": r.ID, "--domain": r.Domain, "--iteration": r.Iteration, "--file": r.File} {
 		if n := len([]rune(v)); n > maxRequestChars {
@@ -100,7 +100,7 @@ func (r Request) validate() error {
 	return nil
 }
 
-func (s *Service) answerFrom(req Request, pos, partIdx, before int) (*Response, []byte, error) {
+func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, error) {
 	var p *plan
 	var err error
 	limit := partLimit(req)
@@ -147,8 +147,14 @@ func (s *Service) answerFrom(req Request, pos, partIdx, before int) (*Response, 
 		all[i] = unitsOf(it, limit)
 		total += len(all[i])
 	}
-	if pos > len(p.items) || pos < len(p.items) && partIdx >= len(all[pos]) || pos == len(p.items) && partIdx > 0 {
+	if pos < 0 || partIdx < 0 || pos > len(p.items) || pos < len(p.items) && partIdx >= len(all[pos]) || pos == len(p.items) && partIdx > 0 {
 		return nil, nil, badRequest(restartHint, "stale cursor: it points past the end of the answer")
+	}
+	// The units before the page: a cursor needs not carry what its
+	// position determines.
+	before := partIdx
+	for _, u := range all[:pos] {
+		before += len(u)
 	}
 	type slot struct {
 		u         Unit
@@ -187,12 +193,11 @@ func (s *Service) answerFrom(req Request, pos, partIdx, before int) (*Response, 
 			r.Coverage.Complete = true
 		} else {
 			next := seq[n]
-			c := encodeCursor(cursorState{V: cursorVersion, Fingerprint: s.Fingerprint()[:16], Repo: repoTag(s.RepoID), Req: req, Pos: next.item, Part: next.prt, Before: delivered})
-			r.Cursor = &c
-			if len(c) <= 160 {
-				r.Next = append(r.Next, "git adr context --cursor "+c)
+			if c, err := s.mintCursor(req, next.item, next.prt); err != nil {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("no cursor for the rest: %v; raise --max-units or --max-chars to see it", err))
 			} else {
-				r.Next = append(r.Next, "git adr context --cursor CURSOR (the cursor above)")
+				r.Cursor = &c
+				r.Next = append(r.Next, s.nextCommand(req, c))
 			}
 			r.Omitted["units"] = total - delivered
 			essential := 0

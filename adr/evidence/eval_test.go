@@ -77,7 +77,7 @@ func evalTasks(t *testing.T, file string, floor float64) {
 			}
 			logs[lt.Corpus] = l
 		}
-		svc := &Service{Log: l, RepoID: lt.Corpus}
+		svc := &Service{Log: l, CursorKey: testKey(lt.Corpus)}
 		resp, out, err := svc.Answer(Request{Task: lt.Task, Format: JSON})
 		if err != nil {
 			t.Fatalf("%s: %q: %v", lt.Corpus, lt.Task, err)

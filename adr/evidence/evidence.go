@@ -50,6 +50,14 @@ const (
 	ArchiveHops = 1
 )
 
+// Limits of the budget: a request (a flag, an MCP argument, .adr.toml or a
+// cursor) outside them is refused.
+const (
+	MaxUnitsLimit = 100
+	MinCharsLimit = 2000
+	MaxCharsLimit = 1000000
+)
+
 // Format is the rendering a budget is measured in.
 type Format string
 

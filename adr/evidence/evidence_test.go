@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -114,7 +115,7 @@ func stressLog(seed int64) fstest.MapFS {
 func TestBudgetProperty(t *testing.T) {
 	for seed := int64(1); seed <= 3; seed++ {
 		l := load(t, stressLog(seed))
-		svc := &Service{Log: l, RepoID: "r"}
+		svc := &Service{Log: l, CursorKey: testKey("r")}
 		rng := rand.New(rand.NewSource(seed))
 		for i := 0; i < 40; i++ {
 			req := Request{MaxChars: 2000 + rng.Intn(18000), MaxUnits: 1 + rng.Intn(12)}
@@ -149,7 +150,7 @@ func TestBudgetProperty(t *testing.T) {
 // Paging with the cursor returns every selected unit exactly once.
 func TestCursorPagingExactlyOnce(t *testing.T) {
 	l := load(t, stressLog(7))
-	svc := &Service{Log: l, RepoID: "r"}
+	svc := &Service{Log: l, CursorKey: testKey("r")}
 	for _, req := range []Request{
 		{Domain: "billing", MaxChars: 4000, MaxUnits: 3},
 		{ID: "9", MaxChars: 20000, MaxUnits: 12},
@@ -210,7 +211,7 @@ func supersessionLog() fstest.MapFS {
 // ambiguous successor is reported, not guessed; system constraints come
 // before dependencies.
 func TestSuccessorPreference(t *testing.T) {
-	svc := &Service{Log: load(t, supersessionLog()), RepoID: "r"}
+	svc := &Service{Log: load(t, supersessionLog()), CursorKey: testKey("r")}
 	resp := answer(t, svc, Request{ID: "ADR-0001"})
 	if len(resp.Units) < 2 || !strings.HasPrefix(resp.Units[0].ID, "ADR-0002") || resp.Units[0].Role != "current successor of ADR-0001" {
 		t.Fatalf("first unit = %+v, want the successor ADR-0002", resp.Units[0])
@@ -248,7 +249,7 @@ func TestHopLimits(t *testing.T) {
 		name(4, "d"):                {Data: []byte(nygard(4, "D", "Accepted", "d", link("Relates to", 5, "e")))},
 		name(5, "e"):                {Data: []byte(nygard(5, "E", "Accepted", "e"))},
 	}
-	svc := &Service{Log: load(t, fsys), RepoID: "r"}
+	svc := &Service{Log: load(t, fsys), CursorKey: testKey("r")}
 	resp := answer(t, svc, Request{ID: "1"})
 	got := map[string]bool{}
 	for _, u := range resp.Units {
@@ -278,7 +279,7 @@ func TestHopLimits(t *testing.T) {
 
 func TestCursorErrors(t *testing.T) {
 	fsys := stressLog(3)
-	svc := &Service{Log: load(t, fsys), RepoID: "r"}
+	svc := &Service{Log: load(t, fsys), CursorKey: testKey("r")}
 	resp := answer(t, svc, Request{Domain: "billing", MaxChars: 3000})
 	if resp.Cursor == nil {
 		t.Fatal("no cursor")
@@ -289,9 +290,11 @@ func TestCursorErrors(t *testing.T) {
 		cur  string
 		want string
 	}{
-		{svc, cur[:len(cur)-2] + "zz", "malformed cursor"},
+		{svc, cur[:len(cur)-3], "malformed cursor"},
 		{svc, "hello", "malformed cursor"},
-		{&Service{Log: svc.Log, RepoID: "other"}, cur, "belongs to another repository"},
+		{svc, flip(cur, 3), "was not issued by this repository, or was changed"},
+		{&Service{Log: svc.Log, CursorKey: testKey("other")}, cur, "was not issued by this repository"},
+		{&Service{Log: svc.Log, CursorKey: noKey}, cur, "was not issued by this repository"},
 	} {
 		_, _, err := tc.svc.Answer(Request{Cursor: tc.cur})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !isRequestError(err) {
@@ -304,7 +307,7 @@ func TestCursorErrors(t *testing.T) {
 		changed[k] = v
 	}
 	changed[name(1, "r")] = &fstest.MapFile{Data: append([]byte(nil), append(fsys[name(1, "r")].Data, '\n')...)}
-	_, _, err := (&Service{Log: load(t, changed), RepoID: "r"}).Answer(Request{Cursor: cur})
+	_, _, err := (&Service{Log: load(t, changed), CursorKey: testKey("r")}).Answer(Request{Cursor: cur})
 	if err == nil || !strings.Contains(err.Error(), "stale cursor") {
 		t.Errorf("edited log: %v, want stale cursor", err)
 	}
@@ -316,7 +319,7 @@ func TestCursorErrors(t *testing.T) {
 }
 
 func TestRequestErrors(t *testing.T) {
-	svc := &Service{Log: load(t, supersessionLog()), RepoID: "r"}
+	svc := &Service{Log: load(t, supersessionLog()), CursorKey: testKey("r")}
 	for _, tc := range []struct {
 		req  Request
 		want string
@@ -343,7 +346,7 @@ func TestRequestErrors(t *testing.T) {
 }
 
 func TestNoRecordApplies(t *testing.T) {
-	svc := &Service{Log: load(t, supersessionLog()), RepoID: "r"}
+	svc := &Service{Log: load(t, supersessionLog()), CursorKey: testKey("r")}
 	resp := answer(t, svc, Request{Task: "choose a GPU for training"})
 	if resp.Confidence != "none" || len(resp.Units) != 0 {
 		t.Errorf("confidence %q with %d units, want none and no units", resp.Confidence, len(resp.Units))
@@ -356,4 +359,78 @@ func loadFS(fsys fs.FS) (*adr.Log, error) { return adr.Load(fsys, adr.LoadOption
 func isRequestError(err error) bool {
 	var re *RequestError
 	return errors.As(err, &re)
+}
+
+// testKey is a cursor key named after a repository, as a Service wants it.
+func testKey(repo string) func(bool) ([]byte, error) {
+	sum := sha256.Sum256([]byte(repo))
+	return func(bool) ([]byte, error) { return sum[:], nil }
+}
+
+// noKey is the key of a repository that never issued a cursor.
+func noKey(create bool) ([]byte, error) {
+	if create {
+		return nil, errors.New("read-only")
+	}
+	return nil, fs.ErrNotExist
+}
+
+// flip changes the character at i of a cursor into another base64 one.
+func flip(cur string, i int) string {
+	c := byte('A')
+	if cur[i] == 'A' {
+		c = 'B'
+	}
+	return cur[:i] + string(c) + cur[i+1:]
+}
+
+// A cursor signed with the right key still has every field checked against
+// the limits of a request: a leaked key or a bug cannot take the service out
+// of its bounds, and nothing panics.
+func TestCursorFieldsValidated(t *testing.T) {
+	fsys := stressLog(3)
+	svc := &Service{Log: load(t, fsys), CursorKey: testKey("r")}
+	key, _ := testKey("r")(false)
+	good := cursorState{fingerprint: svc.fingerprintPrefix(), req: Request{Domain: "billing", Intent: Current, MaxUnits: 2, MaxChars: 3000}}
+	with := func(f func(*cursorState)) string {
+		c := good
+		f(&c)
+		return signCursor(key, encodePayload(c))
+	}
+	raw := func(f func([]byte) []byte) string { return signCursor(key, f(encodePayload(good))) }
+	if _, _, err := svc.Answer(Request{Cursor: with(func(*cursorState) {})}); err != nil {
+		t.Fatalf("well-formed cursor: %v", err)
+	}
+	for _, tc := range []struct {
+		name, cur, want string
+	}{
+		{"negative pos", with(func(c *cursorState) { c.pos = -5 }), "invalid cursor: position -5 is out of range"},
+		{"negative part", with(func(c *cursorState) { c.part = -1 }), "invalid cursor: part -1 is out of range"},
+		{"pos past the end", with(func(c *cursorState) { c.pos = 500 }), "stale cursor: it points past the end of the answer"},
+		{"part past the end", with(func(c *cursorState) { c.part = 7 }), "stale cursor: it points past the end of the answer"},
+		{"huge pos", with(func(c *cursorState) { c.pos = 1 << 40 }), "invalid cursor: position 1099511627776 is out of range"},
+		{"no units", with(func(c *cursorState) { c.req.MaxUnits = 0 }), "invalid cursor: max_units 0 is out of range (1 to 100)"},
+		{"too many units", with(func(c *cursorState) { c.req.MaxUnits = 500 }), "invalid cursor: max_units 500 is out of range (1 to 100)"},
+		{"too few chars", with(func(c *cursorState) { c.req.MaxChars = 1999 }), "invalid cursor: max_chars 1999 is out of range (2000 to 1000000)"},
+		{"too many chars", with(func(c *cursorState) { c.req.MaxChars = 5000000 }), "invalid cursor: max_chars 5000000 is out of range"},
+		{"bogus intent", with(func(c *cursorState) { c.req.Intent = "bogus" }), "invalid cursor: unknown intent 3"},
+		{"two selectors", with(func(c *cursorState) { c.req.ID = "1" }), "invalid cursor: only one selector may be given"},
+		{"file without task", with(func(c *cursorState) { c.req.File = "a.go" }), "invalid cursor: --file needs --task"},
+		{"long task", with(func(c *cursorState) { c.req.Domain, c.req.Task = "", strings.Repeat("x", 1001) }), "invalid cursor: --task is 1001 characters"},
+		{"another log", with(func(c *cursorState) { c.fingerprint[0]++ }), "stale cursor: the decision log changed"},
+		{"old version", raw(func(b []byte) []byte { b[0] = 1; return b }), "invalid cursor: version 1 is not 2"},
+		{"trailing bytes", raw(func(b []byte) []byte { return append(b, 0) }), "invalid cursor: 1 bytes after the request"},
+		{"cut short", raw(func(b []byte) []byte { return b[:len(b)-3] }), "invalid cursor: truncated request"},
+		{"only a header", raw(func(b []byte) []byte { return b[:5] }), "invalid cursor: 5 bytes is too short"},
+		{"not UTF-8", with(func(c *cursorState) { c.req.Domain = "\xff" }), "invalid cursor: the request is not UTF-8"},
+		{"padded varint", raw(func(b []byte) []byte {
+			// pos 0 written as two bytes instead of one.
+			return append(append(append([]byte(nil), b[:1+cursorFPSize]...), 0x80, 0x00), b[1+cursorFPSize+1:]...)
+		}), "invalid cursor: not in canonical form"},
+	} {
+		_, _, err := svc.Answer(Request{Cursor: tc.cur})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !isRequestError(err) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
 }

@@ -11,19 +11,13 @@ import (
 // A cursor is untrusted input: decoding never panics and only a cursor the
 // service issued for this log decodes.
 func FuzzDecodeCursor(f *testing.F) {
-	fsys := fstest.MapFS{name(1, "a"): {Data: []byte(nygard(1, "A", "Accepted", "a"))}}
-	l, err := loadFS(fsys)
-	if err != nil {
-		f.Fatal(err)
-	}
-	svc := &Service{Log: l, RepoID: "r"}
-	good := encodeCursor(cursorState{V: cursorVersion, Fingerprint: svc.Fingerprint()[:16], Repo: repoTag("r"), Req: Request{ID: "1"}})
-	for _, s := range []string{good, "", ".", "abc.def", good + "x", "eyJ2IjoxfQ.000000000000"} {
+	svc, good := fuzzCursorService(f)
+	for _, s := range []string{good, "", ".", "abc.def", good + "x", good[:len(good)-1], "eyJ2IjoxfQ.000000000000"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := svc.decodeCursor(s)
-		if err == nil && c.Fingerprint != svc.Fingerprint()[:16] {
+		if err == nil && c.fingerprint != svc.fingerprintPrefix() {
 			t.Fatalf("decoded a cursor for another log: %+v", c)
 		}
 		// Answering from any cursor either works within budget or fails
@@ -35,8 +29,75 @@ func FuzzDecodeCursor(f *testing.F) {
 			}
 			return
 		}
-		checkBudget(t, c.Req, resp, out)
+		checkBudget(t, c.req, resp, out)
 	})
+}
+
+// FuzzCursorPayload fuzzes what the MAC protects: the harness signs each
+// payload with the service's key, so the fuzzer reaches field validation.
+// No payload panics; one that is accepted is within the limits of a
+// request, re-encodes to itself, and is answered within its budget.
+func FuzzCursorPayload(f *testing.F) {
+	svc, _ := fuzzCursorService(f)
+	key, _ := svc.key(false)
+	fp := svc.fingerprintPrefix()
+	for _, c := range []cursorState{
+		{fingerprint: fp, req: Request{ID: "1", Intent: Current, MaxUnits: 8, MaxChars: 12000}},
+		{fingerprint: fp, req: Request{Task: "cache the orders", File: "a.go", Intent: Rationale, MaxUnits: 1, MaxChars: 2000}, pos: 1},
+		{fingerprint: fp, req: Request{Domain: "d", Intent: History, MaxUnits: 100, MaxChars: 1000000}, part: 2},
+		{fingerprint: fp, req: Request{Intent: Current, MaxUnits: 39, MaxChars: 23660}, pos: -5},
+	} {
+		f.Add(encodePayload(c))
+	}
+	f.Add([]byte{cursorVersion})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		cur := signCursor(key, payload)
+		c, err := svc.decodeCursor(cur)
+		if err != nil {
+			if !isRequestError(err) {
+				t.Fatalf("payload %x: %v", payload, err)
+			}
+		} else {
+			r := c.req
+			if c.pos < 0 || c.part < 0 || r.MaxUnits < 1 || r.MaxUnits > MaxUnitsLimit || r.MaxChars < MinCharsLimit || r.MaxChars > MaxCharsLimit {
+				t.Fatalf("payload %x accepted out of range: %+v", payload, c)
+			}
+			if r.Intent != Current && r.Intent != Rationale && r.Intent != History {
+				t.Fatalf("payload %x accepted intent %q", payload, r.Intent)
+			}
+			if !bytes.Equal(encodePayload(c), payload) {
+				t.Fatalf("payload %x accepted but re-encodes as %x", payload, encodePayload(c))
+			}
+		}
+		resp, out, err := svc.Answer(Request{Cursor: cur})
+		if err != nil {
+			if !isRequestError(err) {
+				t.Fatalf("payload %x: %v", payload, err)
+			}
+			return
+		}
+		checkBudget(t, c.req, resp, out)
+	})
+}
+
+// fuzzCursorService is a small log with a keyed service and one cursor it
+// issued.
+func fuzzCursorService(f *testing.F) (*Service, string) {
+	fsys := fstest.MapFS{
+		name(1, "a"): {Data: []byte(nygard(1, "A", "Accepted", "a"))},
+		name(2, "b"): {Data: []byte(nygard(2, "B", "Accepted", "b"))},
+	}
+	l, err := loadFS(fsys)
+	if err != nil {
+		f.Fatal(err)
+	}
+	svc := &Service{Log: l, CursorKey: testKey("r")}
+	good, err := svc.mintCursor(Request{ID: "1", Intent: Current, MaxUnits: 8, MaxChars: 12000}, 0, 0)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return svc, good
 }
 
 // The term cache is read from disk: corrupt files are rejected, never

@@ -19,13 +19,19 @@ type Service struct {
 	// SourceFiles lists candidate source files (repository-relative), for
 	// task retrieval; nil disables source excerpts.
 	SourceFiles func() ([]string, error)
-	// RepoID identifies the repository, so that a cursor from another
-	// repository is recognised as foreign.
-	RepoID string
+	// CursorKey returns the repository's key that signs and verifies
+	// cursors; create asks for one to be made when there is none (without
+	// create, a missing key is an error wrapping fs.ErrNotExist). Nil: no
+	// cursors are issued and none is accepted.
+	CursorKey func(create bool) ([]byte, error)
+	// Prefix is the caller's directory relative to Top ("" at the top), so
+	// that suggested commands name files as the caller would.
+	Prefix string
 	// CacheDir holds derived caches ($GIT_DIR/adr/cache); "" disables them.
 	CacheDir string
 
 	fingerprint string
+	cursorKey   []byte
 	viewsDone   bool
 	rootViews   []*rootView
 }

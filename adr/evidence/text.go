@@ -4,12 +4,16 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/git-adr/git-adr/adr"
 )
 
 // renderText prints a response for people. It carries the same facts as
 // the JSON: selector, provenance of every unit, omitted counts, cursor,
-// freshness, warnings and size.
+// freshness, warnings and size. Record text is escaped (adr.Escape,
+// adr.EscapeBody): the budget is measured on what is printed.
 func renderText(r *Response) []byte {
+	esc := adr.Escape
 	var b strings.Builder
 	head := "context: " + r.Selector
 	if r.Query != "" {
@@ -33,19 +37,19 @@ func renderText(r *Response) []byte {
 			fmt.Fprintf(&b, " %s %d", k, o.ByStatus[k])
 		}
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "roots: %s\n", strings.Join(o.Roots, ", "))
+		fmt.Fprintf(&b, "roots: %s\n", esc(strings.Join(o.Roots, ", ")))
 		if len(o.Domains) > 0 {
 			var ds []string
 			for _, d := range o.Domains {
-				ds = append(ds, fmt.Sprintf("%s (%d)", d.Domain, d.Records))
+				ds = append(ds, fmt.Sprintf("%s (%d)", esc(d.Domain), d.Records))
 			}
 			fmt.Fprintf(&b, "domains: %s\n", strings.Join(ds, ", "))
 		}
 		for _, ref := range o.Recent {
-			fmt.Fprintf(&b, "recent: %s %s [%s] %s\n", ref.ID, ref.Title, ref.Status, ref.Path)
+			fmt.Fprintf(&b, "recent: %s %s [%s] %s\n", esc(ref.ID), esc(ref.Title), esc(ref.Status), esc(ref.Path))
 		}
 		for _, n := range o.NextSteps {
-			fmt.Fprintf(&b, "ask: %s\n", n)
+			fmt.Fprintf(&b, "ask: %s\n", esc(n))
 		}
 	}
 	for i, u := range r.Units {
@@ -53,26 +57,27 @@ func renderText(r *Response) []byte {
 		if status == "" {
 			status = "source"
 		}
-		fmt.Fprintf(&b, "\n[%d] %s  %s  %s  %s:%d-%d\n", i+1, u.ID, status, u.Role, u.Path, u.Lines[0], u.Lines[1])
+		fmt.Fprintf(&b, "\n[%d] %s  %s  %s  %s:%d-%d\n", i+1, esc(u.ID), esc(status), esc(u.Role), esc(u.Path), u.Lines[0], u.Lines[1])
 		if u.Title != "" {
-			fmt.Fprintf(&b, "    %s\n", u.Title)
+			fmt.Fprintf(&b, "    %s\n", esc(u.Title))
 		}
 		if u.Kind == "source" {
 			// Source lines carry their numbers, as an editor shows them.
 			for i, line := range strings.SplitAfter(strings.TrimSuffix(u.Text, "\n"), "\n") {
-				fmt.Fprintf(&b, "%5d  %s", u.Lines[0]+i, strings.TrimSuffix(line, "\n")+"\n")
+				fmt.Fprintf(&b, "%5d  %s\n", u.Lines[0]+i, adr.EscapeBody(strings.TrimSuffix(line, "\n")))
 			}
 			continue
 		}
-		b.WriteString(u.Text)
-		if !strings.HasSuffix(u.Text, "\n") {
+		text := adr.EscapeBody(u.Text)
+		b.WriteString(text)
+		if !strings.HasSuffix(text, "\n") {
 			b.WriteString("\n")
 		}
 	}
 	if len(r.References) > 0 {
 		b.WriteString("\n")
 		for _, ref := range r.References {
-			fmt.Fprintf(&b, "see also: %s %s [%s] %s (%s)\n", ref.ID, ref.Title, ref.Status, ref.Path, ref.Relation)
+			fmt.Fprintf(&b, "see also: %s %s [%s] %s (%s)\n", esc(ref.ID), esc(ref.Title), esc(ref.Status), esc(ref.Path), esc(ref.Relation))
 		}
 	}
 	b.WriteString("\n")
@@ -91,10 +96,13 @@ func renderText(r *Response) []byte {
 	c := r.Coverage
 	fmt.Fprintf(&b, "coverage: %d of %d selected units in this response (%d before it); complete: %v\n", c.Included, c.Selected, c.Before, c.Complete)
 	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", w)
+		fmt.Fprintf(&b, "warning: %s\n", esc(w))
+	}
+	if r.Cursor != nil {
+		fmt.Fprintf(&b, "cursor: %s\n", *r.Cursor)
 	}
 	for _, n := range r.Next {
-		fmt.Fprintf(&b, "next: %s\n", n)
+		fmt.Fprintf(&b, "next: %s\n", esc(n))
 	}
 	s := r.Size
 	fmt.Fprintf(&b, "size: %d bytes, %d code points, %d o200k tokens (budget %d code points, %d units)\n",

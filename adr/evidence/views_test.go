@@ -55,7 +55,7 @@ func TestBudgetPropertyWithView(t *testing.T) {
 		fsys := stressLog(seed)
 		publishView(t, fsys, view.NewSelection("", nil), byNumberMod(9))
 		l := load(t, fsys)
-		svc := &Service{Log: l, RepoID: "r"}
+		svc := &Service{Log: l, CursorKey: testKey("r")}
 		rng := rand.New(rand.NewSource(seed))
 		used := 0
 		for i := 0; i < 20; i++ {
@@ -144,7 +144,7 @@ func firstDomainTopic(r *adr.Record) string { return strings.Title(r.Domains[0])
 func TestFreshViewLeadsAnswers(t *testing.T) {
 	fsys := viewLog()
 	publishView(t, fsys, view.NewSelection("", nil), firstDomainTopic)
-	svc := &Service{Log: load(t, fsys), RepoID: "r"}
+	svc := &Service{Log: load(t, fsys), CursorKey: testKey("r")}
 
 	resp := answer(t, svc, Request{})
 	if resp.Freshness.Basis != "current" || resp.Freshness.View != "fresh" || len(resp.Freshness.Views) != 1 {
@@ -215,7 +215,7 @@ func TestStaleViewFallsBack(t *testing.T) {
 			fsys := viewLog()
 			publishView(t, fsys, view.NewSelection("", nil), firstDomainTopic)
 			tc.change(fsys)
-			svc := &Service{Log: load(t, fsys), RepoID: "r"}
+			svc := &Service{Log: load(t, fsys), CursorKey: testKey("r")}
 			for _, req := range []Request{{}, {Domain: "storage"}, {Task: "cache order reads in redis"}, {ID: "4"}} {
 				for _, f := range []Format{JSON, Text} {
 					req.Format = f
@@ -241,14 +241,14 @@ func TestStaleViewFallsBack(t *testing.T) {
 // list, the fingerprint of the records alone.
 func TestNoViewUnchanged(t *testing.T) {
 	fsys := viewLog()
-	svc := &Service{Log: load(t, fsys), RepoID: "r"}
+	svc := &Service{Log: load(t, fsys), CursorKey: testKey("r")}
 	resp := answer(t, svc, Request{})
 	if resp.Freshness.Basis != "records" || resp.Freshness.View != "none" || resp.Freshness.Views != nil || len(resp.Warnings) != 0 {
 		t.Errorf("%+v %q", resp.Freshness, resp.Warnings)
 	}
 	fp := svc.Fingerprint()
 	publishView(t, fsys, view.NewSelection("", nil), firstDomainTopic)
-	if (&Service{Log: load(t, fsys), RepoID: "r"}).Fingerprint() == fp {
+	if (&Service{Log: load(t, fsys), CursorKey: testKey("r")}).Fingerprint() == fp {
 		t.Error("publishing a view does not change the fingerprint: cursors would survive it")
 	}
 }
@@ -258,7 +258,7 @@ func TestNoViewUnchanged(t *testing.T) {
 func TestDomainViewScope(t *testing.T) {
 	fsys := viewLog()
 	publishView(t, fsys, view.NewSelection("storage", nil), firstDomainTopic)
-	svc := &Service{Log: load(t, fsys), RepoID: "r"}
+	svc := &Service{Log: load(t, fsys), CursorKey: testKey("r")}
 	if resp := answer(t, svc, Request{Domain: "storage"}); resp.Units[0].Kind != KindCurrent {
 		t.Errorf("storage answer: %+v", resp.Units[0])
 	}
@@ -301,7 +301,7 @@ func TestViewsPerRoot(t *testing.T) {
 		fsys[m] = &fstest.MapFile{Data: p.ManifestJSON}
 	}
 	fsys["services/billing/adr/0001-invoice-monthly.md"].Data = append(append([]byte(nil), fsys["services/billing/adr/0001-invoice-monthly.md"].Data...), "\nMore.\n"...)
-	svc := &Service{Log: load(t, fsys), RepoID: "r"}
+	svc := &Service{Log: load(t, fsys), CursorKey: testKey("r")}
 
 	resp := answer(t, svc, Request{})
 	if resp.Units[0].Kind != KindCurrent || resp.Freshness.Basis != "current" || resp.Freshness.View != "stale" || len(resp.Freshness.Views) != 2 {

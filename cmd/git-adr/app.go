@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/urfave/cli/v2"
 )
 
@@ -19,10 +20,12 @@ func Main() int {
 
 func run(env *Env, args []string) int {
 	defer func() {
+		env.unlock()
 		if env.repo != nil {
 			env.repo.Close()
 		}
 	}()
+	env.command = commandLine(args)
 	app := newApp(env)
 	err := app.Run(permuteArgs(app, args))
 	if err == nil {
@@ -31,18 +34,35 @@ func run(env *Env, args []string) int {
 	return report(env.Err, err)
 }
 
+// commandLine is the command as a person would type it again, for the
+// lock and journals ("git adr link 1 'Relates to' 2 'Relates to'").
+func commandLine(args []string) string {
+	words := []string{"git", "adr"}
+	for _, a := range args[min(1, len(args)):] {
+		words = append(words, adr.ShellWord(a))
+	}
+	s := strings.Join(words, " ")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}
+
 func newApp(env *Env) *cli.App {
 	app := &cli.App{
 		Name:      "git-adr",
 		HelpName:  "git adr",
 		Usage:     "a Git-native decision log and context engine for Architecture Decision Records",
-		Version:   version,
+		Version:   buildVersion(),
 		Writer:    env.Out,
 		ErrWriter: env.Err,
 		Reader:    env.In,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`", Destination: &env.Dir},
 			&cli.StringSliceFlag{Name: "root", Usage: "use `DIR` as an ADR root instead of discovery (repeatable)"},
+			// urfave/cli adds -h itself only when no command is named
+			// help; ours is (git adr help [COMMAND]).
+			cli.HelpFlag,
 		},
 		Before: func(c *cli.Context) error {
 			env.Roots = c.StringSlice("root")
@@ -61,9 +81,14 @@ func newApp(env *Env) *cli.App {
 			checkCommand(env),
 			compactionCommand(env),
 			renumberCommand(env),
+			recoverCommand(env),
+			hooksCommand(env),
+			hookCommand(env),
 			rootsCommand(env),
 			navCommand(env),
 			mcpCommand(env),
+			helpCommand(env),
+			trustCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
@@ -74,8 +99,7 @@ func newApp(env *Env) *cli.App {
 				hint("run `git adr -h` for usage")
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(env.Err, "git-adr: error: unknown command %q\nhint: run `git adr --help` to list commands\n", name)
-			env.exit = ExitUsage
+			env.exit = report(env.Err, unknownCommand("git adr", name, c.App.Commands))
 		},
 	}
 	for _, cmd := range app.Commands {
@@ -97,6 +121,9 @@ func setUsageHandler(cmd *cli.Command, parent string) {
 				name = "-" + name
 			}
 			msg = "unknown flag " + fmt.Sprintf("%q", name)
+			if s := flagSuggestion(cmd.Flags, name); s != "" {
+				return usagef("%s", msg).hint(fmt.Sprintf("did you mean %s?", s), fmt.Sprintf("run `git adr %s -h` for usage", name2(parent, cmd.Name)))
+			}
 		}
 		if i := strings.Index(msg, " for flag -"); i >= 0 && strings.HasPrefix(msg, "invalid value ") {
 			// `invalid value "x" for flag -start-line: parse error`
@@ -202,3 +229,5 @@ func takesValue(flags []cli.Flag, arg string) bool {
 	}
 	return false
 }
+
+func name2(parent, name string) string { return strings.TrimSpace(parent + " " + name) }

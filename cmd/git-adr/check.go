@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io/fs"
+	"os"
+	"path"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/govern"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
@@ -18,8 +21,16 @@ type checkJSON struct {
 	Notes    []string                `json:"notes,omitempty"`
 }
 
+type checkOptions struct {
+	json, compaction bool
+	// since is the base of a range (a pull request's): the governance
+	// rules of the pre-commit hook are applied to what changed since.
+	since  string
+	format string
+}
+
 func checkCommand(env *Env) *cli.Command {
-	var asJSON, compaction bool
+	var o checkOptions
 	return &cli.Command{
 		Name:  "check",
 		Usage: "report problems in the decision log, each with the command or edit that fixes it",
@@ -40,24 +51,51 @@ Kinds can be ignored in .adr.toml:
    [check]
    ignore = ["unknown-status"]
 
+With --since REV (a pull request's base), also applies the rules of the
+pre-commit hook to what changed from REV to HEAD: an edit of what an accepted
+record decides, a status change the lifecycle forbids, a deleted record, a
+number taken twice, an INDEX.md that drifted (and, with --compaction, a view
+the change made stale). It reads only git objects, so it runs in a bare
+repository (HEAD's tree is checked) and needs REV's history: in a shallow CI
+checkout fetch it first.
+
+Exit codes: 0 no findings, 1 findings, 2 usage or configuration error.
+Kinds can be ignored in .adr.toml:
+
+   [check]
+   ignore = ["unknown-status"]
+
 Examples:
    git adr check
    git adr check --compaction
+   git adr check --compaction --since origin/main --format markdown >> "$GITHUB_STEP_SUMMARY"
    git adr check --json | jq '.findings[] | select(.kind == "broken-reference")'`,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print {findings, counts} as JSON", Destination: &asJSON},
-			&cli.BoolFlag{Name: "compaction", Usage: "also report stale, corrupt or unsupported CURRENT views and stale INDEX.md files", Destination: &compaction},
+			&cli.BoolFlag{Name: "json", Usage: "print {findings, counts} as JSON", Destination: &o.json},
+			&cli.BoolFlag{Name: "compaction", Usage: "also report stale, corrupt or unsupported CURRENT views and stale INDEX.md files", Destination: &o.compaction},
+			&cli.StringFlag{Name: "since", Usage: "also apply the pre-commit rules to what changed since `REV` (a pull request's base)", Destination: &o.since},
+			&cli.StringFlag{Name: "format", Usage: "text (default), json or markdown (a table, for a CI job summary)", Destination: &o.format},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("check takes no arguments, got %q", c.Args().First()).hint("use --root DIR to check one root only")
 			}
-			return runCheck(env, asJSON, compaction)
+			switch o.format {
+			case "", "text":
+			case "json":
+				o.json = true
+			case "markdown":
+			default:
+				return usagef("--format %q is not text, json or markdown", o.format)
+			}
+			return runCheck(env, o)
 		},
 	}
 }
 
-func runCheck(env *Env, asJSON, compaction bool) error {
+func runCheck(env *Env, o checkOptions) error {
+	asJSON, compaction := o.json, o.compaction
+	env.allowBare = o.since != ""
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -75,19 +113,34 @@ func runCheck(env *Env, asJSON, compaction bool) error {
 		}
 		opt.ExtraKinds = adr.CompactionKinds
 	}
+	if opt.Extra, err = temporaryFiles(env, l, opt.Extra); err != nil {
+		return err
+	}
+	if o.since != "" {
+		gov, kinds, err := sinceFindings(env, o.since, compaction)
+		if err != nil {
+			return err
+		}
+		opt.Extra, opt.ExtraKinds = append(opt.Extra, gov...), append(opt.ExtraKinds, kinds...)
+	}
 	rep := l.Check(opt)
+	if err := pendingFindings(env, rep); err != nil {
+		return err
+	}
 	env.notes(rep.Notes)
 	if asJSON {
 		if err := writeJSON(env.Out, checkJSON{Findings: rep.Findings, Counts: rep.Counts, Notes: rep.Notes}); err != nil {
 			return err
 		}
+	} else if o.format == "markdown" {
+		writeCheckMarkdown(env, rep, o.since)
 	} else {
 		for _, f := range rep.Findings {
-			loc := f.Path
+			loc := adr.Escape(f.Path)
 			if f.Line > 0 {
-				loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
+				loc = fmt.Sprintf("%s:%d", loc, f.Line)
 			}
-			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, f.Kind, f.Message, f.Fix)
+			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, f.Kind, adr.Escape(f.Message), adr.Escape(f.Fix))
 		}
 	}
 	summary := fmt.Sprintf("%d findings", len(rep.Findings))
@@ -160,4 +213,143 @@ func branchName(ref string) string {
 		}
 	}
 	return ""
+}
+
+// pendingFindings puts the changes interrupted runs left first in the
+// report: while one is pending the log may be half changed, and much of
+// the rest may follow from it.
+func pendingFindings(env *Env, rep *adr.CheckReport) error {
+	r, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	rep.Counts[adr.KindPendingChange] = 0
+	pending, err := adr.PendingJournals(r.Top, journalDir(r))
+	if err != nil || len(pending) == 0 {
+		return err
+	}
+	var found []adr.Finding
+	for _, p := range pending {
+		path := p.File
+		if rel, ok := r.Rel(p.File); ok {
+			path = rel
+		}
+		f := adr.Finding{Kind: adr.KindPendingChange, Path: path, IDs: []string{},
+			Fix: "run `git adr recover` to finish it (files edited since are never overwritten without --finish)"}
+		if p.Err != nil {
+			f.Message = p.Err.Error() + "; nothing in it was carried out"
+			f.Fix = "inspect it; `git adr recover --keep` removes it and keeps the files as they are"
+		} else {
+			f.Message = "an interrupted " + p.Describe() + ": the log may be half changed, and findings below may follow from it"
+			if cs := p.Conflicts(); len(cs) > 0 {
+				f.Message += fmt.Sprintf("; %d of its files were changed since (first: %s %s)", len(cs), cs[0].Conflict, cs[0].Reason)
+			}
+		}
+		found = append(found, f)
+		rep.Counts[adr.KindPendingChange]++
+	}
+	rep.Findings = append(found, rep.Findings...)
+	return nil
+}
+
+// temporaryFiles adds a finding for each git-adr temporary file in an ADR
+// folder (left by a run killed while writing).
+func temporaryFiles(env *Env, l *adr.Log, extra []adr.Finding) ([]adr.Finding, error) {
+	r, err := env.Repo()
+	if err != nil || r.Bare {
+		return extra, err
+	}
+	for _, rt := range l.Roots {
+		for _, dir := range []string{rt.Dir(), rt.Join(adr.ArchiveDir)} {
+			entries, err := os.ReadDir(r.Abs(dir))
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if e.Type().IsRegular() && adr.IsTempName(e.Name()) {
+					extra = append(extra, adr.Finding{Kind: adr.KindTempFile, Path: path.Join(dir, e.Name()), IDs: []string{},
+						Message: "a temporary file left by a git-adr run that was interrupted",
+						Fix:     "run `git adr recover`, which removes it"})
+				}
+			}
+		}
+	}
+	return extra, nil
+}
+
+// sinceFindings applies the governance rules to what changed from since to
+// HEAD, reading only git objects.
+func sinceFindings(env *Env, since string, compaction bool) ([]adr.Finding, []adr.FindingKind, error) {
+	r, err := env.Repo()
+	if err != nil {
+		return nil, nil, err
+	}
+	base, err := r.ResolveRef(since + "^{commit}")
+	if err != nil {
+		e := usagef("--since %q names no commit here", since)
+		if shallow, _ := r.Git("rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(shallow)) == "true" {
+			e.hint("this is a shallow clone: fetch the base first (`git fetch --unshallow`, or actions/checkout with fetch-depth: 0)")
+		} else {
+			e.hint("fetch it first, for example `git fetch origin main` for --since origin/main")
+		}
+		return nil, nil, e
+	}
+	mb, err := r.Git("merge-base", base, "HEAD")
+	if err != nil {
+		return nil, nil, usagef("--since %q shares no history with HEAD here", since).
+			hint("in a shallow clone fetch more history: `git fetch --unshallow` (actions/checkout: fetch-depth: 0)")
+	}
+	from := strings.TrimSpace(string(mb))
+	baseFS, err := r.TreeFS(from)
+	if err != nil {
+		return nil, nil, err
+	}
+	headFS, err := r.TreeFS("HEAD")
+	if err != nil {
+		return nil, nil, err
+	}
+	changes, err := r.TreeChanges(from, "HEAD")
+	if err != nil {
+		return nil, nil, err
+	}
+	rep, err := govern.Judge(govern.Input{Base: baseFS, Next: headFS, Changes: changes, Policy: govern.Policy{Index: "check"}})
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []adr.Finding
+	for _, p := range rep.Problems {
+		if !p.Block && !compaction {
+			continue
+		}
+		out = append(out, adr.Finding{Kind: adr.FindingKind(p.Rule), Path: p.Path, Line: p.Line, Message: p.Message, Fix: p.Fix, IDs: []string{}})
+	}
+	kinds := []adr.FindingKind{adr.FindingKind(govern.RuleAcceptedEdit), adr.FindingKind(govern.RuleLifecycle), adr.FindingKind(govern.RuleDeleted),
+		adr.FindingKind(govern.RuleDuplicateNumber), adr.FindingKind(govern.RuleIndexDrift)}
+	if compaction {
+		kinds = append(kinds, adr.FindingKind(govern.RuleStaleView))
+	}
+	return out, kinds, nil
+}
+
+// writeCheckMarkdown prints the findings as a Markdown table (a CI job
+// summary or a pull request comment).
+func writeCheckMarkdown(env *Env, rep *adr.CheckReport, since string) {
+	w := env.Out
+	title := "git adr check"
+	if since != "" {
+		title += " since " + since
+	}
+	fmt.Fprintf(w, "## %s\n\n", adr.EscapeCell(title))
+	if len(rep.Findings) == 0 {
+		fmt.Fprintln(w, "No findings.")
+		return
+	}
+	fmt.Fprintf(w, "%d finding(s).\n\n| file | kind | problem | fix |\n| --- | --- | --- | --- |\n", len(rep.Findings))
+	for _, f := range rep.Findings {
+		loc := f.Path
+		if f.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", adr.EscapeCell(loc), f.Kind, adr.EscapeCell(f.Message), adr.EscapeCell(f.Fix))
+	}
 }

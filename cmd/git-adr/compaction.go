@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -389,6 +388,7 @@ func runCompaction(env *Env, o compactionOptions) error {
 		}
 		return runCompactionConfirm(env, o)
 	}
+	env.readOnly = o.analysisOnly()
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -463,7 +463,7 @@ func analysisProgress(w io.Writer) (progress func(done, total int), done func())
 // and counts, the counts per class, the records of each class with their
 // reasons, then the issues as path:line: kind: message.
 func writeAnalysis(out io.Writer, o compactionOptions, a *compaction.Analysis) error {
-	w := bufio.NewWriter(out)
+	w := &strings.Builder{} // escaped as a whole: it quotes records
 	if o.mode == "" {
 		fmt.Fprintln(w, "read-only analysis: no model call, nothing written")
 	} else {
@@ -505,7 +505,8 @@ func writeAnalysis(out io.Writer, o compactionOptions, a *compaction.Analysis) e
 			fmt.Fprintf(w, "%s: %s: %s\n", at, is.Kind, is.Message)
 		}
 	}
-	return w.Flush()
+	_, err := io.WriteString(out, adr.EscapeBody(w.String()))
+	return err
 }
 
 func scopeText(o compactionOptions) string {

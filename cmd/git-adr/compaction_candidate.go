@@ -31,7 +31,7 @@ func processCandidate(env *Env, l *adr.Log, p *compaction.Plan, commit string, c
 				ids = append(ids, s.ID)
 			}
 		}
-		pairs, err := view.BuildAll(l, view.NewSelection(p.Scope.Domain, ids), sources, deps, cand.Summary, p.ID, rev, "git-adr "+version)
+		pairs, err := view.BuildAll(l, view.NewSelection(p.Scope.Domain, ids), sources, deps, cand.Summary, p.ID, rev, "git-adr "+buildVersion())
 		var de *view.DraftError
 		var fe *view.ForeignError
 		switch {
@@ -126,7 +126,7 @@ func processCandidate(env *Env, l *adr.Log, p *compaction.Plan, commit string, c
 	if err != nil {
 		return nil, "", planStoreErr(err)
 	}
-	env.Out.Write(rv.Text())
+	env.Out.Write([]byte(adr.EscapeBody(string(rv.Text()))))
 	return p, newCommit, nil
 }
 
@@ -181,7 +181,7 @@ func futureView(future *adr.Log, p *compaction.Plan, cand *compaction.Candidate)
 			deps = append(deps, r)
 		}
 	}
-	pairs, err := view.BuildAll(future, sel, sources, deps, d, p.ID, p.Revision+1, "git-adr "+version)
+	pairs, err := view.BuildAll(future, sel, sources, deps, d, p.ID, p.Revision+1, "git-adr "+buildVersion())
 	var issues []compaction.Issue
 	var de *view.DraftError
 	switch {

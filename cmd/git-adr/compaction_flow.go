@@ -13,6 +13,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/evidence"
+	"github.com/git-adr/git-adr/adr/trust"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
 )
@@ -119,8 +120,20 @@ func ask(env *Env, question string) bool {
 	return a == "y" || a == "yes"
 }
 
-// drafterFor builds the drafter a run uses.
-func drafterFor(env *Env, cfg *adr.Config, name string) (compaction.Drafter, string, error) {
+// drafterSetup is the drafter a run uses, with the disclosure shown
+// before consent: what it runs or where it sends what, and where each of
+// those settings comes from.
+type drafterSetup struct {
+	drafter    compaction.Drafter // nil for manual
+	name       string
+	disclosure []string
+}
+
+// drafterFor builds the drafter a run uses. The settings that run a
+// program or send a credential come from git config or a trusted
+// .adr.toml (adr/trust); a value only an untrusted file sets is refused
+// here, before any plan is made, whatever --yes says.
+func drafterFor(env *Env, cfg *adr.Config, name string) (*drafterSetup, error) {
 	if name == "" {
 		name = cfg.Drafter.Default
 	}
@@ -130,36 +143,81 @@ func drafterFor(env *Env, cfg *adr.Config, name string) (compaction.Drafter, str
 	}
 	repo, err := env.Repo()
 	if err != nil {
-		return nil, "", err
+		return nil, err
+	}
+	rv, err := env.resolver(cfg)
+	if err != nil {
+		return nil, err
+	}
+	get := func(s trust.Setting) (trust.Value, bool, error) {
+		v, ok, err := rv.Get(s)
+		var ue *trust.UntrustedError
+		if errors.As(err, &ue) {
+			return v, false, untrustedErr(ue)
+		}
+		if err != nil {
+			return v, false, trustStoreErr(err)
+		}
+		return v, ok && v.Value != "", nil
 	}
 	switch name {
 	case "":
-		return nil, "", usagef("no drafter: pass --drafter manual|command|openai or set [drafter] default in %s", adr.ConfigFile).
+		return nil, usagef("no drafter: pass --drafter manual|command|openai or set [drafter] default in %s", adr.ConfigFile).
 			hint("docs/drafters.md shows each drafter's configuration")
 	case "manual":
-		return nil, "manual", nil
+		return &drafterSetup{name: "manual"}, nil
 	case "command":
-		if cfg.Drafter.Command == "" {
-			return nil, "", usagef("--drafter command needs [drafter] command in %s", adr.ConfigFile).hint(`for example: command = "scripts/draft-adr.sh"`)
+		cmd, ok, err := get(trust.DrafterCommand)
+		if err != nil {
+			return nil, err
 		}
-		return &compaction.CommandDrafter{Command: cfg.Drafter.Command, Dir: repo.Top, Stderr: env.Err, Timeout: timeout,
-			Env: []string{"GIT_ADR_REPO=" + repo.Top}}, "command", nil
+		if !ok {
+			return nil, usagef("--drafter command needs a command: git config adr.drafter.command, or [drafter] command in a trusted %s", adr.ConfigFile).
+				hint(`for example: git config adr.drafter.command "scripts/draft-adr.sh"`)
+		}
+		return &drafterSetup{name: "command",
+			drafter: &compaction.CommandDrafter{Command: cmd.Value, Dir: repo.Top, Stderr: env.Err, Timeout: timeout,
+				Env: []string{"GIT_ADR_REPO=" + repo.Top}},
+			disclosure: []string{
+				fmt.Sprintf("the command drafter runs %q with sh -c in %s, once per batch", cmd.Value, repo.Top),
+				"  from " + sourceText(cmd),
+			}}, nil
 	case "openai":
 		o := cfg.Drafter.OpenAI
-		if o.BaseURL == "" || o.Model == "" {
-			return nil, "", usagef("--drafter openai needs [drafter.openai] base_url and model in %s", adr.ConfigFile).
-				hint(`for example: base_url = "http://localhost:11434/v1", model = "llama3.1", api_key_env = "OPENAI_API_KEY"`)
+		base, ok, err := get(trust.OpenAIBaseURL)
+		if err != nil {
+			return nil, err
 		}
+		model := o.Model
+		if v, err := repo.Config("adr.drafter.openai.model"); err == nil {
+			model = v
+		}
+		if !ok || model == "" {
+			return nil, usagef("--drafter openai needs a base URL and a model: git config adr.drafter.openai.baseUrl and adr.drafter.openai.model, or [drafter.openai] base_url and model in a trusted %s", adr.ConfigFile).
+				hint(`for example: git config adr.drafter.openai.baseUrl http://localhost:11434/v1; git config adr.drafter.openai.model llama3.1`)
+		}
+		keyEnv, hasKey, err := get(trust.OpenAIKeyEnv)
+		if err != nil {
+			return nil, err
+		}
+		d := &drafterSetup{name: "openai", disclosure: []string{
+			fmt.Sprintf("the openai drafter sends the evidence to %q (model %q)", chatURL(base.Value), model),
+			"  from " + sourceText(base),
+		}}
 		key := ""
-		if o.APIKeyEnv != "" {
-			key = os.Getenv(o.APIKeyEnv)
+		if hasKey {
+			key = os.Getenv(keyEnv.Value)
 			if key == "" {
-				return nil, "", usagef("the openai drafter reads its key from $%s, which is empty", o.APIKeyEnv).hint("export " + o.APIKeyEnv + "=... (never put the key in " + adr.ConfigFile + ")")
+				return nil, usagef("the openai drafter reads its key from $%s, which is empty", keyEnv.Value).hint("export " + keyEnv.Value + "=... (never put the key in " + adr.ConfigFile + ")")
 			}
+			d.disclosure = append(d.disclosure, "  with "+envRef(keyEnv.Value)+" as the Bearer token", "  from "+sourceText(keyEnv))
+		} else {
+			d.disclosure = append(d.disclosure, "  with no key (no api_key_env is set)")
 		}
-		return &compaction.OpenAIDrafter{BaseURL: o.BaseURL, Model: o.Model, APIKey: key, Timeout: timeout}, "openai", nil
+		d.drafter = &compaction.OpenAIDrafter{BaseURL: base.Value, Model: model, APIKey: key, Timeout: timeout}
+		return d, nil
 	}
-	return nil, "", usagef("--drafter %q is not manual, command or openai", name)
+	return nil, usagef("--drafter %q is not manual, command or openai", name)
 }
 
 // brief is what the drafter is told.
@@ -201,5 +259,5 @@ func writeReceipt(env *Env, rc receipt) (string, error) {
 	rc.Time = time.Now().UTC().Format(time.RFC3339)
 	data, _ := json.MarshalIndent(rc, "", "  ")
 	p := filepath.Join(dir, rc.Plan+".json")
-	return p, os.WriteFile(p, append(data, '\n'), 0o644)
+	return p, writeFileAtomic(p, append(data, '\n'))
 }

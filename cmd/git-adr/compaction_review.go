@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
@@ -66,6 +67,9 @@ func compactionReviewCommand(env *Env) *cli.Command {
 				return err
 			}
 			out := map[string][]byte{"text": rv.Text(), "markdown": rv.Markdown(), "json": rv.JSON()}[format]
+			if format != "json" {
+				out = []byte(adr.EscapeBody(string(out)))
+			}
 			_, err = env.Out.Write(out)
 			return err
 		},
@@ -102,6 +106,9 @@ func runCompactionPublish(env *Env, id, branch string) error {
 	if _, err := repo.Git("check-ref-format", "--branch", branch); err != nil {
 		return usagef("--branch %q is not a valid branch name", branch)
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	_, rv, err := loadReview(env, id)
 	if err != nil {
 		return err
@@ -122,7 +129,7 @@ func runCompactionPublish(env *Env, id, branch string) error {
 		return err
 	}
 	desc := filepath.Join(dir, id+".md")
-	if err := os.WriteFile(desc, rv.Markdown(), 0o644); err != nil {
+	if err := writeFileAtomic(desc, rv.Markdown()); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Out, "branch %s is the proposal of plan %s revision %d (git diff %s %s)\n", branch, id, rv.Revision, short(rv.Base), branch)
@@ -153,6 +160,9 @@ func compactionCancelCommand(env *Env) *cli.Command {
 }
 
 func runCompactionCancel(env *Env, id string) error {
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	p, commit, store, err := loadPlan(env, id)
 	if err != nil {
 		return err

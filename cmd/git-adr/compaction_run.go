@@ -36,14 +36,19 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 		return err
 	}
 	cfg := l.Config
-	drafter, drafterName, err := drafterFor(env, cfg, o.drafter)
+	ds, err := drafterFor(env, cfg, o.drafter)
 	if err != nil {
 		return err
 	}
+	drafter, drafterName := ds.drafter, ds.name
 	dp := draftParams{mode: o.mode, domain: o.domain, sources: o.sources, style: string(o.style), baseline: o.baseline,
 		iteration: o.iteration, drafter: drafterName, yes: o.yes}
-	p, commit, err := planFor(env, l, a, dp)
-	if err != nil {
+	var p *compaction.Plan
+	var commit string
+	if err := env.locked(func() (err error) {
+		p, commit, err = planFor(env, l, a, dp)
+		return err
+	}); err != nil {
 		return err
 	}
 	switch p.State {
@@ -62,6 +67,11 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 	fmt.Fprintf(w, "sources: %d records; evidence: %d more records (system constraints and links)\n", len(p.Sources), len(p.Evidence))
 	fmt.Fprintln(w, volumeText(p, cfg))
 	fmt.Fprintf(w, "drafter: %s\n", drafterName)
+	// What runs and where data goes is shown before any consent, --yes
+	// included.
+	for _, line := range ds.disclosure {
+		fmt.Fprintf(env.Err, "git-adr: %s\n", line)
+	}
 	if !o.yes {
 		if !env.interactive() {
 			path, err := writeReceipt(env, receipt{Plan: p.ID, Revision: p.Revision, State: "awaiting acknowledgement of the read volume and cost",
@@ -78,7 +88,10 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 		}
 	}
 	if p.Mode == compaction.Consolidate {
-		if p, commit, err = reserve(env, l, a, p, commit); err != nil {
+		if err := env.locked(func() (err error) {
+			p, commit, err = reserve(env, l, a, p, commit)
+			return err
+		}); err != nil {
 			return err
 		}
 	}
@@ -86,8 +99,11 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 	brief := briefFor(p)
 	if drafter == nil { // manual
 		repo, _ := env.Repo()
-		dir, err := compaction.PrepareManual(repo, p, brief, batches)
-		if err != nil {
+		var dir string
+		if err := env.locked(func() (err error) {
+			dir, err = compaction.PrepareManual(repo, p, brief, batches)
+			return err
+		}); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "drafting worktree: %s\n", dir)
@@ -101,8 +117,10 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 		if err != nil {
 			return failf("drafting plan %s: %v", p.ID, err).hint("nothing was published; fix the drafter and run the command again (the plan is kept)")
 		}
-		p, commit, err = processCandidate(env, l, p, commit, cand, batches)
-		if err != nil {
+		if err := env.locked(func() (err error) {
+			p, commit, err = processCandidate(env, l, p, commit, cand, batches)
+			return err
+		}); err != nil {
 			return err
 		}
 		if p.Mode != compaction.Summary || p.State != compaction.Validated || !env.interactive() {
@@ -118,7 +136,10 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 			p.Feedback = append(p.Feedback, feedback)
 			p.State = compaction.Planned
 			store := &compaction.Store{Repo: mustRepo(env)}
-			if commit, err = store.Save(p, nil, commit); err != nil {
+			if err := env.locked(func() (err error) {
+				commit, err = store.Save(p, nil, commit)
+				return err
+			}); err != nil {
 				return planStoreErr(err)
 			}
 			brief = briefFor(p)

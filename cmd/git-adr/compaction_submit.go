@@ -20,6 +20,9 @@ func compactionSubmitCommand(env *Env) *cli.Command {
 }
 
 func runSubmit(env *Env, id string) error {
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	p, commit, _, err := loadPlan(env, id)
 	if err != nil {
 		return err

@@ -28,7 +28,9 @@ func contextCommand(env *Env) *cli.Command {
 12,000 Unicode code points for the whole response, envelope included), naming
 the record, path, line range and status of every excerpt. Long units are split
 into identified parts (ADR-0012#decision[2/3]); what does not fit is counted
-and reachable with the cursor the response gives.
+and reachable with the cursor the response gives: an incomplete answer ends
+with "cursor: C" and "next: git adr context ... --cursor C", the command that
+continues it. Cursors are signed with a key in $GIT_COMMON_DIR/adr.
 
 With no argument: an overview (counts, domains, roots, system constraints,
 what to ask next). With an ID: that record, led by its accepted successor when
@@ -127,7 +129,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 // and for the MCP tool.
 func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
 	return &evidence.Service{
-		Log: l, Top: repo.Top, RepoID: repo.CommonDir, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
+		Log: l, Top: repo.Top, CursorKey: repo.CursorKey, Prefix: repo.Prefix, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
 		SourceFiles: func() ([]string, error) {
 			out, err := repo.Git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
 			if err != nil {

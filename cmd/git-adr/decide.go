@@ -52,6 +52,9 @@ func runDecide(env *Env, ref, decision, reason string) error {
 		return usagef("decision %q is not accept, reject or deprecate", decision).
 			hint("to supersede a record, create its successor: `git adr new TITLE --supersedes " + ref + "`")
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -65,7 +68,7 @@ func runDecide(env *Env, ref, decision, reason string) error {
 	}
 	changes, notes, err := l.Decide(rec, to, reason)
 	if errors.Is(err, adr.ErrNoChange) {
-		fmt.Fprintf(env.Out, "%s is already %s\n", rec.ID, to)
+		fmt.Fprintf(env.Out, "%s is already %s\n", adr.Escape(rec.ID), to)
 		return nil
 	}
 	if err != nil {
@@ -77,7 +80,7 @@ func runDecide(env *Env, ref, decision, reason string) error {
 	if err := refreshIndexes(env); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Out, "%s: %s -> %s\n", rec.ID, rec.Status, to)
+	fmt.Fprintf(env.Out, "%s: %s -> %s\n", adr.Escape(rec.ID), rec.Status, to)
 	env.notes(notes)
 	return nil
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
@@ -29,6 +32,36 @@ type Env struct {
 	exit int
 	// rootRel are the --root values relative to the repository root.
 	rootRel []string
+
+	// command is the command line, recorded in the lock and journals.
+	command string
+	// lock is the project lock while the command holds it.
+	lock          *gitops.Lock
+	stopSignals   func()
+	warnedPending bool
+	// allowBare lets Repo open a repository without a work tree.
+	allowBare bool
+	// readOnly: the command promises no write at all, not even of
+	// git-adr's own state (the compaction analysis).
+	readOnly bool
+}
+
+// seenNote reports whether a discovery note was already shown in this
+// repository, and remembers it: "no ADR directory configured; detected
+// doc/adr" helps once, not on every command. Other notes always print.
+func (e *Env) seenNote(r *gitops.Repo, note string) bool {
+	if !strings.HasPrefix(note, "no ADR directory configured; detected ") {
+		return false
+	}
+	sum := sha256.Sum256([]byte(note))
+	p := filepath.Join(r.AdrDir(), "notes", hex.EncodeToString(sum[:8]))
+	if _, err := os.Stat(p); err == nil {
+		return true
+	}
+	if !e.readOnly && os.MkdirAll(filepath.Dir(p), 0o755) == nil {
+		os.WriteFile(p, []byte(note+"\n"), 0o644)
+	}
+	return false
 }
 
 // rootsRel returns the --root values relative to the repository root
@@ -59,7 +92,15 @@ func (e *Env) Repo() (*gitops.Repo, error) {
 		dir = "."
 	}
 	r, err := gitops.Open(dir)
+	if errors.Is(err, gitops.ErrBare) && e.allowBare {
+		e.repo = r
+		return r, nil
+	}
 	if err != nil {
+		if errors.Is(err, gitops.ErrBare) {
+			return nil, failf("%s is a bare repository; this command needs a work tree", quoteDir(dir)).
+				hint("in a bare repository git-adr runs `git adr check --since REV` and `git adr hook pre-receive`")
+		}
 		if errors.Is(err, gitops.ErrNotRepository) {
 			return nil, failf("%s is not inside a git work tree", quoteDir(dir)).
 				hint("run `git init` first, or pass -C DIR to name a repository")
@@ -104,7 +145,15 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 		roots = append(roots, rel)
 	}
 	e.rootRel = roots
-	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy})
+	e.warnPending(r)
+	fsys := r.WorktreeFS()
+	if r.Bare {
+		// A server has no work tree: the log is HEAD's.
+		if fsys, err = r.TreeFS("HEAD"); err != nil {
+			return nil, failf("the bare repository has no HEAD commit to read the log from")
+		}
+	}
+	l, err := adr.Load(fsys, adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy})
 	if err != nil {
 		var ce *adr.ConfigError
 		if errors.As(err, &ce) {
@@ -116,7 +165,10 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 		return nil, err
 	}
 	for _, n := range l.Notes {
-		fmt.Fprintf(e.Err, "git-adr: note: %s\n", n)
+		if e.seenNote(r, n) {
+			continue
+		}
+		fmt.Fprintf(e.Err, "git-adr: note: %s\n", adr.EscapeBody(n))
 	}
 	e.log = l
 	return l, nil
@@ -139,22 +191,18 @@ func (e *Env) interactive() bool {
 	return ok1 && ok2 && term.IsTerminal(int(in.Fd())) && term.IsTerminal(int(out.Fd()))
 }
 
-// Changeset returns a journalled changeset for the work tree, after
-// completing any changeset an interrupted earlier run left behind.
+// Changeset returns a journalled changeset for the work tree. The command
+// must hold the project lock (see [Env.lockWrites]): a write without it is
+// refused as the bug it is.
 func (e *Env) Changeset() (*adr.Changeset, error) {
 	r, err := e.Repo()
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(r.AdrDir(), "journal")
-	done, err := adr.RecoverJournals(dir)
-	if err != nil {
-		return nil, failf("completing an interrupted change: %v", err).hint("inspect " + dir + " and remove the journal once the files are as they should be")
+	if e.lock == nil {
+		return nil, gitops.ErrNotLocked
 	}
-	for _, p := range done {
-		fmt.Fprintf(e.Err, "git-adr: note: completed an interrupted change to %s\n", p)
-	}
-	return &adr.Changeset{Top: r.Top, JournalDir: dir}, nil
+	return &adr.Changeset{Top: r.Top, JournalDir: journalDir(r), Command: e.command}, nil
 }
 
 // branchTrees returns the trees of every local and remote-tracking branch

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/git-adr/git-adr/adr"
 )
 
 // Exit codes. They are documented in docs/commands.md and never renumbered.
@@ -71,10 +73,11 @@ func report(w io.Writer, err error) int {
 	if errors.As(err, &ce) {
 		code, hints = ce.code, ce.hints
 	}
+	// Messages and hints may name records, paths and titles: escaped.
 	msg := err.Error()
-	fmt.Fprintf(w, "git-adr: error: %s\n", strings.TrimSpace(msg))
+	fmt.Fprintf(w, "git-adr: error: %s\n", adr.EscapeBody(strings.TrimSpace(msg)))
 	for _, h := range hints {
-		fmt.Fprintf(w, "hint: %s\n", h)
+		fmt.Fprintf(w, "hint: %s\n", adr.EscapeBody(h))
 	}
 	return code
 }

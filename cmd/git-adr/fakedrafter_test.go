@@ -112,6 +112,8 @@ func fakeDrafterMain() int {
 // a free local port, writes its base URL to the file named by its
 // argument, and answers like fake-drafter until it is killed. For the
 // model "cut-off" it answers as a model that ran out of output tokens.
+// FAKE_OPENAI_LOG, when set, gets one line per request received (method,
+// path and Authorization header), whatever the path.
 func fakeOpenAIMain() int {
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: fake-openai URLFILE")
@@ -149,10 +151,19 @@ func fakeOpenAIMain() int {
 		json.NewEncoder(w).Encode(map[string]any{"model": body.Model, "choices": []map[string]any{
 			{"index": 0, "finish_reason": finish, "message": map[string]string{"role": "assistant", "content": string(answer)}}}})
 	})
+	logged := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if f := os.Getenv("FAKE_OPENAI_LOG"); f != "" {
+			if lf, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				fmt.Fprintf(lf, "%s %s authorization=%q\n", r.Method, r.URL.Path, r.Header.Get("Authorization"))
+				lf.Close()
+			}
+		}
+		mux.ServeHTTP(w, r)
+	})
 	tmp := os.Args[1] + ".tmp"
 	os.WriteFile(tmp, []byte("http://"+ln.Addr().String()+"/v1"), 0o644)
 	os.Rename(tmp, os.Args[1])
-	if err := http.Serve(ln, mux); err != nil {
+	if err := http.Serve(ln, logged); err != nil {
 		fmt.Fprintln(os.Stderr, "fake-openai:", err)
 		return 1
 	}

@@ -53,6 +53,11 @@ Examples:
 }
 
 func runIndex(env *Env, o indexOptions) error {
+	if !o.check {
+		if err := env.lockWrites(); err != nil {
+			return err
+		}
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -98,7 +103,7 @@ func runIndex(env *Env, o indexOptions) error {
 			return failf("INDEX.md is out of date: %s", strings.Join(stale, ", ")).hint("run `git adr index` and commit the result")
 		}
 		for _, ix := range ixs {
-			fmt.Fprintf(env.Out, "%s is up to date\n", ix.Path)
+			fmt.Fprintf(env.Out, "%s is up to date\n", adr.Escape(ix.Path))
 		}
 		return nil
 	}
@@ -129,9 +134,9 @@ func runIndex(env *Env, o indexOptions) error {
 	}
 	for _, r := range results {
 		if r.Status == "written" {
-			fmt.Fprintf(env.Out, "wrote %s\n", r.Path)
+			fmt.Fprintf(env.Out, "wrote %s\n", adr.Escape(r.Path))
 		} else {
-			fmt.Fprintf(env.Out, "%s is up to date\n", r.Path)
+			fmt.Fprintf(env.Out, "%s is up to date\n", adr.Escape(r.Path))
 		}
 	}
 	return nil

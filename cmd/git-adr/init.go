@@ -49,6 +49,9 @@ func runInit(env *Env, dir, styleName string) error {
 	if err != nil {
 		return err
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	wt := repo.WorktreeFS()
 	if _, err := fs.Stat(wt, adr.ConfigFile); err == nil {
 		return failf("%s already exists; not overwriting it", adr.ConfigFile).
@@ -89,7 +92,7 @@ func runInit(env *Env, dir, styleName string) error {
 			fmt.Fprintf(&cfg, "name = %q\n", root.Name)
 		}
 		if len(root.Records) > 0 {
-			fmt.Fprintf(env.Out, "pinned %s (%d records, %s)\n", root.Dir(), len(root.Records), s)
+			fmt.Fprintf(env.Out, "pinned %s (%d records, %s)\n", adr.Escape(root.Dir()), len(root.Records), s)
 			continue
 		}
 		root.Style = s
@@ -114,7 +117,7 @@ func runInit(env *Env, dir, styleName string) error {
 	}
 	fmt.Fprintf(env.Out, "wrote %s\n", env.display(adr.ConfigFile))
 	for _, p := range created {
-		fmt.Fprintln(env.Out, env.display(p))
+		fmt.Fprintln(env.Out, adr.Escape(env.display(p)))
 	}
 	return nil
 }

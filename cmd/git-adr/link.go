@@ -54,6 +54,9 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 			return usagef("link label %q must be words without brackets", l)
 		}
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -71,7 +74,7 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 	}
 	changes, notes, err := l.Link(src, strings.TrimSpace(label), dst, strings.TrimSpace(reverse))
 	if errors.Is(err, adr.ErrNoChange) {
-		fmt.Fprintf(env.Out, "%s and %s are already linked\n", src.ID, dst.ID)
+		fmt.Fprintf(env.Out, "%s and %s are already linked\n", adr.Escape(src.ID), adr.Escape(dst.ID))
 		return nil
 	}
 	if err != nil {
@@ -85,7 +88,7 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 		return err
 	}
 	for _, c := range changes {
-		fmt.Fprintf(env.Out, "updated %s\n", env.display(c.Path))
+		fmt.Fprintf(env.Out, "updated %s\n", adr.Escape(env.display(c.Path)))
 	}
 	return nil
 }

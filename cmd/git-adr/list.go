@@ -88,7 +88,7 @@ func runList(env *Env, o listOptions) error {
 		if r.Archived {
 			title += " (archived)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Status, date, title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", adr.Escape(r.ID), r.Status, adr.Escape(date), adr.Escape(title))
 	}
 	return tw.Flush()
 }

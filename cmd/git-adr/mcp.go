@@ -64,7 +64,7 @@ func runMCP(env *Env, verbose bool) error {
 		level = slog.LevelInfo
 	}
 	log := slog.New(slog.NewTextHandler(env.Err, &slog.HandlerOptions{Level: level}))
-	srv := mcpserver.New(mcpserver.Options{Version: version, Instructions: mcpserver.NavigationInstructions, Logger: log})
+	srv := mcpserver.New(mcpserver.Options{Version: buildVersion(), Instructions: mcpserver.NavigationInstructions, Logger: log})
 	registerTools(srv, env, tree)
 	log.Info("serving", "repository", repo.Top, "tools", srv.Tools())
 

@@ -65,14 +65,14 @@ func runNavLs(env *Env, dir string, o navLsOptions) error {
 		if e.Size != nil {
 			size = fmt.Sprint(*e.Size)
 		}
-		fmt.Fprintf(env.Out, "%-7s %10s  %s\n", e.Type, size, e.Name)
+		fmt.Fprintf(env.Out, "%-7s %10s  %s\n", e.Type, size, adr.Escape(e.Name))
 	}
 	if l.NextAfter != nil {
 		cmd := "git adr nav ls"
 		if dir != "" {
 			cmd += " " + adr.ShellWord(path.Clean(dir))
 		}
-		fmt.Fprintf(env.Err, "git-adr: note: more entries follow; continue with `%s --after %s`\n", cmd, adr.ShellWord(*l.NextAfter))
+		fmt.Fprintf(env.Err, "git-adr: note: more entries follow; continue with `%s --after %s`\n", adr.Escape(cmd), adr.Escape(adr.ShellWord(*l.NextAfter)))
 	}
 	return nil
 }

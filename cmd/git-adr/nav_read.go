@@ -25,7 +25,9 @@ func navReadCommand(env *Env) *cli.Command {
 mark and a missing final newline included), from --start-line (default 1),
 at most --line-count lines (default and most %d) and at most 32 KiB. When more
 follow, a note on stderr names the --start-line that continues, so the output
-of consecutive pages concatenates to the file byte for byte.
+of consecutive pages concatenates to the file byte for byte. Control
+characters other than tabs and line ends (ESC, BEL, a lone CR, bidi
+overrides) are printed escaped, as \x1b or \u202e; --json has the exact text.
 
 Files must be UTF-8 text of at most 1 MiB; binary files are refused with the
 offset of their first NUL byte, and a single line over 32 KiB with its size.
@@ -68,12 +70,12 @@ func runNavRead(env *Env, file string, o navReadOptions) error {
 	if o.json {
 		return writeJSON(env.Out, pg)
 	}
-	if _, err := io.WriteString(env.Out, pg.Content); err != nil {
+	if _, err := io.WriteString(env.Out, adr.EscapeBody(pg.Content)); err != nil {
 		return err
 	}
 	if pg.NextStartLine != nil {
 		fmt.Fprintf(env.Err, "git-adr: note: lines %d-%d of %d; continue with `git adr nav read %s --start-line %d`\n",
-			pg.StartLine, pg.StartLine+pg.LineCount-1, pg.TotalLines, adr.ShellWord(file), *pg.NextStartLine)
+			pg.StartLine, pg.StartLine+pg.LineCount-1, pg.TotalLines, adr.Escape(adr.ShellWord(file)), *pg.NextStartLine)
 	}
 	return nil
 }

@@ -74,7 +74,7 @@ func runNavSearch(env *Env, pattern string, o navSearchOptions) error {
 		return writeJSON(env.Out, res)
 	}
 	for _, m := range res.Matches {
-		fmt.Fprintf(env.Out, "%s:%d:%s\n", m.Path, m.Line, m.Text)
+		fmt.Fprintf(env.Out, "%s:%d:%s\n", adr.Escape(m.Path), m.Line, adr.EscapeBody(m.Text))
 	}
 	if len(res.Matches) == 0 && !res.Truncated {
 		fmt.Fprintf(env.Err, "git-adr: note: no matches for %q\n", pattern)

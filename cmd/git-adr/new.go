@@ -67,6 +67,12 @@ Examples:
 			if title == "" {
 				return usagef("new needs a title").hint(`run ` + "`git adr new Use PostgreSQL for storage`")
 			}
+			if adr.HasControl(title) {
+				// A newline would start a section of its own; ESC or a bidi
+				// override would travel into every listing.
+				return usagef("the title %q holds a control character", title).
+					hint("write the title on one line without control characters; details go in the record's body")
+			}
 			return runNew(env, title, o)
 		},
 	}
@@ -110,6 +116,9 @@ func runNew(env *Env, title string, o newOptions) error {
 			return usagef("--domain %q is not a domain name", d).hint("pass one domain per --domain flag")
 		}
 		opt.Domains = append(opt.Domains, strings.ToLower(strings.TrimSpace(d)))
+	}
+	if err := env.lockWrites(); err != nil {
+		return err
 	}
 	// A new record reads every file name but parses only what it touches.
 	l, err := env.LazyLog()
@@ -186,18 +195,24 @@ func runNew(env *Env, title string, o newOptions) error {
 		return err
 	}
 	env.notes(notes)
-	if err := refreshIndexes(env); err != nil {
-		return err
-	}
-	if !o.noEdit && !o.json {
+	if !o.noEdit && !o.json && editorWanted(env) {
+		// Nobody waits on the lock while a person edits; the INDEX is
+		// brought up to date with what they wrote.
+		env.unlock()
 		if err := openEditor(env, rec.Path); err != nil {
 			return err
 		}
+		if err := env.lockWrites(); err != nil {
+			return err
+		}
+	}
+	if err := refreshIndexes(env); err != nil {
+		return err
 	}
 	if o.json {
 		return writeJSON(env.Out, rec.Info())
 	}
-	fmt.Fprintln(env.Out, env.display(rec.Path))
+	fmt.Fprintln(env.Out, adr.Escape(env.display(rec.Path)))
 	return nil
 }
 
@@ -234,13 +249,21 @@ func projectTemplate(env *Env, root *adr.Root) (string, error) {
 	return string(data), nil
 }
 
+// editorCommand is $VISUAL, else $EDITOR.
+func editorCommand() string {
+	if v := os.Getenv("VISUAL"); v != "" {
+		return v
+	}
+	return os.Getenv("EDITOR")
+}
+
+// editorWanted reports whether `new` will open an editor.
+func editorWanted(env *Env) bool { return editorCommand() != "" && env.interactive() }
+
 // openEditor runs $VISUAL or $EDITOR on the file when git-adr runs on a
 // terminal, as adr-tools does.
 func openEditor(env *Env, rel string) error {
-	editor := os.Getenv("VISUAL")
-	if editor == "" {
-		editor = os.Getenv("EDITOR")
-	}
+	editor := editorCommand()
 	if editor == "" || !env.interactive() {
 		return nil
 	}

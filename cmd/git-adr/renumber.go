@@ -41,6 +41,9 @@ func runRenumber(env *Env, ref string, to int, toSet bool) error {
 	if toSet && to < 0 {
 		return usagef("--to %d is not a record number", to)
 	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -68,7 +71,7 @@ func runRenumber(env *Env, ref string, to int, toSet bool) error {
 	}
 	res, err := l.Renumber(rec, to)
 	if errors.Is(err, adr.ErrNoChange) {
-		fmt.Fprintf(env.Out, "%s already has number %d\n", rec.ID, to)
+		fmt.Fprintf(env.Out, "%s already has number %d\n", adr.Escape(rec.ID), to)
 		return nil
 	}
 	if err != nil {
@@ -80,14 +83,14 @@ func runRenumber(env *Env, ref string, to int, toSet bool) error {
 	if err := refreshIndexes(env); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Out, "%s -> %s: %s -> %s\n", res.From, res.To, env.display(res.OldPath), env.display(res.NewPath))
+	fmt.Fprintf(env.Out, "%s -> %s: %s -> %s\n", adr.Escape(res.From), adr.Escape(res.To), adr.Escape(env.display(res.OldPath)), adr.Escape(env.display(res.NewPath)))
 	for _, c := range res.Changes {
 		if c.From == "" {
-			fmt.Fprintf(env.Out, "updated %s\n", env.display(c.Path))
+			fmt.Fprintf(env.Out, "updated %s\n", adr.Escape(env.display(c.Path)))
 		}
 	}
 	for _, m := range res.Mentions {
-		fmt.Fprintf(env.Err, "git-adr: note: left unchanged: %s\n", m)
+		fmt.Fprintf(env.Err, "git-adr: note: left unchanged: %s\n", adr.EscapeBody(m))
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ number in a numbered log, a FIFO, a name that is not UTF-8, ...).`,
 			}
 			tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 			for _, in := range infos {
-				fmt.Fprintf(tw, "%s\t%d records\t%d archived\t%s\t%s\n", in.Path, in.Records, in.Archived, in.Style, in.Source)
+				fmt.Fprintf(tw, "%s\t%d records\t%d archived\t%s\t%s\n", adr.Escape(in.Path), in.Records, in.Archived, adr.Escape(in.Style), adr.Escape(in.Source))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -77,10 +77,10 @@ number in a numbered log, a FIFO, a name that is not UTF-8, ...).`,
 				if len(in.Skipped) == 0 {
 					continue
 				}
-				fmt.Fprintf(env.Out, "\n%s: %d skipped\n", in.Path, len(in.Skipped))
+				fmt.Fprintf(env.Out, "\n%s: %d skipped\n", adr.Escape(in.Path), len(in.Skipped))
 				tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 				for _, s := range in.Skipped {
-					fmt.Fprintf(tw, "  %s\t%s\n", s.Path, s.Reason)
+					fmt.Fprintf(tw, "  %s\t%s\n", adr.Escape(s.Path), adr.Escape(s.Reason))
 				}
 				if err := tw.Flush(); err != nil {
 					return err

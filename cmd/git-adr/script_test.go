@@ -11,8 +11,10 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-adr":    func() { os.Exit(Main()) },
+		"git-adr":    func() { setKillPoint(); os.Exit(Main()) },
 		"mcp-client": func() { os.Exit(mcpClientMain()) },
+		// Cursors of any content, signed with a given key (cursorforge_test.go).
+		"forge-cursor": func() { os.Exit(forgeCursorMain()) },
 		// Drafters for compaction scenarios (fakedrafter_test.go).
 		"fake-drafter": func() { os.Exit(fakeDrafterMain()) },
 		"fake-openai":  func() { os.Exit(fakeOpenAIMain()) },

@@ -103,34 +103,37 @@ func runShow(env *Env, ref string, asJSON bool) error {
 		return writeJSON(env.Out, showJSON{RecordInfo: r.Info(), Units: units, Content: content, Unit: unit})
 	}
 	w := env.Out
-	fmt.Fprintf(w, "%s  %s\n", r.ID, r.Title)
+	esc := adr.Escape
+	fmt.Fprintf(w, "%s  %s\n", esc(r.ID), esc(r.Title))
 	raw := r.RawStatus
 	if raw == "" {
 		raw = "none"
 	}
-	fmt.Fprintf(w, "status:  %s (%s)\n", r.Status, raw)
+	fmt.Fprintf(w, "status:  %s (%s)\n", r.Status, esc(raw))
 	if r.Date != "" {
-		fmt.Fprintf(w, "date:    %s\n", r.Date)
+		fmt.Fprintf(w, "date:    %s\n", esc(r.Date))
 	}
-	fmt.Fprintf(w, "path:    %s\n", r.Path)
+	fmt.Fprintf(w, "path:    %s\n", esc(r.Path))
 	fmt.Fprintf(w, "style:   %s\n", r.Style)
 	if len(r.Domains) > 0 {
-		fmt.Fprintf(w, "domains: %s\n", strings.Join(r.Domains, ", "))
+		fmt.Fprintf(w, "domains: %s\n", esc(strings.Join(r.Domains, ", ")))
 	}
 	for _, rel := range r.Relations {
 		target := rel.TargetID
 		if target == "" {
 			target = rel.Target + " (unresolved)"
 		}
-		fmt.Fprintf(w, "%s %s\n", rel.Type, target)
+		fmt.Fprintf(w, "%s %s\n", esc(string(rel.Type)), esc(target))
 	}
 	for _, p := range r.Problems {
-		fmt.Fprintf(w, "problem: %s\n", p)
+		fmt.Fprintf(w, "problem: %s\n", esc(p))
 	}
 	if unit != nil {
-		fmt.Fprintf(w, "unit:    %s (lines %d-%d, sha256 %s)\n", unit.ID, unit.Start, unit.End, unit.Hash[:12])
+		fmt.Fprintf(w, "unit:    %s (lines %d-%d, sha256 %s)\n", esc(unit.ID), unit.Start, unit.End, unit.Hash[:12])
 	}
 	fmt.Fprintln(w)
+	// The body keeps its lines and tabs; nothing in it drives the terminal.
+	content = adr.EscapeBody(content)
 	fmt.Fprint(w, content)
 	if !strings.HasSuffix(content, "\n") {
 		fmt.Fprintln(w)

@@ -62,7 +62,7 @@ func today() string {
 // noteLines prints notes to stderr.
 func (e *Env) notes(lines []string) {
 	for _, n := range lines {
-		fmt.Fprintf(e.Err, "git-adr: note: %s\n", n)
+		fmt.Fprintf(e.Err, "git-adr: note: %s\n", adr.EscapeBody(n))
 	}
 }
 
@@ -110,4 +110,27 @@ func refreshIndexes(env *Env) error {
 		env.notes([]string{"updated " + env.display(c.Path)})
 	}
 	return nil
+}
+
+// writeFileAtomic replaces a file of git-adr's own state (under the git
+// directory, never the work tree) whole or not at all.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }

@@ -1,0 +1,468 @@
+// Package govern decides what a commit may do to a decision log: the
+// rules git-adr's pre-commit hook, pre-receive hook and
+// `git adr check --since` enforce. It compares two states of a repository
+// (the committed base and the proposed change, as file systems) and looks
+// only at the paths that changed and the records they name, so a hook on a
+// one-record change costs little however long the log.
+//
+// # Rules
+//
+//   - [RuleAcceptedEdit]: an accepted record's substance (its title and
+//     every section but the status, relation lines left out) changed in
+//     place. A decision changes by a new record that supersedes it.
+//   - [RuleLifecycle]: a status change the lifecycle forbids (a superseded
+//     record accepted again, an accepted one rejected, ...).
+//   - [RuleDeleted]: a record was deleted (or moved out of every ADR root).
+//     Records are archived, never deleted: their IDs are forever.
+//   - [RuleDuplicateNumber]: a new or renumbered record takes a number
+//     another record of its root holds, here or on another branch.
+//   - [RuleStaleView]: the change makes a CURRENT view stale.
+//   - [RuleIndexDrift]: a generated INDEX.md no longer matches the records.
+package govern
+
+import (
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/view"
+	"github.com/git-adr/git-adr/gitops"
+)
+
+// Rule names a governance rule, as printed and as configured.
+type Rule string
+
+// The rules.
+const (
+	RuleAcceptedEdit    Rule = "accepted-edit"
+	RuleLifecycle       Rule = "lifecycle"
+	RuleDeleted         Rule = "deleted-record"
+	RuleDuplicateNumber Rule = "duplicate-number"
+	RuleStaleView       Rule = "stale-view"
+	RuleIndexDrift      Rule = "index-drift"
+)
+
+// Problem is one rule a change breaks.
+type Problem struct {
+	Rule Rule   `json:"rule"`
+	Path string `json:"path"`
+	// Line is 1-based; 0 when no line applies.
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+	// Fix is the next command or edit.
+	Fix string `json:"fix"`
+	// Block is false for problems reported only (a stale view under the
+	// default policy).
+	Block bool `json:"block"`
+}
+
+// IndexFix is a generated INDEX.md brought up to date with the change.
+type IndexFix struct {
+	Path    string
+	Old     []byte // nil when the index is new
+	Content []byte
+}
+
+// Policy tunes what blocks (the [hooks] table of .adr.toml).
+type Policy struct {
+	// StaleView is "warn" (default) or "block".
+	StaleView string
+	// Index is "fix" (default: the caller updates INDEX.md with the
+	// change) or "check" (a drifted INDEX.md blocks).
+	Index string
+}
+
+// Input is the change to judge.
+type Input struct {
+	// Base is the committed state (nil before the first commit), Next the
+	// proposed one: the index for a pre-commit hook, a commit's tree for
+	// a push or a CI range.
+	Base, Next fs.FS
+	// Changes are the paths that differ between them.
+	Changes []gitops.DiffEntry
+	// Branches are other branches' trees, for numbers taken elsewhere.
+	Branches []adr.BranchTree
+	Policy   Policy
+}
+
+// Report is the outcome of [Judge].
+type Report struct {
+	Problems []Problem `json:"problems"`
+	// Fixes are INDEX.md updates the change needs (Policy.Index "fix").
+	Fixes []IndexFix `json:"-"`
+	// Checked counts the records judged.
+	Checked int `json:"checked"`
+}
+
+// Blocked reports whether any problem blocks the change.
+func (r *Report) Blocked() bool {
+	for _, p := range r.Problems {
+		if p.Block {
+			return true
+		}
+	}
+	return false
+}
+
+// Judge applies every rule to the change.
+func Judge(in Input) (*Report, error) {
+	rep := &Report{Problems: []Problem{}}
+	if len(in.Changes) == 0 {
+		return rep, nil
+	}
+	next, err := adr.Load(in.Next, adr.LoadOptions{Lazy: true})
+	if err != nil {
+		return nil, err
+	}
+	var base *adr.Log
+	if in.Base != nil {
+		if base, err = adr.Load(in.Base, adr.LoadOptions{Lazy: true}); err != nil {
+			return nil, err
+		}
+	}
+	j := &judge{in: in, next: next, base: base, rep: rep, touched: map[*adr.Root]bool{}}
+	for _, c := range in.Changes {
+		if err := j.change(c); err != nil {
+			return nil, err
+		}
+	}
+	j.duplicates()
+	if err := j.views(); err != nil {
+		return nil, err
+	}
+	if err := j.indexes(); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(rep.Problems, func(a, b int) bool {
+		pa, pb := rep.Problems[a], rep.Problems[b]
+		if pa.Path != pb.Path {
+			return pa.Path < pb.Path
+		}
+		return pa.Line < pb.Line
+	})
+	return rep, nil
+}
+
+type judge struct {
+	in         Input
+	next, base *adr.Log
+	rep        *Report
+	// added are records new at their path (created, renamed, copied).
+	added []*adr.Record
+	// touched are the roots of the next state the change touches.
+	touched map[*adr.Root]bool
+}
+
+func (j *judge) add(p Problem) { j.rep.Problems = append(j.rep.Problems, p) }
+
+// rootOf is the next state's root holding p (a record or not).
+func (j *judge) rootOf(p string) *adr.Root {
+	for _, r := range j.next.Roots {
+		d := r.Dir()
+		if d == "." || p == d || strings.HasPrefix(p, d+"/") {
+			return r
+		}
+	}
+	return nil
+}
+
+func (j *judge) change(c gitops.DiffEntry) error {
+	if root := j.rootOf(c.Path); root != nil {
+		j.touched[root] = true
+	}
+	var was *adr.Record
+	if j.base != nil {
+		from := c.Path
+		if c.Status == 'R' {
+			from = c.OldPath
+		}
+		if c.Status != 'A' && c.Status != 'C' {
+			was = j.base.ByPath(from)
+		}
+	}
+	now := j.next.ByPath(c.Path)
+	if c.Status == 'D' {
+		now = nil
+	}
+	switch {
+	case was != nil && now == nil:
+		j.deleted(was, c)
+		return nil
+	case now == nil:
+		return nil
+	}
+	if err := j.next.Ensure(now); err != nil {
+		return err
+	}
+	j.rep.Checked++
+	if was == nil || c.Status == 'R' && !sameNumber(was, now) {
+		j.added = append(j.added, now)
+	}
+	if was == nil {
+		return nil
+	}
+	if err := j.base.Ensure(was); err != nil {
+		return err
+	}
+	j.edited(was, now)
+	return nil
+}
+
+func sameNumber(a, b *adr.Record) bool {
+	return a.Numbered == b.Numbered && a.Number == b.Number
+}
+
+func (j *judge) deleted(was *adr.Record, c gitops.DiffEntry) {
+	fix := fmt.Sprintf("records are archived, never deleted (their IDs are forever): restore it with `git restore --staged --worktree -- %s`, then `git adr archive %s`", adr.ShellWord(was.Path), was.ID)
+	msg := fmt.Sprintf("%s (%s) is deleted", was.ID, was.Title)
+	if c.Status == 'R' {
+		msg = fmt.Sprintf("%s (%s) is moved out of the ADR folders to %s", was.ID, was.Title, c.Path)
+	}
+	j.add(Problem{Rule: RuleDeleted, Path: was.Path, Message: msg, Fix: fix, Block: true})
+}
+
+// edited judges a record changed in place (or renamed with changes).
+func (j *judge) edited(was, now *adr.Record) {
+	if was.Status != now.Status {
+		succ := false
+		for _, rel := range now.Relations {
+			if rel.Type == adr.SupersededBy {
+				succ = true
+			}
+		}
+		if te := adr.CheckTransition(was, was.Status, now.Status, succ); te != nil {
+			j.add(Problem{Rule: RuleLifecycle, Path: now.Path, Line: now.StatusField.Line + 1,
+				Message: te.Msg, Fix: te.Hint + "; restore the status with `git restore --staged --worktree -- " + adr.ShellWord(now.Path) + "`", Block: true})
+		}
+	}
+	if was.Status != adr.Accepted {
+		return
+	}
+	changed, line := substanceChanges(was, now)
+	if len(changed) == 0 {
+		return
+	}
+	j.add(Problem{Rule: RuleAcceptedEdit, Path: now.Path, Line: line,
+		Message: fmt.Sprintf("%s is accepted, and the change edits what it decided (%s)", was.ID, strings.Join(changed, ", ")),
+		Fix: fmt.Sprintf("an accepted decision changes by a new record: `git adr new TITLE --supersedes %s` (or a consolidation: `git adr compaction --mode consolidate`); to keep the record as it was: `git restore --staged --worktree -- %s`",
+			was.ID, adr.ShellWord(now.Path)),
+		Block: true})
+}
+
+// substance is what a record decides: its title and the text of every
+// unit but its status, without relation and status lines and with blank
+// lines and trailing spaces ignored, keyed by unit anchor. Each line keeps
+// its 1-based line number.
+func substance(r *adr.Record) map[string][]numbered {
+	skip := map[int]bool{}
+	for _, rel := range r.Relations {
+		skip[rel.Line-1] = true
+	}
+	if r.StatusField.Kind != adr.FieldNone {
+		skip[r.StatusField.Line] = true
+	}
+	out := map[string][]numbered{"title": {{strings.TrimSpace(r.Title), 1}}}
+	for _, u := range r.Units {
+		if u.Anchor == "status" {
+			continue
+		}
+		var lines []numbered
+		for i := u.Start - 1; i < u.End && i < len(r.Text.Lines); i++ {
+			if skip[i] {
+				continue
+			}
+			if line := strings.TrimRight(r.Text.LineText(i), " \t\r"); line != "" {
+				lines = append(lines, numbered{line, i + 1})
+			}
+		}
+		out[u.Anchor] = lines
+	}
+	return out
+}
+
+type numbered struct {
+	text string
+	line int
+}
+
+// firstDifference is the line (in b) where two units' texts part, or 0
+// when they are the same; when b is a prefix of a, b's last line.
+func firstDifference(a, b []numbered) int {
+	for i := range b {
+		if i >= len(a) || a[i].text != b[i].text {
+			return b[i].line
+		}
+	}
+	switch {
+	case len(a) == len(b):
+		return 0
+	case len(b) > 0:
+		return b[len(b)-1].line
+	}
+	return -1 // emptied
+}
+
+// substanceChanges names the parts of an accepted record a change edited,
+// and the first line concerned in the new version.
+func substanceChanges(was, now *adr.Record) ([]string, int) {
+	a, b := substance(was), substance(now)
+	var changed []string
+	line := 0
+	note := func(k string, l int) {
+		changed = append(changed, k)
+		if l > 0 && (line == 0 || l < line) {
+			line = l
+		}
+	}
+	for k, old := range a {
+		if l := firstDifference(old, b[k]); l != 0 {
+			if l < 0 {
+				if u, ok := now.Unit(k); ok {
+					l = u.Start
+				} else {
+					l = 0
+				}
+			}
+			note(k, l)
+		}
+	}
+	for k, lines := range b {
+		if _, ok := a[k]; !ok {
+			l := 0
+			if len(lines) > 0 {
+				l = lines[0].line
+			}
+			note(k, l)
+		}
+	}
+	sort.Strings(changed)
+	for i, k := range changed {
+		if k == "title" {
+			changed[i] = "the title"
+		} else {
+			changed[i] = now.ID + "#" + k
+		}
+	}
+	return changed, line
+}
+
+// duplicates: a record new at its path must not take a number its root
+// holds (archived records included) or another branch holds for a
+// different file.
+func (j *judge) duplicates() {
+	branch := adr.ScanBranches(j.in.Branches, j.next.Roots)
+	for _, r := range j.added {
+		if !r.Numbered || r.Root == nil {
+			continue
+		}
+		var others []string
+		for _, o := range r.Root.Records {
+			if o != r && o.Numbered && o.Number == r.Number {
+				others = append(others, o.Path)
+			}
+		}
+		for _, b := range branch {
+			if b.Root == r.Root && b.Number == r.Number && b.Path != r.Path && !contains(others, b.Path) {
+				others = append(others, b.Path+" on "+strings.TrimPrefix(strings.TrimPrefix(b.Ref, "refs/heads/"), "refs/remotes/"))
+			}
+		}
+		if len(others) == 0 {
+			continue
+		}
+		j.add(Problem{Rule: RuleDuplicateNumber, Path: r.Path, Line: 1,
+			Message: fmt.Sprintf("%s takes number %d, which %s already holds", r.ID, r.Number, strings.Join(others, ", ")),
+			Fix:     fmt.Sprintf("give it the next free number: `git adr renumber %s`, then `git add -A %s`", adr.ShellWord(r.Path), adr.ShellWord(r.Root.Dir())),
+			Block:   true})
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// views reports CURRENT views of touched roots that the change makes
+// stale (they were fresh before it).
+func (j *judge) views() error {
+	for _, root := range j.next.Roots {
+		if !j.touched[root] {
+			continue
+		}
+		f := view.Check(j.next, root)
+		if f.State != view.Stale {
+			continue
+		}
+		if j.base != nil {
+			if br := baseRoot(j.base, root); br != nil && view.Check(j.base, br).State != view.Fresh {
+				continue // already stale before: not this change's doing
+			}
+		}
+		p := Problem{Rule: RuleStaleView, Path: f.ManifestPath, Message: "the change makes the CURRENT view stale: " + f.Summary(),
+			Fix: f.Fix(), Block: j.in.Policy.StaleView == "block"}
+		if len(f.Reasons) > 0 {
+			p.Line = f.Reasons[0].Line
+		}
+		j.add(p)
+	}
+	return nil
+}
+
+func baseRoot(l *adr.Log, r *adr.Root) *adr.Root {
+	for _, b := range l.Roots {
+		if b.Path == r.Path {
+			return b
+		}
+	}
+	return nil
+}
+
+// indexes finds generated INDEX.md files of touched roots that no longer
+// match the records: a fix under the default policy, a block under
+// "check".
+func (j *judge) indexes() error {
+	var roots []*adr.Root
+	for _, root := range j.next.Roots {
+		if j.touched[root] {
+			if _, err := fs.Stat(j.in.Next, root.Join(adr.IndexFile)); err == nil {
+				roots = append(roots, root)
+			}
+		}
+	}
+	if len(roots) == 0 {
+		return nil
+	}
+	// An index lists every record of its root: these must be parsed.
+	for _, root := range roots {
+		for _, r := range root.Records {
+			if err := j.next.Ensure(r); err != nil {
+				return err
+			}
+		}
+	}
+	ixs, err := j.next.Indexes()
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, r := range roots {
+		want[r.Path] = true
+	}
+	for _, ix := range ixs {
+		if !want[ix.Root.Path] || ix.State != adr.IndexStale {
+			continue
+		}
+		if j.in.Policy.Index == "check" {
+			j.add(Problem{Rule: RuleIndexDrift, Path: ix.Path, Message: ix.Path + " no longer lists the records as they are",
+				Fix: "run `git adr index`, then `git add " + adr.ShellWord(ix.Path) + "`", Block: true})
+			continue
+		}
+		j.rep.Fixes = append(j.rep.Fixes, IndexFix{Path: ix.Path, Old: ix.Current, Content: ix.Content})
+	}
+	return nil
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package adr
+
+const oNonblock = 0

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/govern"
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/hooks"
+)
+
+// runPreCommit judges what is staged (read through the git binary, so a
+// hook's GIT_INDEX_FILE is honoured) against HEAD.
+func runPreCommit(env *Env, r *gitops.Repo) error {
+	changes, err := r.StagedChanges()
+	if err != nil || len(changes) == 0 {
+		return err
+	}
+	next, err := r.IndexFS()
+	if err != nil {
+		return err
+	}
+	var base fs.FS
+	if _, err := r.ResolveRef("HEAD"); err == nil {
+		if base, err = r.TreeFS("HEAD"); err != nil {
+			return err
+		}
+	}
+	cfg, err := adr.LoadConfig(r.WorktreeFS())
+	if err != nil {
+		return usagef("%v", err)
+	}
+	branches, err := env.branchTrees()
+	if err != nil {
+		return err
+	}
+	rep, err := govern.Judge(govern.Input{Base: base, Next: next, Changes: changes, Branches: branches,
+		Policy: govern.Policy{StaleView: cfg.Hooks.StaleView, Index: cfg.Hooks.Index}})
+	if err != nil {
+		return err
+	}
+	problems := rep.Problems
+	if !rep.Blocked() && len(rep.Fixes) > 0 {
+		ps, err := fixIndexes(env, r, rep.Fixes)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, ps...)
+	}
+	if printProblems(env, problems) {
+		return refused(env, "commit", countBlocking(problems))
+	}
+	return nil
+}
+
+// fixIndexes writes regenerated INDEX.md files into the commit being made
+// and the work tree together, so the two never disagree. A partial commit
+// (`git commit PATH`, which commits a temporary index) or an INDEX.md with
+// unstaged changes cannot be fixed safely: it blocks with the commands.
+func fixIndexes(env *Env, r *gitops.Repo, fixes []govern.IndexFix) ([]govern.Problem, error) {
+	if idx := os.Getenv("GIT_INDEX_FILE"); strings.HasPrefix(filepath.Base(idx), "next-index") {
+		var ps []govern.Problem
+		for _, f := range fixes {
+			ps = append(ps, govern.Problem{Rule: govern.RuleIndexDrift, Path: f.Path, Block: true,
+				Message: f.Path + " no longer lists the records as they are, and a commit of named paths cannot update it",
+				Fix:     "run `git adr index`, then commit it with the records: `git commit PATHS " + adr.ShellWord(f.Path) + "`"})
+		}
+		return ps, nil
+	}
+	if err := env.lockWrites(); err != nil {
+		return nil, err
+	}
+	cs, err := env.Changeset()
+	if err != nil {
+		return nil, err
+	}
+	var ps []govern.Problem
+	entries := map[string]string{}
+	for _, f := range fixes {
+		cur, exists, err := adr.ReadWorkFile(r.Top, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case exists && bytes.Equal(cur, f.Content):
+		case exists && f.Old != nil && bytes.Equal(cur, f.Old):
+			cs.Update(f.Path, cur, f.Content)
+		case !exists && f.Old == nil:
+			cs.Create(f.Path, f.Content)
+		default:
+			ps = append(ps, govern.Problem{Rule: govern.RuleIndexDrift, Path: f.Path, Block: true,
+				Message: f.Path + " no longer lists the records as they are, and it has changes that are not staged",
+				Fix:     "run `git adr index`, then `git add " + adr.ShellWord(f.Path) + "`"})
+			continue
+		}
+		blob, err := r.WriteBlob(f.Content)
+		if err != nil {
+			return nil, err
+		}
+		entries[f.Path] = blob
+	}
+	if len(ps) > 0 {
+		return ps, nil
+	}
+	if err := cs.Apply(); err != nil {
+		return nil, err
+	}
+	if err := r.SetIndex(entries); err != nil {
+		return nil, err
+	}
+	for p := range entries {
+		fmt.Fprintf(env.Err, "git-adr: note: updated %s in the commit and the work tree\n", adr.Escape(p))
+	}
+	return nil, nil
+}
+
+// runPrePush checks the commits a push sends: ledgers and (strict)
+// signatures of acceptance and publication commits, and numbers the
+// remote's branch holds for other records.
+func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
+	remote := ""
+	if len(args) > 0 {
+		remote = args[0]
+	}
+	updates, err := hooks.ParsePrePush(stdin)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if len(updates) == 0 {
+		updates = hooks.PrePushFromEnv(os.Getenv)
+		if remote == "" {
+			remote = os.Getenv("PRE_COMMIT_REMOTE_NAME")
+		}
+	}
+	cfg, err := adr.LoadConfig(r.WorktreeFS())
+	if err != nil {
+		return usagef("%v", err)
+	}
+	strict := hooks.Strict{On: cfg.Hooks.Strict, AllowedSigners: hooks.AllowedSignersPath(r.Top, cfg.Hooks.AllowedSigners)}
+	var problems []govern.Problem
+	for _, u := range updates {
+		if u.Deletes() || strings.HasPrefix(u.Ref, "refs/adr/") {
+			continue // plans, candidates and memory are shared as they are
+		}
+		exclude := []string{}
+		if remote != "" {
+			exclude = append(exclude, "--remotes="+remote)
+		}
+		commits, err := hooks.Commits(r, u, exclude...)
+		if err != nil {
+			return err
+		}
+		ps, err := hooks.CheckCommits(r, commits, strict)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, ps...)
+		if remote != "" && strings.HasPrefix(u.Ref, "refs/heads/") {
+			// The branch pushed to and the remote's default branch, as
+			// last fetched.
+			seen := map[string]bool{}
+			for _, t := range []string{"refs/remotes/" + remote + "/" + strings.TrimPrefix(u.Ref, "refs/heads/"),
+				"refs/remotes/" + remote + "/HEAD", "refs/remotes/" + remote + "/main", "refs/remotes/" + remote + "/master"} {
+				h, err := r.ResolveRef(t)
+				if err != nil || seen[h] {
+					continue
+				}
+				seen[h] = true
+				ds, err := hooks.PushDuplicates(r, u.New, t)
+				if err != nil {
+					return err
+				}
+				problems = append(problems, ds...)
+			}
+		}
+	}
+	if printProblems(env, problems) {
+		return refused(env, "push", countBlocking(problems))
+	}
+	return nil
+}
+
+var refsTrailer = regexp.MustCompile(`(?m)^Refs:.*$`)
+
+// runCommitMsg suggests a Refs: trailer naming the records a commit
+// changes; it never edits the message.
+func runCommitMsg(env *Env, r *gitops.Repo, args []string) error {
+	if len(args) == 0 {
+		return usagef("commit-msg needs the message file git passes")
+	}
+	msg, err := os.ReadFile(args[0])
+	if err != nil {
+		return failf("reading the commit message: %v", err)
+	}
+	changes, err := r.StagedChanges()
+	if err != nil || len(changes) == 0 {
+		return err
+	}
+	next, err := r.IndexFS()
+	if err != nil {
+		return err
+	}
+	l, err := adr.Load(next, adr.LoadOptions{Lazy: true})
+	if err != nil {
+		return nil // a broken configuration is pre-commit's to report
+	}
+	refs := strings.Join(refsTrailer.FindAllString(string(msg), -1), "\n")
+	var missing []string
+	for _, c := range changes {
+		rec := l.ByPath(c.Path)
+		if rec == nil || c.Status == 'D' || strings.Contains(refs, rec.ID) {
+			continue
+		}
+		missing = append(missing, rec.ID)
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(env.Err, "git-adr: note: this commit changes %s; to record the link in history, add the trailer\n\n    Refs: %s\n\n(git commit --amend, or `git commit --trailer \"Refs: %s\"` next time)\n",
+			strings.Join(missing, ", "), strings.Join(missing, ", "), strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// runPreReceive applies, on a server, the pre-commit rules to each pushed
+// range and the pre-push checks to its commits. The policy comes from the
+// receiving side's state before the push, never from what is pushed.
+func runPreReceive(env *Env, r *gitops.Repo, stdin []byte) error {
+	updates, err := hooks.ParsePreReceive(stdin)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	var problems []govern.Problem
+	for _, u := range updates {
+		if u.Deletes() || !strings.HasPrefix(u.Ref, "refs/heads/") {
+			continue
+		}
+		commits, err := hooks.Commits(r, u, "--all")
+		if err != nil {
+			return err
+		}
+		if len(commits) == 0 {
+			continue
+		}
+		policyRev := u.Old
+		if u.Old == gitops.ZeroHash {
+			policyRev = "HEAD"
+		}
+		cfg := &adr.Config{}
+		var policyFS fs.FS
+		if t, err := r.TreeFS(policyRev); err == nil {
+			policyFS = t
+			if c, err := adr.LoadConfig(t); err == nil {
+				cfg = c
+			}
+		}
+		base := u.Old
+		if base == gitops.ZeroHash {
+			base = commits[0] + "^"
+		}
+		var baseFS fs.FS
+		if _, err := r.ResolveRef(base); err == nil {
+			if baseFS, err = r.TreeFS(base); err != nil {
+				return err
+			}
+		} else {
+			base = gitops.EmptyTree
+		}
+		nextFS, err := r.TreeFS(u.New)
+		if err != nil {
+			return err
+		}
+		changes, err := r.TreeChanges(base, u.New)
+		if err != nil {
+			return err
+		}
+		rep, err := govern.Judge(govern.Input{Base: baseFS, Next: nextFS, Changes: changes,
+			Policy: govern.Policy{StaleView: cfg.Hooks.StaleView, Index: "check"}})
+		if err != nil {
+			return err
+		}
+		problems = append(problems, rep.Problems...)
+		strict := hooks.Strict{On: cfg.Hooks.Strict}
+		if strict.On && cfg.Hooks.AllowedSigners != "" && policyFS != nil {
+			file, err := materialise(policyFS, cfg.Hooks.AllowedSigners)
+			if err != nil {
+				return failf("strict mode: the allowed signers file %q: %v", cfg.Hooks.AllowedSigners, err)
+			}
+			defer os.Remove(file)
+			strict.AllowedSigners = file
+		}
+		ps, err := hooks.CheckCommits(r, commits, strict)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, ps...)
+	}
+	if printProblems(env, problems) {
+		return refused(env, "push", countBlocking(problems))
+	}
+	return nil
+}
+
+// materialise copies a file of a tree to a private temporary file (git
+// reads an allowed-signers file from disk, and a server has no work tree).
+func materialise(fsys fs.FS, p string) (string, error) {
+	data, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp("", "git-adr-allowed-signers-*")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/govern"
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/hooks"
+	"github.com/urfave/cli/v2"
+)
+
+// hookNames are the hooks `git adr hooks install` can install, in order.
+var hookNames = []string{"pre-commit", "pre-push", "commit-msg", "pre-receive"}
+
+func hooksCommand(env *Env) *cli.Command {
+	var asJSON bool
+	var which [4]bool
+	selected := func() []string {
+		var out []string
+		for i, n := range hookNames {
+			if which[i] {
+				out = append(out, n)
+			}
+		}
+		if len(out) == 0 {
+			if r, err := env.Repo(); err == nil && r.Bare {
+				return hookNames[3:] // a server: pre-receive
+			}
+			return hookNames[:2] // pre-commit and pre-push
+		}
+		return out
+	}
+	flags := func() []cli.Flag {
+		return []cli.Flag{
+			&cli.BoolFlag{Name: "pre-commit", Usage: "the pre-commit hook: governance and freshness of staged records", Destination: &which[0]},
+			&cli.BoolFlag{Name: "pre-push", Usage: "the pre-push hook: ledgers and signatures of acceptance commits", Destination: &which[1]},
+			&cli.BoolFlag{Name: "commit-msg", Usage: "the commit-msg hook: suggests a Refs: ADR-NNNN trailer", Destination: &which[2]},
+			&cli.BoolFlag{Name: "pre-receive", Usage: "the pre-receive hook of a server (the default in a bare repository)", Destination: &which[3]},
+			&cli.BoolFlag{Name: "json", Usage: "print the hooks' state as JSON", Destination: &asJSON},
+		}
+	}
+	return &cli.Command{
+		Name:  "hooks",
+		Usage: "install, remove or show git-adr's git hooks (beside any hook a team already has)",
+		Description: `install puts git-adr's pre-commit and pre-push hooks (or those named by flags)
+in git's hooks directory (git rev-parse --git-path hooks: core.hooksPath and
+linked worktrees honoured). A hook already there is kept as <name>.pre-git-adr
+and runs first, with its arguments, input and exit status; install again
+changes nothing; uninstall puts it back byte for byte. When husky, lefthook,
+the pre-commit framework or a global core.hooksPath manages the hooks,
+git-adr prints the lines to add to that tool and edits nothing.
+
+git's --no-verify skips every hook, git-adr's included.`,
+		Before: func(*cli.Context) error {
+			env.allowBare = true
+			return nil
+		},
+		Subcommands: []*cli.Command{
+			{
+				Name: "install", Usage: "install git-adr's hooks", Flags: flags(),
+				Action: func(c *cli.Context) error { return runHooksInstall(env, selected(), asJSON) },
+			},
+			{
+				Name: "uninstall", Usage: "remove git-adr's hooks, putting back what was there", Flags: flags(),
+				Action: func(c *cli.Context) error {
+					names := selected()
+					if !which[0] && !which[1] && !which[2] && !which[3] {
+						names = hookNames
+					}
+					return runHooksUninstall(env, names, asJSON)
+				},
+			},
+			{
+				Name: "status", Usage: "show which hooks are git-adr's",
+				Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON", Destination: &asJSON}},
+				Action: func(c *cli.Context) error { return runHooksStatus(env, asJSON) },
+			},
+		},
+	}
+}
+
+// hooksState is `git adr hooks ... --json`.
+type hooksState struct {
+	Dir     string             `json:"dir"`
+	Hooks   []gitops.HookState `json:"hooks"`
+	Manager string             `json:"manager,omitempty"`
+}
+
+func hooksDir(env *Env) (*gitops.Repo, string, error) {
+	r, err := env.Repo()
+	if err != nil {
+		return nil, "", err
+	}
+	dir, err := r.HooksDir()
+	return r, dir, err
+}
+
+func runHooksInstall(env *Env, names []string, asJSON bool) error {
+	r, dir, err := hooksDir(env)
+	if err != nil {
+		return err
+	}
+	m, err := r.DetectHookManager()
+	if err != nil {
+		return err
+	}
+	if m != nil {
+		fmt.Fprint(env.Out, hooks.Snippet(m, names))
+		where := "its configuration"
+		if m.Config != "" {
+			where = m.Config
+		}
+		return failf("the hooks of this repository are managed by %s (%s); git-adr edits none of its files", m.Name, m.Why).
+			hint("add the lines above to "+where+"; each calls `git adr hook NAME`",
+				"to install into "+filepath.ToSlash(dir)+" anyway, unset core.hooksPath or remove the tool first")
+	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
+	st := hooksState{Dir: dir}
+	for _, n := range names {
+		h, changed, err := gitops.InstallHook(dir, n)
+		if err != nil {
+			return failf("installing %s: %v", n, err)
+		}
+		st.Hooks = append(st.Hooks, h)
+		if asJSON {
+			continue
+		}
+		switch {
+		case !changed:
+			fmt.Fprintf(env.Out, "%s is already installed (%s)\n", n, h.Path)
+		case h.Chained != "":
+			fmt.Fprintf(env.Out, "installed %s (%s); the hook that was there is kept as %s and runs first\n", n, h.Path, filepath.Base(h.Chained))
+		default:
+			fmt.Fprintf(env.Out, "installed %s (%s)\n", n, h.Path)
+		}
+	}
+	if asJSON {
+		return writeJSON(env.Out, st)
+	}
+	return nil
+}
+
+func runHooksUninstall(env *Env, names []string, asJSON bool) error {
+	_, dir, err := hooksDir(env)
+	if err != nil {
+		return err
+	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
+	st := hooksState{Dir: dir}
+	for _, n := range names {
+		before, _ := gitops.HookStatus(dir, n)
+		h, changed, err := gitops.UninstallHook(dir, n)
+		if err != nil {
+			return failf("removing %s: %v", n, err)
+		}
+		st.Hooks = append(st.Hooks, h)
+		switch {
+		case asJSON:
+		case changed && before.Chained != "":
+			fmt.Fprintf(env.Out, "removed %s; put back the hook that was there before\n", n)
+		case changed:
+			fmt.Fprintf(env.Out, "removed %s\n", n)
+		case h.Foreign:
+			fmt.Fprintf(env.Out, "%s is not git-adr's; left alone\n", n)
+		}
+	}
+	if asJSON {
+		return writeJSON(env.Out, st)
+	}
+	return nil
+}
+
+func runHooksStatus(env *Env, asJSON bool) error {
+	r, dir, err := hooksDir(env)
+	if err != nil {
+		return err
+	}
+	st := hooksState{Dir: dir}
+	if m, err := r.DetectHookManager(); err == nil && m != nil {
+		st.Manager = m.Name
+	}
+	for _, n := range hookNames {
+		h, err := gitops.HookStatus(dir, n)
+		if err != nil {
+			return err
+		}
+		st.Hooks = append(st.Hooks, h)
+	}
+	if asJSON {
+		return writeJSON(env.Out, st)
+	}
+	fmt.Fprintf(env.Out, "hooks directory: %s\n", dir)
+	if st.Manager != "" {
+		fmt.Fprintf(env.Out, "managed by: %s (`git adr hooks install` prints the lines to add)\n", st.Manager)
+	}
+	for _, h := range st.Hooks {
+		state := "not installed"
+		switch {
+		case h.Installed && h.Chained != "":
+			state = "git-adr, running " + filepath.Base(h.Chained) + " first"
+		case h.Installed:
+			state = "git-adr"
+		case h.Foreign:
+			state = "another hook (not git-adr's)"
+		}
+		fmt.Fprintf(env.Out, "%-11s %s\n", h.Name, state)
+	}
+	return nil
+}
+
+func hookCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "hook",
+		Usage:     "run a git hook's checks (what the installed hooks call)",
+		ArgsUsage: "pre-commit | pre-push REMOTE URL | commit-msg FILE | pre-receive",
+		Description: `What git-adr's hooks run; call it from husky, lefthook or your own hook.
+
+pre-commit   blocks, in what is staged: an edit of what an accepted record
+             decides, a status change the lifecycle forbids, a deleted record,
+             a number another record (or branch) holds; reports a CURRENT view
+             the change makes stale ([hooks] stale_view = "block" blocks it);
+             brings a generated INDEX.md up to date in the commit ([hooks]
+             index = "check" blocks instead).
+pre-push     blocks acceptance and publication commits (an ADR-Plan trailer)
+             whose ledger does not match their files, and in strict mode
+             ([hooks] strict = true) those not signed by an allowed signer;
+             reports numbers the remote's branch holds for other records.
+commit-msg   suggests a Refs: ADR-NNNN trailer for commits that change records.
+pre-receive  on a server (bare repository): the pre-commit rules over each
+             pushed range, and the pre-push checks.
+
+A hook a team had before git-adr's (kept as NAME.pre-git-adr) runs first.
+git commit --no-verify and git push --no-verify skip every hook.`,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) > 0 && args[0] == "--" {
+				args = args[1:]
+			}
+			if len(args) == 0 {
+				return usagef("hook needs a hook name: pre-commit, pre-push, commit-msg or pre-receive")
+			}
+			return runHook(env, args[0], args[1:])
+		},
+	}
+}
+
+func runHook(env *Env, name string, args []string) error {
+	switch name {
+	case "pre-commit", "pre-push", "commit-msg", "pre-receive":
+	default:
+		return usagef("%q is not a hook git-adr runs", name).hint("use pre-commit, pre-push, commit-msg or pre-receive")
+	}
+	// git-adr's own git processes never check git-adr's work.
+	if os.Getenv(gitops.InternalEnv) != "" {
+		return nil
+	}
+	env.allowBare = name == "pre-receive"
+	r, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	var stdin []byte
+	if name == "pre-push" || name == "pre-receive" {
+		if stdin, err = io.ReadAll(env.In); err != nil {
+			return err
+		}
+	}
+	if dir, err := r.HooksDir(); err == nil {
+		ran, code, err := hooks.RunChained(dir, name, args, stdin, env.Out, env.Err)
+		if err != nil {
+			return failf("running the %s hook git-adr chained: %v", name, err)
+		}
+		if ran && code != 0 {
+			return silentExit(code)
+		}
+	}
+	switch name {
+	case "pre-commit":
+		return runPreCommit(env, r)
+	case "pre-push":
+		return runPrePush(env, r, args, stdin)
+	case "commit-msg":
+		return runCommitMsg(env, r, args)
+	}
+	return runPreReceive(env, r, stdin)
+}
+
+// printProblems prints each problem as an error (blocking) or a warning,
+// and reports whether any blocks.
+func printProblems(env *Env, ps []govern.Problem) bool {
+	blocked := false
+	for _, p := range ps {
+		loc := p.Path
+		if p.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", p.Path, p.Line)
+		}
+		level := "warning"
+		if p.Block {
+			level, blocked = "error", true
+		}
+		fmt.Fprintf(env.Err, "git-adr: %s: %s: %s: %s\n", level, adr.Escape(loc), p.Rule, adr.EscapeBody(p.Message))
+		if p.Fix != "" {
+			fmt.Fprintf(env.Err, "hint: %s\n", adr.EscapeBody(p.Fix))
+		}
+	}
+	return blocked
+}
+
+func refused(env *Env, what string, n int) error {
+	s := "s"
+	if n == 1 {
+		s = ""
+	}
+	fmt.Fprintf(env.Err, "git-adr: the %s is refused (%d problem%s above); `--no-verify` skips git-adr's checks\n", what, n, s)
+	return silentExit(ExitFailure)
+}
+
+func countBlocking(ps []govern.Problem) int {
+	n := 0
+	for _, p := range ps {
+		if p.Block {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"time"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/urfave/cli/v2"
+)
+
+type recoverOptions struct {
+	finish, keep, breakLock, json bool
+}
+
+func recoverCommand(env *Env) *cli.Command {
+	var o recoverOptions
+	return &cli.Command{
+		Name:  "recover",
+		Usage: "finish or report what an interrupted git-adr left: a stale lock, a half-applied change, temporary files",
+		Description: `A git-adr that was killed while writing leaves its lock and a journal of the
+change it was making. The next write finishes that change on its own when
+every file is still what the change read or already what it wrote. When
+someone edited one of those files in between, nothing is overwritten: the
+command stops, and recover lets you choose.
+
+   git adr recover              clear a lock whose owner has exited, finish what is
+                                safe, list what is not
+   git adr recover --keep       keep your version of the files edited since, finish the rest
+   git adr recover --finish     finish the change over them; your version of each is kept
+                                under .git/adr/recovered/<journal>/
+   git adr recover --break-lock also remove a lock whose owner cannot be checked
+                                (another host, or no owner recorded)
+
+A lock held by a running git-adr on this host is never removed.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "finish", Usage: "finish interrupted changes over files edited since (a copy of each is kept)", Destination: &o.finish},
+			&cli.BoolFlag{Name: "keep", Usage: "keep files edited since as they are and finish the rest; drop unusable journals", Destination: &o.keep},
+			&cli.BoolFlag{Name: "break-lock", Usage: "also remove a lock whose owner cannot be checked", Destination: &o.breakLock},
+			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON", Destination: &o.json},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("recover takes no arguments, got %q", c.Args().First())
+			}
+			if o.finish && o.keep {
+				return usagef("--finish and --keep are exclusive: choose one").hint("run `git adr recover` to see the files concerned")
+			}
+			return runRecover(env, o)
+		},
+	}
+}
+
+// recoverResult is what `git adr recover --json` prints.
+type recoverResult struct {
+	Lock      *recoverLock      `json:"lock"`
+	Finished  []recoverJournal  `json:"finished"`
+	Blocked   []recoverJournal  `json:"blocked"`
+	Kept      []string          `json:"kept"`
+	Saved     map[string]string `json:"saved"`
+	Discarded []string          `json:"discarded"`
+	TempFiles []string          `json:"temp_files_removed"`
+}
+
+type recoverLock struct {
+	PID     int    `json:"pid"`
+	Host    string `json:"host"`
+	Command string `json:"command"`
+	Since   string `json:"since"`
+}
+
+type recoverJournal struct {
+	Journal   string            `json:"journal"`
+	Command   string            `json:"command,omitempty"`
+	Started   string            `json:"started,omitempty"`
+	Files     int               `json:"files"`
+	Error     string            `json:"error,omitempty"`
+	Conflicts []recoverConflict `json:"conflicts,omitempty"`
+}
+
+type recoverConflict struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+func journalJSON(p *adr.PendingChange) recoverJournal {
+	j := recoverJournal{Journal: filepath.Base(p.File)}
+	if p.Err != nil {
+		j.Error = p.Err.Error()
+		return j
+	}
+	j.Command, j.Started, j.Files = p.Journal.Command, p.Journal.Started.UTC().Format(time.RFC3339), len(p.Journal.Steps)
+	for _, c := range p.Conflicts() {
+		j.Conflicts = append(j.Conflicts, recoverConflict{Path: c.Conflict, Reason: c.Reason})
+	}
+	return j
+}
+
+func runRecover(env *Env, o recoverOptions) error {
+	r, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	out := recoverResult{Finished: []recoverJournal{}, Blocked: []recoverJournal{}, Kept: []string{}, Saved: map[string]string{},
+		Discarded: []string{}, TempFiles: []string{}}
+	owner, broke, err := r.BreakLock(o.breakLock)
+	if err != nil {
+		var le *gitops.LockError
+		if errors.As(err, &le) && le.Unreadable {
+			return withCode(ExitConflict, le).hint("if no git-adr is running, run `git adr recover --break-lock`")
+		}
+		if errors.As(err, &le) {
+			return withCode(ExitConflict, le).hint("wait for it to finish, then run `git adr recover` again if anything is left")
+		}
+		return err
+	}
+	if broke {
+		out.Lock = &recoverLock{PID: owner.PID, Host: owner.Host, Command: owner.Command, Since: owner.Since.UTC().Format(time.RFC3339)}
+	}
+	l, err := r.Lock(gitops.LockOptions{Command: env.command})
+	if err != nil {
+		return lockErr(err)
+	}
+	env.lock = l
+	mode := adr.RecoverSafe
+	switch {
+	case o.finish:
+		mode = adr.RecoverFinish
+	case o.keep:
+		mode = adr.RecoverKeep
+	}
+	res, err := adr.RecoverJournals(r.Top, journalDir(r), mode, recoveredDir(r))
+	if err != nil {
+		return failf("recovering: %v", err).hint("inspect " + journalDir(r) + "; nothing is overwritten without --finish")
+	}
+	for _, p := range res.Finished {
+		out.Finished = append(out.Finished, journalJSON(p))
+	}
+	for _, p := range res.Blocked {
+		out.Blocked = append(out.Blocked, journalJSON(p))
+	}
+	out.Kept = append(out.Kept, res.Kept...)
+	for k, v := range res.Saved {
+		out.Saved[k] = v
+	}
+	for _, d := range res.Discarded {
+		out.Discarded = append(out.Discarded, filepath.Base(d))
+	}
+	// Temporary files of runs killed before journals existed (older
+	// versions staged files in the work tree first).
+	if len(res.Blocked) == 0 {
+		tmps, err := removeTempFiles(env, r)
+		if err != nil {
+			return err
+		}
+		out.TempFiles = append(out.TempFiles, tmps...)
+	}
+	if o.json {
+		if err := writeJSON(env.Out, out); err != nil {
+			return err
+		}
+		if len(res.Blocked) > 0 {
+			return silentExit(ExitFailure)
+		}
+		return nil
+	}
+	w := env.Out
+	if out.Lock != nil {
+		fmt.Fprintf(w, "removed the lock left by pid %d on %q (%q, since %s)\n", owner.PID, owner.Host, owner.Command, out.Lock.Since)
+	}
+	for _, p := range res.Finished {
+		fmt.Fprintf(w, "finished %s: %d of its %d files were left to write\n", adr.EscapeBody(p.Run()), p.Remaining(), len(p.Journal.Steps))
+	}
+	for _, k := range res.Kept {
+		fmt.Fprintf(w, "kept your version of %s\n", adr.Escape(env.display(k)))
+	}
+	for k, v := range res.Saved {
+		fmt.Fprintf(w, "finished over %s; your version is in %s\n", adr.Escape(env.display(k)), adr.Escape(v))
+	}
+	for _, d := range out.Discarded {
+		fmt.Fprintf(w, "removed the unusable journal %s; nothing in it was carried out\n", d)
+	}
+	for _, t := range out.TempFiles {
+		fmt.Fprintf(w, "removed the temporary file %s\n", adr.Escape(env.display(t)))
+	}
+	if len(res.Blocked) > 0 {
+		return pendingErr(res.Blocked)
+	}
+	if out.Lock == nil && len(res.Finished) == 0 && len(res.Discarded) == 0 && len(out.TempFiles) == 0 {
+		fmt.Fprintln(w, "nothing to recover")
+	}
+	return nil
+}
+
+// removeTempFiles removes git-adr temporary files from the ADR folders.
+// Under the lock no run is writing, so every such file is a leftover.
+func removeTempFiles(env *Env, r *gitops.Repo) ([]string, error) {
+	l, err := env.Log()
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(r.Top)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	var removed []string
+	for _, rt := range l.Roots {
+		for _, dir := range []string{rt.Dir(), rt.Join(adr.ArchiveDir)} {
+			entries, err := fsReadDir(root, dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if e.Type().IsRegular() && adr.IsTempName(e.Name()) {
+					p := path.Join(dir, e.Name())
+					if err := root.Remove(p); err == nil {
+						removed = append(removed, p)
+					}
+				}
+			}
+		}
+	}
+	return removed, nil
+}
+
+func fsReadDir(root *os.Root, dir string) ([]os.DirEntry, error) {
+	f, err := root.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}

@@ -1,0 +1,258 @@
+package gitops
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// InternalEnv is set in the environment of every git process git-adr
+// starts, so that a git-adr hook that git runs on git-adr's behalf (it
+// commits through plumbing, but `git worktree add` and others run hooks)
+// does not check git-adr's own work into a loop.
+const InternalEnv = "GIT_ADR_INTERNAL"
+
+// ChainSuffix is appended to a hook that was there before git-adr's: the
+// git-adr hook runs it first, with the same arguments and input, and
+// `git adr hooks uninstall` puts it back.
+const ChainSuffix = ".pre-git-adr"
+
+// hookMarker identifies a hook file git-adr wrote.
+const hookMarker = "# git-adr hook: installed by `git adr hooks install`"
+
+// HookScript is the file git-adr installs as the named hook. It runs
+// `git-adr hook NAME` when git-adr is on PATH; otherwise it says so and
+// still runs the hook it chained, so a missing binary never silently drops
+// a team's own hook.
+func HookScript(name string) []byte {
+	return []byte(`#!/bin/sh
+` + hookMarker + `; ` + "`git adr hooks uninstall`" + ` removes it
+# and puts back the hook that was here before (kept as ` + name + ChainSuffix + `, run first).
+if command -v git-adr >/dev/null 2>&1; then
+	exec git-adr hook ` + name + ` "$@"
+fi
+echo "git-adr: warning: git-adr is not on PATH; its ` + name + ` checks did not run" >&2
+h="$(dirname "$0")/` + name + ChainSuffix + `"
+if [ -x "$h" ]; then exec "$h" "$@"; fi
+exit 0
+`)
+}
+
+// HooksDir is the directory git runs hooks from: `git rev-parse
+// --git-path hooks`, which honours core.hooksPath and linked worktrees.
+func (r *Repo) HooksDir() (string, error) {
+	out, err := r.Git("rev-parse", "--git-path", "hooks")
+	if err != nil {
+		return "", err
+	}
+	dir := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(dir) {
+		base := r.Top
+		if r.Bare {
+			base = r.GitDir // git ran there
+		}
+		dir = filepath.Join(base, dir)
+	}
+	return filepath.Clean(dir), nil
+}
+
+// HookState says what is installed as one hook.
+type HookState struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	// Installed means the hook is git-adr's.
+	Installed bool `json:"installed"`
+	// Foreign means another hook is there (not git-adr's).
+	Foreign bool `json:"foreign"`
+	// Chained is the earlier hook git-adr runs first ("" when none).
+	Chained string `json:"chained,omitempty"`
+}
+
+// HookStatus reports the named hook in dir.
+func HookStatus(dir, name string) (HookState, error) {
+	st := HookState{Name: name, Path: filepath.Join(dir, name)}
+	data, err := os.ReadFile(st.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return st, err
+	case bytes.Contains(data, []byte(hookMarker)):
+		st.Installed = true
+	default:
+		st.Foreign = true
+	}
+	if _, err := os.Lstat(st.Path + ChainSuffix); err == nil {
+		st.Chained = st.Path + ChainSuffix
+	}
+	return st, nil
+}
+
+// InstallHook installs git-adr's hook as name in dir, keeping a foreign
+// hook as name+ChainSuffix (renamed, so every byte and its mode are kept).
+// Installing again changes nothing.
+func InstallHook(dir, name string) (HookState, bool, error) {
+	st, err := HookStatus(dir, name)
+	if err != nil {
+		return st, false, err
+	}
+	script := HookScript(name)
+	if st.Installed {
+		if cur, err := os.ReadFile(st.Path); err == nil && bytes.Equal(cur, script) {
+			return st, false, nil
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return st, false, err
+	}
+	if st.Foreign {
+		if st.Chained != "" {
+			return st, false, fmt.Errorf("%s exists and so does %s: git-adr will not overwrite either; move one away", st.Path, st.Chained)
+		}
+		if err := os.Rename(st.Path, st.Path+ChainSuffix); err != nil {
+			return st, false, err
+		}
+		st.Chained, st.Foreign = st.Path+ChainSuffix, false
+	} else if fi, err := os.Lstat(st.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return st, false, fmt.Errorf("%s is a symbolic link: git-adr will not write through it", st.Path)
+	}
+	if err := writeExecutable(st.Path, script); err != nil {
+		return st, false, err
+	}
+	st.Installed = true
+	return st, true, nil
+}
+
+// UninstallHook removes git-adr's hook and puts back the hook it chained.
+// A foreign hook is never removed.
+func UninstallHook(dir, name string) (HookState, bool, error) {
+	st, err := HookStatus(dir, name)
+	if err != nil || !st.Installed {
+		return st, false, err
+	}
+	if st.Chained != "" {
+		if err := os.Rename(st.Chained, st.Path); err != nil {
+			return st, false, err
+		}
+		st.Foreign, st.Chained = true, ""
+	} else if err := os.Remove(st.Path); err != nil {
+		return st, false, err
+	}
+	st.Installed = false
+	return st, true, nil
+}
+
+func writeExecutable(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o755)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// HookManager is a tool that owns the repository's hooks, so git-adr
+// prints the lines to add to its configuration instead of editing files.
+type HookManager struct {
+	// Name is husky, lefthook, pre-commit or core.hooksPath.
+	Name string
+	// Why says how it was recognised.
+	Why string
+	// Config is the file to add git-adr to ("" for a global hooks path).
+	Config string
+}
+
+// DetectHookManager finds a hook manager: husky (core.hooksPath into
+// .husky), lefthook (lefthook.yml), the pre-commit framework
+// (.pre-commit-config.yaml), or a core.hooksPath set outside this
+// repository's own configuration. nil when git's hooks directory is git-adr's
+// to manage.
+func (r *Repo) DetectHookManager() (*HookManager, error) {
+	hp, err := r.ConfigOrigin("core.hooksPath")
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	exists := func(p string) bool {
+		if r.Bare {
+			return false
+		}
+		_, err := os.Stat(filepath.Join(r.Top, p))
+		return err == nil
+	}
+	switch {
+	case hp.Value != "" && strings.Contains(filepath.ToSlash(hp.Value), ".husky"):
+		return &HookManager{Name: "husky", Why: fmt.Sprintf("core.hooksPath is %q", hp.Value), Config: ".husky/<hook>"}, nil
+	case exists("lefthook.yml") || exists(".lefthook.yml") || exists("lefthook.yaml"):
+		return &HookManager{Name: "lefthook", Why: "lefthook.yml exists", Config: "lefthook.yml"}, nil
+	case exists(".pre-commit-config.yaml"):
+		return &HookManager{Name: "pre-commit", Why: ".pre-commit-config.yaml exists", Config: ".pre-commit-config.yaml"}, nil
+	case hp.Value != "" && hp.Scope != "local" && hp.Scope != "worktree":
+		return &HookManager{Name: "core.hooksPath", Why: fmt.Sprintf("core.hooksPath is %q (%s scope), shared by every repository", hp.Value, hp.Scope)}, nil
+	}
+	return nil, nil
+}
+
+// DiffEntry is one path a diff changes: Status is git's letter (A, M, D, R,
+// C, T), OldPath the source of a rename or copy.
+type DiffEntry struct {
+	Status  byte
+	Path    string
+	OldPath string
+}
+
+// StagedChanges lists what a commit would change now: the index against
+// HEAD (against nothing before the first commit), renames detected, read
+// through the git binary so a hook's GIT_INDEX_FILE is honoured.
+func (r *Repo) StagedChanges() ([]DiffEntry, error) {
+	return r.diffNames("diff", "--cached", "--name-status", "-z", "-M", "--no-ext-diff")
+}
+
+// TreeChanges lists what changes between two commits (renames detected).
+func (r *Repo) TreeChanges(from, to string) ([]DiffEntry, error) {
+	return r.diffNames("diff-tree", "-r", "--name-status", "-z", "-M", "--no-ext-diff", from, to)
+}
+
+func (r *Repo) diffNames(args ...string) ([]DiffEntry, error) {
+	out, err := r.Git(args...)
+	if err != nil {
+		return nil, err
+	}
+	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	var es []DiffEntry
+	for i := 0; i < len(f); i++ {
+		if f[i] == "" {
+			continue
+		}
+		st := f[i][0]
+		switch st {
+		case 'R', 'C':
+			if i+2 >= len(f) {
+				return es, fmt.Errorf("git %s: truncated output", args[0])
+			}
+			es = append(es, DiffEntry{Status: st, OldPath: f[i+1], Path: f[i+2]})
+			i += 2
+		default:
+			if i+1 >= len(f) {
+				return es, fmt.Errorf("git %s: truncated output", args[0])
+			}
+			es = append(es, DiffEntry{Status: st, Path: f[i+1]})
+			i++
+		}
+	}
+	return es, nil
+}

@@ -1,0 +1,47 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/git-adr/git-adr/gitops"
+)
+
+// Snippet is what to add to a hook manager's configuration so that it runs
+// git-adr's hooks, for the named hooks.
+func Snippet(m *gitops.HookManager, names []string) string {
+	var b strings.Builder
+	switch m.Name {
+	case "husky":
+		for _, n := range names {
+			fmt.Fprintf(&b, "# .husky/%s\n%s\n", n, hookCall(n))
+		}
+	case "lefthook":
+		for _, n := range names {
+			fmt.Fprintf(&b, "%s:\n  commands:\n    git-adr:\n      run: %s\n", n, hookCall(n))
+		}
+	case "pre-commit":
+		b.WriteString("# .pre-commit-config.yaml\nrepos:\n  - repo: https://github.com/git-adr/git-adr\n    rev: <version>\n    hooks:\n")
+		for _, n := range names {
+			fmt.Fprintf(&b, "      - id: git-adr-%s\n", n)
+		}
+		b.WriteString("# stages: install them with `pre-commit install")
+		for _, n := range names {
+			fmt.Fprintf(&b, " --hook-type %s", n)
+		}
+		b.WriteString("`\n")
+	default:
+		for _, n := range names {
+			fmt.Fprintf(&b, "# add to the %s hook in that directory\n%s\n", n, hookCall(n))
+		}
+	}
+	return b.String()
+}
+
+func hookCall(name string) string {
+	switch name {
+	case "pre-push", "commit-msg":
+		return "git adr hook " + name + ` "$@"`
+	}
+	return "git adr hook " + name
+}

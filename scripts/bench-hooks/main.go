@@ -1,0 +1,216 @@
+// Command bench-hooks measures git-adr's pre-commit hook on a one-record
+// change against `git diff --cached --quiet` (the cheapest thing a
+// pre-commit hook can do) on generated logs of 100, 1,000 and 10,000
+// records, and reports the medians and their ratio.
+//
+//	go run ./scripts/bench-hooks [-sizes 100,1000,10000] [-runs 9] [-out docs/benchmarks.md]
+//
+// Each log is a committed adr-tools log with a generated INDEX.md-free
+// root; the staged change edits one proposed record (the common case: the
+// hook must read only that record and its neighbours). A second row
+// stages a new record, which also checks numbers against the root and the
+// other branches. Figures are reported, never asserted.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() { os.Exit(run()) }
+
+func run() int {
+	sizes := flag.String("sizes", "100,1000,10000", "comma-separated log sizes")
+	runs := flag.Int("runs", 9, "timed runs per command (one warm-up run is discarded)")
+	out := flag.String("out", "", "write the table into `FILE` between <!-- bench-hooks:start --> and <!-- bench-hooks:end -->")
+	flag.Parse()
+	bin, err := build()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench-hooks:", err)
+		return 1
+	}
+	var ns []int
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 10 {
+			fmt.Fprintf(os.Stderr, "bench-hooks: bad size %q\n", s)
+			return 2
+		}
+		ns = append(ns, n)
+	}
+	var table strings.Builder
+	table.WriteString("| records | staged change | `git diff --cached --quiet` | `git adr hook pre-commit` | ratio |\n| ---: | --- | ---: | ---: | ---: |\n")
+	for _, n := range ns {
+		dir, err := generate(n)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench-hooks:", err)
+			return 1
+		}
+		for _, c := range []struct {
+			name  string
+			stage func(string) error
+		}{
+			{"edit of one proposed record", stageEdit},
+			{"one new record", stageNew},
+		} {
+			if err := c.stage(dir); err != nil {
+				fmt.Fprintln(os.Stderr, "bench-hooks:", err)
+				return 1
+			}
+			base, err := timeIt(*runs, dir, nil, "git", "diff", "--cached", "--quiet")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "bench-hooks:", err)
+				return 1
+			}
+			hook, err := timeIt(*runs, dir, []int{0}, bin, "hook", "pre-commit")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "bench-hooks:", err)
+				return 1
+			}
+			fmt.Fprintf(&table, "| %d | %s | %s | %s | %.1f× |\n", n, c.name, ms(base), ms(hook), float64(hook)/float64(base))
+			if err := git(dir, "reset", "-q", "--hard"); err != nil {
+				return 1
+			}
+			git(dir, "clean", "-fdq")
+		}
+		os.RemoveAll(dir)
+	}
+	note := fmt.Sprintf("Median of %d runs after one discarded warm-up, fresh processes, warm file cache; `go run ./scripts/bench-hooks` on %s.\n", *runs, time.Now().UTC().Format("2006-01-02"))
+	result := table.String() + "\n" + note
+	fmt.Print(result)
+	if *out != "" {
+		if err := splice(*out, result); err != nil {
+			fmt.Fprintln(os.Stderr, "bench-hooks:", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+func build() (string, error) {
+	dir, err := os.MkdirTemp("", "bench-hooks-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "git-adr")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/git-adr")
+	cmd.Stderr = os.Stderr
+	return bin, cmd.Run()
+}
+
+func git(dir string, args ...string) error {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=b", "GIT_AUTHOR_EMAIL=b@e", "GIT_COMMITTER_NAME=b", "GIT_COMMITTER_EMAIL=b@e")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("git %v: %v\n%s", args, err, out)
+	}
+	return nil
+}
+
+// generate writes and commits n adr-tools records; every tenth is
+// proposed, every seventh relates to its predecessor.
+func generate(n int) (string, error) {
+	dir, err := os.MkdirTemp("", "bench-hooks-")
+	if err != nil {
+		return "", err
+	}
+	adr := filepath.Join(dir, "doc", "adr")
+	if err := os.MkdirAll(adr, 0o755); err != nil {
+		return "", err
+	}
+	for i := 1; i <= n; i++ {
+		status := "Accepted"
+		if i%10 == 0 {
+			status = "Proposed"
+		}
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "# %d. Decision number %d\n\nDate: 2026-01-01\n\n## Status\n\n%s\n", i, i, status)
+		if i%7 == 0 && i > 1 {
+			fmt.Fprintf(&b, "\nRelates to [%d. Decision number %d](%04d-decision-number-%d.md)\n", i-1, i-1, i-1, i-1)
+		}
+		fmt.Fprintf(&b, "\n## Context\n\nThe context of decision %d, with a few words about queues, caches and storage.\n\n## Decision\n\nWe decide %d.\n\n## Consequences\n\nSome.\n", i, i)
+		if err := os.WriteFile(filepath.Join(adr, fmt.Sprintf("%04d-decision-number-%d.md", i, i)), b.Bytes(), 0o644); err != nil {
+			return "", err
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-qm", "log"}} {
+		if err := git(dir, args...); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+func stageEdit(dir string) error {
+	p := filepath.Join(dir, "doc", "adr", "0010-decision-number-10.md")
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	f.WriteString("\nMore detail.\n")
+	f.Close()
+	return git(dir, "add", "-A")
+}
+
+func stageNew(dir string) error {
+	entries, err := os.ReadDir(filepath.Join(dir, "doc", "adr"))
+	if err != nil {
+		return err
+	}
+	n := len(entries) + 1
+	p := filepath.Join(dir, "doc", "adr", fmt.Sprintf("%04d-a-new-decision.md", n))
+	if err := os.WriteFile(p, []byte(fmt.Sprintf("# %d. A new decision\n\nDate: 2026-01-02\n\n## Status\n\nProposed\n", n)), 0o644); err != nil {
+		return err
+	}
+	return git(dir, "add", "-A")
+}
+
+// timeIt is the median wall-clock time of runs fresh processes.
+func timeIt(runs int, dir string, ok []int, name string, args ...string) (time.Duration, error) {
+	var ds []time.Duration
+	for i := 0; i <= runs; i++ {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		if ee, isExit := err.(*exec.ExitError); isExit && ok == nil && ee.ExitCode() == 1 {
+			err = nil // git diff --quiet exits 1 when something is staged
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%s %v: %v", name, args, err)
+		}
+		if i > 0 {
+			ds = append(ds, d)
+		}
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[len(ds)/2], nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func splice(file, table string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	s := string(data)
+	const start, end = "<!-- bench-hooks:start -->", "<!-- bench-hooks:end -->"
+	i, j := strings.Index(s, start), strings.Index(s, end)
+	if i < 0 || j < i {
+		s += "\n" + start + "\n" + table + end + "\n"
+	} else {
+		s = s[:i+len(start)] + "\n" + table + s[j:]
+	}
+	return os.WriteFile(file, []byte(s), 0o644)
+}
