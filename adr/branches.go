@@ -20,6 +20,7 @@ type BranchRecord struct {
 	Root   *Root
 	Path   string
 	Number int
+	Suffix string
 }
 
 // ScanBranches lists the numbered record files of every root (archive
@@ -34,7 +35,7 @@ func ScanBranches(trees []BranchTree, roots []*Root) []BranchRecord {
 					continue
 				}
 				for _, e := range entries {
-					if e.IsDir() || !isRecordFileName(e.Name()) {
+					if !e.Type().IsRegular() || !isRecordFileName(e.Name()) {
 						continue
 					}
 					fn := parseFileName(e.Name())
@@ -45,7 +46,7 @@ func ScanBranches(trees []BranchTree, roots []*Root) []BranchRecord {
 					if dir == "." {
 						p = e.Name()
 					}
-					out = append(out, BranchRecord{Ref: t.Ref, Root: root, Path: p, Number: fn.Number})
+					out = append(out, BranchRecord{Ref: t.Ref, Root: root, Path: p, Number: fn.Number, Suffix: fn.Suffix})
 				}
 			}
 		}

@@ -28,6 +28,9 @@ const (
 	KindOneWayLink FindingKind = "one-way-link"
 	// KindStatusMismatch: the status contradicts the relations.
 	KindStatusMismatch FindingKind = "status-mismatch"
+	// KindStatusConflict: the record states two different statuses (front
+	// matter "active", a Status section "Rejected").
+	KindStatusConflict FindingKind = "status-conflict"
 	// KindUnknownStatus: the status is missing or not one git-adr knows.
 	KindUnknownStatus FindingKind = "unknown-status"
 	// KindIDMismatch: the number in the title is not the file's number.
@@ -65,7 +68,7 @@ const (
 // the order the documentation gives them.
 var FindingKinds = []FindingKind{
 	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
-	KindStatusMismatch, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile, KindRefusedRoot,
+	KindStatusMismatch, KindStatusConflict, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile, KindRefusedRoot,
 }
 
 // CompactionKinds lists the kinds `git adr check --compaction` adds.
@@ -132,6 +135,9 @@ type CheckReport struct {
 	Counts map[FindingKind]int
 	// Ignored counts findings left out by configuration or options.
 	Ignored int
+	// Notes say what check read in a way worth knowing but is no finding
+	// (a log that records no statuses), once each.
+	Notes []string
 }
 
 // Check finds the problems of the whole log. It reads only the log, its
@@ -155,6 +161,10 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 		c.record(r)
 		c.links(r)
 	}
+	for _, root := range l.Roots {
+		c.skipped(root)
+		c.statusesOptional(root)
+	}
 	c.oneWay()
 	c.cycles()
 
@@ -167,7 +177,7 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 			ignore[FindingKind(s)] = true
 		}
 	}
-	rep := &CheckReport{Findings: []Finding{}, Counts: map[FindingKind]int{}}
+	rep := &CheckReport{Findings: []Finding{}, Counts: map[FindingKind]int{}, Notes: c.notes}
 	for _, k := range append(append([]FindingKind(nil), FindingKinds...), opt.ExtraKinds...) {
 		rep.Counts[k] = 0
 	}
@@ -220,6 +230,7 @@ type checker struct {
 	// dirs caches directory listings: lower-case name -> names.
 	dirs       map[string]map[string][]string
 	mergeBases map[string]fs.FS
+	notes      []string
 }
 
 type relKey struct {
@@ -228,8 +239,9 @@ type relKey struct {
 }
 
 type rootNumber struct {
-	root *Root
-	n    int
+	root   *Root
+	n      int
+	suffix string // an inserted record's letter: 0004a is not 0004
 }
 
 func (c *checker) add(f Finding) { c.out = append(c.out, f) }
@@ -243,7 +255,7 @@ func (c *checker) resolve() {
 	c.byNumber = map[rootNumber][]*Record{}
 	for _, r := range c.l.Records {
 		if r.Numbered {
-			k := rootNumber{r.Root, r.Number}
+			k := rootNumber{r.Root, r.Number, r.Suffix}
 			c.byNumber[k] = append(c.byNumber[k], r)
 		}
 		if len(r.Relations) == 0 {
@@ -333,6 +345,19 @@ func (c *checker) record(r *Record) {
 			Fix:     fix,
 		})
 	}
+	for _, o := range r.otherStatuses {
+		if o.Status == r.Status {
+			continue
+		}
+		c.add(Finding{
+			Kind: KindStatusConflict, Path: r.Path, Line: o.Line, IDs: []string{r.ID},
+			Message: fmt.Sprintf("line %d says %q but the status on line %d is %q; git-adr reads the first (%s)", o.Line, shorten(o.Raw, 40), statusLine, shorten(r.RawStatus, 40), r.Status),
+			Fix:     fmt.Sprintf("keep one status: correct or remove line %d or line %d", o.Line, statusLine),
+		})
+	}
+	if require, _ := c.requireStatus(); r.StatusNotRecorded() && !require {
+		return // the log records no statuses; see statusesOptional
+	}
 	switch r.Status {
 	case Unknown:
 		msg := "no status"
@@ -378,6 +403,59 @@ func (c *checker) record(r *Record) {
 	}
 }
 
+// ignored reports a kind .adr.toml or the options leave out.
+func (c *checker) ignored(k FindingKind) bool {
+	for _, x := range c.opt.Ignore {
+		if x == k {
+			return true
+		}
+	}
+	if c.l.Config != nil && !c.opt.AllKinds {
+		for _, x := range c.l.Config.Check.Ignore {
+			if FindingKind(x) == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// requireStatus reports whether .adr.toml asks for a status on every
+// record (true), for none (false), or leaves it to the log (unset).
+func (c *checker) requireStatus() (require, set bool) {
+	if c.l.Config == nil || c.l.Config.Check.RequireStatus == nil {
+		return false, false
+	}
+	return *c.l.Config.Check.RequireStatus, true
+}
+
+// statusesOptional says once per root that its records record no status,
+// unless .adr.toml has settled it.
+func (c *checker) statusesOptional(root *Root) {
+	none, total, ok := root.StatusesOptional()
+	if _, set := c.requireStatus(); !ok || set || c.ignored(KindUnknownStatus) {
+		return
+	}
+	c.notes = append(c.notes, fmt.Sprintf("%s: %d of %d records state no status (MADR makes it optional); check reads them as \"status not recorded\" and reports none of them. Silence this note with `require_status = false` under [check] in %s, or report each one with `require_status = true`",
+		root.Dir(), none, total, ConfigFile))
+}
+
+// skipped reports the entries of a root that discovery had to leave out
+// because of what they are: a FIFO, a socket or a device named like a
+// record, a name that is not UTF-8.
+func (c *checker) skipped(root *Root) {
+	for _, s := range root.Skipped {
+		if !s.Problem {
+			continue
+		}
+		fix := fmt.Sprintf("replace %s with a regular file, or move it out of %s", s.Path, root.Dir())
+		if strings.Contains(s.Reason, "UTF-8") {
+			fix = fmt.Sprintf("rename it with a UTF-8 name (`ls -b %s` shows its bytes; `git mv` keeps its history)", ShellWord(root.Dir()))
+		}
+		c.add(Finding{Kind: KindUnparseable, Path: s.Path, Message: "skipped: " + s.Reason, Fix: fix})
+	}
+}
+
 // shorten cuts s to n runes, marking the cut with "...".
 func shorten(s string, n int) string {
 	rs := []rune(s)
@@ -395,6 +473,9 @@ func problemFinding(r *Record, p string) Finding {
 		f.Fix = fmt.Sprintf("replace %s with UTF-8 text; if it is UTF-16, convert it with iconv -f UTF-16 -t UTF-8", r.Path)
 	case strings.Contains(p, "UTF-8") && r.Text != nil && hasUTF16BOM(r.Text.Src):
 		f.Fix = fmt.Sprintf("re-encode %s as UTF-8, for example with iconv -f UTF-16 -t UTF-8", r.Path)
+	case strings.Contains(p, "only its title"):
+		f.Line = titleLine(r)
+		f.Fix = fmt.Sprintf("write the status, context and decision below the title of %s, or remove the file", r.Path)
 	case strings.Contains(p, "UTF-8"):
 		f.Fix = fmt.Sprintf("re-encode %s as UTF-8, for example with iconv -f ISO-8859-1 -t UTF-8", r.Path)
 	case strings.Contains(p, "title"):
@@ -505,7 +586,7 @@ func (c *checker) oneWay() {
 				Kind: KindOneWayLink, Path: r.Path, Line: rel.Line, IDs: []string{r.ID, t.ID},
 				Message: fmt.Sprintf("%s %q %s but %s (%s) has no link back", r.ID, rel.Label, t.ID, t.ID, t.Path),
 				Fix: fmt.Sprintf("add a line \"%s [%s](%s)\" to %s",
-					reverseLabel(rel.Label), recordLinkText(r), LinkDest(t.Link(r)), t.Path),
+					ReverseLabel(rel.Label), recordLinkText(r), LinkDest(t.Link(r)), t.Path),
 			})
 		}
 	}
@@ -519,10 +600,10 @@ func recordLinkText(r *Record) string {
 	return r.Title
 }
 
-// reverseLabel guesses the reverse of a custom one-word label the way
+// ReverseLabel guesses the reverse of a custom one-word label the way
 // adr-tools users write pairs ("Clarifies" / "Clarified by"); anything else
 // gets a neutral "Linked from".
-func reverseLabel(label string) string {
+func ReverseLabel(label string) string {
 	w := strings.TrimSpace(label)
 	if strings.ContainsAny(w, " \t") || len(w) < 4 {
 		return "Linked from"

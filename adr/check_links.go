@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -75,6 +76,19 @@ func (c *checker) brokenRelation(r *Record, rel Relation) (Finding, bool) {
 	}
 	f := Finding{Kind: KindBrokenReference, Path: r.Path, Line: rel.Line, IDs: []string{r.ID}}
 	if isIDText(rel.Target) {
+		id, _ := SplitLocator(strings.TrimSpace(rel.Target))
+		var amb *AmbiguousError
+		if _, err := c.l.resolveIn(id, r.Root); errors.As(err, &amb) {
+			var paths []string
+			for _, cand := range amb.Candidates {
+				paths = append(paths, cand.Path)
+			}
+			f.IDs = append(f.IDs, amb.Candidates[0].ID)
+			f.Message = fmt.Sprintf("%q names %s, which %d records carry: %s", phrase, rel.Target, len(paths), strings.Join(paths, ", "))
+			f.Fix = fmt.Sprintf("link the record meant by its file, for example \"%s [%s](%s)\" on line %d, or renumber one of them (`git adr renumber %s`)",
+				phrase, amb.Candidates[0].ID, r.Link(amb.Candidates[0]), rel.Line, ShellWord(amb.Candidates[len(amb.Candidates)-1].Path))
+			return f, true
+		}
 		f.Message = fmt.Sprintf("%q names %s, which is no record", phrase, rel.Target)
 		f.Fix = fmt.Sprintf("correct or remove %q on line %d (`git adr list` shows the IDs)", phrase+" "+rel.Target, rel.Line)
 		return f, true
@@ -131,7 +145,7 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 	f.Message = fmt.Sprintf("link to %q: %s does not exist", tg, cand)
 	f.Fix = fmt.Sprintf("correct or remove the link %q on line %d", p, line)
 	if fn := parseFileName(baseOf(p)); fn.Numbered && r.Root != nil {
-		if rs := c.byNumber[rootNumber{r.Root, fn.Number}]; len(rs) == 1 {
+		if rs := c.byNumber[rootNumber{r.Root, fn.Number, fn.Suffix}]; len(rs) == 1 {
 			f.IDs = append(f.IDs, rs[0].ID)
 			f.Fix = fmt.Sprintf("change the link %q on line %d to %q (%s)", p, line, r.Link(rs[0]), rs[0].ID)
 		}

@@ -22,6 +22,10 @@ type Config struct {
 	Style  string `toml:"style"`
 	Prefix string `toml:"prefix"`
 	Digits int    `toml:"digits"`
+	// IndexFile names the generated index of each root (INDEX.md by
+	// default): a log whose folder has a Jekyll index.md needs another name,
+	// since both are one file on case-insensitive file systems.
+	IndexFile string `toml:"index_file,omitempty"`
 	// Roots are the ADR directories; when set, discovery looks nowhere else.
 	Roots []RootConfig `toml:"roots"`
 	// Check tunes `git adr check`.
@@ -109,6 +113,8 @@ type RootConfig struct {
 	Digits   int    `toml:"digits"`
 	Style    string `toml:"style"`
 	Template string `toml:"template"`
+	// IndexFile overrides the top-level index_file for this root.
+	IndexFile string `toml:"index_file,omitempty"`
 }
 
 // CheckConfig is the [check] table of .adr.toml.
@@ -116,6 +122,12 @@ type CheckConfig struct {
 	// Ignore names finding kinds `git adr check` leaves out (see
 	// [FindingKinds]), for example ["unknown-status"].
 	Ignore []string `toml:"ignore,omitempty"`
+	// RequireStatus says whether a record without any status is a
+	// finding in a log where most records have none (MADR makes the
+	// status optional). Unset, check reads such records as "status not
+	// recorded" and says so once; false does the same silently; true
+	// reports each one as unknown-status.
+	RequireStatus *bool `toml:"require_status,omitempty"`
 }
 
 // Bounds of configuration values (docs/configuration.md).
@@ -240,8 +252,14 @@ func ParseConfig(data []byte) (*Config, error) {
 	if c.Context.MaxChars != 0 && (c.Context.MaxChars < 2000 || c.Context.MaxChars > 1000000) {
 		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("context.max_chars %d must be between 2000 and 1000000", c.Context.MaxChars)}
 	}
+	if err := checkIndexFile("index_file", c.IndexFile); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for i, r := range c.Roots {
+		if err := checkIndexFile(fmt.Sprintf("roots[%d].index_file", i), r.IndexFile); err != nil {
+			return nil, err
+		}
 		p := cleanRel(r.Path)
 		if r.Path == "" || p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(r.Path, "/") {
 			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("roots[%d].path %q must be a directory inside the repository", i, r.Path)}
@@ -263,6 +281,17 @@ func ParseConfig(data []byte) (*Config, error) {
 		}
 	}
 	return &c, nil
+}
+
+// checkIndexFile accepts a file name (no folder) ending in .md.
+func checkIndexFile(key, name string) error {
+	if name == "" {
+		return nil
+	}
+	if strings.ContainsAny(name, "/\\") || recordExt(name) == "" || strings.HasPrefix(name, ".") {
+		return &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("%s %q must be a Markdown file name such as \"ADR-INDEX.md\", without a folder", key, name)}
+	}
+	return nil
 }
 
 // cleanRel normalises a slash path relative to the repository root ("" for

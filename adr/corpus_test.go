@@ -22,12 +22,21 @@ import (
 // format is checked.
 
 // corporaDir finds the corpora: $GIT_ADR_CORPORA, else ../shared/corpora
-// beside the module root. It skips the test when neither exists.
+// beside the module root. It skips the test when neither exists, except
+// in CI (CI=true), where missing corpora fail it: a CI run that checked
+// no real log would pass for the wrong reason.
 func corporaDir(t *testing.T) string {
 	t.Helper()
+	missing := func(format string, args ...any) {
+		t.Helper()
+		if os.Getenv("CI") == "true" {
+			t.Fatalf(format+" (CI=true: the corpora are required)", args...)
+		}
+		t.Skipf(format, args...)
+	}
 	if d := os.Getenv("GIT_ADR_CORPORA"); d != "" {
 		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-			t.Skipf("corpora not found at GIT_ADR_CORPORA=%q", d)
+			missing("corpora not found at GIT_ADR_CORPORA=%q", d)
 		}
 		return d
 	}
@@ -42,15 +51,61 @@ func corporaDir(t *testing.T) string {
 		}
 		parent := filepath.Dir(root)
 		if parent == root {
-			t.Skipf("corpora not found: no go.mod above %s and GIT_ADR_CORPORA is unset", wd)
+			missing("corpora not found: no go.mod above %s and GIT_ADR_CORPORA is unset", wd)
 		}
 		root = parent
 	}
 	d := filepath.Join(root, "..", "shared", "corpora")
 	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-		t.Skipf("corpora not found at %s (set GIT_ADR_CORPORA to a folder of corpora)", filepath.Clean(d))
+		missing("corpora not found at %s (set GIT_ADR_CORPORA to a folder of corpora)", filepath.Clean(d))
 	}
 	return d
+}
+
+// extraCorpora are the folders named by $GIT_ADR_EXTRA_CORPORA
+// (colon-separated), each laid out like the shared corpora: logs collected
+// by hand are checked without a code change. A named folder that does not
+// exist fails the test rather than being skipped quietly.
+func extraCorpora(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, d := range filepath.SplitList(os.Getenv("GIT_ADR_EXTRA_CORPORA")) {
+		if d == "" {
+			continue
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			t.Errorf("GIT_ADR_EXTRA_CORPORA names %q, which is not a folder", d)
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// corpusDirs lists every corpus (a folder holding a SOURCE.txt) of the
+// shared corpora and of the extra ones, by a name unique among them.
+func corpusDirs(t *testing.T) (names, dirs []string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for i, top := range append([]string{corporaDir(t)}, extraCorpora(t)...) {
+		entries, err := os.ReadDir(top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			dir := filepath.Join(top, e.Name())
+			if !e.IsDir() || !fileExists(filepath.Join(dir, "SOURCE.txt")) {
+				continue
+			}
+			name := e.Name()
+			if seen[name] {
+				name = fmt.Sprintf("extra%d/%s", i, e.Name())
+			}
+			seen[name] = true
+			names, dirs = append(names, name), append(dirs, dir)
+		}
+	}
+	return names, dirs
 }
 
 // source is what a corpus' SOURCE.txt says about it.
@@ -100,27 +155,14 @@ func readSource(file string) (source, error) {
 }
 
 func TestCorpora(t *testing.T) {
-	dir := corporaDir(t)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+	names, dirs := corpusDirs(t)
+	if len(dirs) == 0 {
+		t.Fatalf("no corpus (folder with SOURCE.txt) in the corpora folders")
 	}
-	n := 0
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		src := filepath.Join(dir, e.Name(), "SOURCE.txt")
-		if _, err := os.Stat(src); err != nil {
-			continue
-		}
-		n++
-		t.Run(e.Name(), func(t *testing.T) {
-			checkCorpus(t, filepath.Join(dir, e.Name()), src)
+	for i, dir := range dirs {
+		t.Run(names[i], func(t *testing.T) {
+			checkCorpus(t, dir, filepath.Join(dir, "SOURCE.txt"))
 		})
-	}
-	if n == 0 {
-		t.Fatalf("no corpus (folder with SOURCE.txt) in %s", dir)
 	}
 }
 

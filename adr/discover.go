@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -16,7 +17,7 @@ import (
 var ConventionalDirs = []string{
 	"doc/adr", "docs/adr", "docs/decisions", "docs/architecture/decisions",
 	"doc/architecture/decisions", "docs/adrs", "doc/adrs", "docs/architecture/adr",
-	"architecture/decisions", "adr", "adrs", "decisions",
+	"architecture/decisions", "adr", "adrs", "decisions", "docs/decision-records", "decision-records",
 }
 
 // wellKnownDirs is how many of ConventionalDirs are ADR directories by name
@@ -124,7 +125,7 @@ func Discover(fsys fs.FS, cfg *Config, opt DiscoverOptions) (roots []*Root, note
 func newRoot(cfg *Config, p, source, name string) *Root {
 	r := &Root{Path: p, Source: source, Name: name, Prefix: "ADR-", Digits: 4, Sep: "-", Style: StyleNygard}
 	if cfg.Prefix != "" {
-		r.Prefix = cfg.Prefix
+		r.Prefix, r.prefixSet = cfg.Prefix, true
 	}
 	if cfg.Digits > 0 {
 		r.Digits, r.digitsSet = cfg.Digits, true
@@ -132,12 +133,13 @@ func newRoot(cfg *Config, p, source, name string) *Root {
 	if s, ok := ParseStyle(cfg.Style); ok {
 		r.Style, r.configured = s, true
 	}
+	r.indexFile = cfg.IndexFile
 	for _, rc := range cfg.Roots {
 		if cleanRel(rc.Path) != p {
 			continue
 		}
 		if rc.Prefix != "" {
-			r.Prefix = rc.Prefix
+			r.Prefix, r.prefixSet = rc.Prefix, true
 		}
 		if rc.Digits > 0 {
 			r.Digits, r.digitsSet = rc.Digits, true
@@ -146,6 +148,9 @@ func newRoot(cfg *Config, p, source, name string) *Root {
 			r.Style, r.configured = s, true
 		}
 		r.Template = rc.Template
+		if rc.IndexFile != "" {
+			r.indexFile = rc.IndexFile
+		}
 	}
 	return r
 }
@@ -297,11 +302,8 @@ func detect(fsys fs.FS) []string {
 			out = append(out, c)
 			continue
 		}
-		for _, e := range entries {
-			if !e.IsDir() && isRecordFileName(e.Name()) && (parseFileName(e.Name()).Numbered || isDateSlug(strings.TrimSuffix(e.Name(), path.Ext(e.Name())))) {
-				out = append(out, c)
-				break
-			}
+		if len(recordNames(fsys, c, entries, 1)) > 0 {
+			out = append(out, c)
 		}
 	}
 	sort.Strings(out)
@@ -317,18 +319,39 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// qualifies reports whether a folder looks like an ADR root: at least two
-// numbered or date-slug record files, most of the first few of which parse
-// with ADR structure. At the repository root, names must say "adr".
-func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry) bool {
+// recordNames returns up to limit names in dir (relative to it) that are
+// numbered or dated records by their name: files, or folders with a
+// README.md (one folder per record). At the repository root, names must
+// say "adr".
+func recordNames(fsys fs.FS, dir string, entries []fs.DirEntry, limit int) []string {
 	var names []string
 	for _, e := range entries {
+		if len(names) == limit {
+			break
+		}
 		n := e.Name()
-		if e.IsDir() || !isRecordFileName(n) {
+		// Special files (a FIFO would block the read) and names an fs.FS
+		// cannot open are never records.
+		if !utf8.ValidString(n) || strings.HasPrefix(n, ".") {
 			continue
 		}
-		fn := parseFileName(n)
-		if !fn.Numbered && !isDateSlug(fn.Stem) {
+		var fn fileName
+		switch {
+		case e.IsDir():
+			var ok bool
+			if fn, ok = folderRecordName(n); !ok {
+				continue
+			}
+			f := recordFolderFile(fsys, path.Join(dirOrDot(dir), n))
+			if f == "" {
+				continue
+			}
+			n += "/" + f
+		case e.Type().IsRegular() && isRecordFileName(n):
+			if fn = parseFileName(n); !fn.Numbered && !isDateSlug(fn.Stem) {
+				continue
+			}
+		default:
 			continue
 		}
 		if dir == "" && !strings.HasPrefix(strings.ToLower(fn.Lead), "adr") {
@@ -336,6 +359,14 @@ func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry) bool {
 		}
 		names = append(names, n)
 	}
+	return names
+}
+
+// qualifies reports whether a folder looks like an ADR root: at least two
+// numbered or date-slug record files, most of the first few of which parse
+// with ADR structure. At the repository root, names must say "adr".
+func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry) bool {
+	names := recordNames(fsys, dir, entries, 4)
 	if len(names) < 2 {
 		return false
 	}

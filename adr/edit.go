@@ -19,8 +19,16 @@ func StatusWord(s Status) string {
 
 // styleLike writes word in the case and decoration of the text it replaces:
 // "accepted" stays lower case, "PROPOSED" upper, "**Accepted**" bold,
-// "Proposed." keeps its full stop.
-func styleLike(raw, word string, lower bool) string {
+// "Proposed." keeps its full stop. An emoji before the status is the log's
+// to choose: deco is how the log decorates the new status ("✅ ", see
+// [Root.statusDecoration]), "" when it does not.
+func styleLike(raw, word string, lower bool, deco string) string {
+	raw = strings.TrimSpace(raw)
+	raw = raw[decorationLen(raw):]
+	return deco + styleWordLike(raw, word, lower)
+}
+
+func styleWordLike(raw, word string, lower bool) string {
 	core := strings.TrimSpace(raw)
 	lead := core[:len(core)-len(strings.TrimLeft(core, "*_`"))]
 	rest := core[len(lead):]
@@ -62,6 +70,21 @@ func (r *Record) statusEdits(text, note string) []Edit {
 	t := r.Text
 	f := r.StatusField
 	eol := t.EOL
+	if f.WordEnd > f.WordStart {
+		// "accepted; supersedes ADR-0012": only the status words change.
+		edits := []Edit{{Start: f.WordStart, End: f.WordEnd, New: text}}
+		switch {
+		case note == "":
+		case f.Kind == FieldSection:
+			edits = append(edits, Edit{Start: f.End, End: f.End, New: eol + eol + "Reason: " + note})
+		default:
+			// The note goes where it goes for a plain value.
+			whole := *r
+			whole.StatusField.WordStart, whole.StatusField.WordEnd = 0, 0
+			edits = append(edits, whole.statusEdits(text, note)[1:]...)
+		}
+		return edits
+	}
 	switch f.Kind {
 	case FieldFrontMatter:
 		v := yamlScalar(text)
@@ -95,6 +118,19 @@ func (r *Record) statusEdits(text, note string) []Edit {
 		}
 		return edits
 	case FieldSection:
+		if f.Start != f.End && f.Line == f.Section && note != "" {
+			// "## Status: Proposed": the value is in the heading; the note
+			// goes below it (below a setext heading's underline).
+			h := f.Section
+			if t.Lines[h].Kind == LineText && h+1 < len(t.Lines) {
+				h++
+			}
+			tail := eol
+			if h+1 < len(t.Lines) && t.Lines[h+1].Kind != LineBlank {
+				tail += eol
+			}
+			return []Edit{{Start: f.Start, End: f.End, New: text}, {Start: t.Lines[h].Next, End: t.Lines[h].Next, New: lineEOL(t, h) + eol + "Reason: " + note + tail}}
+		}
 		val := text
 		if note != "" {
 			val += eol + eol + "Reason: " + note
@@ -105,6 +141,9 @@ func (r *Record) statusEdits(text, note string) []Edit {
 		// An empty section: the value goes after the heading and one blank
 		// line, followed by a blank line before whatever comes next.
 		h := f.Section
+		if t.Lines[h].Kind == LineText && h+1 < len(t.Lines) {
+			h++ // a setext heading: the value goes after its underline
+		}
 		if h+1 < len(t.Lines) && t.Lines[h+1].Kind == LineBlank {
 			pos := t.Lines[h+1].Next
 			tail := ""
@@ -271,7 +310,7 @@ func (r *Record) titleEnd() int {
 // writes the title line as is ("2. Use MySQL"), log4brains the slug.
 func (r *Record) linkTextFor(target *Record) string {
 	if !target.Numbered {
-		return strings.TrimSuffix(baseOf(target.Path), ".md")
+		return nameOf(target.Path).Stem
 	}
 	if target.RawTitle != "" {
 		return target.RawTitle
@@ -309,7 +348,7 @@ func (r *Record) relationEdit(label string, target *Record) Edit {
 	switch {
 	case f.Kind == FieldLine && r.Style == StyleMADR2:
 		at := r.lastMetaLine(f.Line)
-		return Edit{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: lineEOL(t, at) + "- " + link + eol}
+		return Edit{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: lineEOL(t, at) + r.bulletMarker(f.Line, at+1) + link + eol}
 	case f.Kind == FieldLine:
 		at := r.lastMetaLine(f.Line)
 		return Edit{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: lineEOL(t, at) + label + ": " + target.ID + eol}
@@ -328,10 +367,36 @@ func (r *Record) relationEdit(label string, target *Record) Edit {
 			for end > u.Start && t.Lines[end-1].Kind == LineBlank {
 				end--
 			}
-			return Edit{Start: t.Lines[end-1].Next, End: t.Lines[end-1].Next, New: lineEOL(t, end-1) + "- " + link + eol}
+			return Edit{Start: t.Lines[end-1].Next, End: t.Lines[end-1].Next, New: lineEOL(t, end-1) + r.bulletMarker(u.Start, end) + link + eol}
 		}
 	}
-	return appendEdit(t, "## More Information"+eol+eol+"- "+link)
+	return appendEdit(t, "## More Information"+eol+eol+r.bulletMarker(0, len(t.Lines))+link)
+}
+
+// bulletMarker is the marker a new bullet among lines [from, to) takes:
+// that of the list's last bullet there ("* "), else the record's most used
+// one, else "- ".
+func (r *Record) bulletMarker(from, to int) string {
+	t := r.Text
+	marker := func(i int) string {
+		s := t.LineText(i)
+		if t.Lines[i].Kind != LineText || len(s) < 2 || s[1] != ' ' || !strings.ContainsRune("-*+", rune(s[0])) {
+			return ""
+		}
+		return s[:2]
+	}
+	for i := min(to, len(t.Lines)) - 1; i >= from && i >= 0; i-- {
+		if m := marker(i); m != "" {
+			return m
+		}
+	}
+	counts := map[string]int{}
+	for i := range t.Lines {
+		if m := marker(i); m != "" {
+			counts[m]++
+		}
+	}
+	return mostCommon(counts, "- ")
 }
 
 // lineEOL returns the line ending needed to terminate line i when text is
@@ -370,7 +435,7 @@ func (r *Record) lastMetaLine(from int) int {
 	for at+1 < len(t.Lines) && t.Lines[at+1].Kind == LineText {
 		s := t.LineText(at + 1)
 		if _, _, _, ok := splitMetaLine(s); !ok {
-			if _, _, ok := parseRelationLine(s, false); !ok {
+			if _, _, ok := parseRelationLine(s, noCustom); !ok {
 				break
 			}
 		}

@@ -61,6 +61,21 @@ func FuzzNewText(f *testing.F) {
 
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(lines("# 1. T", "", "## Status", "", "Accepted", "", "## Decision", "", "x")))
+	// Forms seen in public logs (issue 9).
+	for _, seed := range []string{
+		lines("# 4. Old", "", "## Status", "", "⌛️ Superseded by [7. New](0007-new.md)", "", "## Context"),
+		lines("# 4. Old", "", "## Status", "", "⌛ Superseded [0019](0019-x.md)"),
+		lines("# 1. A", "", "## Status", "", "> Accepted", "", "## Context"),
+		lines("---", "status: accepted; supersedes ADR-0012", "---", "# New"),
+		lines("# N", "", "- Status: Proposed (amends ADR-3; relates to [4. D, E](0004-d.md))"),
+		lines("# 8. T", "", "## 8.1 Statut", "", "Accepté", "", "## Metadata", "", "### Status", "", "Rejected"),
+		lines("# 29 Use Kafka", "", "## Status", "", "## Status", "", "Accepted"),
+		lines("# ADR-29: T", "", "## Metadata", "", "- Status: Accepted", "", "## More Information", "", "* Source: [https://x/y.md](https://x/y.md)"),
+		lines("---", "status: active", "---", "# T", "", "## Status", "", "Rejected"),
+		"# 5. Only a title",
+	} {
+		f.Add([]byte(seed))
+	}
 	if dir := findCorpora(); dir != "" {
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
@@ -110,6 +125,9 @@ func checkRecord(t *testing.T, r *Record, data []byte) {
 	f := r.StatusField
 	if f.Start < 0 || f.Start > f.End || f.End > len(data) {
 		t.Fatalf("status field [%d, %d) in %d bytes", f.Start, f.End, len(data))
+	}
+	if f.WordEnd > f.WordStart && (f.WordStart < f.Start || f.WordEnd > f.End) {
+		t.Fatalf("status words [%d, %d) outside the field [%d, %d)", f.WordStart, f.WordEnd, f.Start, f.End)
 	}
 	if f.Kind == FieldLine || f.Kind == FieldTable || f.Kind == FieldSection {
 		// The range is what an edit replaces: it must hold the raw status.
@@ -171,6 +189,7 @@ func checkRecord(t *testing.T, r *Record, data []byte) {
 
 func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("[[roots]]\npath = \"docs/adr\"\n"))
+	f.Add([]byte("index_file = \"ADR-INDEX.md\"\n[check]\nrequire_status = true\n[[roots]]\npath = \"a\"\nindex_file = \"x/y.md\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseConfig(data)
 		if err != nil {
@@ -183,6 +202,16 @@ func FuzzParseConfig(f *testing.F) {
 		if _, ok := ParseStyle(c.Style); c.Style != "" && !ok {
 			t.Fatalf("style %q accepted", c.Style)
 		}
+		for _, name := range append([]string{c.IndexFile}, func() (ns []string) {
+			for _, r := range c.Roots {
+				ns = append(ns, r.IndexFile)
+			}
+			return ns
+		}()...) {
+			if name != "" && (strings.ContainsAny(name, "/\\") || recordExt(name) == "") {
+				t.Fatalf("index_file %q accepted", name)
+			}
+		}
 		for _, r := range c.Roots {
 			p := cleanRel(r.Path)
 			if r.Path == "" || p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(r.Path, "/") || r.Digits < 0 || r.Digits > 9 {
@@ -193,14 +222,19 @@ func FuzzParseConfig(f *testing.F) {
 }
 
 func FuzzParseFileName(f *testing.F) {
-	f.Add("0001-x.md")
+	for _, seed := range []string{"0001-x.md", "0004a-inserted.md", "2026-01-partial-date.md", "ADRXXX-title.md", "ADR019-IO.md"} {
+		f.Add(seed)
+	}
 	f.Fuzz(func(t *testing.T, name string) {
 		fn := parseFileName(name)
 		if fn.Stem+fn.Ext != name {
 			t.Fatalf("stem %q + ext %q != %q", fn.Stem, fn.Ext, name)
 		}
+		if fn.Suffix != "" && (!fn.Numbered || len(fn.Suffix) != 1) {
+			t.Fatalf("suffix %q on %+v", fn.Suffix, fn)
+		}
 		if fn.Numbered {
-			if fn.Lead+fn.Digits+fn.Sep+fn.Slug+fn.Ext != name {
+			if fn.Lead+fn.Digits+fn.Suffix+fn.Sep+fn.Slug+fn.Ext != name {
 				t.Fatalf("%+v does not rebuild %q", fn, name)
 			}
 			if n, err := strconv.Atoi(fn.Digits); err != nil || n != fn.Number || fn.Ext == "" {
@@ -218,6 +252,8 @@ func FuzzParseFileName(f *testing.F) {
 
 func FuzzNormalizeStatus(f *testing.F) {
 	f.Add("Accepted")
+	f.Add("⌛️ Superseded by [7. X](0007-x.md)")
+	f.Add("✅ **Accepted**")
 	f.Fuzz(func(t *testing.T, raw string) {
 		s := NormalizeStatus(raw)
 		if !slices.Contains(Statuses, s) {

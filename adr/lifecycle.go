@@ -112,6 +112,7 @@ func (w *workspace) changes() ([]FileChange, error) {
 func (l *Log) reparse(r *Record, data []byte) *Record {
 	n := Parse(data)
 	n.ID, n.Number, n.Numbered, n.Path, n.Root, n.Archived = r.ID, r.Number, r.Numbered, r.Path, r.Root, r.Archived
+	n.settleTitle(nameOf(r.Path))
 	n.assignUnitIDs()
 	for i := range n.Relations {
 		if t := l.Target(n, n.Relations[i].Target); t != nil {
@@ -134,11 +135,22 @@ func supersededEdits(old, successor *Record) []byte {
 	f := old.StatusField
 	linkText := old.linkTextFor(successor)
 	link := fmt.Sprintf("[%s](%s)", linkText, old.Link(successor))
-	word := styleLike(old.RawStatus, "Superseded", lowerStatus(old.Style))
+	deco := old.Root.statusDecoration(Superseded)
+	word := styleLike(old.statusWords(), "Superseded", lowerStatus(old.Style), deco)
 	switch f.Kind {
 	case FieldSection:
 		if f.Start == f.End {
 			return old.WithRelation("Superseded by", successor)
+		}
+		if deco != "" && f.WordEnd == f.WordStart {
+			// The log decorates supersession ("⌛️ Superseded by [3.
+			// X](0003-x.md)"): the status says it in place.
+			return t.Apply(Edit{Start: f.Start, End: f.End, New: word + " by " + link})
+		}
+		if f.WordEnd > f.WordStart {
+			// "Accepted, amends [3. C](0003-c.md)": the relations stay; the
+			// status word changes and the link joins the section.
+			return t.Apply(Edit{Start: f.WordStart, End: f.WordEnd, New: word}, old.relationEdit(SupersededBy.Label(), successor))
 		}
 		// Remove the status paragraph (and one blank line so blank lines do
 		// not pile up), then add the link at the end of the section.
@@ -164,6 +176,15 @@ func supersededEdits(old, successor *Record) []byte {
 		return t.Apply(old.cellEdit(word), Edit{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: lineEOL(t, at) + row + t.EOL})
 	}
 	return old.WithStatus(word + " by " + link)
+}
+
+// statusWords is the status as written without the relations that follow
+// it in the same value ("accepted" of "accepted; supersedes ADR-0012").
+func (r *Record) statusWords() string {
+	if f := r.StatusField; f.WordEnd > f.WordStart && f.WordEnd <= len(r.Text.Src) {
+		return string(r.Text.Src[f.WordStart:f.WordEnd])
+	}
+	return r.RawStatus
 }
 
 // Decide applies a lifecycle decision (accept, reject or deprecate) to rec
@@ -203,7 +224,7 @@ func (l *Log) Decide(rec *Record, to Status, reason string) ([]FileChange, []str
 			fmt.Sprintf("run `git adr decide %s reject`", rec.ID))
 	}
 	w := newWorkspace(l)
-	word := styleLike(rec.RawStatus, StatusWord(to), lowerStatus(rec.Style))
+	word := styleLike(rec.statusWords(), StatusWord(to), lowerStatus(rec.Style), rec.Root.statusDecoration(to))
 	w.set(rec, rec.WithStatusNote(word, reason))
 	var notes []string
 	if to == Accepted {

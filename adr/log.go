@@ -64,6 +64,9 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 		if !root.Exists && root.Source == "--root" && !opt.AllowMissing {
 			return nil, fmt.Errorf("ADR root %q: %w", root.Dir(), fs.ErrNotExist)
 		}
+		if n := root.emptyNote(fsys); n != "" {
+			l.Notes = append(l.Notes, n)
+		}
 		l.Records = append(l.Records, root.Records...)
 	}
 	l.resolveRelations()
@@ -82,9 +85,7 @@ func (l *Log) Ensure(r *Record) error {
 	}
 	n := Parse(data)
 	n.ID, n.Number, n.Numbered, n.Path, n.Root, n.Archived = r.ID, r.Number, r.Numbered, r.Path, r.Root, r.Archived
-	if n.Title == "" {
-		n.Title = r.Title
-	}
+	n.settleTitle(nameOf(r.Path))
 	*r = *n
 	r.assignUnitIDs()
 	for i := range r.Relations {
@@ -163,7 +164,7 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 	// A path or file name.
 	if strings.Contains(rref, "/") || recordExt(rref) != "" {
 		p := cleanRel(rref)
-		if r := l.ByPath(p); r != nil {
+		if r := l.recordAt(p); r != nil {
 			return r, nil
 		}
 		for _, r := range l.Records {
@@ -183,10 +184,10 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 		return r, err
 	}
 	// A number, with or without a prefix.
-	if prefix, n, ok := parseIDNumber(rref); ok {
+	if prefix, n, suffix, ok := parseIDNumber(rref); ok {
 		cands = nil
 		for _, r := range l.byNumber[n] {
-			if prefix == "" || prefixMatches(r.Root, prefix) {
+			if (prefix == "" || prefixMatches(r.Root, prefix)) && strings.EqualFold(r.Suffix, suffix) {
 				cands = append(cands, r)
 			}
 		}
@@ -197,10 +198,10 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 	// A file stem or slug without its date or number.
 	cands = nil
 	for _, r := range l.Records {
-		fn := parseFileName(baseOf(r.Path))
+		fn := nameOf(r.Path)
 		slug := fn.Slug
 		if !fn.Numbered && isDateSlug(fn.Stem) {
-			slug = fn.Stem[9:]
+			slug = dateSlugRest(fn.Stem)
 		}
 		if strings.EqualFold(fn.Stem, rref) || slug != "" && strings.EqualFold(slug, rref) {
 			cands = append(cands, r)
@@ -254,10 +255,8 @@ func (l *Log) Target(from *Record, target string) *Record {
 	} else {
 		cand = cleanRel(path.Join(dirOf(from.Path), p))
 	}
-	for _, c := range []string{cand, cand + ".md"} {
-		if r := l.byPath[c]; r != nil {
-			return r
-		}
+	if r := l.recordAt(cand); r != nil {
+		return r
 	}
 	// Site-absolute links ("/docs/0003-x") and links to a record that has
 	// moved into or out of the root's archive: match by file name within
@@ -286,6 +285,27 @@ func (l *Log) index() {
 			l.byNumber[r.Number] = append(l.byNumber[r.Number], r)
 		}
 	}
+}
+
+// recordAt finds the record a path names: the file itself, the file
+// without ".md", or a record folder ("2023-01-05-x" for
+// "2023-01-05-x/README.md").
+func (l *Log) recordAt(p string) *Record {
+	if l.byPath == nil {
+		l.index()
+	}
+	if r := l.byPath[p]; r != nil {
+		return r
+	}
+	if r := l.byPath[p+".md"]; r != nil {
+		return r
+	}
+	for _, f := range folderRecordFiles {
+		if r := l.byPath[p+"/"+f]; r != nil {
+			return r
+		}
+	}
+	return nil
 }
 
 // ByPath returns the record at a repository-relative path, or nil.

@@ -14,10 +14,13 @@ type fileName struct {
 	Digits   string
 	Number   int
 	Numbered bool
-	Sep      string
-	Slug     string
-	Ext      string
-	Stem     string
+	// Suffix is the letter of an inserted record ("a" in
+	// "0004a-some-slug.md"): its ID is the number and the letter.
+	Suffix string
+	Sep    string
+	Slug   string
+	Ext    string
+	Stem   string
 }
 
 // recordExts are the extensions a record file may have (any case).
@@ -59,6 +62,13 @@ func parseFileName(name string) fileName {
 			return fileName{}, false
 		}
 		digits, after := rest[:d], rest[d:]
+		suffix := ""
+		// "0004a-some-slug.md" is a record inserted after 0004. A padded
+		// number or a lead word is required, so that "3d-printing.md" stays
+		// a slug.
+		if len(after) > 0 && after[0] >= 'a' && after[0] <= 'z' && (len(after) == 1 || strings.IndexByte("-_ .", after[1]) >= 0) && (lead != "" || d >= 3) {
+			suffix, after = after[:1], after[1:]
+		}
 		sepEnd := 0
 		for sepEnd < len(after) && strings.IndexByte("-_ .", after[sepEnd]) >= 0 {
 			sepEnd++
@@ -70,7 +80,7 @@ func parseFileName(name string) fileName {
 		if err != nil {
 			return fileName{}, false
 		}
-		return fileName{Lead: lead, Digits: digits, Number: n, Numbered: true, Sep: after[:sepEnd], Slug: after[sepEnd:], Ext: ext, Stem: stem}, true
+		return fileName{Lead: lead, Digits: digits, Number: n, Numbered: true, Suffix: suffix, Sep: after[:sepEnd], Slug: after[sepEnd:], Ext: ext, Stem: stem}, true
 	}
 	var got fileName
 	ok := false
@@ -88,10 +98,25 @@ func parseFileName(name string) fileName {
 	if !ok {
 		got, ok = try("")
 	}
-	if !ok || isDatePrefix(got.Digits) || dashedDate(stem) {
+	if !ok || isDatePrefix(got.Digits) || dashedDate(stem) || partialDate(stem) {
 		return fn
 	}
 	return got
+}
+
+// partialDate reports a stem that starts with a year and a month but no
+// day ("2026-01-some-slug"): in a log named by dates it is a dated record,
+// never record number 2026.
+func partialDate(stem string) bool {
+	if len(stem) < 9 || stem[4] != '-' || stem[7] != '-' && stem[7] != '_' {
+		return false
+	}
+	y, err1 := strconv.Atoi(stem[:4])
+	m, err2 := strconv.Atoi(stem[5:7])
+	if err1 != nil || err2 != nil || y < 1970 || y > 2200 || m < 1 || m > 12 {
+		return false
+	}
+	return stem[8] < '0' || stem[8] > '9'
 }
 
 func isDatePrefix(d string) bool {
@@ -104,29 +129,109 @@ func isDatePrefix(d string) bool {
 	return y >= 1970 && y <= 2200 && mo >= 1 && mo <= 12 && day >= 1 && day <= 31
 }
 
-// nonRecordNames are files that live beside records but never are records:
-// generated views, indexes, templates, project files.
-var nonRecordStems = map[string]bool{
-	"readme": true, "index": true, "current": true, "template": true, "adr-template": true,
-	"adr_template": true, "toc": true, "summary": true, "changelog": true, "license": true,
-	"licence": true, "contributing": true, "code_of_conduct": true, "glossary": true,
-	"decision-log": true, "decisions": true, "adr-log": true, "log": true, "_sidebar": true,
-	"overview": true, "introduction": true, "intro": true, "about": true, "security": true,
+// nonRecordStems say why a file that lives beside records is never one:
+// generated views, indexes, project files.
+var nonRecordStems = map[string]string{
+	"readme": reasonIndex, "index": reasonIndex, "toc": reasonIndex, "summary": reasonIndex,
+	"_sidebar": reasonIndex, "decision-log": reasonIndex, "decisions": reasonIndex, "adr-log": reasonIndex,
+	"log": reasonIndex, "overview": reasonIndex, "introduction": reasonIndex, "intro": reasonIndex,
+	"about":     reasonIndex,
+	"current":   "the generated CURRENT view",
+	"changelog": reasonProject, "license": reasonProject, "licence": reasonProject,
+	"contributing": reasonProject, "code_of_conduct": reasonProject, "glossary": reasonProject,
+	"security": reasonProject,
+}
+
+// Reasons discovery gives for files of an ADR folder that are not records.
+const (
+	reasonIndex    = "an index or introduction beside the records"
+	reasonProject  = "project documentation, never a record"
+	reasonTemplate = "a template (git adr new uses it)"
+)
+
+// nonRecordReason says why a file name can never be a record, or "" when
+// it can be one.
+func nonRecordReason(name string) string {
+	ext := recordExt(name)
+	switch {
+	case strings.HasPrefix(name, "."):
+		return "hidden"
+	case ext == "":
+		return "not a Markdown file"
+	case strings.HasPrefix(name, "_"):
+		return "a partial (its name starts with _)"
+	}
+	stem := strings.ToLower(strings.TrimSuffix(name, ext))
+	if r := nonRecordStems[stem]; r != "" {
+		return r
+	}
+	if isTemplateStem(stem) {
+		return reasonTemplate
+	}
+	return ""
+}
+
+// isTemplateStem reports the stem of a template file: "template",
+// MADR's "adr-template" (and "adr-template-minimal"), "0000-template",
+// "template-nygard", and "ADRXXX-title" (a number still to fill in).
+func isTemplateStem(stem string) bool {
+	switch {
+	case stem == "template", strings.HasPrefix(stem, "adr-template"), strings.HasPrefix(stem, "adr_template"),
+		strings.HasSuffix(stem, "-template"), strings.HasSuffix(stem, "_template"),
+		strings.HasPrefix(stem, "template-"), strings.HasPrefix(stem, "template."):
+		return true
+	}
+	// "ADRXXX-*", "adr-xxxx-*", "XXXX-*": placeholders for the number.
+	rest := stem
+	for _, w := range leads {
+		if strings.HasPrefix(rest, w) {
+			rest = strings.TrimLeft(rest[len(w):], "-_ ")
+			break
+		}
+	}
+	x := 0
+	for x < len(rest) && len(rest) > 0 && (rest[0] == 'x' || rest[0] == 'n') && rest[x] == rest[0] {
+		x++
+	}
+	return x >= 3 && (x == len(rest) || strings.IndexByte("-_ .", rest[x]) >= 0)
+}
+
+// folderRecordFiles are the names of the file that makes a folder a record
+// ("docs/decision-records/2023-01-05-some-slug/README.md"), in order of
+// preference.
+var folderRecordFiles = []string{"README.md", "readme.md", "index.md", "Readme.md", "INDEX.md"}
+
+func isFolderRecordFile(base string) bool {
+	for _, f := range folderRecordFiles {
+		if base == f {
+			return true
+		}
+	}
+	return false
+}
+
+// folderRecordName takes apart the name of a folder that may be a record:
+// numbered with a slug ("0007-use-kafka") or dated ("2023-01-05-some-slug").
+func folderRecordName(name string) (fileName, bool) {
+	fn := parseFileName(name + ".md")
+	fn.Ext = ""
+	return fn, fn.Numbered && fn.Slug != "" || !fn.Numbered && isDateSlug(fn.Stem)
+}
+
+// nameOf takes apart the name of the record at p: its file name, or the
+// name of its folder when the record is a folder's README.md.
+func nameOf(p string) fileName {
+	base := baseOf(p)
+	if d := dirOf(p); d != "" && isFolderRecordFile(base) {
+		if fn, ok := folderRecordName(baseOf(d)); ok {
+			return fn
+		}
+	}
+	return parseFileName(base)
 }
 
 // isRecordFileName reports whether a file name can be a record at all.
-func isRecordFileName(name string) bool {
-	ext := recordExt(name)
-	if ext == "" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-		return false
-	}
-	stem := strings.ToLower(strings.TrimSuffix(name, ext))
-	if nonRecordStems[stem] || strings.HasSuffix(stem, "-template") || strings.HasSuffix(stem, "_template") ||
-		strings.HasPrefix(stem, "template-") || strings.HasPrefix(stem, "template.") {
-		return false
-	}
-	return true
-}
+func isRecordFileName(name string) bool { return nonRecordReason(name) == "" }
 
 // slugify turns a title into a file-name slug the way adr-tools does: runs
 // of anything but letters and digits become one dash, lower case, no dash
@@ -192,19 +297,20 @@ func checkNumber(base string, n int) error {
 
 // idPattern reads an ID as people write it: "ADR-0007", "adr 7", "#7",
 // "0007", "7", "ADR-0042§3", "ADR-0012#decision".
-var idPattern = regexp.MustCompile(`^(?i:([a-z][a-z0-9]*)[-_ ]?)?#?(\d{1,9})$`)
+var idPattern = regexp.MustCompile(`^(?i:([a-z]+)[-_ ]?)?#?(\d{1,9})([a-z])?$`)
 
-// parseIDNumber extracts the number and the written prefix from an ID.
-func parseIDNumber(s string) (prefix string, n int, ok bool) {
+// parseIDNumber extracts the number, the written prefix and an inserted
+// record's letter ("ADR-0004a") from an ID.
+func parseIDNumber(s string) (prefix string, n int, suffix string, ok bool) {
 	m := idPattern.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return "", 0, false
+		return "", 0, "", false
 	}
 	n, err := strconv.Atoi(m[2])
 	if err != nil {
-		return "", 0, false
+		return "", 0, "", false
 	}
-	return m[1], n, true
+	return m[1], n, strings.ToLower(m[3]), true
 }
 
 // SplitLocator splits "ADR-0012#decision" or "ADR-0042§3" into the record

@@ -98,6 +98,12 @@ func TestIsRecordFileName(t *testing.T) {
 		"decisions.md":             false,
 		"CHANGELOG.md":             false,
 		"0001-template-for-use.md": true,
+		"0000-template.md":         false,
+		"adr-template-minimal.md":  false,
+		"ADRXXX-title.md":          false,
+		"adr-xxx-title.md":         false,
+		"XXXX-short-title.md":      false,
+		"0004a-inserted.md":        true,
 	} {
 		if got := isRecordFileName(name); got != want {
 			t.Errorf("isRecordFileName(%q) = %v, want %v", name, got, want)
@@ -159,7 +165,7 @@ func TestParseIDNumber(t *testing.T) {
 		{"1234567890", "", 0, false},
 	}
 	for _, tt := range tests {
-		prefix, n, ok := parseIDNumber(tt.in)
+		prefix, n, _, ok := parseIDNumber(tt.in)
 		if prefix != tt.prefix || n != tt.n || ok != tt.ok {
 			t.Errorf("parseIDNumber(%q) = %q, %d, %v; want %q, %d, %v", tt.in, prefix, n, ok, tt.prefix, tt.n, tt.ok)
 		}
@@ -226,4 +232,30 @@ func FuzzParseFileNameAgreesWithSpec(f *testing.F) {
 			t.Fatalf("%q: got %+v, spec lead=%q digits=%q sep=%q slug=%q ok=%v", name, got, lead, digits, sep, slug, ok)
 		}
 	})
+}
+
+// Issue 9, item 12: an inserted record's letter, partial dates.
+func TestFileNameForms(t *testing.T) {
+	tests := []struct {
+		name     string
+		numbered bool
+		number   int
+		suffix   string
+		slug     string
+	}{
+		{"0004a-some-slug.md", true, 4, "a", "some-slug"},
+		{"0004a.md", true, 4, "a", ""},
+		{"adr-48b-x.md", true, 48, "b", "x"},
+		{"3d-printing.md", false, 0, "", "3d-printing"},
+		{"0004ab-x.md", false, 0, "", "0004ab-x"},
+		{"2026-01-some-slug.md", false, 0, "", "2026-01-some-slug"},
+		{"2026-13-not-a-month.md", true, 2026, "", "13-not-a-month"},
+		{"2021-03-04-use-postgres.md", false, 0, "", "2021-03-04-use-postgres"},
+	}
+	for _, tt := range tests {
+		fn := parseFileName(tt.name)
+		if fn.Numbered != tt.numbered || fn.Number != tt.number || fn.Suffix != tt.suffix || fn.Slug != tt.slug {
+			t.Errorf("parseFileName(%q) = %+v, want numbered %v %d%s slug %q", tt.name, fn, tt.numbered, tt.number, tt.suffix, tt.slug)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package adr
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -223,22 +224,26 @@ func (root *Root) FileName(number int, title, date string) string {
 	if slug == "" {
 		slug = "record"
 	}
-	if root.DashedDates {
-		return date + "-" + slug + ".md"
+	name := ""
+	switch {
+	case root.DashedDates:
+		name = date + "-" + slug
+	case root.DateSlugs:
+		name = strings.ReplaceAll(date, "-", "") + "-" + slug
+	case root.NoSlug && !root.Folders:
+		name = root.Lead + padNumber(number, root.Digits)
+	default:
+		sep := root.Sep
+		if sep == "" {
+			sep = "-"
+		}
+		name = root.Lead + padNumber(number, root.Digits) + sep + slug
 	}
-	if root.DateSlugs {
-		return strings.ReplaceAll(date, "-", "") + "-" + slug + ".md"
+	if root.Folders {
+		// One folder per record: "2023-01-05-some-slug/README.md".
+		return name + "/" + root.RecordFile
 	}
-	digits := root.Digits
-	num := padNumber(number, digits)
-	if root.NoSlug {
-		return root.Lead + num + ".md"
-	}
-	sep := root.Sep
-	if sep == "" {
-		sep = "-"
-	}
-	return root.Lead + num + sep + slug + ".md"
+	return name + ".md"
 }
 
 // NewRecord renders a record and the edits that link it: superseded
@@ -266,6 +271,8 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	if lowerStatus(style) {
 		word = strings.ToLower(word)
 	}
+	// "✅ Accepted" in a log that decorates its statuses so.
+	word = o.Root.statusDecoration(status) + word
 	tmpl := o.Template
 	if tmpl == "" {
 		tmpl = templates[style]
@@ -276,6 +283,9 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 		content = Fill(tmpl, fmt.Sprint(o.Number), id, o.Title, o.Date, word)
 	} else {
 		content = Fill(content, fmt.Sprint(o.Number), id, o.Title, o.Date, word)
+	}
+	if o.Template != "" {
+		content = completeTemplate(content, o.Number, o.Title, o.Date, word, o.Status != "")
 	}
 	if len(o.Domains) > 0 {
 		content = addDomains(content, style, o.Domains)
@@ -294,7 +304,7 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	rec.Numbered, rec.Number = !o.Root.DateSlugs, o.Number
 	rec.ID = id
 	if o.Root.DateSlugs {
-		rec.ID = strings.TrimSuffix(name, ".md")
+		rec.ID = nameOf(rec.Path).Stem
 		if o.Root.Name != "" {
 			rec.ID = o.Root.Name + "/" + rec.ID
 		}
@@ -327,6 +337,66 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 		return nil, nil, nil, err
 	}
 	return w.rec(rec), changes, notes, nil
+}
+
+// numberPlaceholder is a number still to fill in after an ID prefix:
+// "ADRXXX", "ADR-XXXX", "RFC NNN".
+var numberPlaceholder = regexp.MustCompile(`(?i:adr|rfc)[-_ ]?(X{3,}|N{3,})\b`)
+
+// completeTemplate fills in what a template without adr-tools
+// placeholders leaves open, as MADR's adr-template.md does: its title
+// heading ("# {short title, representative of ...}") and a front matter
+// "title:" get the title; a "{YYYY-MM-DD ...}" date the date; an unfilled
+// status ("{proposed | rejected | accepted | ...}") the status. A template
+// without a status gets one only when it was asked for (statusGiven):
+// MADR makes the status optional, and the log's own template says whether
+// it keeps one.
+func completeTemplate(content string, number int, title, date, status string, statusGiven bool) string {
+	rec := Parse([]byte(content))
+	t := rec.Text
+	var edits []Edit
+	if l := titleLine(rec); l > 0 && t.Lines[l-1].Kind == LineHeading {
+		line, start := t.LineText(l-1), t.Lines[l-1].Start
+		if i := strings.Index(line, rec.RawTitle); i >= 0 && !strings.Contains(rec.Title, title) {
+			// Replace the title the template wrote, keeping an "ADRXXX: "
+			// before it.
+			j := i + len(rec.RawTitle) - len(rec.Title)
+			if !strings.HasSuffix(rec.RawTitle, rec.Title) || rec.Title == "" {
+				j = i
+			}
+			edits = append(edits, Edit{Start: start + j, End: start + i + len(rec.RawTitle), New: title})
+		}
+		// "# ADRXXX: TITLE": the number still to fill in.
+		if m := numberPlaceholder.FindStringSubmatchIndex(line); m != nil && (len(edits) == 0 || start+m[3] <= edits[0].Start) {
+			edits = append(edits, Edit{Start: start + m[2], End: start + m[3], New: padNumber(number, m[3]-m[2])})
+		}
+	}
+	for i := range t.Lines {
+		if k := t.Lines[i].Kind; k != LineFrontMatter && k != LineText {
+			continue
+		}
+		line := t.LineText(i)
+		key, vs, ve, ok := splitMetaLine(line)
+		if !ok || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		val := line[vs:ve]
+		m, _, _ := metaKeyOf(key)
+		switch {
+		case m == keyDate && (strings.Contains(val, "{") || strings.Contains(strings.ToLower(val), "yyyy")):
+			edits = append(edits, Edit{Start: t.Lines[i].Start + vs, End: t.Lines[i].Start + ve, New: date})
+		case m == keyTitle && t.Lines[i].Kind == LineFrontMatter && unquote(val) != title && len(edits) > 0 && edits[0].New == title:
+			// The front matter title of a template ("title: ADR Template").
+			edits = append(edits, Edit{Start: t.Lines[i].Start + vs, End: t.Lines[i].Start + ve, New: yamlScalar(title)})
+		}
+	}
+	if len(edits) > 0 {
+		rec = Parse(t.Apply(edits...))
+	}
+	if rec.StatusField.Kind != FieldNone && rec.Status == Unknown || rec.StatusField.Kind == FieldNone && statusGiven {
+		return string(rec.WithStatus(status))
+	}
+	return string(rec.Text.Src)
 }
 
 // addDomains writes domains in the style's metadata form.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -48,6 +49,7 @@ func (p *parser) run() {
 	p.frontMatter()
 	p.findTitle()
 	p.preambleMeta()
+	p.metadataSectionMeta()
 	p.statusSection()
 	p.otherSections()
 	p.units()
@@ -55,6 +57,32 @@ func (p *parser) run() {
 	if p.rec.RawStatus != "" || p.rec.StatusField.Kind != FieldNone {
 		p.rec.Status = NormalizeStatus(p.rec.RawStatus)
 	}
+	p.titleOnly()
+}
+
+// titleOnly notes a record that holds its title and nothing else (a stub
+// someone created and never wrote): it is a record, with a problem.
+func (p *parser) titleOnly() {
+	if p.title < 0 || p.rec.StatusField.Kind != FieldNone {
+		return
+	}
+	h := p.headings[p.title]
+	from := h.Line + 1
+	if h.Setext {
+		from++
+	}
+	for i := from; i < len(p.t.Lines); i++ {
+		if p.t.Lines[i].Kind != LineBlank {
+			return
+		}
+	}
+	for i := 0; i < h.Line; i++ {
+		if k := p.t.Lines[i].Kind; k != LineBlank && k != LineFrontMatter {
+			return
+		}
+	}
+	p.rec.onlyTitle = true
+	p.rec.Problems = append(p.rec.Problems, "the record holds only its title")
 }
 
 var fmKeyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_ -]*?)\s*:(?:\s+(.*?)|)\s*$`)
@@ -229,7 +257,7 @@ func unquote(s string) string {
 
 var (
 	titleADR = regexp.MustCompile(`^\[?(?i:architecture\s+decision\s+record|adr|rfc|decision)\s*[-#]?\s*(\d+)?\s*(?:[:.)\]–—-]+\s*)?`)
-	titleNum = regexp.MustCompile(`^\[?(\d+)\]?\s*[.:)–—-]+\s*`)
+	titleNum = regexp.MustCompile(`^\[?(\d+)[a-z]?\]?\s*[.:)–—-]+\s*`)
 )
 
 func (p *parser) findTitle() {
@@ -250,6 +278,15 @@ func (p *parser) findTitle() {
 	}
 	raw := p.rec.RawTitle
 	title, num := cleanTitle(raw)
+	if num < 0 {
+		// "# 29 Use Kafka": a number without a separator. Whether it is
+		// the record's number or part of the title ("# 3 ways to cache")
+		// depends on the file name; see Record.settleTitle.
+		if n, rest, ok := bareTitleNumber(title); ok {
+			p.rec.bareTitle = title
+			title, num = rest, n
+		}
+	}
 	p.rec.Title, p.rec.TitleNumber = title, num
 	if p.rec.RawTitle == "" {
 		p.rec.Problems = append(p.rec.Problems, "no title heading")
@@ -294,6 +331,43 @@ func cleanTitle(raw string) (string, int) {
 	return s, num
 }
 
+// bareTitleNumber splits "29 Use Kafka" into 29 and "Use Kafka": at most
+// 9 digits, spaces, then a letter.
+func bareTitleNumber(s string) (int, string, bool) {
+	d := 0
+	for d < len(s) && d < 10 && s[d] >= '0' && s[d] <= '9' {
+		d++
+	}
+	if d == 0 || d > 9 || d == len(s) || s[d] != ' ' && s[d] != '\t' {
+		return 0, "", false
+	}
+	rest := strings.TrimLeft(s[d:], " \t")
+	if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLetter(r) {
+		return 0, "", false
+	}
+	n, err := strconv.Atoi(s[:d])
+	return n, rest, err == nil
+}
+
+// settleTitle decides what a bare number in the title is, now that the
+// file name is known: the record's number, unless the record is not
+// numbered or its slug starts with that number too ("0007-3-ways-to-cache.md"
+// titled "# 3 ways to cache"). A record without a title is named after its
+// slug.
+func (r *Record) settleTitle(fn fileName) {
+	if r.bareTitle != "" {
+		digits := strconv.Itoa(r.TitleNumber)
+		inSlug := strings.HasPrefix(fn.Slug, digits) && (len(fn.Slug) == len(digits) || fn.Slug[len(digits)] < '0' || fn.Slug[len(digits)] > '9')
+		if !fn.Numbered || inSlug {
+			r.Title, r.TitleNumber = r.bareTitle, -1
+		}
+		r.bareTitle = ""
+	}
+	if r.Title == "" {
+		r.Title = humanize(fn.Slug)
+	}
+}
+
 // preambleEnd returns the line index where the preamble (the lines after
 // the title that hold metadata) ends: the next heading.
 func (p *parser) preambleRange() (from, to int) {
@@ -335,7 +409,7 @@ func (p *parser) metaLines(from, to int, section string, record bool) {
 		}
 		key, vstart, vend, ok := splitMetaLine(s)
 		if !ok {
-			if label, targets, ok := parseRelationLine(s, false); ok {
+			if label, targets, ok := parseRelationLine(s, noCustom); ok {
 				for _, tg := range targets {
 					p.addRelationIn(ParseRelationType(label), label, tg, i, section)
 				}
@@ -479,12 +553,17 @@ func trimRange(s string, a, b int) [2]int {
 
 func (p *parser) setStatus(val string, f Field, line int) {
 	if p.rec.StatusField.Kind != FieldNone {
-		return // the first place that states a status wins
+		// The first place that states a status wins; a later one that
+		// says otherwise is kept for check to report.
+		if st := NormalizeStatus(val); st != Unknown && st != NormalizeStatus(p.rec.RawStatus) {
+			p.rec.otherStatuses = append(p.rec.otherStatuses, statusMention{Raw: strings.TrimSpace(val), Status: st, Line: line + 1})
+		}
+		return
 	}
 	p.rec.RawStatus = strings.TrimSpace(val)
 	p.rec.StatusField = f
 	// "Superseded by [X](x.md)" is a status and a relation at once.
-	if label, targets, ok := parseRelationLine(val, false); ok {
+	if label, targets, ok := parseRelationLine(val, noCustom); ok {
 		for _, tg := range targets {
 			p.addRelation(ParseRelationType(label), label, tg, line)
 		}
@@ -493,9 +572,66 @@ func (p *parser) setStatus(val string, f Field, line int) {
 			p.addRelation(ParseRelationType(label), label, tg, line)
 		}
 	}
+	// "accepted; supersedes ADR-0012", "Proposed (amends ADR-3)": a
+	// status followed by relations.
+	clauses := statusClauses(val)
+	related := false
+	for _, seg := range clauses[1:] {
+		label, targets, ok := parseRelationLine(seg, noCustom)
+		if !ok {
+			label, targets, ok = statusWithIDs(seg)
+		}
+		if !ok || !ParseRelationType(label).Known() {
+			continue
+		}
+		related = true
+		for _, tg := range targets {
+			p.addRelation(ParseRelationType(label), label, tg, line)
+		}
+	}
+	if head := clauses[0]; related && head != "" && f.End <= len(p.t.Src) {
+		if i := strings.Index(string(p.t.Src[f.Start:f.End]), head); i >= 0 {
+			p.rec.StatusField.WordStart = f.Start + i
+			p.rec.StatusField.WordEnd = f.Start + i + len(head)
+		}
+	}
 }
 
-var statusWithID = regexp.MustCompile(`(?i)^\W*(superseded by|superceded by|replaced by|amended by|refined by)\s*:?\s+(.+)$`)
+// statusClauses splits a status value at ";", "," and parentheses outside
+// Markdown links: "accepted; supersedes [12. A, B](0012-a.md)" is
+// "accepted" and "supersedes [12. A, B](0012-a.md)". The first clause is
+// the status; later ones may be relations.
+func statusClauses(val string) []string {
+	var out []string
+	start, brackets, link := 0, 0, false
+	cut := func(i int) {
+		if s := strings.TrimSpace(val[start:i]); s != "" || len(out) == 0 {
+			out = append(out, s)
+		}
+		start = i + 1
+	}
+	for i := 0; i < len(val); i++ {
+		switch c := val[i]; {
+		case c == '[':
+			brackets++
+		case c == ']' && brackets > 0:
+			brackets--
+			link = brackets == 0 && i+1 < len(val) && val[i+1] == '('
+			if link {
+				i++ // the link destination's "(" is no clause
+			}
+		case c == ')' && link:
+			link = false
+		case brackets > 0 || link:
+		case c == ';' || c == ',' || c == '(' || c == ')':
+			cut(i)
+		}
+	}
+	cut(len(val))
+	return out
+}
+
+var statusWithID = regexp.MustCompile(`(?i)^\W*(superseded(?: by)?|superceded(?: by)?|replaced by|amended by|refined by)\s*:?\s+(.+)$`)
 
 func statusWithIDs(val string) (string, []string, bool) {
 	m := statusWithID.FindStringSubmatch(strings.TrimSpace(val))

@@ -16,20 +16,39 @@ func linkIndex(s string) []int {
 	return mdLink.FindStringIndex(s)
 }
 
+// customLabels says which unknown link labels parseRelationLine accepts.
+type customLabels uint8
+
+const (
+	// noCustom accepts known relation labels only.
+	noCustom customLabels = iota
+	// customInStatus accepts any label linking a Markdown file by a
+	// relative path: adr-tools writes its -l links ("Clarifies [3.
+	// X](0003-x.md)") in the Status section.
+	customInStatus
+	// customRecordLinks accepts a label only when it links a record by
+	// its file name ("NNNN-slug.md", a date slug) or ID, and is not
+	// written as a key ("Background: [the design](../design.md)" is a
+	// reference): the bullets of "## Links" or "## More Information".
+	customRecordLinks
+)
+
 // parseRelationLine reads "Supersedes [5. X](0005-x.md)", "- Amended by
 // [X](x.md), [Y](y.md)" or "Superseded by ADR-0009". Custom labels
-// ("Clarifies [3. X](0003-x.md)", as adr-tools writes them) are accepted only
-// when custom is set and the line links a Markdown file.
-func parseRelationLine(s string, custom bool) (label string, targets []string, ok bool) {
+// ("Clarifies [3. X](0003-x.md)", as adr-tools writes them) are accepted
+// as custom says; a URL is never the target of a custom label.
+func parseRelationLine(s string, custom customLabels) (label string, targets []string, ok bool) {
 	s = strings.TrimSpace(s)
 	s = strings.TrimLeft(s, "-*+ \t")
+	// "⌛️ Superseded by [7. X](0007-x.md)": the emoji decorates the label.
+	s = s[decorationLen(s):]
 	if s == "" {
 		return "", nil, false
 	}
 	// Most lines hold no link: skip the (backtracking) link pattern then.
 	if loc := linkIndex(s); loc != nil {
-		label = strings.Trim(strings.TrimSpace(s[:loc[0]]), "*_: \t")
-		if label == "" || len(strings.Fields(label)) > 5 || strings.ContainsAny(label, ".;!?()[]`") {
+		label = strings.Trim(trimDecoration(strings.TrimSpace(s[:loc[0]])), "*_: \t")
+		if label == "" || len(strings.Fields(label)) > 5 || strings.ContainsAny(label, ".,;!?()[]`") {
 			return "", nil, false
 		}
 		for _, m := range mdLink.FindAllStringSubmatch(s, -1) {
@@ -45,15 +64,31 @@ func parseRelationLine(s string, custom bool) (label string, targets []string, o
 			if _, rel, isKey := metaKeyOf(label); isKey && rel != "" {
 				return label, targets, true
 			}
-			if !custom {
+			if custom == noCustom {
 				return "", nil, false
 			}
-			mdTarget := false
+			keyed := strings.HasSuffix(strings.TrimRight(strings.TrimSpace(s[:loc[0]]), "*_ \t"), ":")
+			if custom == customRecordLinks && keyed {
+				return "", nil, false
+			}
 			for _, tg := range targets {
-				mdTarget = mdTarget || recordExt(stripFragment(tg)) != "" || isIDText(tg)
-			}
-			if !mdTarget {
-				return "", nil, false
+				p := stripFragment(tg)
+				switch {
+				case urlScheme.MatchString(tg) || strings.HasPrefix(tg, "//"):
+					return "", nil, false
+				case isIDText(tg):
+				case strings.HasSuffix(p, "/"):
+					// A record folder: "../2023-01-05-some-slug/".
+					if _, ok := folderRecordName(baseOf(strings.TrimSuffix(p, "/"))); !ok {
+						return "", nil, false
+					}
+				case recordExt(p) == "":
+					return "", nil, false
+				case custom == customRecordLinks:
+					if fn := nameOf(p); !fn.Numbered && !isDateSlug(fn.Stem) {
+						return "", nil, false
+					}
+				}
 			}
 		}
 		return label, targets, true
@@ -97,7 +132,7 @@ func relationTargets(v string) []string {
 	return out
 }
 
-var idText = regexp.MustCompile(`^(?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
+var idText = regexp.MustCompile(`^(?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}[a-z]?(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
 
 func isIDText(s string) bool { return idText.MatchString(strings.TrimSpace(s)) }
 
@@ -118,10 +153,78 @@ var statusHeadings = map[string]bool{
 func headingKey(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
 	s = strings.Trim(s, "*_`: ")
-	if m := titleNum.FindStringIndex(s); m != nil && m[1] < len(s) {
+	if n := sectionNumberLen(s); n > 0 && n < len(s) {
+		s = s[n:]
+	} else if m := titleNum.FindStringIndex(s); m != nil && m[1] < len(s) {
 		s = s[m[1]:]
 	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// sectionNumberLen is the length of a multi-level section number and the
+// space after it ("8.1 " in "8.1 Statut", "2.3. " in "2.3. Context"), 0
+// when s does not start with one.
+func sectionNumberLen(s string) int {
+	i, levels := 0, 0
+	for {
+		d := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return 0
+		}
+		levels++
+		if i+1 < len(s) && s[i] == '.' && s[i+1] >= '0' && s[i+1] <= '9' {
+			i++
+			continue
+		}
+		break
+	}
+	if levels < 2 {
+		return 0
+	}
+	if i < len(s) && (s[i] == '.' || s[i] == ')') {
+		i++
+	}
+	sp := i
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i == sp {
+		return 0
+	}
+	return i
+}
+
+// metadataSections are sections that hold the record's metadata as lines,
+// bullets or a table ("## Metadata" then "- Status: Accepted").
+var metadataSections = map[string]bool{
+	"metadata": true, "meta data": true, "meta": true, "document metadata": true, "adr metadata": true,
+	"record metadata": true, "decision metadata": true, "document information": true, "properties": true,
+	"métadonnées": true, "metadaten": true, "metadatos": true, "metadados": true, "元数据": true, "メタデータ": true,
+}
+
+// metadataSectionMeta reads the metadata of every metadata section, in
+// document order (one may repeat: a header and a footer).
+func (p *parser) metadataSectionMeta() {
+	for hi, h := range p.headings {
+		if hi == p.title || !metadataSections[headingKey(h.Text)] {
+			continue
+		}
+		end := len(p.t.Lines)
+		for _, h2 := range p.headings[hi+1:] {
+			if h2.Level <= h.Level {
+				end = h2.Line
+				break
+			}
+		}
+		start := h.Line + 1
+		if h.Setext {
+			start++
+		}
+		p.metaLines(start, end, "", true)
+	}
 }
 
 // statusSection reads "## Status": the first paragraph is the status, link
@@ -129,6 +232,7 @@ func headingKey(s string) string {
 // "## Status: Accepted" carries the value itself.
 func (p *parser) statusSection() {
 	t := p.t
+	empty := -1 // the first status heading without a value
 	for hi, h := range p.headings {
 		if hi == p.title {
 			continue
@@ -154,23 +258,46 @@ func (p *parser) statusSection() {
 		if h.Setext {
 			start++
 		}
-		if inline != "" {
-			line := t.LineText(h.Line)
-			// The value follows the colon; searching from the end could
-			// land in a closing "##" sequence.
-			off := strings.Index(line, h.Text) + after
-			off += strings.Index(line[off:], inline)
-			p.setStatus(inline, Field{Kind: FieldSection, Line: h.Line, Section: h.Line, Start: t.Lines[h.Line].Start + off, End: t.Lines[h.Line].Start + off + len(inline)}, h.Line)
+		if inline == "" {
+			if p.statusBody(h.Line, start, end, false) {
+				return
+			}
+			// An empty status heading: a later one may hold the value
+			// ("## Status" repeated, or "### Status" inside it).
+			if empty < 0 {
+				empty = hi
+			}
+			continue
 		}
-		p.statusBody(h.Line, start, end)
+		// "## Status: Accepted": the heading holds the value; the section
+		// may still hold link lines.
+		line := t.LineText(h.Line)
+		// The value follows the colon; searching from the end could
+		// land in a closing "##" sequence.
+		off := strings.Index(line, h.Text) + after
+		off += strings.Index(line[off:], inline)
+		p.setStatus(inline, Field{Kind: FieldSection, Line: h.Line, Section: h.Line, Start: t.Lines[h.Line].Start + off, End: t.Lines[h.Line].Start + off + len(inline)}, h.Line)
+		p.statusBody(h.Line, start, end, true)
 		return
+	}
+	if empty >= 0 {
+		h := p.headings[empty]
+		start := h.Line + 1
+		if h.Setext {
+			start++
+		}
+		p.statusBody(h.Line, start, start, true)
 	}
 }
 
 var checkedBox = regexp.MustCompile(`^\s{0,3}[-*+]\s+\[[xX]\]\s+(.*?)\s*$`)
 var uncheckedBox = regexp.MustCompile(`^\s{0,3}[-*+]\s+\[ \]\s+`)
 
-func (p *parser) statusBody(heading, start, end int) {
+// statusBody reads the status section whose heading is on line heading
+// and whose body is lines [start, end). It reports whether the section
+// states a status; an empty section sets an empty status field (where an
+// edit writes one) only when setEmpty is set.
+func (p *parser) statusBody(heading, start, end int, setEmpty bool) bool {
 	t := p.t
 	// A checklist of statuses ("- [x] Accepted", "- [ ] Rejected"): the
 	// checked item is the status; none checked is an empty status.
@@ -192,13 +319,14 @@ func (p *parser) statusBody(heading, start, end int) {
 		}
 	}
 	if boxes >= 2 {
-		if checked < 0 {
-			pos := t.Lines[heading].Next
+		if checked < 0 && setEmpty {
+			pos := t.Lines[start-1].Next // after the heading (a setext one's underline included)
 			p.setStatus("", Field{Kind: FieldSection, Line: heading, Section: heading, Start: pos, End: pos}, heading)
 		}
-		return
+		return checked >= 0
 	}
 	var valFrom, valTo = -1, -1
+	quoted := -1 // the first quoted line that holds a status and nothing else
 	for i := start; i < end; i++ {
 		l := t.Lines[i]
 		if l.Kind == LineHeading {
@@ -208,6 +336,9 @@ func (p *parser) statusBody(heading, start, end int) {
 		if l.Kind != LineText || strings.HasPrefix(s, ">") {
 			if valFrom >= 0 && valTo < 0 {
 				valTo = i
+			}
+			if quoted < 0 && l.Kind == LineText && bareStatus(strings.TrimLeft(s, "> \t")) {
+				quoted = i
 			}
 			continue
 		}
@@ -220,7 +351,7 @@ func (p *parser) statusBody(heading, start, end int) {
 			}
 			continue
 		}
-		if label, targets, ok := parseRelationLine(s, true); ok {
+		if label, targets, ok := parseRelationLine(s, customInStatus); ok {
 			rt := ParseRelationType(label)
 			for _, tg := range targets {
 				p.addRelation(rt, label, tg, i)
@@ -244,12 +375,29 @@ func (p *parser) statusBody(heading, start, end int) {
 			valTo--
 		}
 	}
+	if valFrom < 0 && quoted >= 0 {
+		// "> Accepted" alone: the quote is the status (unfilled guidance
+		// such as "> Accepted or Rejected" is not a bare status). The field
+		// starts after the quote markers, so an edit keeps them.
+		line := t.LineText(quoted)
+		lead := len(line) - len(strings.TrimLeft(line, "> \t"))
+		val := strings.TrimRight(line[lead:], " \t")
+		f := Field{Kind: FieldSection, Line: quoted, Section: heading, Start: t.Lines[quoted].Start + lead}
+		f.End = f.Start + len(val)
+		p.setStatus(val, f, quoted)
+		return true
+	}
 	if valFrom < 0 {
+		if p.rec.StatusField.Kind != FieldNone {
+			return true // a metadata table row in the section
+		}
 		// An empty status section: the value belongs after the heading and
 		// one blank line.
-		pos := t.Lines[heading].Next
-		p.setStatus("", Field{Kind: FieldSection, Line: heading, Section: heading, Start: pos, End: pos}, heading)
-		return
+		if setEmpty {
+			pos := t.Lines[start-1].Next // after the heading (a setext one's underline included)
+			p.setStatus("", Field{Kind: FieldSection, Line: heading, Section: heading, Start: pos, End: pos}, heading)
+		}
+		return false
 	}
 	var parts []string
 	for i := valFrom; i < valTo; i++ {
@@ -260,6 +408,7 @@ func (p *parser) statusBody(heading, start, end int) {
 	f.Start += len(t.LineText(valFrom)) - len(strings.TrimLeft(t.LineText(valFrom), " \t"))
 	f.End -= len(t.LineText(valTo-1)) - len(strings.TrimRight(t.LineText(valTo-1), " \t"))
 	p.setStatus(strings.Join(parts, " "), f, valFrom)
+	return true
 }
 
 // linkSections are sections whose bullets are relations.
@@ -290,6 +439,17 @@ func (p *parser) otherSections() {
 				}
 			}
 		}
+		if p.rec.Date == "" && hi != p.title && metaKeys[headingKey(h.Text)] == keyDate {
+			// "### Date" then "2024-01-01": the first line that is a date.
+			for i := h.Line + 1; i < len(t.Lines) && t.Lines[i].Kind != LineHeading; i++ {
+				if t.Lines[i].Kind == LineText {
+					if d := normalizeDate(t.LineText(i)); len(d) == 10 && d[4] == '-' && d[7] == '-' {
+						p.rec.Date = d
+					}
+					break
+				}
+			}
+		}
 		if hi == p.title || !linkSections[headingKey(h.Text)] {
 			continue
 		}
@@ -305,7 +465,7 @@ func (p *parser) otherSections() {
 				continue
 			}
 			s := t.LineText(i)
-			if label, targets, ok := parseRelationLine(s, true); ok {
+			if label, targets, ok := parseRelationLine(s, customRecordLinks); ok {
 				for _, tg := range targets {
 					p.addRelation(ParseRelationType(label), label, tg, i)
 				}

@@ -61,6 +61,9 @@ type Record struct {
 	// Number is the numeric identity; meaningful only when Numbered.
 	Number   int
 	Numbered bool
+	// Suffix is the letter of a record inserted after another one
+	// ("a" of "0004a-some-slug.md", ID "ADR-0004a"); "" for most records.
+	Suffix string
 	// Title is the heading without its number or "ADR n:" decoration;
 	// RawTitle is the heading text as written.
 	Title, RawTitle string
@@ -96,6 +99,23 @@ type Record struct {
 
 	// lazy marks a record known by its file name only (see Log.Ensure).
 	lazy bool
+	// otherStatuses are statuses stated after the first one that differ
+	// from it ("status: active" in the front matter, "Rejected" in the
+	// Status section); check reports them.
+	otherStatuses []statusMention
+	// onlyTitle marks a record with a title and nothing else.
+	onlyTitle bool
+	// bareTitle is the title as written when it starts with a number
+	// without a separator ("29 Use Kafka"); see settleTitle.
+	bareTitle string
+}
+
+// statusMention is a status stated in a record besides its status.
+type statusMention struct {
+	Raw    string
+	Status Status
+	// Line is 1-based.
+	Line int
 }
 
 // Unparseable returns why `git adr check` reports the record unparseable
@@ -156,6 +176,11 @@ type Field struct {
 	Start, End int
 	// Section is the 0-based heading line of a status section.
 	Section int
+	// WordStart and WordEnd delimit the status words alone when relations
+	// follow them in the same value ("accepted" in "accepted; supersedes
+	// ADR-0012"), so that an edit keeps the relations; both are 0 when the
+	// value is the status alone.
+	WordStart, WordEnd int
 }
 
 // Unit is an identified excerpt of a record: one section ("ADR-0012#decision")

@@ -32,11 +32,15 @@ func (l *Log) Renumber(rec *Record, n int) (*RenumberResult, error) {
 	}
 	root := rec.Root
 	for _, r := range root.Records {
-		if r.Numbered && r.Number == n {
+		if r.Numbered && r.Number == n && r.Suffix == "" {
 			return nil, fmt.Errorf("%s is taken by %s", root.FormatID(n), r.Path)
 		}
 	}
-	fn := parseFileName(baseOf(rec.Path))
+	fn := nameOf(rec.Path)
+	if fn.Ext == "" {
+		dir := dirOf(rec.Path)
+		return nil, fmt.Errorf("%s is the folder %s; move the folder to renumber it (`git mv %s NEW-NAME`, then `git adr check` lists the links to fix)", rec.ID, dir, ShellWord(dir))
+	}
 	width := len(fn.Digits)
 	if len(fn.Digits) > 0 && fn.Digits[0] != '0' {
 		width = root.Digits

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Root is a directory of ADRs with its own ID namespace.
@@ -34,6 +35,11 @@ type Root struct {
 	DashedDates bool
 	// NoSlug reports file names without a slug ("ADR-48.md").
 	NoSlug bool
+	// Folders reports a log that keeps each record in its own folder
+	// ("2023-01-05-some-slug/README.md"); RecordFile is the file name
+	// inside ("README.md").
+	Folders    bool
+	RecordFile string
 	// Template is a project template for new records ("" for built-in).
 	Template string
 	// Records are the live and the archived records, in number order
@@ -46,9 +52,25 @@ type Root struct {
 	// that cannot be read (errors.Is fs.ErrPermission). A refused root has
 	// no records and nothing is written into it.
 	Refused error
+	// Skipped are the entries of the root and its archive that are not
+	// records, each with the reason.
+	Skipped []Skipped
+
+	// noStatus and parsed count the root's parsed records without any
+	// status and in all (see StatusesOptional).
+	noStatus, parsed int
+
+	// indexFile is the configured name of the generated index ("" for
+	// IndexFile); see IndexName.
+	indexFile string
+
+	// templates are the template files the root holds (adr-template.md,
+	// template.md, 0000-template.md, ADRXXX-title.md), in no order.
+	templates []string
 
 	configured bool // style/digits/prefix fixed by configuration
 	digitsSet  bool
+	prefixSet  bool
 }
 
 // RefusedRootError means a record would be written into a refused root
@@ -129,6 +151,7 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 			root.Records = append(root.Records, archived...)
 		}
 	}
+	sort.Slice(root.Skipped, func(i, j int) bool { return root.Skipped[i].Path < root.Skipped[j].Path })
 	root.deriveConventions()
 	return nil
 }
@@ -137,30 +160,100 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 // style.
 const lazySample = 12
 
+// Skipped is an entry of an ADR root (or its archive) that is not a
+// record, with the reason; `git adr roots --verbose` lists them.
+type Skipped struct {
+	// Path is repository-relative; a folder ends with "/".
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	// Problem marks an entry `git adr check` reports: a special file or a
+	// name git-adr cannot open.
+	Problem bool `json:"problem,omitempty"`
+}
+
+func (root *Root) skip(dir, name, reason string, problem bool) {
+	p := name
+	if dir != "." {
+		p = dir + "/" + name
+	}
+	root.Skipped = append(root.Skipped, Skipped{Path: p, Reason: reason, Problem: problem})
+}
+
+// specialFileReason names a file that is neither regular, a folder nor a
+// link. Reading a FIFO would block; none of them can be a record.
+func specialFileReason(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO), not a regular file"
+	case m&fs.ModeSocket != 0:
+		return "a socket, not a regular file"
+	case m&fs.ModeDevice != 0:
+		return "a device, not a regular file"
+	}
+	return "not a regular file"
+}
+
 func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool) ([]*Record, error) {
 	type cand struct {
 		name string
 		fn   fileName
 	}
 	var cands []cand
-	numbered := false
+	numbered, dated := 0, 0
 	for _, e := range entries {
-		if e.IsDir() || e.Type()&fs.ModeSymlink != 0 || !isRecordFileName(e.Name()) {
-			continue
+		name := e.Name()
+		switch {
+		case !utf8.ValidString(name):
+			// Such a name cannot be opened through an fs.FS; one bad name
+			// must not fail every command.
+			root.skip(dir, strings.ToValidUTF8(name, "\uFFFD"), fmt.Sprintf("its name %q is not valid UTF-8; rename it", name), true)
+		case e.IsDir():
+			if !archived && name == ArchiveDir || name == ".git" {
+				continue
+			}
+			fn, named := folderRecordName(name)
+			if !named {
+				root.skip(dir, name+"/", folderReason(name), false)
+				continue
+			}
+			// A folder per record: "2023-01-05-some-slug/README.md".
+			file := recordFolderFile(fsys, path.Join(dir, name))
+			if file == "" {
+				root.skip(dir, name+"/", "named like a record, but holds no README.md (or index.md) to read as one", false)
+				continue
+			}
+			if fn.Numbered {
+				numbered++
+			} else {
+				dated++
+			}
+			cands = append(cands, cand{name + "/" + file, fn})
+		case e.Type()&fs.ModeSymlink != 0:
+			root.skip(dir, name, "a symbolic link; git-adr does not follow links in an ADR folder", false)
+		case !e.Type().IsRegular():
+			root.skip(dir, name, specialFileReason(e.Type()), true)
+		default:
+			if name == root.IndexName() {
+				root.skip(dir, name, "the generated index (git adr index writes it)", false)
+				continue
+			}
+			if reason := nonRecordReason(name); reason != "" {
+				root.skip(dir, name, reason, false)
+				if reason == reasonTemplate && !archived {
+					root.templates = append(root.templates, path.Join(dir, name))
+				}
+				continue
+			}
+			fn := parseFileName(name)
+			switch {
+			case fn.Numbered:
+				numbered++
+			case isDateSlug(fn.Stem):
+				dated++
+			}
+			cands = append(cands, cand{name, fn})
 		}
-		fn := parseFileName(e.Name())
-		numbered = numbered || fn.Numbered
-		cands = append(cands, cand{e.Name(), fn})
 	}
-	// In a numbered log, an unnumbered file is documentation beside the
-	// records, not a record.
-	kept := cands[:0]
-	for _, c := range cands {
-		if !numbered || c.fn.Numbered || isDateSlug(c.fn.Stem) {
-			kept = append(kept, c)
-		}
-	}
-	cands = kept
 	// A lazy load parses only a sample (and files whose name does not say
 	// they are records); the rest are known by name.
 	parse := make([]bool, len(cands))
@@ -204,21 +297,41 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	}
 	close(next)
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	// Files named by a slug alone are records when they have ADR structure,
+	// and then only in a log of slugs: in a numbered log, an unnumbered
+	// file is documentation beside the records. The log's scheme is what
+	// most of its records say, so one odd name never decides it. A file
+	// holding only a title is a stub record in a log of slugs.
+	slugs := 0
+	for i, c := range cands {
+		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) && looksLikeADR(recs[i]) {
+			slugs++
+		}
+	}
+	numberedLog := numbered > 0 && numbered >= slugs
+	slugLog := slugs > numbered+dated
 	var out []*Record
 	for i, c := range cands {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
 		rec := recs[i]
-		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) && !looksLikeADR(rec) {
-			continue
+		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) {
+			switch {
+			case numberedLog:
+				root.skip(dir, c.name, "documentation beside the records: the log numbers its records and this name has no number", false)
+				continue
+			case !looksLikeADR(rec) && !(rec.onlyTitle && slugLog):
+				root.skip(dir, c.name, "no ADR structure (no status, and no context and decision sections)", false)
+				continue
+			}
 		}
 		rec.Root = root
-		if rec.Title == "" {
-			rec.Title = humanize(c.fn.Slug)
-		}
+		rec.settleTitle(c.fn)
 		rec.Archived = archived
-		rec.Numbered, rec.Number = c.fn.Numbered, c.fn.Number
+		rec.Numbered, rec.Number, rec.Suffix = c.fn.Numbered, c.fn.Number, c.fn.Suffix
 		if !rec.Numbered {
 			rec.ID = c.fn.Stem
 			if root.Name != "" {
@@ -230,11 +343,185 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	return out, nil
 }
 
+// IndexName is the file name of the root's generated index: INDEX.md, or
+// the index_file of .adr.toml.
+func (root *Root) IndexName() string {
+	if root.indexFile != "" {
+		return root.indexFile
+	}
+	return IndexFile
+}
+
+// StatusesOptional reports a root most of whose records state no status
+// at all (no status field, no status section), as MADR allows: such a log
+// does not record statuses, and a record without one is "status not
+// recorded" rather than a record whose status is missing. none and total
+// count the records read.
+func (root *Root) StatusesOptional() (none, total int, ok bool) {
+	return root.noStatus, root.parsed, root.parsed > 0 && root.noStatus*2 > root.parsed
+}
+
+// StatusNotRecorded reports a record that states no status in a log that
+// does not record statuses (see [Root.StatusesOptional]).
+func (r *Record) StatusNotRecorded() bool {
+	if r.StatusField.Kind != FieldNone || r.Root == nil {
+		return false
+	}
+	_, _, ok := r.Root.StatusesOptional()
+	return ok
+}
+
+// statusDecoration is how the root's records decorate status st: "✅ "
+// when most of its records with that status start it with that emoji, ""
+// otherwise (or for a nil root).
+func (root *Root) statusDecoration(st Status) string {
+	if root == nil {
+		return ""
+	}
+	forms := map[string]int{}
+	for _, r := range root.Records {
+		if r.lazy || r.Status != st {
+			continue
+		}
+		raw := strings.TrimSpace(r.statusWords())
+		forms[raw[:decorationLen(raw)]]++
+	}
+	keys := make([]string, 0, len(forms))
+	for f := range forms {
+		keys = append(keys, f)
+	}
+	sort.Strings(keys)
+	best, n := "", forms[""]
+	for _, f := range keys {
+		if f != "" && forms[f] > n {
+			best, n = f, forms[f]
+		}
+	}
+	return best
+}
+
+// LogTemplate is the template the log keeps beside its records, for
+// `git adr new` when neither .adr.toml nor $ADR_TEMPLATE names one
+// (adr-tools' templates/template.md is looked up by the command first):
+// MADR's adr-template.md, then template.md, then a numbered
+// 0000-template.md, then a placeholder name such as ADRXXX-title.md. ""
+// when there is none.
+func (root *Root) LogTemplate() string {
+	rank := func(p string) int {
+		stem := strings.ToLower(strings.TrimSuffix(baseOf(p), path.Ext(p)))
+		switch {
+		case stem == "adr-template":
+			return 0
+		case stem == "template":
+			return 1
+		case parseFileName(baseOf(p)).Numbered:
+			return 2
+		case !strings.Contains(stem, "template"):
+			return 3 // ADRXXX-title
+		}
+		return 4 // adr-template-minimal, template-short, ...
+	}
+	best := ""
+	for _, t := range root.templates {
+		p := strings.TrimPrefix(t, "./")
+		if best == "" || rank(p) < rank(best) || rank(p) == rank(best) && p < best {
+			best = p
+		}
+	}
+	return best
+}
+
+// emptyNote explains a root that exists but holds no record while holding
+// other things (a layout git-adr does not read), "" otherwise.
+func (root *Root) emptyNote(fsys fs.FS) string {
+	if !root.Exists || len(root.Records) > 0 {
+		return ""
+	}
+	folders, files := 0, 0
+	var deeper []string
+	for _, s := range root.Skipped {
+		switch {
+		case s.Reason == "hidden":
+		case strings.HasSuffix(s.Path, "/"):
+			folders++
+			dir := strings.TrimSuffix(s.Path, "/")
+			if entries, err := fs.ReadDir(fsys, dir); err == nil && len(recordNames(fsys, dir, entries, 2)) == 2 {
+				deeper = append(deeper, dir)
+			}
+		default:
+			files++
+		}
+	}
+	if folders+files == 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("ADR root %q holds no records (%s and %s that are not records; `git adr roots --verbose` says why for each)", root.Dir(), plural(folders, "folder"), plural(files, "file"))
+	if len(deeper) > 0 {
+		return msg + fmt.Sprintf("; records sit one level down, in %s: name that folder with --root, or list each in %s", strings.Join(deeper, ", "), ConfigFile)
+	}
+	return msg + "; records are Markdown files named NNNN-slug.md or YYYY-MM-DD-slug.md (or slug.md with a status), or folders NNNN-slug/ or YYYY-MM-DD-slug/ holding a README.md"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// recordFolderFile returns the name of the file that makes dir a record
+// folder (README.md, or index.md), or "".
+func recordFolderFile(fsys fs.FS, dir string) string {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return ""
+	}
+	for _, want := range folderRecordFiles {
+		for _, e := range entries {
+			if e.Name() == want && e.Type().IsRegular() {
+				return want
+			}
+		}
+	}
+	return ""
+}
+
+// folderReason says why a subfolder of a root holds no records.
+func folderReason(name string) string {
+	switch strings.ToLower(name) {
+	case "templates", "template":
+		return "templates (git adr new uses templates/template.md)"
+	case "assets", "images", "img", "media", "diagrams", "attachments", "static":
+		return "assets"
+	case "drafts", "draft":
+		return "drafts are not records"
+	}
+	if len(name) <= 7 && !strings.ContainsAny(name, " ") && name == strings.ToLower(name) && !strings.ContainsAny(name, "0123456789") {
+		return "a folder; records are the Markdown files of the root and of archive/ (a short name like this one is often a translation mirror)"
+	}
+	return "a folder; records are the Markdown files of the root and of archive/"
+}
+
 // isDateSlug reports a file stem that starts with a date, as log4brains
 // ("20201016-use-slugs") and blog-style logs ("2021-03-04-use-slugs")
 // name records: such records are identified by their slug.
 func isDateSlug(stem string) bool {
-	return dashedDate(stem) || len(stem) > 9 && isDatePrefix(stem[:8]) && (stem[8] == '-' || stem[8] == '_')
+	return dashedDate(stem) || partialDate(stem) || len(stem) > 9 && isDatePrefix(stem[:8]) && (stem[8] == '-' || stem[8] == '_')
+}
+
+// dateSlugRest is the slug of a date-slug stem without its date
+// ("use-slugs" of "2021-03-04-use-slugs", "20201016-use-slugs" and
+// "2021-03-use-slugs").
+func dateSlugRest(stem string) string {
+	switch {
+	case dashedDate(stem):
+		return stem[11:]
+	case partialDate(stem):
+		return stem[8:]
+	case isDateSlug(stem):
+		return stem[9:]
+	}
+	return stem
 }
 
 // dashedDate reports a stem starting "YYYY-MM-DD-" (or "_").
@@ -251,7 +538,7 @@ func looksLikeADR(r *Record) bool {
 	if r.StatusField.Kind != FieldNone {
 		return true
 	}
-	if hasUnit(r, "decision") && (hasUnit(r, "context") || hasUnit(r, "consequences") || hasUnit(r, "options")) {
+	if hasUnit(r, "decision") && (hasUnit(r, "context") || hasUnit(r, "consequences") || hasUnit(r, "options") || hasUnit(r, "rationale")) {
 		return true
 	}
 	return r.TitleNumber >= 0 && hasUnit(r, "decision")
@@ -265,8 +552,12 @@ func (root *Root) deriveConventions() {
 	styles := map[Style]int{}
 	padded, unpadded, noSlug, dated, numbered, dashed := 0, 0, 0, 0, 0, 0
 	width := 0
+	folders := map[string]int{}
 	for _, r := range root.Records {
-		fn := parseFileName(baseOf(r.Path))
+		fn := nameOf(r.Path)
+		if fn.Ext == "" {
+			folders[baseOf(r.Path)]++
+		}
 		if r.Style != StylePlain && !r.lazy {
 			styles[r.Style]++
 		}
@@ -301,8 +592,21 @@ func (root *Root) deriveConventions() {
 	}
 	root.Lead = mostCommon(leads, root.Lead)
 	root.Sep = mostCommon(seps, root.Sep)
+	if !root.prefixSet && root.Lead != "" && isLetter(root.Lead[len(root.Lead)-1]) {
+		// "ADR019-io-manager.md": the log writes its IDs without a dash,
+		// and so does git-adr (ADR019).
+		root.Prefix = strings.ToUpper(root.Lead)
+	}
 	root.NoSlug = noSlug > 0 && noSlug*2 > len(root.Records)
-	root.DateSlugs = dated > 0 && len(leads) == 0
+	n := 0
+	for _, c := range folders {
+		n += c
+	}
+	if root.Folders = n*2 > len(root.Records); root.Folders {
+		root.RecordFile = mostCommon(folders, "README.md")
+	}
+	// One odd name does not change how the log names its records.
+	root.DateSlugs = dated > 0 && dated > numbered
 	root.DashedDates = root.DateSlugs && dashed*2 > dated
 	if !root.configured {
 		best := 0
@@ -312,14 +616,23 @@ func (root *Root) deriveConventions() {
 			}
 		}
 	}
+	root.noStatus, root.parsed = 0, 0
 	for _, r := range root.Records {
 		if r.Numbered {
-			r.ID = root.FormatID(r.Number)
+			r.ID = root.FormatID(r.Number) + r.Suffix
 		}
 		r.assignUnitIDs()
+		if !r.lazy {
+			root.parsed++
+			if r.StatusField.Kind == FieldNone {
+				root.noStatus++
+			}
+		}
 	}
 	sortRecords(root.Records)
 }
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func mostCommon(m map[string]int, def string) string {
 	best, n := def, 0

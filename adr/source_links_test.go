@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/git-adr/git-adr/adr"
 )
@@ -24,6 +25,7 @@ type linkClaim struct {
 
 var (
 	claimQuote = regexp.MustCompile(`(\S+):\s+"([^"]*)"`)
+	claimIDs   = regexp.MustCompile(`^(.+?)\s+((?i:adr|rfc)?-?\d+(?:\s*,\s*(?i:adr|rfc)?-?\d+)*)$`)
 	alsoClause = regexp.MustCompile(`^\s*\(also ([^)]*)\)`)
 	linkLabel  = regexp.MustCompile(`^([^\[\]]+?)\s*\[`)
 	claimLink  = regexp.MustCompile(`\[[^\]]*\]\(([^)\s]+)\)`)
@@ -55,6 +57,14 @@ func parseLinkClaims(line string) ([]linkClaim, error) {
 		}
 		q = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(q), "-*+ "))
 		q = statusPre.ReplaceAllString(q, "")
+		// "accepted; supersedes ADR-0045": the relation follows the status.
+		if i := strings.LastIndexByte(q, ';'); i >= 0 && !strings.HasPrefix(q, "|") {
+			q = strings.TrimSpace(q[i+1:])
+		}
+		// "⌛️ Superseded [0019](...)": an emoji decorates the label.
+		q = strings.TrimLeftFunc(q, func(r rune) bool {
+			return r > 0x7f && (unicode.IsSymbol(r) || unicode.Is(unicode.Variation_Selector, r)) || r == ' '
+		})
 		var label string
 		var targets []string
 		if strings.HasPrefix(q, "|") {
@@ -71,6 +81,12 @@ func parseLinkClaims(line string) ([]linkClaim, error) {
 						targets = append(targets, tg)
 					}
 				}
+			}
+		} else if im := claimIDs.FindStringSubmatch(q); im != nil && !strings.Contains(q, "](") {
+			// "superseded by ADR-0057": IDs, no link.
+			label = im[1]
+			for _, tg := range strings.Split(im[2], ",") {
+				targets = append(targets, strings.TrimSpace(tg))
 			}
 		} else if lm := linkLabel.FindStringSubmatch(q); lm != nil {
 			// Only links may follow the label, joined by "," or "and".
@@ -122,6 +138,8 @@ func TestParseLinkClaims(t *testing.T) {
 		{`yes (prose, partial supersession): adr-017-simplify-chimera-model.md: "Note: this ADR supersedes some aspects of [ADR-15](adr-015-data-abstraction-model.md) and [ADR-16](adr-016-db-migrations.md)."`, nil},
 		{`yes, prose only: adr-073-libp2p.md: "This ADR supersedes the decisions made in ADRs 60 and 61, but"; cross refs like "[ADR 021](./adr-021-abci-events.md)"`, nil},
 		{``, nil},
+		{`yes: 0004: "⌛️ Superseded [0019](0019-x.md)"; 0045: "superseded by ADR-0057"; 0057: "accepted; supersedes ADR-0045"`,
+			[]linkClaim{{"0004", "Superseded", "0019-x.md"}, {"0045", "superseded by", "ADR-0057"}, {"0057", "supersedes", "ADR-0045"}}},
 		{`yes: 0007: "Supersedes [1. A](0001-a.md) and [2. B](0002-b.md)."; 0008 (prose): "Supersedes [3](0003-c.md) in part"; 0009: "Amends [4](0004-d.md) in part"; 0010: "| Supersedes | ADR-1, ADR-2 |" (also 11 -> ADR-3; see the notes)`,
 			[]linkClaim{{"0007", "Supersedes", "0001-a.md"}, {"0007", "Supersedes", "0002-b.md"}, {"0010", "Supersedes", "ADR-1"}, {"0010", "Supersedes", "ADR-2"}, {"11", "Supersedes", "ADR-3"}}},
 	}

@@ -481,9 +481,9 @@ func TestParseStatusesLine(t *testing.T) {
 // TestParseStatusesLineCorpora parses the statuses line of every corpus
 // present, so a new SOURCE.txt with an unreadable line fails here first.
 func TestParseStatusesLineCorpora(t *testing.T) {
-	dir := corporaDir(t)
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "SOURCE.txt"))
-	for _, f := range files {
+	_, dirs := corpusDirs(t)
+	for _, d := range dirs {
+		f := filepath.Join(d, "SOURCE.txt")
 		src, err := readSource(f)
 		if err != nil {
 			t.Error(err)

@@ -3,6 +3,7 @@ package adr
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Status is a record's lifecycle state, normalised from whatever the record
@@ -133,10 +134,36 @@ func NormalizeStatus(raw string) Status {
 	return Unknown
 }
 
-// cleanStatus strips Markdown decoration, surrounding punctuation and case.
+// bareStatus reports text that is a status and nothing else: status words
+// ("Accepted.", "✅ **Accepted**", "Partially implemented"), optionally
+// followed by a date, or "Superseded by [X](x.md)". Guidance that lists
+// the choices ("Accepted or Rejected", "{Proposed|Accepted}") or a
+// sentence about the status is not.
+func bareStatus(s string) bool {
+	if label, _, ok := parseRelationLine(s, noCustom); ok {
+		return ParseRelationType(label) == SupersededBy
+	}
+	c := cleanStatus(s)
+	if strings.ContainsAny(c, "{|") {
+		return false
+	}
+	words := statusTokens(c)
+	for len(words) > 1 && strings.Trim(words[len(words)-1], "0123456789-") == "" {
+		words = words[:len(words)-1] // "Accepted 2021-03-04"
+	}
+	if len(words) == 0 || len(words) > 3 {
+		return false
+	}
+	_, ok := statusWords[strings.Join(words, " ")]
+	return ok
+}
+
+// cleanStatus strips Markdown decoration, emoji, surrounding punctuation
+// and case.
 func cleanStatus(raw string) string {
 	s := strings.TrimSpace(raw)
 	s = strings.TrimLeft(s, "-*+> \t")
+	s = trimDecoration(s)
 	s = strings.Map(func(r rune) rune {
 		switch r {
 		case '*', '_', '`', '~':
@@ -151,8 +178,49 @@ func cleanStatus(raw string) string {
 // such as "Accepted." or "Accepted:" or "[Accepted]".
 func statusTokens(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '-' || r == '\'' || r == 'œ')
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) && !unicode.Is(unicode.Variation_Selector, r) ||
+			r == '-' || r == '\'' || r == 'œ')
 	})
+}
+
+// isDecoration reports a rune that decorates a status or a link label
+// ("✅ Accepted", "⌛️ Superseded by [7. X](0007-x.md)"): pictographs and
+// other symbols outside ASCII, the variation selectors and joiners that
+// shape emoji, and enclosing marks (keycaps). ASCII symbols are Markdown
+// ("|", ">", "+") and never decoration.
+func isDecoration(r rune) bool {
+	return r > 0x7f && r != utf8.RuneError && (unicode.IsSymbol(r) || unicode.Is(unicode.Variation_Selector, r) ||
+		r == '\u200d' || unicode.Is(unicode.Me, r))
+}
+
+// decorationLen is the byte length of the decoration (and the spaces after
+// it) that s starts with.
+func decorationLen(s string) int {
+	deco := false
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case isDecoration(r):
+			deco = true
+			i += size
+			continue
+		case deco && (r == ' ' || r == '\t' || r == '\u00a0'):
+			i += size
+			continue
+		}
+		break
+	}
+	if deco {
+		return i
+	}
+	return 0
+}
+
+// trimDecoration drops the decoration s starts and ends with.
+func trimDecoration(s string) string {
+	s = s[decorationLen(s):]
+	return strings.TrimRightFunc(s, func(r rune) bool { return isDecoration(r) || r == ' ' || r == '\t' })
 }
 
 func isASCII(s string) bool {

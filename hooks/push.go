@@ -181,6 +181,7 @@ func checkLedger(r *gitops.Repo, c, short, subject string, tr map[string][]strin
 	}
 	ids := append(append([]string{}, tr["ADR-Accepted"]...), tr["ADR-Supersedes"]...)
 	roots := map[string]bool{}
+	index := map[string]string{} // root directory -> its index file name
 	if len(ids) > 0 {
 		tree, err := r.TreeFS(c)
 		if err != nil {
@@ -199,6 +200,7 @@ func checkLedger(r *gitops.Repo, c, short, subject string, tr map[string][]strin
 			}
 			named[rec.Path] = true
 			roots[rec.Root.Dir()] = true
+			index[rec.Root.Dir()] = rec.Root.IndexName()
 		}
 	}
 	for p := range named {
@@ -211,8 +213,12 @@ func checkLedger(r *gitops.Repo, c, short, subject string, tr map[string][]strin
 		if ch.OldPath != "" {
 			changed[ch.OldPath] = true
 		}
-		base := path.Base(ch.Path)
-		generated := roots[path.Dir(ch.Path)] && (base == adr.IndexFile || base == "CURRENT.md" || base == "CURRENT.sources.json")
+		base, dir := path.Base(ch.Path), path.Dir(ch.Path)
+		ix := index[dir]
+		if ix == "" {
+			ix = adr.IndexFile
+		}
+		generated := roots[dir] && (base == ix || base == "CURRENT.md" || base == "CURRENT.sources.json")
 		if !named[ch.Path] && !generated {
 			extra = append(extra, ch.Path)
 		}

@@ -272,6 +272,13 @@ func (a *analyzer) classify(r *adr.Record, clusters map[*adr.Record][]*adr.Recor
 			rc.Class, rc.Reason = SummarizeClass, a.inForceReason(r)
 		}
 	default:
+		if r.StatusNotRecorded() {
+			// A log that records no statuses (MADR makes them optional):
+			// nothing says whether the record is in force.
+			rc.Class = RetainUnchanged
+			rc.Reason = "status not recorded (its log keeps no statuses, as MADR allows): kept as it is; record a status to summarize, merge or archive it"
+			break
+		}
 		// The unknown-status issue blocks such a record; this is a guard.
 		rc.Class, rc.Reason = UnresolvedClass, "status unknown: a person must set it"
 	}

@@ -429,7 +429,7 @@ func (j *judge) indexes() error {
 	var roots []*adr.Root
 	for _, root := range j.next.Roots {
 		if j.touched[root] {
-			if _, err := fs.Stat(j.in.Next, root.Join(adr.IndexFile)); err == nil {
+			if _, err := fs.Stat(j.in.Next, root.Join(root.IndexName())); err == nil {
 				roots = append(roots, root)
 			}
 		}

@@ -17,6 +17,7 @@ import (
 type checkJSON struct {
 	Findings []adr.Finding           `json:"findings"`
 	Counts   map[adr.FindingKind]int `json:"counts"`
+	Notes    []string                `json:"notes,omitempty"`
 }
 
 type checkOptions struct {
@@ -125,8 +126,9 @@ func runCheck(env *Env, o checkOptions) error {
 	if err := pendingFindings(env, rep); err != nil {
 		return err
 	}
+	env.notes(rep.Notes)
 	if asJSON {
-		if err := writeJSON(env.Out, checkJSON{Findings: rep.Findings, Counts: rep.Counts}); err != nil {
+		if err := writeJSON(env.Out, checkJSON{Findings: rep.Findings, Counts: rep.Counts, Notes: rep.Notes}); err != nil {
 			return err
 		}
 	} else if o.format == "markdown" {

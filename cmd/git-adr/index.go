@@ -74,6 +74,10 @@ func runIndex(env *Env, o indexOptions) error {
 			return failf("%v", &adr.ForeignIndexError{Path: ix.Path}).
 				hint("git-adr never overwrites a hand-written INDEX.md: rename or delete " + ix.Path + ", then run `git adr index`")
 		}
+		if ix.State == adr.IndexCollision {
+			return failf("%v", &adr.IndexCollisionError{Path: ix.Path, Other: ix.Other}).
+				hint("name the index otherwise in " + adr.ConfigFile + ", for example index_file = \"ADR-INDEX.md\", then run `git adr index`")
+		}
 	}
 	results := make([]indexResult, 0, len(ixs))
 	var stale []string

@@ -13,25 +13,36 @@ func linkCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "link",
 		Usage:     "link two records both ways",
-		ArgsUsage: "SOURCE LABEL TARGET REVERSE-LABEL",
+		ArgsUsage: "SOURCE LABEL TARGET [REVERSE-LABEL]",
 		Description: `Adds "LABEL [TARGET]" to SOURCE and "REVERSE-LABEL [SOURCE]" to TARGET, each
-in its own style (adr-tools puts link lines in the Status section). Known
-labels are normalised (Supersedes, Superseded by, Amends, Amended by, Refines,
-Refined by, Relates to); any other label is kept as written.
+in its own style (adr-tools puts link lines in the Status section; a bullet
+list keeps its own marker). Known labels are normalised (Supersedes,
+Superseded by, Amends, Amended by, Refines, Refined by, Relates to) and
+their reverse may be left out; any other label is kept as written and needs
+its REVERSE-LABEL.
 
 "Supersedes" is a supersession: when SOURCE is accepted, TARGET is marked
 superseded (its status replaced, as adr-tools does); a proposed SOURCE only
 links, and TARGET stays in force until SOURCE is accepted.
 
 Examples:
-   git adr link 9 Amends 5 "Amended by"
+   git adr link 9 Amends 5
+   git adr link 9 Clarifies 5 "Clarified by"
    git adr link ADR-0012 Supersedes ADR-0004 "Superseded by"`,
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 4 {
-				return usagef("link needs 4 arguments (SOURCE LABEL TARGET REVERSE-LABEL), got %d", c.NArg()).
-					hint(`for example ` + "`git adr link 9 Amends 5 \"Amended by\"`")
+			if c.NArg() != 3 && c.NArg() != 4 {
+				return usagef("link needs 3 or 4 arguments (SOURCE LABEL TARGET [REVERSE-LABEL]), got %d", c.NArg()).
+					hint(`for example ` + "`git adr link 9 Amends 5`" + ` or ` + "`git adr link 9 Clarifies 5 \"Clarified by\"`")
 			}
 			a := c.Args().Slice()
+			if len(a) == 3 {
+				rev := adr.ParseRelationType(a[1]).Reverse()
+				if rev == "" {
+					return usagef("%q is not a relation git-adr knows the reverse of", a[1]).
+						hint("name the reverse label: `git adr link " + adr.ShellWord(a[0]) + " " + adr.ShellWord(a[1]) + " " + adr.ShellWord(a[2]) + " " + adr.ShellWord(adr.ReverseLabel(a[1])) + "`")
+				}
+				a = append(a, rev.Label())
+			}
 			return runLink(env, a[0], a[1], a[2], a[3])
 		},
 	}

@@ -227,9 +227,11 @@ func runNew(env *Env, title string, o newOptions) error {
 }
 
 // projectTemplate finds a project template: the root's configured one,
-// $ADR_TEMPLATE, or adr-tools' <root>/templates/template.md. Templates in
-// the repository are read through the work tree's confinement: a link that
-// leads outside it is refused, not copied into the record.
+// $ADR_TEMPLATE, adr-tools' <root>/templates/template.md, or the template
+// the log keeps beside its records (MADR's adr-template.md, template.md,
+// 0000-template.md, ADRXXX-title.md; see adr.Root.LogTemplate). Templates
+// in the repository are read through the work tree's confinement: a link
+// that leads outside it is refused, not copied into the record.
 func projectTemplate(env *Env, root *adr.Root) (string, error) {
 	repo, err := env.Repo()
 	if err != nil {
@@ -250,15 +252,21 @@ func projectTemplate(env *Env, root *adr.Root) (string, error) {
 			return "", usagef("ADR_TEMPLATE %q cannot be read: %v", name, pathErrReason(err)).hint("fix the path, or unset ADR_TEMPLATE to use the built-in template")
 		}
 	default:
-		p := root.Join("templates/template.md")
-		data, err = fs.ReadFile(repo.WorktreeFS(), p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil
+		for _, p := range []string{root.Join("templates/template.md"), root.LogTemplate()} {
+			if p == "" {
+				continue
+			}
+			data, err = fs.ReadFile(repo.WorktreeFS(), p)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return "", usagef("template %s cannot be read: %v", p, pathErrReason(err)).
+					hint("replace it with a regular file inside the repository, or remove it to use the built-in template")
+			}
+			return string(data), nil
 		}
-		if err != nil {
-			return "", usagef("template %s cannot be read: %v", p, pathErrReason(err)).
-				hint("replace it with a regular file inside the repository, or remove it to use the built-in template")
-		}
+		return "", nil
 	}
 	return string(data), nil
 }

@@ -20,10 +20,13 @@ type rootInfo struct {
 	// Refused says why the directory is not read (a link leading outside
 	// the repository).
 	Refused string `json:"refused,omitempty"`
+	// Skipped is set with --verbose: every entry of the root that is not
+	// a record, with the reason.
+	Skipped []adr.Skipped `json:"skipped,omitempty"`
 }
 
 func rootsCommand(env *Env) *cli.Command {
-	var asJSON bool
+	var asJSON, verbose bool
 	return &cli.Command{
 		Name:  "roots",
 		Usage: "show the ADR directories git-adr found and how",
@@ -31,8 +34,15 @@ func rootsCommand(env *Env) *cli.Command {
 from the current directory upwards) and .log4brains.yml; otherwise the
 conventional directories (doc/adr, docs/adr, docs/decisions,
 docs/architecture/decisions, ...) plus a bounded scan for folders of numbered
-records with ADR structure.`,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Destination: &asJSON, Usage: "print JSON"}},
+records with ADR structure.
+
+With --verbose, also lists every file and folder of each root that is not a
+record, with the reason (a README, a template, a folder, a file without a
+number in a numbered log, a FIFO, a name that is not UTF-8, ...).`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Destination: &asJSON, Usage: "print JSON"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Destination: &verbose, Usage: "also list what each root holds that is not a record, and why"},
+		},
 		Action: func(c *cli.Context) error {
 			l, err := env.Log()
 			if err != nil {
@@ -54,6 +64,9 @@ records with ADR structure.`,
 						in.Records++
 					}
 				}
+				if verbose {
+					in.Skipped = r.Skipped
+				}
 				infos = append(infos, in)
 			}
 			if asJSON {
@@ -67,7 +80,23 @@ records with ADR structure.`,
 				}
 				fmt.Fprintf(tw, "%s\t%d records\t%d archived\t%s\t%s\n", adr.Escape(in.Path), in.Records, in.Archived, adr.Escape(in.Style), adr.Escape(in.Source))
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			for _, in := range infos {
+				if len(in.Skipped) == 0 {
+					continue
+				}
+				fmt.Fprintf(env.Out, "\n%s: %d skipped\n", adr.Escape(in.Path), len(in.Skipped))
+				tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+				for _, s := range in.Skipped {
+					fmt.Fprintf(tw, "  %s\t%s\n", adr.Escape(s.Path), adr.Escape(s.Reason))
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+			}
+			return nil
 		},
 	}
 }

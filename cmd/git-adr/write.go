@@ -78,7 +78,7 @@ func refreshIndexes(env *Env) error {
 	if env.log != nil {
 		any := false
 		for _, r := range env.log.Roots {
-			if _, err := os.Stat(repo.Abs(r.Join(adr.IndexFile))); err == nil {
+			if _, err := os.Stat(repo.Abs(r.Join(r.IndexName()))); err == nil {
 				any = true
 			}
 		}
