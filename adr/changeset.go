@@ -13,6 +13,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/git-adr/git-adr/internal/confine"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
@@ -186,7 +187,8 @@ func (c *Changeset) check(root *os.Root, op changeOp) (JournalStep, error) {
 var ErrNotRegular = errors.New("not a regular file")
 
 // readWork reads a work tree file without following a final symbolic link
-// and without blocking on a FIFO. exists is false when there is no file.
+// and without blocking on a FIFO (the confinement layer's rules: see
+// internal/confine). exists is false when there is no file.
 func readWork(root *os.Root, p string) (data []byte, mode fs.FileMode, exists bool, err error) {
 	fi, err := root.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -195,24 +197,20 @@ func readWork(root *os.Root, p string) (data []byte, mode fs.FileMode, exists bo
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("%q: %w", p, err)
 	}
-	if !fi.Mode().IsRegular() {
-		what := "a special file"
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			what = "a symbolic link; git-adr does not write through links"
-		case fi.IsDir():
-			what = "a directory"
-		}
-		return nil, 0, true, fmt.Errorf("%q is %s: %w", p, what, ErrNotRegular)
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return nil, 0, true, fmt.Errorf("%q is a symbolic link; git-adr does not write through links: %w", p, ErrNotRegular)
+	case fi.IsDir():
+		return nil, 0, true, fmt.Errorf("%q is a directory: %w", p, ErrNotRegular)
 	}
-	f, err := root.OpenFile(p, os.O_RDONLY|oNonblock, 0)
+	f, fi, err := confine.OpenRegular(root, p, p, false)
+	if errors.Is(err, confine.ErrSpecialFile) {
+		return nil, 0, true, fmt.Errorf("%w: %w", ErrNotRegular, err)
+	}
 	if err != nil {
 		return nil, 0, true, fmt.Errorf("%q: %w", p, err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, 0, true, fmt.Errorf("%q changed while it was read: %w", p, ErrNotRegular)
-	}
 	data, err = io.ReadAll(f)
 	if err != nil {
 		return nil, 0, true, fmt.Errorf("%q: %w", p, err)

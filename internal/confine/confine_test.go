@@ -1,6 +1,6 @@
 //go:build unix
 
-package gitops
+package confine
 
 import (
 	"errors"

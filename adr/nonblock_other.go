@@ -1,5 +1,0 @@
-//go:build !unix
-
-package adr
-
-const oNonblock = 0
