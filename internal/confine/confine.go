@@ -488,7 +488,6 @@ func OpenNonBlocking(r *os.Root, name string) (*os.File, error) {
 	return r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 }
 
-
 // ReadRegularFile reads a file a person named outside any tree (an
 // environment variable, a flag): it follows links, as the person would
 // expect, but refuses named pipes, sockets and devices with a
