@@ -38,6 +38,8 @@ type Config struct {
 	Signing SigningConfig `toml:"signing,omitempty"`
 	// Hooks tunes git-adr's git hooks.
 	Hooks HooksConfig `toml:"hooks,omitempty"`
+	// Governance says who may accept decisions.
+	Governance GovernanceConfig `toml:"governance,omitempty"`
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
@@ -90,13 +92,22 @@ type HooksConfig struct {
 	// Index is "fix" (default: a drifted INDEX.md is regenerated into the
 	// commit) or "check" (it blocks).
 	Index string `toml:"index,omitempty"`
-	// Strict requires every acceptance or publication commit pushed to be
-	// signed by an allowed signer.
+}
+
+// GovernanceConfig is the [governance] table: who may accept decisions.
+type GovernanceConfig struct {
+	// Strict requires every acceptance or publication commit to be signed
+	// by an allowed signer (checked at acceptance, and by the pre-push and
+	// pre-receive hooks).
 	Strict bool `toml:"strict,omitempty"`
 	// AllowedSigners is the ssh allowed-signers file (relative to the
 	// repository root) strict mode checks signatures against; default
 	// git's gpg.ssh.allowedSignersFile.
 	AllowedSigners string `toml:"allowed_signers,omitempty"`
+	// Approvers are the signers (principals of the allowed-signers file,
+	// such as e-mail addresses) whose signature accepts; empty: any
+	// allowed signer.
+	Approvers []string `toml:"approvers,omitempty"`
 }
 
 // ContextConfig sets the default budget of `git adr context`.

@@ -113,6 +113,9 @@ type Strict struct {
 	// AllowedSigners is the ssh allowed-signers file ("" for git's
 	// gpg.ssh.allowedSignersFile).
 	AllowedSigners string
+	// Approvers are the signers whose signature counts (empty: any
+	// allowed signer).
+	Approvers []string
 }
 
 // CheckCommits verifies every acceptance or publication commit (one with
@@ -261,8 +264,13 @@ func checkSignature(r *gitops.Repo, c, short, subject string, s Strict) *govern.
 			signer = f[1]
 		}
 	}
-	if status == "G" {
+	if status == "G" && (len(s.Approvers) == 0 || contains(s.Approvers, signer)) {
 		return nil
+	}
+	if status == "G" {
+		return &govern.Problem{Rule: RuleSignature, Path: c, Block: true,
+			Message: fmt.Sprintf("strict mode: commit %s (%s) is signed by %q, who is not among the approvers", short, subject, signer),
+			Fix:     "the approvers are listed in [governance] approvers of .adr.toml; an approver publishes again"}
 	}
 	why := map[string]string{
 		"N": "is not signed (or no allowed-signers file is configured)",
@@ -281,7 +289,7 @@ func checkSignature(r *gitops.Repo, c, short, subject string, s Strict) *govern.
 	}
 	return &govern.Problem{Rule: RuleSignature, Path: c, Block: true,
 		Message: fmt.Sprintf("strict mode: commit %s (%s) %s", short, subject, why),
-		Fix:     "acceptance and publication commits must be signed by an allowed signer: configure signing (`git config gpg.format ssh`, `user.signingkey`) and publish again; the allowed signers are in [hooks] allowed_signers or gpg.ssh.allowedSignersFile"}
+		Fix:     "acceptance and publication commits must be signed by an allowed signer: configure signing (`git config gpg.format ssh`, `user.signingkey`) and publish again; the allowed signers are in [governance] allowed_signers or gpg.ssh.allowedSignersFile, the approvers in [governance] approvers"}
 }
 
 // PushDuplicates reports records a pushed tip adds whose number the
@@ -326,4 +334,13 @@ func AllowedSignersPath(top, p string) string {
 		return p
 	}
 	return top + string(os.PathSeparator) + p
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

@@ -142,7 +142,7 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	strict := hooks.Strict{On: cfg.Hooks.Strict, AllowedSigners: hooks.AllowedSignersPath(r.Top, cfg.Hooks.AllowedSigners)}
+	strict := hooks.Strict{On: cfg.Governance.Strict, AllowedSigners: hooks.AllowedSignersPath(r.Top, cfg.Governance.AllowedSigners), Approvers: cfg.Governance.Approvers}
 	var problems []govern.Problem
 	for _, u := range updates {
 		if u.Deletes() || strings.HasPrefix(u.Ref, "refs/adr/") {
@@ -284,11 +284,11 @@ func runPreReceive(env *Env, r *gitops.Repo, stdin []byte) error {
 			return err
 		}
 		problems = append(problems, rep.Problems...)
-		strict := hooks.Strict{On: cfg.Hooks.Strict}
-		if strict.On && cfg.Hooks.AllowedSigners != "" && policyFS != nil {
-			file, err := materialise(policyFS, cfg.Hooks.AllowedSigners)
+		strict := hooks.Strict{On: cfg.Governance.Strict, Approvers: cfg.Governance.Approvers}
+		if strict.On && cfg.Governance.AllowedSigners != "" && policyFS != nil {
+			file, err := materialise(policyFS, cfg.Governance.AllowedSigners)
 			if err != nil {
-				return failf("strict mode: the allowed signers file %q: %v", cfg.Hooks.AllowedSigners, err)
+				return failf("strict mode: the allowed signers file %q: %v", cfg.Governance.AllowedSigners, err)
 			}
 			defer os.Remove(file)
 			strict.AllowedSigners = file

@@ -231,7 +231,7 @@ pre-commit   blocks, in what is staged: an edit of what an accepted record
              index = "check" blocks instead).
 pre-push     blocks acceptance and publication commits (an ADR-Plan trailer)
              whose ledger does not match their files, and in strict mode
-             ([hooks] strict = true) those not signed by an allowed signer;
+             ([governance] strict = true) those not signed by an allowed signer;
              reports numbers the remote's branch holds for other records.
 commit-msg   suggests a Refs: ADR-NNNN trailer for commits that change records.
 pre-receive  on a server (bare repository): the pre-commit rules over each
