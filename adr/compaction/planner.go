@@ -60,6 +60,14 @@ func NewPlan(l *adr.Log, a *Analysis, o PlanOptions) (*Plan, error) {
 	for _, rc := range a.Roots {
 		p.Scope.Roots = append(p.Scope.Roots, rc.Path)
 	}
+	if p.Mode == Consolidate && p.Style == "" {
+		// The project's configuration: the style the first source's root
+		// writes new records in.
+		switch st := inScope[0].Root.Style; st {
+		case adr.StyleNygard, adr.StyleMADR, adr.StyleMADR2, adr.StyleOCP, adr.StyleTable:
+			p.Style = string(st)
+		}
+	}
 	in := map[*adr.Record]bool{}
 	for _, r := range inScope {
 		in[r] = true

@@ -57,12 +57,13 @@ func fakeCandidate(req compaction.Request) compaction.Candidate {
 				fmt.Fprintf(&b, "Supersedes [%s](%s)\n\n", u.Record, filepath.Base(u.Path))
 			}
 		}
-		b.WriteString("## Decision\n\n")
+		b.WriteString("## Context\n\nThese decisions were recorded one by one; they are stated together here.\n\n## Decision\n\n")
 		for _, u := range req.Batch.Units {
 			if u.Status == "accepted" && strings.HasSuffix(u.Unit, "#decision") {
 				b.WriteString("- " + strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(u.Text), "## Decision")) + "\n")
 			}
 		}
+		b.WriteString("\n## Consequences\n\nThe superseded records stay as history.\n\n## Considered options\n\n- Keeping the records apart: rejected, they are read together.\n")
 		nr.Content = b.String()
 		c.Records = append(c.Records, nr)
 	}
