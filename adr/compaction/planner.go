@@ -114,6 +114,10 @@ func NewPlan(l *adr.Log, a *Analysis, o PlanOptions) (*Plan, error) {
 	return p, nil
 }
 
+// SourceOf is a record as a plan lists it: ID, path, blob, status and
+// units.
+func SourceOf(r *adr.Record) Source { return sourceOf(r) }
+
 func sourceOf(r *adr.Record) Source {
 	s := Source{ID: r.ID, Path: r.Path, Blob: view.BlobHash(r.Text.Src), Status: string(r.Status), Units: []Unit{}}
 	for _, u := range r.Units {
