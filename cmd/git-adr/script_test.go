@@ -11,7 +11,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-adr":    func() { setKillPoint(); os.Exit(Main()) },
+		"git-adr":    func() { setKillPoint(); detachUnlessTerminal(); os.Exit(Main()) },
 		"mcp-client": func() { os.Exit(mcpClientMain()) },
 		// Cursors of any content, signed with a given key (cursorforge_test.go).
 		"forge-cursor": func() { os.Exit(forgeCursorMain()) },
