@@ -176,4 +176,3 @@ func dirExists(p string) bool {
 
 // StateDir is where a repository's acceptance journals live.
 func StateDir(repo *gitops.Repo) string { return filepath.Join(repo.GitDir, "adr", "accept") }
-
