@@ -43,6 +43,9 @@ func ForPlan(in Input, id string, revision int) (*Acceptance, error) {
 		return nil, err
 	}
 	if p.Done() {
+		if pub := publishedCommit(store, commit); pub != "" && revision < p.Revision-1 {
+			return nil, &Refusal{Kind: Revision, Problems: []string{fmt.Sprintf("plan %s was %s at revision %d in commit %s; revision %d is an earlier draft, never accepted", p.ID, p.State, p.Revision-1, shortHash(pub), revision)}}
+		}
 		if pub := publishedCommit(store, commit); pub != "" && revision >= p.Revision-1 {
 			on := false
 			if found, err := compaction.FindPublication(repo, p.Base, fmt.Sprintf("%s: %s@%d", ledger.KeyPlan, p.ID, p.Revision-1)); err == nil && found != "" {
