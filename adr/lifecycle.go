@@ -217,16 +217,27 @@ func (l *Log) Decide(rec *Record, to Status, reason string) ([]FileChange, []str
 	return changes, nil, nil
 }
 
+// Cover tells [Log.AcceptAll] about successors outside the records it
+// accepts (a consolidation's other replacements).
+type Cover struct {
+	// Hold says why old must not retire yet ("" when it may): another
+	// successor that must cover it is not accepted.
+	Hold func(old *Record) string
+	// Also lists accepted records that supersede old too: when old
+	// retires, it links each of them as well.
+	Also func(old *Record) []*Record
+}
+
 // AcceptAll accepts recs in one change (one record for `git adr decide`,
 // every replacement of a consolidation) and retires the records they
 // supersede, each edit in the record's own style: a record several of
 // them supersede is marked superseded once, with a reciprocal link to each
-// of them (many-to-one). hold, when not nil, may keep a record from being
-// retired yet (another successor that must cover it is not accepted): it
-// returns why, and the record is left as it is, with a note.
+// of them (many-to-one). cover, when not nil, may keep a record from being
+// retired yet (it is left as it is, with a note) and names the other
+// successors it links when it retires.
 //
 // It returns ErrNoChange when nothing is to change.
-func (l *Log) AcceptAll(recs []*Record, reason string, hold func(old *Record) string) ([]FileChange, []string, error) {
+func (l *Log) AcceptAll(recs []*Record, reason string, cover *Cover) ([]FileChange, []string, error) {
 	w := newWorkspace(l)
 	var notes []string
 	for _, rec := range recs {
@@ -250,8 +261,8 @@ func (l *Log) AcceptAll(recs []*Record, reason string, hold func(old *Record) st
 				notes = append(notes, fmt.Sprintf("%s names %q as superseded, but no such record exists", rec.ID, rel.Target))
 				continue
 			}
-			if hold != nil {
-				if why := hold(old); why != "" {
+			if cover != nil && cover.Hold != nil {
+				if why := cover.Hold(old); why != "" {
 					notes = append(notes, fmt.Sprintf("%s stays %s: %s", old.ID, old.Status, why))
 					continue
 				}
@@ -272,6 +283,13 @@ func (l *Log) AcceptAll(recs []*Record, reason string, hold func(old *Record) st
 				}
 				w.set(old, supersededEdits(cur, w.rec(rec)))
 				retiredHere[old.Path] = true
+				if cover != nil && cover.Also != nil {
+					for _, a := range cover.Also(old) {
+						if o := w.rec(old); a.Path != rec.Path && !o.HasRelation(SupersededBy, a) {
+							w.set(old, o.WithRelation(SupersededBy.Label(), a))
+						}
+					}
+				}
 			}
 			notes = append(notes, fmt.Sprintf("%s is now superseded by %s", old.ID, rec.ID))
 		}

@@ -23,12 +23,16 @@ import (
 // adr.ErrNoChange when rec is accepted already.
 func ForDecision(in Input, rec *adr.Record, reason string) (*Acceptance, error) {
 	l := in.Log
-	hold := planHold(in, rec)
-	files, notes, err := l.AcceptAll([]*adr.Record{rec}, reason, hold)
+	files, notes, err := l.AcceptAll([]*adr.Record{rec}, reason, planCover(in, rec))
 	if err != nil {
 		return nil, err
 	}
 	acc := &Acceptance{Kinds: map[string]string{}, Files: files, Notes: notes}
+	if in.Repo != nil {
+		if head, err := in.Repo.ResolveRef("HEAD"); err == nil {
+			acc.Head = head
+		}
+	}
 	overlay := map[string][]byte{}
 	var changes []gitops.TreeChange
 	for _, f := range files {
@@ -46,13 +50,13 @@ func ForDecision(in Input, rec *adr.Record, reason string) (*Acceptance, error) 
 			continue
 		}
 		was, now := l.ByPath(f.Path), future.ByPath(f.Path)
-		if was == nil || now == nil || now.Status != adr.Superseded {
+		if was == nil || now == nil || now.Status != adr.Superseded || was.Status == adr.Superseded {
 			continue
 		}
+		// Every successor the record now says it is superseded by.
 		for _, rel := range now.Relations {
-			if rel.Type == adr.SupersededBy && rel.TargetID == rec.ID {
-				acc.Ledger.Supersedes = append(acc.Ledger.Supersedes, ledger.Pair{New: rec.ID, Old: now.ID})
-				break
+			if rel.Type == adr.SupersededBy && rel.TargetID != "" && !hasPair(acc.Ledger.Supersedes, rel.TargetID, now.ID) {
+				acc.Ledger.Supersedes = append(acc.Ledger.Supersedes, ledger.Pair{New: rel.TargetID, Old: now.ID})
 			}
 		}
 	}
@@ -89,10 +93,11 @@ func ForDecision(in Input, rec *adr.Record, reason string) (*Acceptance, error) 
 	return acc, nil
 }
 
-// planHold returns, for a replacement a plan reserved, the rule that keeps
-// a predecessor in force until every replacement of the plan that
-// supersedes it is accepted; nil for any other record.
-func planHold(in Input, rec *adr.Record) func(*adr.Record) string {
+// planCover returns, for a replacement a plan reserved, the many-to-one
+// rule of its plan: a predecessor stays in force until every replacement
+// of the plan that supersedes it is accepted, and then links all of them;
+// nil for any other record.
+func planCover(in Input, rec *adr.Record) *adr.Cover {
 	if in.Store == nil || !rec.Numbered || rec.Root == nil {
 		return nil
 	}
@@ -121,24 +126,46 @@ func planHold(in Input, rec *adr.Record) func(*adr.Record) string {
 	for _, r := range p.Reserved {
 		paths[r.ID] = r.Path
 	}
-	return func(old *adr.Record) string {
-		var waiting []string
+	// others returns the plan's other replacements that supersede old,
+	// split by whether they are accepted.
+	others := func(old *adr.Record) (accepted []*adr.Record, waiting []string) {
 		for _, nr := range cand.Records {
 			if paths[nr.ID] == rec.Path || !containsID(in.Log, nr.Supersedes, old) {
 				continue
 			}
 			other := in.Log.ByPath(paths[nr.ID])
-			if other == nil || other.Status != adr.Accepted {
+			if other != nil && other.Status == adr.Accepted {
+				accepted = append(accepted, other)
+			} else {
 				waiting = append(waiting, nr.ID)
 			}
 		}
-		if len(waiting) == 0 {
-			return ""
-		}
-		sort.Strings(waiting)
-		return fmt.Sprintf("plan %s retires it with %s too, which %s not accepted yet (`git adr decide %s accept`)",
-			p.ID, strings.Join(waiting, " and "), isAre(len(waiting)), waiting[0])
+		return accepted, waiting
 	}
+	return &adr.Cover{
+		Hold: func(old *adr.Record) string {
+			_, waiting := others(old)
+			if len(waiting) == 0 {
+				return ""
+			}
+			sort.Strings(waiting)
+			return fmt.Sprintf("plan %s retires it with %s too, which %s not accepted yet (`git adr decide %s accept`)",
+				p.ID, strings.Join(waiting, " and "), isAre(len(waiting)), waiting[0])
+		},
+		Also: func(old *adr.Record) []*adr.Record {
+			accepted, _ := others(old)
+			return accepted
+		},
+	}
+}
+
+func hasPair(ps []ledger.Pair, nw, old string) bool {
+	for _, p := range ps {
+		if p.New == nw && p.Old == old {
+			return true
+		}
+	}
+	return false
 }
 
 // containsID reports whether ids (as a drafter wrote them) name rec.

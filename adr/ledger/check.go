@@ -83,20 +83,27 @@ func Check(r *gitops.Repo, c string) ([]govern.Problem, error) {
 	}
 	roots := map[string]bool{}
 	index := map[string]string{} // root directory -> its index file name
-	resolve := func(id string) *adr.Record {
+	// may are records the ledger names that the commit may change (a
+	// successor accepted in an earlier commit need not change again).
+	may := map[string]bool{}
+	resolve := func(id string, mustChange bool) *adr.Record {
 		rec, err := l.Resolve(id)
 		if err != nil || rec == nil || l.Ensure(rec) != nil {
 			problem(c, "names %q in its ledger, which is no record in it", id)
 			return nil
 		}
-		named[rec.Path] = true
+		if mustChange {
+			named[rec.Path] = true
+		} else {
+			may[rec.Path] = true
+		}
 		roots[rec.Root.Dir()] = true
 		index[rec.Root.Dir()] = rec.Root.IndexName()
 		return rec
 	}
 	accepted := map[string]bool{}
 	for _, id := range led.Accepted {
-		rec := resolve(id)
+		rec := resolve(id, true)
 		if rec == nil {
 			continue
 		}
@@ -109,7 +116,7 @@ func Check(r *gitops.Repo, c string) ([]govern.Problem, error) {
 	}
 	retired := map[string]bool{}
 	for _, pr := range sortedPairs(led.Supersedes) {
-		nw, old := resolve(pr.New), resolve(pr.Old)
+		nw, old := resolve(pr.New, contains(led.Accepted, pr.New)), resolve(pr.Old, true)
 		if nw == nil || old == nil {
 			continue
 		}
@@ -146,7 +153,7 @@ func Check(r *gitops.Repo, c string) ([]govern.Problem, error) {
 			ix = adr.IndexFile
 		}
 		generated := roots[dir] && (base == ix || base == "CURRENT.md" || base == "CURRENT.sources.json")
-		if !named[ch.Path] && !generated {
+		if !named[ch.Path] && !may[ch.Path] && !generated {
 			extra = append(extra, ch.Path)
 		}
 		// A record whose status changes must be in the ledger.
@@ -355,4 +362,13 @@ func CheckCommits(r *gitops.Repo, commits []string, s Strict) ([]govern.Problem,
 		}
 	}
 	return out, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
