@@ -120,6 +120,15 @@ func Execute(in Input, acc *Acceptance, approved Approval, o ExecOptions) (*Resu
 	commit, err := repo.CommitTree(gitops.CommitOptions{Tree: tree, Parents: []string{head}, Message: acc.Message(o.ApprovedBy), Sign: o.Sign})
 	if err != nil {
 		j.remove(o.StateDir)
+		if o.Sign {
+			why := "signing in strict mode"
+			if !o.Strict.On {
+				why = "signing (git's commit.gpgsign or .adr.toml [signing] asks for it)"
+			}
+			return nil, &StrictError{Problem: govern.Problem{Rule: ledger.RuleSignature, Block: true,
+				Message: fmt.Sprintf("the acceptance commit could not be signed, which %s requires: %v", why, err),
+				Fix:     "configure signing (`git config gpg.format ssh`, `git config user.signingkey ~/.ssh/id_ed25519.pub`) and accept again"}}
+		}
 		return nil, err
 	}
 	j.Commit = commit
