@@ -572,6 +572,12 @@ func (c *checker) oneWay() {
 				if c.rels[relKey{t, r, rev}] {
 					continue
 				}
+				if rel.Type == Supersedes && r.Status == Proposed && t.Status != Superseded {
+					// A proposal's supersession is written back when it is
+					// accepted; until then the record it names stays in
+					// force, as it should.
+					continue
+				}
 				c.add(Finding{
 					Kind: KindOneWayLink, Path: r.Path, Line: rel.Line, IDs: []string{r.ID, t.ID},
 					Message: fmt.Sprintf("%s %s %s but %s (%s) has no %q link back", r.ID, strings.ToLower(rel.Type.Label()), t.ID, t.ID, t.Path, rev.Label()),
