@@ -278,6 +278,9 @@ func (a *Acceptance) build(l *adr.Log, p *compaction.Plan, prop *compaction.Prop
 		}
 	}
 	a.Subject = fmt.Sprintf("Accept %s from plan %s revision %d", strings.Join(accepted, ", "), p.ID, p.Revision)
+	if len(accepted) == 0 {
+		a.Subject = fmt.Sprintf("Publish the CURRENT view from consolidation plan %s revision %d (no replacement record)", p.ID, p.Revision)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Consolidates %d records into %d reviewed replacement(s), accepted by a person.", len(p.Sources), len(accepted))
 	if len(olds) > 0 {

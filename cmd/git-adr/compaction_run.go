@@ -212,6 +212,18 @@ func reserve(env *Env, l *adr.Log, a *compaction.Analysis, p *compaction.Plan, c
 	}
 	seen := adr.ScanBranches(branches, l.Roots)
 	want := compaction.Clusters(l, a)
+	if len(want) == 0 && len(a.Records) > 0 {
+		// At least one: the drafter may still merge records the analysis
+		// did not group.
+		first := l.ByPath(a.Records[0].Path)
+		cl := compaction.Cluster{Root: first.Root}
+		for _, rc := range a.Records {
+			if r := l.ByPath(rc.Path); r != nil && r.Root == first.Root && len(cl.IDs) < 3 {
+				cl.IDs = append(cl.IDs, r.ID)
+			}
+		}
+		want = append(want, cl)
+	}
 	for _, cl := range want {
 		root := cl.Root
 		n := adr.NextNumber(root, seen, reserved[root.Path])

@@ -6,9 +6,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/accept"
+	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
@@ -64,6 +67,8 @@ type recoverResult struct {
 	Saved     map[string]string `json:"saved"`
 	Discarded []string          `json:"discarded"`
 	TempFiles []string          `json:"temp_files_removed"`
+	// Acceptances are interrupted acceptances finished or cleared.
+	Acceptances []string `json:"acceptances"`
 }
 
 type recoverLock struct {
@@ -106,7 +111,7 @@ func runRecover(env *Env, o recoverOptions) error {
 		return err
 	}
 	out := recoverResult{Finished: []recoverJournal{}, Blocked: []recoverJournal{}, Kept: []string{}, Saved: map[string]string{},
-		Discarded: []string{}, TempFiles: []string{}}
+		Discarded: []string{}, TempFiles: []string{}, Acceptances: []string{}}
 	owner, broke, err := r.BreakLock(o.breakLock)
 	if err != nil {
 		var le *gitops.LockError
@@ -159,6 +164,13 @@ func runRecover(env *Env, o recoverOptions) error {
 		}
 		out.TempFiles = append(out.TempFiles, tmps...)
 	}
+	if len(res.Blocked) == 0 {
+		done, err := finishAcceptances(env, r)
+		if err != nil {
+			return err
+		}
+		out.Acceptances = append(out.Acceptances, done...)
+	}
 	if o.json {
 		if err := writeJSON(env.Out, out); err != nil {
 			return err
@@ -187,10 +199,13 @@ func runRecover(env *Env, o recoverOptions) error {
 	for _, t := range out.TempFiles {
 		fmt.Fprintf(w, "removed the temporary file %s\n", adr.Escape(env.display(t)))
 	}
+	for _, a := range out.Acceptances {
+		fmt.Fprintln(w, a)
+	}
 	if len(res.Blocked) > 0 {
 		return pendingErr(res.Blocked)
 	}
-	if out.Lock == nil && len(res.Finished) == 0 && len(res.Discarded) == 0 && len(out.TempFiles) == 0 {
+	if out.Lock == nil && len(res.Finished) == 0 && len(res.Discarded) == 0 && len(out.TempFiles) == 0 && len(out.Acceptances) == 0 {
 		fmt.Fprintln(w, "nothing to recover")
 	}
 	return nil
@@ -235,4 +250,51 @@ func fsReadDir(root *os.Root, dir string) ([]os.DirEntry, error) {
 	}
 	defer f.Close()
 	return f.ReadDir(-1)
+}
+
+// finishAcceptances finishes the acceptances interrupted runs left: one
+// whose commit is on the branch gets its work tree files, its plan record
+// and its ref cleanup (from the commit itself, never recomputed); one
+// whose commit never reached the branch accepted nothing, and its journal
+// is cleared. The caller holds the lock.
+func finishAcceptances(env *Env, r *gitops.Repo) ([]string, error) {
+	dir := accept.StateDir(r)
+	js, err := accept.Pending(dir)
+	if err != nil {
+		return nil, failf("%v", err).hint("remove it if no git-adr is running; acceptance journals are progress, never authority")
+	}
+	store := &compaction.Store{Repo: r}
+	var out []string
+	for _, j := range js {
+		what := "the acceptance of " + strings.Join(j.Accepted, ", ")
+		if j.Plan != "" {
+			what = "the acceptance of plan " + j.Plan
+		}
+		if !j.Committed(r) {
+			j.Remove(dir)
+			out = append(out, fmt.Sprintf("cleared %s: it was interrupted before its commit reached the branch, so nothing was accepted; accept again", what))
+			continue
+		}
+		if head, err := r.ResolveRef("HEAD"); err == nil && head == j.Commit {
+			changes, err := accept.CommitChanges(r, j.Commit)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := compaction.Sync(r, j.Commit+"^", j.Commit, compaction.CommitOptions{Changes: changes, JournalDir: journalDir(r), Command: env.command}); err != nil {
+				return nil, err
+			}
+		}
+		if id, _, ok := strings.Cut(j.Plan, "@"); ok {
+			p, commit, err := store.Load(id)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := accept.Finish(accept.Input{Repo: r, Store: store}, p, commit, j.Commit, dir); err != nil {
+				return nil, planStoreErr(err)
+			}
+		}
+		j.Remove(dir)
+		out = append(out, fmt.Sprintf("finished %s, committed in %s: work tree, plan and refs are up to date", what, short(j.Commit)))
+	}
+	return out, nil
 }
