@@ -107,7 +107,9 @@ func (j *Journal) Remove(dir string) { j.remove(dir) }
 
 // Committed reports whether the journal's commit is in HEAD's history:
 // the acceptance happened, and only its follow-up steps may be missing.
-func (j *Journal) Committed(repo *gitops.Repo) bool { return j.Commit != "" && onBranch(repo, j.Commit) }
+func (j *Journal) Committed(repo *gitops.Repo) bool {
+	return j.Commit != "" && onBranch(repo, j.Commit)
+}
 
 // Pending reads the acceptance journals left in dir, oldest first.
 func Pending(dir string) ([]*Journal, error) {
