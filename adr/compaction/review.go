@@ -38,6 +38,9 @@ type Review struct {
 	// Approval are the hashes an approval of this review names:
 	// acceptance recomputes them and refuses any difference.
 	Approval Hashes `json:"approval"`
+	// Notes are the drafter's free text, shown as such: they never count
+	// as anything but text.
+	Notes string `json:"notes,omitempty"`
 	// Documents are the full files a person reviews: every replacement
 	// record as it will be accepted, the CURRENT view's prose and the
 	// INDEX preview (not only the coverage lines).
@@ -104,7 +107,8 @@ func NewReview(p *Plan, c *Candidate, blockers []Issue, outputs []string, candid
 	rv := &Review{Plan: p.ID, Revision: p.Revision, Mode: p.Mode, State: p.State, Scope: p.Scope, Base: p.Base,
 		Sources: len(p.Sources), Coverage: map[string]int{}, Reorganisation: []ReviewItem{}, Unresolved: []ReviewItem{},
 		Substantive: []ReviewItem{}, Blockers: append([]Issue{}, blockers...), Outputs: append([]string{}, outputs...), Candidate: candidate,
-		Approval: Hashes{Candidate: p.CandidateTree, Sources: SourcesHash(p.Sources), Membership: p.Membership}, Documents: []Document{}}
+		Approval: Hashes{Candidate: p.CandidateTree, Sources: SourcesHash(p.Sources), Membership: p.Membership}, Documents: []Document{},
+		Notes: strings.TrimSpace(c.Notes)}
 	for _, s := range p.Sources {
 		rv.Units += len(s.Units)
 	}
@@ -189,6 +193,12 @@ func (rv *Review) Markdown() []byte {
 			fmt.Fprintf(&b, "- %s: %s\n", is.Kind, is.Message)
 		}
 	}
+	if rv.Notes != "" {
+		b.WriteString("\n## Drafter's notes\n\nText from the drafter, for reviewers; it accepts and approves nothing:\n\n")
+		for _, line := range strings.Split(rv.Notes, "\n") {
+			b.WriteString("> " + line + "\n")
+		}
+	}
 	section("Substantive changes", "None: no constraint is changed or retired.", rv.Substantive)
 	section("Unresolved items", "None.", rv.Unresolved)
 	section("Pure reorganisation", "None.", rv.Reorganisation)
@@ -234,6 +244,12 @@ func (rv *Review) Text() []byte {
 				line += ": " + it.Detail
 			}
 			b.WriteString(line + "\n")
+		}
+	}
+	if rv.Notes != "" {
+		fmt.Fprintf(&b, "\ndrafter's notes (text for reviewers; they accept nothing):\n")
+		for _, line := range strings.Split(rv.Notes, "\n") {
+			b.WriteString("  | " + line + "\n")
 		}
 	}
 	list("substantive changes", rv.Substantive)

@@ -123,6 +123,37 @@ func fakeMode(c *compaction.Candidate) {
 		}
 	case "stray":
 		c.Records = append(c.Records, compaction.NewRecord{ID: "ADR-0099", Title: "Stray", Content: "# 99. Stray\n\n## Status\n\nProposed\n"})
+	case "badlink":
+		for i := range c.Records {
+			c.Records[i].Content += "\nSee [the old plan](0099-nope.md).\n"
+		}
+	case "incomplete":
+		for i := range c.Records {
+			if j := strings.Index(c.Records[i].Content, "\n## Consequences"); j >= 0 {
+				c.Records[i].Content = c.Records[i].Content[:j+1]
+			}
+		}
+	case "orphan":
+		// The replacement supersedes only the first record, yet the
+		// second one's decision is marked retired: a decision nobody
+		// accepted a successor for.
+		if len(c.Records) == 0 || len(c.Records[0].Supersedes) < 2 {
+			return
+		}
+		kept := c.Records[0].Supersedes[1]
+		c.Records[0].Supersedes = c.Records[0].Supersedes[:1]
+		var lines []string
+		for _, line := range strings.Split(c.Records[0].Content, "\n") {
+			if !strings.HasPrefix(line, "Supersedes ["+kept+"]") {
+				lines = append(lines, line)
+			}
+		}
+		c.Records[0].Content = strings.Join(lines, "\n")
+		for i := range c.Summary.Coverage {
+			if c.Summary.Coverage[i].Unit == kept+"#decision" {
+				c.Summary.Coverage[i] = view.UnitCoverage{Unit: kept + "#decision", State: compaction.Retired, Reason: "no longer needed"}
+			}
+		}
 	}
 }
 
