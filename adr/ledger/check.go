@@ -173,9 +173,13 @@ func Check(r *gitops.Repo, c string) ([]govern.Problem, error) {
 	}
 	sort.Strings(extra)
 	sort.Strings(missing)
+	kind := "a decision ledger"
+	if led.Plan != "" {
+		kind = "an ADR-Plan ledger"
+	}
 	if len(extra) > 0 {
 		out = append(out, govern.Problem{Rule: RuleLedger, Path: extra[0], Block: true,
-			Message: fmt.Sprintf("%s carries an ADR-Plan ledger but also changes %s, which it does not name", who, strings.Join(extra, ", ")),
+			Message: fmt.Sprintf("%s carries %s but also changes %s, which it does not name", who, kind, strings.Join(extra, ", ")),
 			Fix:     "an acceptance or publication commit holds exactly what was approved: move the other changes to their own commit (`git rebase -i`)"})
 	}
 	if len(missing) > 0 {
