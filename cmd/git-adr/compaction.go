@@ -181,6 +181,15 @@ Rules (each violation exits 2 and changes nothing):
    A flag given twice, an unknown flag (there is no --all, --force, --unlimited,
    --include-archived or --delete-history) and any argument are errors.
 
+Acceptance: after drafting, a consolidation is offered on the controlling
+terminal (never standard input): Accept and execute, Save drafts only, Request
+changes, Cancel; blockers disable Accept and execute only. Accepting is ONE
+commit on the current branch with the decision ledger as trailers (ADR-Plan,
+ADR-Accepted, ADR-Supersedes, ADR-Approved-By). Without a terminal nothing is
+accepted (exit 3 and a receipt), except in strict mode, where --confirm's
+commit, signed by an approver, is the approval. Subcommands: status, review,
+submit, publish (a pull-request branch of the drafts), cancel.
+
 Examples:
    git adr compaction
    git adr compaction --domain storage --json

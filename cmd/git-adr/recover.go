@@ -39,7 +39,11 @@ command stops, and recover lets you choose.
    git adr recover --break-lock also remove a lock whose owner cannot be checked
                                 (another host, or no owner recorded)
 
-A lock held by a running git-adr on this host is never removed.`,
+A lock held by a running git-adr on this host is never removed.
+
+Interrupted acceptances are finished too: one whose commit reached the branch
+gets its work tree files, plan record and ref cleanup; one whose commit did
+not accepted nothing, and its journal is cleared.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "finish", Usage: "finish interrupted changes over files edited since (a copy of each is kept)", Destination: &o.finish},
 			&cli.BoolFlag{Name: "keep", Usage: "keep files edited since as they are and finish the rest; drop unusable journals", Destination: &o.keep},
