@@ -264,6 +264,10 @@ func fillDraftMain() int {
 		return 2
 	}
 	dir := filepath.Join(os.Args[1], compaction.DraftDir)
+	var brief compaction.Brief
+	if data, err := os.ReadFile(filepath.Join(dir, "brief.json")); err == nil {
+		json.Unmarshal(data, &brief)
+	}
 	files, _ := filepath.Glob(filepath.Join(dir, "evidence", "batch-*.json"))
 	var partials []compaction.Candidate
 	for _, f := range files {
@@ -273,7 +277,7 @@ func fillDraftMain() int {
 			fmt.Fprintln(os.Stderr, "fill-draft:", err)
 			return 1
 		}
-		partials = append(partials, fakeCandidate(compaction.Request{Type: "batch", Batch: &b}))
+		partials = append(partials, fakeCandidate(compaction.Request{Type: "batch", Brief: brief, Batch: &b}))
 	}
 	c := fakeCandidate(compaction.Request{Type: "reconcile", Partials: partials})
 	data, _ := json.MarshalIndent(c, "", "  ")
