@@ -83,7 +83,9 @@ func TestCheck(t *testing.T) {
 		{"names a file it does not change", func(dir string) {
 			write(t, dir, "doc/adr/0003-c.md", "# 3. C\n\n## Status\n\nAccepted\n\nSupersedes [1. A](0001-a.md)\n\n## Decision\n\nC.\n")
 		}, good, []string{"says ADR-0003 supersedes ADR-0001, but ADR-0001 is accepted in it", "names doc/adr/0001-a.md in its ledger but does not change it"}},
-		{"accepts what stays proposed", func(dir string) { write(t, dir, "doc/adr/0002-b.md", "# 2. B\n\n## Status\n\nAccepted\n\n## Decision\n\nB, still.\n") },
+		{"accepts what stays proposed", func(dir string) {
+			write(t, dir, "doc/adr/0002-b.md", "# 2. B\n\n## Status\n\nAccepted\n\n## Decision\n\nB, still.\n")
+		},
 			"Accept\n\nADR-Accepted: ADR-0003\nADR-Approved-By: T <t@e>\n", []string{"says it accepts ADR-0003, but doc/adr/0003-c.md is proposed in it",
 				"carries a decision ledger but also changes doc/adr/0002-b.md, which it does not name", "names doc/adr/0003-c.md in its ledger but does not change it"}},
 		{"a status change the ledger does not name", func(dir string) {
@@ -127,7 +129,7 @@ func TestCheck(t *testing.T) {
 func TestParseRoundTrip(t *testing.T) {
 	l := Ledger{Plan: "c-0123456789@3", Accepted: []string{"ADR-0010", "ADR-0011"},
 		Supersedes: []Pair{{"ADR-0010", "ADR-0003"}, {"ADR-0011", "ADR-0003"}},
-		Views: []string{"doc/adr/CURRENT.md"}, ApprovedBy: "Ada Lovelace <ada@example.com>"}
+		Views:      []string{"doc/adr/CURRENT.md"}, ApprovedBy: "Ada Lovelace <ada@example.com>"}
 	got, bad := Parse("Subject\n\nBody text.\n\n" + l.Trailers())
 	if len(bad) > 0 || got.Plan != l.Plan || strings.Join(got.Accepted, ",") != "ADR-0010,ADR-0011" || len(got.Supersedes) != 2 ||
 		got.Supersedes[1] != l.Supersedes[1] || got.ApprovedBy != l.ApprovedBy || len(got.Views) != 1 || !got.IsLedger() {
