@@ -81,6 +81,7 @@ func awaitingAcceptance(env *Env, p *compaction.Plan) error {
 func consolidationPrompt(env *Env, tty *terminal, p *compaction.Plan, acc *accept.Acceptance, opts accept.ExecOptions, blockers int) (choice, feedback string) {
 	for {
 		fmt.Fprintf(tty, "\nplan %s revision %d: %d sources, %s\n", p.ID, p.Revision, len(p.Sources), replacementsText(p))
+		fmt.Fprintf(tty, "the full review and documents: git adr compaction review %s (the proposal: git diff %s %s)\n", p.ID, short(p.Base), compaction.CandidateRef(p.ID))
 		if acc != nil {
 			effects(tty, env, acc, opts.Strict.On, opts.Sign)
 			fmt.Fprintln(tty, "  [a] Accept and execute: accept the replacements and do all of the above in one commit")

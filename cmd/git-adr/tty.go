@@ -10,9 +10,9 @@ import (
 	"golang.org/x/term"
 )
 
-// ttyPath is the controlling terminal. It is a constant in effect: no
+// ttyPath is the controlling terminal. It is a constant: no
 // flag, variable or file changes where a person's answer is read from.
-var ttyPath = "/dev/tty"
+const ttyPath = "/dev/tty"
 
 // terminal is the controlling terminal of the process: where a person
 // answers an acceptance question. Standard input is never read for it, so
