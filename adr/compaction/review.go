@@ -264,6 +264,7 @@ func (rv *Review) Text() []byte {
 	}
 	if rv.Approval.Candidate != "" {
 		fmt.Fprintf(&b, "\napproval names: candidate tree %s, sources %s, membership %s\n", short(rv.Approval.Candidate), short(rv.Approval.Sources), short(rv.Approval.Membership))
+		fmt.Fprintf(&b, "to approve exactly this: git adr compaction --confirm %s@%d:%s\n", rv.Plan, rv.Revision, short(rv.Approval.Candidate))
 	}
 	return []byte(b.String())
 }

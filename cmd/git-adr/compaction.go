@@ -59,9 +59,12 @@ type compactionOptions struct {
 	// never input filters and never invented; consolidate only.
 	baseline, iteration string
 	// planID and revision are --confirm's <plan-id>@<revision>; a
-	// confirmation carries nothing else.
+	// confirmation carries nothing else. tree is the optional
+	// ":<candidate-tree>" the review printed: the approval then names the
+	// content reviewed, and any other candidate is refused.
 	planID   string
 	revision int
+	tree     string
 	// drafter names the drafter ("" for the project's configuration).
 	drafter string
 	// yes acknowledges the scope, read volume and cost of drafting without
@@ -205,7 +208,7 @@ var (
 	// numbering targets: a version or iteration label, no spaces.
 	numberingLabel = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$`)
 	drafterName    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	planRevision   = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9_-]{0,63})@([1-9][0-9]{0,8})$`)
+	planRevision   = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9_-]{0,63})@([1-9][0-9]{0,8})(?::([0-9a-f]{7,40}))?$`)
 )
 
 // given reports whether a contract flag was given.
@@ -272,7 +275,7 @@ func (f *compactionFlags) options() (compactionOptions, error) {
 			return o, usagef("--confirm %q is not PLAN-ID@REVISION", f.confirm.value).
 				hint("name the reviewed revision, for example --confirm s-1a2b3c4d5e@2; `git adr compaction status` lists plans and revisions")
 		}
-		o.planID = m[1]
+		o.planID, o.tree = m[1], m[3]
 		fmt.Sscanf(m[2], "%d", &o.revision)
 		return o, nil
 	}

@@ -39,6 +39,9 @@ func runAcceptConfirm(env *Env, o compactionOptions) error {
 	case err != nil:
 		return planAcceptErr(env, o.planID, o.revision, err)
 	}
+	if err := reviewedTree(o, acc); err != nil {
+		return err
+	}
 	opts, err := execOptions(env, l)
 	if err != nil {
 		return err
@@ -62,7 +65,7 @@ func runAcceptConfirm(env *Env, o compactionOptions) error {
 // receipt says what waits, and the command exits 3. Nothing an agent
 // writes (a receipt, a flag, standard input) changes that.
 func awaitingAcceptance(env *Env, p *compaction.Plan) error {
-	confirm := fmt.Sprintf("git adr compaction --confirm %s@%d", p.ID, p.Revision)
+	confirm := confirmCommand(p)
 	path, err := writeReceipt(env, receipt{Plan: p.ID, Revision: p.Revision, State: "awaiting acceptance by a person",
 		Choices: []string{"accept and execute", "save drafts only", "request changes", "cancel"}, Confirm: confirm, Review: "git adr compaction review " + p.ID})
 	if err != nil {
@@ -246,4 +249,23 @@ func runSaveDrafts(env *Env, p *compaction.Plan) error {
 	fmt.Fprintln(env.Out, "nothing was accepted or superseded: the records they would replace stay in force")
 	fmt.Fprintf(env.Out, "next: commit the drafts to keep them; accept them later with `git adr compaction --confirm %s@%d`, or one by one with `git adr decide ID accept`\n", p.ID, p.Revision)
 	return nil
+}
+
+// confirmCommand is the --confirm command for a plan revision, naming the
+// candidate tree its review shows, so that the approval names content.
+func confirmCommand(p *compaction.Plan) string {
+	if p.CandidateTree == "" {
+		return fmt.Sprintf("git adr compaction --confirm %s@%d", p.ID, p.Revision)
+	}
+	return fmt.Sprintf("git adr compaction --confirm %s@%d:%s", p.ID, p.Revision, short(p.CandidateTree))
+}
+
+// reviewedTree refuses a confirmation that names a candidate tree (the
+// one its review showed) other than the one the plan holds now.
+func reviewedTree(o compactionOptions, acc *accept.Acceptance) error {
+	if o.tree == "" || strings.HasPrefix(acc.Approval.Candidate, o.tree) {
+		return nil
+	}
+	return failf("you confirm candidate tree %s of plan %s revision %d, but the plan's candidate is tree %s now; nothing was accepted", o.tree, o.planID, o.revision, short(acc.Approval.Candidate)).
+		hint("review it again with `git adr compaction review " + o.planID + "`: the candidate is not the one you reviewed")
 }

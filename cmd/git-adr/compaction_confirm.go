@@ -41,6 +41,9 @@ func runConfirm(env *Env, o compactionOptions) error {
 	case err != nil:
 		return planAcceptErr(env, o.planID, o.revision, err)
 	}
+	if err := reviewedTree(o, acc); err != nil {
+		return err
+	}
 	return runPlanAcceptance(env, o.planID, o.revision, acc.Approval)
 }
 

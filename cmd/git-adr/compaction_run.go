@@ -182,7 +182,7 @@ func approve(env *Env, l *adr.Log, p *compaction.Plan) error {
 	case p.Mode == compaction.Consolidate:
 		return awaitingAcceptance(env, p)
 	}
-	confirm := fmt.Sprintf("git adr compaction --confirm %s@%d", p.ID, p.Revision)
+	confirm := confirmCommand(p)
 	path, err := writeReceipt(env, receipt{Plan: p.ID, Revision: p.Revision, State: "awaiting approval",
 		Choices: []string{"publish summary", "request changes", "cancel"}, Confirm: confirm, Review: "git adr compaction review " + p.ID})
 	if err != nil {
