@@ -82,6 +82,9 @@ type Ref struct {
 // "refs/remotes/"), sorted by name. Symbolic refs such as
 // refs/remotes/origin/HEAD are left out.
 func (r *Repo) Refs(prefixes ...string) ([]Ref, error) {
+	if refs, ok := r.refsInProcess(prefixes...); ok {
+		return refs, nil
+	}
 	args := append([]string{"for-each-ref", "--format=%(objectname) %(refname) %(symref)"}, prefixes...)
 	out, err := r.Git(args...)
 	if err != nil {
@@ -100,6 +103,9 @@ func (r *Repo) Refs(prefixes ...string) ([]Ref, error) {
 
 // CurrentBranch returns the full ref name HEAD points at ("" when detached).
 func (r *Repo) CurrentBranch() string {
+	if b, ok := r.currentBranchInProcess(); ok {
+		return b
+	}
 	out, err := r.Git("symbolic-ref", "--quiet", "HEAD")
 	if err != nil {
 		return ""

@@ -27,7 +27,7 @@ func runPreCommit(env *Env, r *gitops.Repo) error {
 		return err
 	}
 	var base fs.FS
-	if _, err := r.ResolveRef("HEAD"); err == nil {
+	if _, err := r.Head(); err == nil {
 		if base, err = r.TreeFS("HEAD"); err != nil {
 			return err
 		}
