@@ -31,6 +31,8 @@ type Config struct {
 	Drafter DrafterConfig `toml:"drafter,omitempty"`
 	// Signing says whether git-adr signs the commits it makes.
 	Signing SigningConfig `toml:"signing,omitempty"`
+	// Archive says where `git adr archive` puts records.
+	Archive ArchiveConfig `toml:"archive,omitempty"`
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
@@ -73,6 +75,13 @@ type OpenAIConfig struct {
 // from this file, and only a commit a person approved is signed.
 type SigningConfig struct {
 	Sign bool `toml:"sign,omitempty"`
+}
+
+// ArchiveConfig is the [archive] table of .adr.toml.
+type ArchiveConfig struct {
+	// Layout is ArchiveFlat (archive/, the default) or ArchiveByYear
+	// (archive/<year>/, the year of the record's date).
+	Layout string `toml:"layout,omitempty"`
 }
 
 // ContextConfig sets the default budget of `git adr context`.
@@ -170,6 +179,11 @@ func ParseConfig(data []byte) (*Config, error) {
 		if _, err := time.ParseDuration(c.Drafter.Timeout); err != nil {
 			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("drafter.timeout %q is not a duration such as \"10m\"", c.Drafter.Timeout)}
 		}
+	}
+	switch c.Archive.Layout {
+	case "", ArchiveFlat, ArchiveByYear:
+	default:
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("archive.layout %q is not one of %s, %s", c.Archive.Layout, ArchiveFlat, ArchiveByYear)}
 	}
 	if c.Context.MaxUnits < 0 || c.Context.MaxUnits > 100 {
 		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("context.max_units %d must be between 1 and 100", c.Context.MaxUnits)}
