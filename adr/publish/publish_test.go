@@ -1,4 +1,4 @@
-package compaction
+package publish
 
 import (
 	"errors"
@@ -37,13 +37,13 @@ func TestCommitLeavesUnrelatedWorkAlone(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "other.txt"), []byte("unstaged\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "new.txt"), []byte("untracked\n"), 0o644)
 	before := git(t, dir, "status", "--porcelain")
-	commit, _, err := Commit(r, CommitOptions{JournalDir: journalDir(r), Message: "Publish CURRENT view\n\nADR-Plan: s-x@1\n", Changes: []gitops.TreeChange{
-		{Path: "doc/adr/CURRENT.md", Data: []byte("# Current\n")},
-		{Path: "doc/adr/CURRENT.sources.json", Data: []byte("{}\n")},
-	}})
+	commits, _, err := Commit(r, one(r, "Publish CURRENT view\n\nADR-Plan: s-x@1\n", false,
+		gitops.TreeChange{Path: "doc/adr/CURRENT.md", Data: []byte("# Current\n")},
+		gitops.TreeChange{Path: "doc/adr/CURRENT.sources.json", Data: []byte("{}\n")}))
 	if err != nil {
 		t.Fatal(err)
 	}
+	commit := commits[0]
 	if got := git(t, dir, "show", "--name-only", "--format=%s", commit); got != "Publish CURRENT view\n\ndoc/adr/CURRENT.md\ndoc/adr/CURRENT.sources.json\n" {
 		t.Errorf("commit holds:\n%s", got)
 	}
@@ -56,7 +56,7 @@ func TestCommitLeavesUnrelatedWorkAlone(t *testing.T) {
 	// A local change to a file it writes stops it before anything moves.
 	os.WriteFile(filepath.Join(dir, "doc/adr/CURRENT.md"), []byte("hand edit\n"), 0o644)
 	head := git(t, dir, "rev-parse", "HEAD")
-	_, _, err = Commit(r, CommitOptions{JournalDir: journalDir(r), Message: "again\n", Changes: []gitops.TreeChange{{Path: "doc/adr/CURRENT.md", Data: []byte("# New\n")}}})
+	_, _, err = Commit(r, one(r, "again\n", false, gitops.TreeChange{Path: "doc/adr/CURRENT.md", Data: []byte("# New\n")}))
 	if !errors.Is(err, ErrLocalChanges) {
 		t.Errorf("local change: %v", err)
 	}
@@ -81,19 +81,50 @@ func TestCommitSignsWithSSH(t *testing.T) {
 	git(t, dir, "config", "gpg.format", "ssh")
 	git(t, dir, "config", "user.signingkey", key)
 	git(t, dir, "config", "gpg.ssh.allowedSignersFile", allowed)
-	commit, _, err := Commit(r, CommitOptions{JournalDir: journalDir(r), Message: "signed\n", Sign: true, Changes: []gitops.TreeChange{{Path: "x.md", Data: []byte("x\n")}}})
+	commits, _, err := Commit(r, one(r, "signed\n", true, gitops.TreeChange{Path: "x.md", Data: []byte("x\n")}))
 	if err != nil {
 		t.Fatal(err)
 	}
+	commit := commits[0]
 	if got := strings.TrimSpace(git(t, dir, "log", "-1", "--format=%G?", commit)); got != "G" {
 		t.Errorf("signature status %q, want G", got)
 	}
 }
 
+func testRepo(t *testing.T) *gitops.Repo {
+	t.Helper()
+	dir := t.TempDir()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@e"} {
+		t.Setenv(k, v)
+	}
+	git(t, dir, "init", "-q")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
+	os.MkdirAll(filepath.Join(dir, ".git", "adr"), 0o755)
+	r, err := gitops.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := r.Lock(gitops.LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Release() })
+	return r
+}
+
+// one is a publication of one commit.
+func one(r *gitops.Repo, msg string, sign bool, changes ...gitops.TreeChange) Options {
+	return Options{JournalDir: journalDir(r), Sign: sign, Steps: []Step{{Message: msg, Changes: changes}}}
+}
+
 func journalDir(r *gitops.Repo) string { return filepath.Join(r.GitDir, "adr", "journal") }
 
 // TestPublicationInterrupted: the branch moved but the work tree and index
-// were not brought up to date (a crash between the two). FindPublication
+// were not brought up to date (a crash between the two). Find
 // finds the commit by its trailer, Sync finishes it, and a file someone
 // edited meanwhile is kept; publishing the same content again is refused
 // rather than made an empty commit.
@@ -120,13 +151,13 @@ func TestPublicationInterrupted(t *testing.T) {
 	if err := r.UpdateRefs("", gitops.RefUpdate{Name: r.CurrentBranch(), New: commit, Old: base}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := FindPublication(r, base, "ADR-Plan: s-x@2"); err != nil || got != commit {
-		t.Fatalf("FindPublication = %q, %v; want %s", got, err, commit)
+	if got, err := Find(r, base, "ADR-Plan: s-x@2"); err != nil || got != commit {
+		t.Fatalf("Find = %q, %v; want %s", got, err, commit)
 	}
-	if got, _ := FindPublication(r, base, "ADR-Plan: s-x@1"); got != "" {
+	if got, _ := Find(r, base, "ADR-Plan: s-x@1"); got != "" {
 		t.Errorf("another revision matched: %s", got)
 	}
-	kept, err := Sync(r, base, commit, CommitOptions{Changes: changes, JournalDir: journalDir(r)})
+	kept, err := Sync(r, base, commit, changes, journalDir(r), "")
 	if err != nil || len(kept) != 0 {
 		t.Fatalf("Sync = %q, %v", kept, err)
 	}
@@ -135,7 +166,7 @@ func TestPublicationInterrupted(t *testing.T) {
 	}
 	// Synced again with an edit in between: the edit is kept.
 	os.WriteFile(filepath.Join(dir, "doc/adr/CURRENT.md"), []byte("# Mine\n"), 0o644)
-	kept, err = Sync(r, base, commit, CommitOptions{Changes: changes, JournalDir: journalDir(r)})
+	kept, err = Sync(r, base, commit, changes, journalDir(r), "")
 	if err != nil || len(kept) != 1 || kept[0] != "doc/adr/CURRENT.md" {
 		t.Fatalf("an edited file must be kept; Sync = %q, %v", kept, err)
 	}
@@ -143,7 +174,7 @@ func TestPublicationInterrupted(t *testing.T) {
 		t.Errorf("Sync overwrote an edit: %q", data)
 	}
 	os.WriteFile(filepath.Join(dir, "doc/adr/CURRENT.md"), []byte("# New\n"), 0o644)
-	if _, _, err := Commit(r, CommitOptions{JournalDir: journalDir(r), Message: "again\n", Changes: changes}); !errors.Is(err, ErrNothingToPublish) {
+	if _, _, err := Commit(r, one(r, "again\n", false, changes...)); !errors.Is(err, ErrNothingToPublish) {
 		t.Errorf("publishing what HEAD holds = %v, want ErrNothingToPublish", err)
 	}
 }
