@@ -46,7 +46,6 @@ func ReservationRef(root string, n int) string {
 // same transaction. It returns the revision commit.
 func (s *Store) Save(p *Plan, files map[string][]byte, old string) (string, error) {
 	r := s.Repo
-	var parents []string
 	p.Revision = 1
 	if old != "" {
 		prev, _, err := s.Load(p.ID)
@@ -54,7 +53,6 @@ func (s *Store) Save(p *Plan, files map[string][]byte, old string) (string, erro
 			return "", err
 		}
 		p.Revision = prev.Revision + 1
-		parents = []string{old}
 	}
 	changes := []gitops.TreeChange{{Path: "plan.json", Data: p.Encode()}}
 	var names []string
@@ -65,12 +63,8 @@ func (s *Store) Save(p *Plan, files map[string][]byte, old string) (string, erro
 	for _, name := range names {
 		changes = append(changes, gitops.TreeChange{Path: name, Data: files[name]})
 	}
-	tree, err := r.BuildTree("", changes)
-	if err != nil {
-		return "", err
-	}
 	msg := fmt.Sprintf("git-adr plan %s revision %d (%s)\n", p.ID, p.Revision, p.State)
-	commit, err := r.CommitTree(gitops.CommitOptions{Tree: tree, Parents: parents, Message: msg})
+	commit, err := r.CommitFiles(old, msg, changes)
 	if err != nil {
 		return "", err
 	}

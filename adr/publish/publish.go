@@ -72,7 +72,7 @@ func Commit(repo *gitops.Repo, o Options) (commits, kept []string, err error) {
 		return nil, nil, err
 	}
 	all := Changes(o.Steps)
-	if err := checkClean(repo, head, all); err != nil {
+	if err := CheckClean(repo, head, all); err != nil {
 		return nil, nil, err
 	}
 	parent, tree := head, head
@@ -128,9 +128,9 @@ func Changes(steps []Step) []gitops.TreeChange {
 	return out
 }
 
-// checkClean refuses a change to a path whose index or work tree copy is
-// not HEAD's: a rename's source and destination both count.
-func checkClean(repo *gitops.Repo, head string, changes []gitops.TreeChange) error {
+// CheckClean refuses a change to a path whose index or work tree copy is
+// not head's: a rename's source and destination both count.
+func CheckClean(repo *gitops.Repo, head string, changes []gitops.TreeChange) error {
 	for _, c := range changes {
 		paths := []string{c.Path}
 		if c.From != "" {
