@@ -70,9 +70,9 @@ type planner struct {
 
 type change struct {
 	path, from, kind, mode string
-	old, data          []byte
-	links              []LinkEdit
-	exact              bool
+	old, data              []byte
+	links                  []LinkEdit
+	exact                  bool
 }
 
 // Prepare computes the plan of req from the commit req.Base: wl is the
