@@ -49,6 +49,9 @@ type Result struct {
 	Steps [][]gitops.TreeChange
 	// After is the log as the plan leaves it.
 	After *adr.Log
+	// LocalChanges is set when a file the plan writes has uncommitted
+	// changes (also a blocker): publish.ErrLocalChanges, wrapped.
+	LocalChanges error
 }
 
 // planner holds what one Prepare reads.
@@ -139,9 +142,11 @@ func Prepare(repo *gitops.Repo, wl *adr.Log, req Request) (*Result, error) {
 		return nil, err
 	}
 	pl.files2plan()
-	pl.localChanges()
-	pl.finish()
 	res := &Result{Plan: pl.p, After: after}
+	if res.LocalChanges = publish.CheckClean(pl.repo, pl.req.Base, pl.changes()); res.LocalChanges != nil {
+		pl.block("%v: commit or stash it first", res.LocalChanges)
+	}
+	pl.finish()
 	if len(pl.p.Blockers) == 0 {
 		if res.Steps, err = pl.measure(); err != nil {
 			return nil, err
@@ -687,14 +692,6 @@ func (pl *planner) files2plan() {
 		pl.p.Files = append(pl.p.Files, File{Path: m.To, From: m.From, Kind: FileRecord, Mode: modeOr(e.Mode), Before: e.Hash, After: e.Hash, Links: []LinkEdit{}})
 	}
 	sort.SliceStable(pl.p.Files, func(i, j int) bool { return pl.p.Files[i].Path < pl.p.Files[j].Path })
-}
-
-// localChanges blocks a plan that must write a file someone changed in
-// the work tree or the index.
-func (pl *planner) localChanges() {
-	if err := publish.CheckClean(pl.repo, pl.req.Base, pl.changes()); err != nil {
-		pl.block("%v: commit or stash it first", err)
-	}
 }
 
 // changes are all the plan's tree changes as one step.

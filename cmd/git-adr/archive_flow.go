@@ -240,6 +240,10 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 		return prepareErr(err)
 	}
 	now := res.Plan
+	if res.LocalChanges != nil {
+		return withCode(ExitConflict, fmt.Errorf("%w; nothing was moved", res.LocalChanges)).
+			hint(fmt.Sprintf("commit or stash your changes to that file, then run `%s --confirm %s@%d` again", cmd, p.ID, rev))
+	}
 	if now.Content() != p.Content() {
 		return failf("%s since %s plan %s revision %d was previewed; nothing was moved", archive.Diff(p, now), p.Kind, p.ID, rev).
 			hint("preview it again: `" + cmd + " " + strings.TrimPrefix(p.Inverse, "git adr archive restore ") + "` shows the plan as it is now")

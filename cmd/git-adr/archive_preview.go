@@ -23,12 +23,18 @@ func writePreview(env *Env, p *archive.Plan) error {
 	if p.State != archive.Planned {
 		state = " (" + string(p.State) + ")"
 	}
-	fmt.Fprintf(w, "%s plan %s revision %d%s: %s, %s\n", p.Kind, p.ID, p.Revision, state, plural(len(p.Records), "record"), plural(p.Commits, "commit"))
+	if p.Revision == 0 { // refused: never stored
+		fmt.Fprintf(w, "%s preview (refused, nothing planned): %s\n", p.Kind, plural(len(p.Records), "record"))
+	} else {
+		fmt.Fprintf(w, "%s plan %s revision %d%s: %s, %s\n", p.Kind, p.ID, p.Revision, state, plural(len(p.Records), "record"), plural(p.Commits, "commit"))
+	}
 	for _, m := range p.Records {
 		fmt.Fprintf(w, "  %s %s: %s -> %s\n    %s\n", m.ID, m.Status, d(m.From), d(m.To), m.Reason)
 	}
 	links, files := p.Links()
-	fmt.Fprintf(w, "links: %s in %s\n", plural(links, "destination"), plural(files, "file"))
+	if links > 0 || len(p.Blockers) == 0 {
+		fmt.Fprintf(w, "links: %s in %s\n", plural(links, "destination"), plural(files, "file"))
+	}
 	for _, f := range p.Files {
 		if len(f.Links) == 0 {
 			continue
@@ -71,6 +77,33 @@ func writePreview(env *Env, p *archive.Plan) error {
 	} else {
 		fmt.Fprintln(w, "collisions: none")
 	}
+	if len(p.Blockers) == 0 || len(p.Risks) > 0 {
+		writeRisks(w, env, p)
+	}
+	switch p.Commits {
+	case 1:
+		fmt.Fprintln(w, "commits: 1: git follows every rename with its links rewritten in the same commit (measured)")
+	case 2:
+		var lost []string
+		for _, s := range p.Similarity {
+			if !s.Followed {
+				lost = append(lost, d(s.Path))
+			}
+		}
+		fmt.Fprintf(w, "commits: 2: the tracked rename alone, then the link rewriting (in one commit git would not follow %s)\n", andList(lost))
+	}
+	if p.Kind == archive.KindRestore {
+		fmt.Fprintln(w, "status: every record keeps its status; restoring a location does not restore a superseded decision's authority")
+	}
+	if len(p.Blockers) == 0 {
+		fmt.Fprintf(w, "inverse: %s\n", p.Inverse)
+	}
+	return w.Flush()
+}
+
+// writeRisks lists what the plan cannot repair.
+func writeRisks(w *bufio.Writer, env *Env, p *archive.Plan) {
+	d := env.display
 	switch {
 	case len(p.Risks) == 0:
 		fmt.Fprintln(w, "external-link risks: none found in the repository")
@@ -93,25 +126,6 @@ func writePreview(env *Env, p *archive.Plan) error {
 		}
 	}
 	fmt.Fprintln(w, "  links from outside this repository (bookmarks, other repositories, issue trackers, published sites) cannot be found or repaired")
-	switch p.Commits {
-	case 1:
-		fmt.Fprintln(w, "commits: 1: git follows every rename with its links rewritten in the same commit (measured)")
-	case 2:
-		var lost []string
-		for _, s := range p.Similarity {
-			if !s.Followed {
-				lost = append(lost, d(s.Path))
-			}
-		}
-		fmt.Fprintf(w, "commits: 2: the tracked rename alone, then the link rewriting (in one commit git would not follow %s)\n", andList(lost))
-	}
-	if p.Kind == archive.KindRestore {
-		fmt.Fprintln(w, "status: every record keeps its status; restoring a location does not restore a superseded decision's authority")
-	}
-	if len(p.Blockers) == 0 {
-		fmt.Fprintf(w, "inverse: %s\n", p.Inverse)
-	}
-	return w.Flush()
 }
 
 func archiveStatusCommand(env *Env) *cli.Command {
