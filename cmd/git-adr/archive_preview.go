@@ -95,7 +95,7 @@ func writePreview(env *Env, p *archive.Plan) error {
 	if p.Kind == archive.KindRestore {
 		fmt.Fprintln(w, "status: every record keeps its status; restoring a location does not restore a superseded decision's authority")
 	}
-	if len(p.Blockers) == 0 {
+	if p.Revision > 0 {
 		fmt.Fprintf(w, "inverse: %s\n", p.Inverse)
 	}
 	return w.Flush()
