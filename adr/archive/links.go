@@ -149,10 +149,22 @@ func (m *mover) rewrite(t *adr.Text, from, to string) (edits []edit, risks []Ris
 }
 
 // relink writes the destination from the file's new place (to) to the
-// target's new place (nt), keeping what the author wrote where it can:
-// a folder inserted or removed before the file name, "../" added or
-// removed in front, otherwise the shortest relative path.
+// target's new place (nt), keeping what the author wrote: a destination
+// written as the shortest relative path (a leading "./" kept) becomes the
+// new shortest path; any other keeps its shape, with folders inserted or
+// removed before the file name and "../" added or removed in front, or
+// else becomes the shortest path.
 func relink(raw, decoded, from, to, p, nt string) string {
+	canon := func(c string) string {
+		if strings.HasPrefix(raw, "./") && !strings.HasPrefix(c, "../") {
+			c = "./" + c
+		}
+		return escapeLike(raw, decoded, c)
+	}
+	// Written as the shortest path: written so again.
+	if old := adr.RelLink(from, p); decoded == old || decoded == "./"+old {
+		return canon(adr.RelLink(to, nt))
+	}
 	q := raw
 	if p != nt {
 		q = insertDirs(q, path.Dir(p), path.Dir(nt))
@@ -163,11 +175,7 @@ func relink(raw, decoded, from, to, p, nt string) string {
 	if q != "" && resolve(to, unescape(q)) == nt {
 		return q
 	}
-	c := adr.RelLink(to, nt)
-	if strings.HasPrefix(raw, "./") && !strings.HasPrefix(c, "../") {
-		c = "./" + c
-	}
-	return escapeLike(raw, decoded, c)
+	return canon(adr.RelLink(to, nt))
 }
 
 // insertDirs rewrites the folder part of a destination whose file moved

@@ -531,7 +531,7 @@ func (pl *planner) generated(after *adr.Log) error {
 			continue
 		}
 		pl.files[ix.Path] = &change{path: ix.Path, kind: FileIndex, mode: pl.entries[ix.Path].Mode, old: ix.Current, data: data}
-		pl.generatedNote(ix.Path, "regenerated: "+pl.indexNote())
+		pl.generatedNote(ix.Path, "regenerated: "+pl.indexNote(ix.Root))
 	}
 	for _, root := range pl.before.Roots {
 		f := view.Check(pl.before, root)
@@ -603,8 +603,16 @@ func (pl *planner) touches(f view.Freshness) bool {
 	return pl.files[f.CurrentPath] != nil
 }
 
-func (pl *planner) indexNote() string {
-	ids := pl.p.IDs()
+func (pl *planner) indexNote(root *adr.Root) string {
+	var ids []string
+	for _, m := range pl.p.Records {
+		if r := pl.before.ByPath(m.From); r != nil && r.Root == root {
+			ids = append(ids, m.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return "links to the moved records follow them"
+	}
 	if pl.p.Kind == KindRestore {
 		return joinIDs(ids, 5) + " listed with the live records again"
 	}
