@@ -276,7 +276,7 @@ func (pl *planner) restoreMoves() error {
 			Reason: "restored to where it was; it keeps its status (restoring a location does not restore authority)"}
 		switch {
 		case r == nil:
-			pl.block("%s is no longer at %s, where archival plan %s revision %d put it", m.ID, m.To, pl.req.PlanID, pl.req.Revision)
+			pl.block("%s is no longer at %s, where archive plan %s put it", m.ID, m.To, pl.req.PlanID)
 		default:
 			back.Status = string(r.Status)
 		}
