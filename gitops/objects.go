@@ -196,19 +196,34 @@ func (r *Repo) TreeBlob(rev, path string) (string, error) {
 }
 
 // SetIndex points the index entries of paths at blobs ("" removes the
-// entry), touching no other entry.
+// entry) as regular files, touching no other entry.
 func (r *Repo) SetIndex(entries map[string]string) error {
-	var info strings.Builder
-	paths := make([]string, 0, len(entries))
-	for p := range entries {
-		paths = append(paths, p)
+	var es []IndexEntry
+	for p, blob := range entries {
+		es = append(es, IndexEntry{Path: p, Blob: blob})
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		if entries[p] == "" {
-			fmt.Fprintf(&info, "0 %s\t%s\x00", ZeroHash, p)
+	return r.UpdateIndex(es)
+}
+
+// IndexEntry is an index entry to set: Blob "" removes it; Mode "" is
+// 100644.
+type IndexEntry struct {
+	Path, Mode, Blob string
+}
+
+// UpdateIndex sets index entries, touching no other entry.
+func (r *Repo) UpdateIndex(entries []IndexEntry) error {
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
+	var info strings.Builder
+	for _, e := range entries {
+		mode := e.Mode
+		if mode == "" {
+			mode = "100644"
+		}
+		if e.Blob == "" {
+			fmt.Fprintf(&info, "0 %s\t%s\x00", ZeroHash, e.Path)
 		} else {
-			fmt.Fprintf(&info, "100644 %s\t%s\x00", entries[p], p)
+			fmt.Fprintf(&info, "%s %s\t%s\x00", mode, e.Blob, e.Path)
 		}
 	}
 	_, err := r.GitInput([]byte(info.String()), "update-index", "-z", "--index-info")

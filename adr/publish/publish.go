@@ -172,9 +172,9 @@ func CheckClean(repo *gitops.Repo, head string, changes []gitops.TreeChange) err
 // parent's and its destination is free.
 func Sync(repo *gitops.Repo, parent, commit string, changes []gitops.TreeChange, journalDir, command string) (kept []string, err error) {
 	cs := &adr.Changeset{Top: repo.Top, JournalDir: journalDir, Command: command}
-	entries := map[string]string{}
+	var entries []gitops.IndexEntry
 	// index points a path at its new blob when the index still holds old.
-	index := func(p, old, blob string, data []byte) error {
+	index := func(p, old, blob, mode string, data []byte) error {
 		inIndex, err := repo.IndexBlob(p)
 		if err != nil || inIndex != old || inIndex == blob {
 			return err
@@ -184,7 +184,7 @@ func Sync(repo *gitops.Repo, parent, commit string, changes []gitops.TreeChange,
 				return err
 			}
 		}
-		entries[p] = blob
+		entries = append(entries, gitops.IndexEntry{Path: p, Mode: mode, Blob: blob})
 		return nil
 	}
 	for _, c := range changes {
@@ -218,10 +218,10 @@ func Sync(repo *gitops.Repo, parent, commit string, changes []gitops.TreeChange,
 			case srcExists:
 				cs.Delete(c.From, srcCur) // moved already; the source is left
 			}
-			if err := index(c.From, src, "", nil); err != nil {
+			if err := index(c.From, src, "", "", nil); err != nil {
 				return nil, err
 			}
-			if err := index(c.Path, "", after, c.Data); err != nil {
+			if err := index(c.Path, "", after, c.Mode, c.Data); err != nil {
 				return nil, err
 			}
 			continue
@@ -238,7 +238,7 @@ func Sync(repo *gitops.Repo, parent, commit string, changes []gitops.TreeChange,
 		default:
 			cs.Update(c.Path, cur, c.Data)
 		}
-		if err := index(c.Path, before, after, c.Data); err != nil {
+		if err := index(c.Path, before, after, c.Mode, c.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -248,7 +248,7 @@ func Sync(repo *gitops.Repo, parent, commit string, changes []gitops.TreeChange,
 	if len(entries) == 0 {
 		return kept, nil
 	}
-	return kept, repo.SetIndex(entries)
+	return kept, repo.UpdateIndex(entries)
 }
 
 // workBlob reads a work tree file and its blob name ("" when absent).

@@ -178,3 +178,64 @@ func TestPublicationInterrupted(t *testing.T) {
 		t.Errorf("publishing what HEAD holds = %v, want ErrNothingToPublish", err)
 	}
 }
+
+// TestCommitRenameThenRewrite: two steps, a tracked rename then a rewrite
+// of the moved file, make two commits and move the branch once; the work
+// tree gets the file at its new place with its mode, the index follows,
+// git log --follow reaches the first commit, and unrelated work stays.
+// Interrupted after the branch moved, Sync finishes the move.
+func TestCommitRenameThenRewrite(t *testing.T) {
+	r := testRepo(t)
+	dir := r.Top
+	os.MkdirAll(filepath.Join(dir, "doc/adr"), 0o755)
+	old := []byte("# 2. X\n\nSee [3](0003-y.md).\n")
+	os.WriteFile(filepath.Join(dir, "doc/adr/0002-x.md"), old, 0o755)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("v1\n"), 0o644)
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "records")
+	base := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("unstaged\n"), 0o644)
+	const to = "doc/adr/archive/0002-x.md"
+	neu := []byte("# 2. X\n\nSee [3](../0003-y.md).\n")
+	steps := []Step{
+		{Message: "rename\n", Changes: []gitops.TreeChange{{Path: to, From: "doc/adr/0002-x.md", Data: old, Mode: "100755"}}},
+		{Message: "rewrite\n\nADR-Archive: a-x@1\n", Changes: []gitops.TreeChange{{Path: to, Data: neu, Mode: "100755"}}},
+	}
+	commits, kept, err := Commit(r, Options{Steps: steps, JournalDir: journalDir(r)})
+	if err != nil || len(commits) != 2 || len(kept) != 0 {
+		t.Fatalf("Commit = %v, %v, %v", commits, kept, err)
+	}
+	if got := git(t, dir, "show", "--format=", "--name-status", commits[0]); got != "R100\tdoc/adr/0002-x.md\t"+to+"\n" {
+		t.Errorf("first commit:\n%s", got)
+	}
+	if got := git(t, dir, "log", "--follow", "--format=%s", "--", to); got != "rewrite\nrename\nrecords\n" {
+		t.Errorf("git log --follow:\n%s", got)
+	}
+	if got := git(t, dir, "status", "--porcelain"); got != " M notes.txt\n" {
+		t.Errorf("status:\n%s", got)
+	}
+	fi, err := os.Stat(filepath.Join(dir, to))
+	if err != nil || fi.Mode().Perm()&0o100 == 0 {
+		t.Errorf("the moved file lost its mode: %v %v", fi, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "doc/adr/0002-x.md")); err == nil {
+		t.Error("the source is still there")
+	}
+	if f, _ := Find(r, base, "ADR-Archive: a-x@1"); f != commits[1] {
+		t.Errorf("Find = %s, want %s", f, commits[1])
+	}
+
+	// The branch moved but nothing else happened: Sync does the rest.
+	git(t, dir, "reset", "-q", "--hard", base)
+	git(t, dir, "update-ref", "refs/heads/"+strings.TrimPrefix(r.CurrentBranch(), "refs/heads/"), commits[1])
+	if got := git(t, dir, "status", "--porcelain"); got == "" {
+		t.Fatal("the reset did not undo the work tree")
+	}
+	kept, err = Sync(r, base, commits[1], Changes(steps), journalDir(r), "")
+	if err != nil || len(kept) != 0 {
+		t.Fatalf("Sync = %v, %v", kept, err)
+	}
+	if got := git(t, dir, "status", "--porcelain"); got != "" {
+		t.Errorf("after Sync:\n%s", got)
+	}
+}
