@@ -55,4 +55,3 @@ func TestArchiveYearFolders(t *testing.T) {
 		t.Errorf("a branch that has only record 1 allocates %d; want 4 (past archive/2023/0002 and archive/0003 elsewhere)", n)
 	}
 }
-
