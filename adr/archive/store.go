@@ -3,9 +3,8 @@ package archive
 import (
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 
+	"github.com/git-adr/git-adr/adr/plans"
 	"github.com/git-adr/git-adr/gitops"
 )
 
@@ -18,13 +17,15 @@ type Store struct {
 }
 
 // ErrNoPlan means no archive plan has that ID.
-var ErrNoPlan = errors.New("no such archive plan")
+var ErrNoPlan = plans.ErrNotFound
 
 // ErrPlanChanged means another process moved the plan ref first.
 var ErrPlanChanged = errors.New("the archive plan changed concurrently")
 
 // Ref returns a plan's ref name.
 func Ref(id string) string { return PlansRef + id }
+
+func (s *Store) refs() plans.Store { return plans.Store{Repo: s.Repo, Prefix: PlansRef} }
 
 // Save writes p as a new revision (its Revision is set: 1 for a new plan,
 // else one past the revision at old, the commit the caller read), with
@@ -38,49 +39,27 @@ func (s *Store) Save(p *Plan, files map[string][]byte, old string) (string, erro
 		}
 		p.Revision = prev.Revision + 1
 	}
-	changes := []gitops.TreeChange{{Path: "plan.json", Data: p.Encode()}}
-	var names []string
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		changes = append(changes, gitops.TreeChange{Path: name, Data: files[name]})
-	}
 	msg := fmt.Sprintf("git-adr archive plan %s revision %d (%s %s)\n", p.ID, p.Revision, p.Kind, p.State)
-	commit, err := s.Repo.CommitFiles(old, msg, changes)
-	if err != nil {
-		return "", err
+	commit, err := s.refs().Save(p.ID, msg, p.Encode(), files, old)
+	if errors.Is(err, gitops.ErrRefChanged) {
+		return "", fmt.Errorf("%w: %v", ErrPlanChanged, err)
 	}
-	oldValue := gitops.ZeroHash
-	if old != "" {
-		oldValue = old
-	}
-	if err := s.Repo.UpdateRefs("git-adr archive plan "+p.ID, gitops.RefUpdate{Name: Ref(p.ID), New: commit, Old: oldValue}); err != nil {
-		if errors.Is(err, gitops.ErrRefChanged) {
-			return "", fmt.Errorf("%w: %v", ErrPlanChanged, err)
-		}
-		return "", err
-	}
-	return commit, nil
+	return commit, err
 }
 
 // Load reads the newest revision of a plan and its commit.
 func (s *Store) Load(id string) (*Plan, string, error) {
-	commit, err := s.Repo.ResolveRef(Ref(id))
+	commit, data, err := s.refs().Load(id)
 	if err != nil {
-		if errors.Is(err, gitops.ErrNotFound) {
-			return nil, "", fmt.Errorf("%w: %q", ErrNoPlan, id)
-		}
 		return nil, "", err
 	}
-	p, err := s.LoadAt(commit)
+	p, err := DecodePlan(data)
 	return p, commit, err
 }
 
 // LoadAt reads plan.json from a revision commit.
 func (s *Store) LoadAt(commit string) (*Plan, error) {
-	data, err := s.Repo.ReadBlobAt(commit, "plan.json")
+	data, err := s.refs().Read(commit, plans.File)
 	if err != nil {
 		return nil, err
 	}
@@ -102,18 +81,7 @@ func (s *Store) Revision(id string, n int) (*Plan, string, error) {
 }
 
 // List returns every plan ID, sorted.
-func (s *Store) List() ([]string, error) {
-	refs, err := s.Repo.Refs(PlansRef)
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	for _, ref := range refs {
-		ids = append(ids, strings.TrimPrefix(ref.Name, PlansRef))
-	}
-	sort.Strings(ids)
-	return ids, nil
-}
+func (s *Store) List() ([]string, error) { return s.refs().List() }
 
 // BeforeFile is where a done archival keeps the bytes a file had before
 // it, in its revision's tree.

@@ -9,34 +9,25 @@ import (
 	"testing"
 
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/gittest"
 )
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	c := exec.Command("git", args...)
-	c.Dir = dir
-	out, err := c.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
 
 func TestCommitLeavesUnrelatedWorkAlone(t *testing.T) {
-	r := testRepo(t)
+	r := gittest.Repo(t)
 	dir := r.Top
 	os.MkdirAll(filepath.Join(dir, "doc/adr"), 0o755)
 	os.WriteFile(filepath.Join(dir, "doc/adr/0001-a.md"), []byte("# 1. A\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("v1\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "other.txt"), []byte("v1\n"), 0o644)
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-qm", "records")
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-qm", "records")
 	// Unrelated work: one file staged, one modified and unstaged, one new.
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("staged\n"), 0o644)
-	git(t, dir, "add", "notes.txt")
+	gittest.Git(t, dir, "add", "notes.txt")
 	os.WriteFile(filepath.Join(dir, "other.txt"), []byte("unstaged\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "new.txt"), []byte("untracked\n"), 0o644)
-	before := git(t, dir, "status", "--porcelain")
+	before := gittest.Git(t, dir, "status", "--porcelain")
 	commits, _, err := Commit(r, one(r, "Publish CURRENT view\n\nADR-Plan: s-x@1\n", false,
 		gitops.TreeChange{Path: "doc/adr/CURRENT.md", Data: []byte("# Current\n")},
 		gitops.TreeChange{Path: "doc/adr/CURRENT.sources.json", Data: []byte("{}\n")}))
@@ -44,10 +35,10 @@ func TestCommitLeavesUnrelatedWorkAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	commit := commits[0]
-	if got := git(t, dir, "show", "--name-only", "--format=%s", commit); got != "Publish CURRENT view\n\ndoc/adr/CURRENT.md\ndoc/adr/CURRENT.sources.json\n" {
+	if got := gittest.Git(t, dir, "show", "--name-only", "--format=%s", commit); got != "Publish CURRENT view\n\ndoc/adr/CURRENT.md\ndoc/adr/CURRENT.sources.json\n" {
 		t.Errorf("commit holds:\n%s", got)
 	}
-	if after := git(t, dir, "status", "--porcelain"); after != before {
+	if after := gittest.Git(t, dir, "status", "--porcelain"); after != before {
 		t.Errorf("status after publication:\n%s\nbefore:\n%s", after, before)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "doc/adr/CURRENT.md")); string(data) != "# Current\n" {
@@ -55,12 +46,12 @@ func TestCommitLeavesUnrelatedWorkAlone(t *testing.T) {
 	}
 	// A local change to a file it writes stops it before anything moves.
 	os.WriteFile(filepath.Join(dir, "doc/adr/CURRENT.md"), []byte("hand edit\n"), 0o644)
-	head := git(t, dir, "rev-parse", "HEAD")
+	head := gittest.Git(t, dir, "rev-parse", "HEAD")
 	_, _, err = Commit(r, one(r, "again\n", false, gitops.TreeChange{Path: "doc/adr/CURRENT.md", Data: []byte("# New\n")}))
 	if !errors.Is(err, ErrLocalChanges) {
 		t.Errorf("local change: %v", err)
 	}
-	if git(t, dir, "rev-parse", "HEAD") != head {
+	if gittest.Git(t, dir, "rev-parse", "HEAD") != head {
 		t.Error("HEAD moved although publication was refused")
 	}
 }
@@ -69,7 +60,7 @@ func TestCommitSignsWithSSH(t *testing.T) {
 	if _, err := exec.LookPath("ssh-keygen"); err != nil {
 		t.Skip("ssh-keygen not installed")
 	}
-	r := testRepo(t)
+	r := gittest.Repo(t)
 	dir := r.Top
 	key := filepath.Join(t.TempDir(), "key")
 	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "t@e", "-f", key).CombinedOutput(); err != nil {
@@ -78,43 +69,19 @@ func TestCommitSignsWithSSH(t *testing.T) {
 	pub, _ := os.ReadFile(key + ".pub")
 	allowed := filepath.Join(t.TempDir(), "allowed")
 	os.WriteFile(allowed, []byte("t@e "+string(pub)), 0o644)
-	git(t, dir, "config", "gpg.format", "ssh")
-	git(t, dir, "config", "user.signingkey", key)
-	git(t, dir, "config", "gpg.ssh.allowedSignersFile", allowed)
+	gittest.Git(t, dir, "config", "gpg.format", "ssh")
+	gittest.Git(t, dir, "config", "user.signingkey", key)
+	gittest.Git(t, dir, "config", "gpg.ssh.allowedSignersFile", allowed)
 	commits, _, err := Commit(r, one(r, "signed\n", true, gitops.TreeChange{Path: "x.md", Data: []byte("x\n")}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	commit := commits[0]
-	if got := strings.TrimSpace(git(t, dir, "log", "-1", "--format=%G?", commit)); got != "G" {
+	if got := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%G?", commit)); got != "G" {
 		t.Errorf("signature status %q, want G", got)
 	}
 }
 
-func testRepo(t *testing.T) *gitops.Repo {
-	t.Helper()
-	dir := t.TempDir()
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
-	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@e"} {
-		t.Setenv(k, v)
-	}
-	git(t, dir, "init", "-q")
-	git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
-	os.MkdirAll(filepath.Join(dir, ".git", "adr"), 0o755)
-	r, err := gitops.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := r.Lock(gitops.LockOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Release() })
-	return r
-}
 
 // one is a publication of one commit.
 func one(r *gitops.Repo, msg string, sign bool, changes ...gitops.TreeChange) Options {
@@ -129,13 +96,13 @@ func journalDir(r *gitops.Repo) string { return filepath.Join(r.GitDir, "adr", "
 // edited meanwhile is kept; publishing the same content again is refused
 // rather than made an empty commit.
 func TestPublicationInterrupted(t *testing.T) {
-	r := testRepo(t)
+	r := gittest.Repo(t)
 	dir := r.Top
 	os.MkdirAll(filepath.Join(dir, "doc/adr"), 0o755)
 	os.WriteFile(filepath.Join(dir, "doc/adr/CURRENT.md"), []byte("# Old\n"), 0o644)
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-qm", "old view")
-	base := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-qm", "old view")
+	base := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
 	changes := []gitops.TreeChange{
 		{Path: "doc/adr/CURRENT.md", Data: []byte("# New\n")},
 		{Path: "doc/adr/CURRENT.sources.json", Data: []byte("{}\n")},
@@ -161,7 +128,7 @@ func TestPublicationInterrupted(t *testing.T) {
 	if err != nil || len(kept) != 0 {
 		t.Fatalf("Sync = %q, %v", kept, err)
 	}
-	if st := git(t, dir, "status", "--porcelain"); st != "" {
+	if st := gittest.Git(t, dir, "status", "--porcelain"); st != "" {
 		t.Errorf("after Sync the work tree differs from HEAD:\n%s", st)
 	}
 	// Synced again with an edit in between: the edit is kept.
@@ -185,15 +152,15 @@ func TestPublicationInterrupted(t *testing.T) {
 // git log --follow reaches the first commit, and unrelated work stays.
 // Interrupted after the branch moved, Sync finishes the move.
 func TestCommitRenameThenRewrite(t *testing.T) {
-	r := testRepo(t)
+	r := gittest.Repo(t)
 	dir := r.Top
 	os.MkdirAll(filepath.Join(dir, "doc/adr"), 0o755)
 	old := []byte("# 2. X\n\nSee [3](0003-y.md).\n")
 	os.WriteFile(filepath.Join(dir, "doc/adr/0002-x.md"), old, 0o755)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("v1\n"), 0o644)
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-qm", "records")
-	base := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-qm", "records")
+	base := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("unstaged\n"), 0o644)
 	const to = "doc/adr/archive/0002-x.md"
 	neu := []byte("# 2. X\n\nSee [3](../0003-y.md).\n")
@@ -205,13 +172,13 @@ func TestCommitRenameThenRewrite(t *testing.T) {
 	if err != nil || len(commits) != 2 || len(kept) != 0 {
 		t.Fatalf("Commit = %v, %v, %v", commits, kept, err)
 	}
-	if got := git(t, dir, "show", "--format=", "--name-status", commits[0]); got != "R100\tdoc/adr/0002-x.md\t"+to+"\n" {
+	if got := gittest.Git(t, dir, "show", "--format=", "--name-status", commits[0]); got != "R100\tdoc/adr/0002-x.md\t"+to+"\n" {
 		t.Errorf("first commit:\n%s", got)
 	}
-	if got := git(t, dir, "log", "--follow", "--format=%s", "--", to); got != "rewrite\nrename\nrecords\n" {
+	if got := gittest.Git(t, dir, "log", "--follow", "--format=%s", "--", to); got != "rewrite\nrename\nrecords\n" {
 		t.Errorf("git log --follow:\n%s", got)
 	}
-	if got := git(t, dir, "status", "--porcelain"); got != " M notes.txt\n" {
+	if got := gittest.Git(t, dir, "status", "--porcelain"); got != " M notes.txt\n" {
 		t.Errorf("status:\n%s", got)
 	}
 	fi, err := os.Stat(filepath.Join(dir, to))
@@ -226,16 +193,16 @@ func TestCommitRenameThenRewrite(t *testing.T) {
 	}
 
 	// The branch moved but nothing else happened: Sync does the rest.
-	git(t, dir, "reset", "-q", "--hard", base)
-	git(t, dir, "update-ref", "refs/heads/"+strings.TrimPrefix(r.CurrentBranch(), "refs/heads/"), commits[1])
-	if got := git(t, dir, "status", "--porcelain"); got == "" {
+	gittest.Git(t, dir, "reset", "-q", "--hard", base)
+	gittest.Git(t, dir, "update-ref", "refs/heads/"+strings.TrimPrefix(r.CurrentBranch(), "refs/heads/"), commits[1])
+	if got := gittest.Git(t, dir, "status", "--porcelain"); got == "" {
 		t.Fatal("the reset did not undo the work tree")
 	}
 	kept, err = Sync(r, base, commits[1], Changes(steps), journalDir(r), "")
 	if err != nil || len(kept) != 0 {
 		t.Fatalf("Sync = %v, %v", kept, err)
 	}
-	if got := git(t, dir, "status", "--porcelain"); got != "" {
+	if got := gittest.Git(t, dir, "status", "--porcelain"); got != "" {
 		t.Errorf("after Sync:\n%s", got)
 	}
 }

@@ -54,6 +54,7 @@ var planIDRe = regexp.MustCompile(`\ba-[0-9a-f]{10}\b`)
 
 func archiveRoundTrip(t *testing.T, env []string, corpus string) {
 	repo := t.TempDir()
+	// -R, not -a: the corpora are read-only, their copies must not be.
 	if out, err := exec.Command("cp", "-R", corpus+"/.", repo).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v %s", err, out)
 	}

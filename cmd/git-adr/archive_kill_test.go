@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,10 +53,7 @@ func TestKillArchive(t *testing.T) {
 	for _, kind := range []string{"archive", "restore"} {
 		for _, point := range points {
 			t.Run(kind+"/"+point, func(t *testing.T) {
-				dir := t.TempDir()
-				if out, err := exec.Command("cp", "-a", base+"/.", dir).CombinedOutput(); err != nil {
-					t.Fatalf("cp: %v %s", err, out)
-				}
+				dir := copyDir(t, base)
 				confirm := []string{"archive", "--confirm", plan + "@1"}
 				moved := "doc/adr/archive/0002-use-mysql.md"
 				subjects := "Archive ADR-0002: repair the links\nArchive ADR-0002: move into doc/adr/archive/ (rename only)\n"
