@@ -109,6 +109,15 @@ type AmbiguousError struct {
 	Candidates []*Record
 }
 
+// Paths lists the candidates' paths, comma-separated.
+func (e *AmbiguousError) Paths() string {
+	var ps []string
+	for _, r := range e.Candidates {
+		ps = append(ps, r.Path)
+	}
+	return strings.Join(ps, ", ")
+}
+
 func (e *AmbiguousError) Error() string {
 	var c []string
 	for _, r := range e.Candidates {

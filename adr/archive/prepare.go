@@ -186,11 +186,7 @@ func (pl *planner) archiveMoves() error {
 		var amb *adr.AmbiguousError
 		switch {
 		case errors.As(err, &amb):
-			var paths []string
-			for _, c := range amb.Candidates {
-				paths = append(paths, c.Path)
-			}
-			bad = append(bad, fmt.Sprintf("%q is ambiguous (%s)", id, strings.Join(paths, ", ")))
+			bad = append(bad, fmt.Sprintf("%q is ambiguous (%s)", id, amb.Paths()))
 			hints = append(hints, "name an ambiguous record by its path")
 		case err != nil:
 			bad = append(bad, fmt.Sprintf("%q names no committed record", id))

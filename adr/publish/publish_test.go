@@ -12,7 +12,6 @@ import (
 	"github.com/git-adr/git-adr/internal/gittest"
 )
 
-
 func TestCommitLeavesUnrelatedWorkAlone(t *testing.T) {
 	r := gittest.Repo(t)
 	dir := r.Top
@@ -81,7 +80,6 @@ func TestCommitSignsWithSSH(t *testing.T) {
 		t.Errorf("signature status %q, want G", got)
 	}
 }
-
 
 // one is a publication of one commit.
 func one(r *gitops.Repo, msg string, sign bool, changes ...gitops.TreeChange) Options {
