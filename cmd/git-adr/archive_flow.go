@@ -173,6 +173,9 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 	}
 	switch {
 	case p.State == archive.Done && (rev == p.Revision-1 || rev == p.Revision) && p.Kind == kind:
+		if o.json {
+			return writeJSON(env.Out, p)
+		}
 		fmt.Fprintf(env.Out, "%s plan %s revision %d is done in commit %s; nothing to do\n", p.Kind, p.ID, rev, short(last(p.Published)))
 		return nil
 	case rev > p.Revision:
@@ -215,7 +218,7 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 				return err
 			}
 		}
-		return recordArchive(env, store, p, commit, commits, kept)
+		return recordArchive(env, store, p, commit, commits, kept, o.json)
 	}
 	l, err := env.Log()
 	if err != nil {
@@ -261,7 +264,7 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 		return failf("%s plan %s was committed in %s, but bringing the work tree up to date failed: %v", p.Kind, p.ID, short(last(commits)), err).
 			hint(fmt.Sprintf("run `%s --confirm %s@%d` again to finish it", cmd, p.ID, rev))
 	}
-	return recordArchive(env, store, p, commit, commits, kept)
+	return recordArchive(env, store, p, commit, commits, kept, o.json)
 }
 
 // planCommits lists a publication's commits, oldest first, from its last.
@@ -280,7 +283,7 @@ func planCommits(repo *gitops.Repo, last string, n int) ([]string, error) {
 // recordArchive records a done plan (with the bytes every file had
 // before, so a restore can give them back) and reports it. Each step can
 // be repeated: an interrupted run is finished by the next confirmation.
-func recordArchive(env *Env, store *archive.Store, p *archive.Plan, commit string, commits, kept []string) error {
+func recordArchive(env *Env, store *archive.Store, p *archive.Plan, commit string, commits, kept []string, asJSON bool) error {
 	repo := store.Repo
 	rev := p.Revision
 	done := *p
@@ -306,6 +309,9 @@ func recordArchive(env *Env, store *archive.Store, p *archive.Plan, commit strin
 	writeReceipt(env, receipt{Plan: p.ID, Revision: rev, State: string(p.Kind) + " done in " + last(commits), Review: "git show --stat " + short(last(commits))})
 	for _, k := range kept {
 		fmt.Fprintf(env.Err, "git-adr: note: %s was changed in the work tree since; it was left as it is (the commit holds the new version)\n", env.display(k))
+	}
+	if asJSON {
+		return writeJSON(env.Out, &done)
 	}
 	verb := "archived"
 	if p.Kind == archive.KindRestore {
