@@ -248,8 +248,12 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 			hint(fmt.Sprintf("commit or stash your changes to that file, then run `%s --confirm %s@%d` again", cmd, p.ID, rev))
 	}
 	if now.Content() != p.Content() {
+		again := cmd + " " + p.ID
+		if p.Kind == archive.KindArchive {
+			again = cmd + " " + strings.Join(p.IDs(), " ")
+		}
 		return failf("%s since %s plan %s revision %d was previewed; nothing was moved", archive.Diff(p, now), p.Kind, p.ID, rev).
-			hint("preview it again: `" + cmd + " " + strings.TrimPrefix(p.Inverse, "git adr archive restore ") + "` shows the plan as it is now")
+			hint("preview it again: `" + again + "` shows the plan as it is now")
 	}
 	sign, err := repo.SignByDefault()
 	if err != nil {
