@@ -647,6 +647,8 @@ func (pl *planner) verify(after *adr.Log) {
 		_, moved := pl.mv.moves[r.Path]
 		want := r.Archived != moved
 		switch {
+		case n == nil && r.Root != nil && r.Root.Source == "detected":
+			pl.block("after the move, %s would not be read as a record at %s: %s is a detected root, and too few records would be left in it to detect it; pin it first with `git adr init --dir %s`", r.ID, to, r.Root.Dir(), r.Root.Dir())
 		case n == nil:
 			pl.block("after the move, %s would not be read as a record at %s", r.ID, to)
 		case n.ID != r.ID:
