@@ -40,6 +40,8 @@ type Config struct {
 	Hooks HooksConfig `toml:"hooks,omitempty"`
 	// Governance says who may accept decisions.
 	Governance GovernanceConfig `toml:"governance,omitempty"`
+	// Archive says where `git adr archive` puts records.
+	Archive ArchiveConfig `toml:"archive,omitempty"`
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
@@ -108,6 +110,13 @@ type GovernanceConfig struct {
 	// such as e-mail addresses) whose signature accepts; empty: any
 	// allowed signer.
 	Approvers []string `toml:"approvers,omitempty"`
+}
+
+// ArchiveConfig is the [archive] table of .adr.toml.
+type ArchiveConfig struct {
+	// Layout is ArchiveFlat (archive/, the default) or ArchiveByYear
+	// (archive/<year>/, the year of the record's date).
+	Layout string `toml:"layout,omitempty"`
 }
 
 // ContextConfig sets the default budget of `git adr context`.
@@ -256,6 +265,11 @@ func ParseConfig(data []byte) (*Config, error) {
 		if math.IsNaN(p.v) || p.v < 0 || p.v > MaxPricePerMTok {
 			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("drafter.openai.%s %v must be between 0 and %d", p.key, p.v, MaxPricePerMTok)}
 		}
+	}
+	switch c.Archive.Layout {
+	case "", ArchiveFlat, ArchiveByYear:
+	default:
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("archive.layout %q is not one of %s, %s", c.Archive.Layout, ArchiveFlat, ArchiveByYear)}
 	}
 	if c.Context.MaxUnits < 0 || c.Context.MaxUnits > 100 {
 		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("context.max_units %d must be between 1 and 100", c.Context.MaxUnits)}

@@ -112,3 +112,18 @@ func (r *Repo) CurrentBranch() string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// CommitFiles writes a commit whose tree holds exactly files, with parent
+// ("" for none) as its parent; no ref moves. Plans keep each revision as
+// such a commit on their ref.
+func (r *Repo) CommitFiles(parent, msg string, files []TreeChange) (string, error) {
+	tree, err := r.BuildTree("", files)
+	if err != nil {
+		return "", err
+	}
+	var parents []string
+	if parent != "" {
+		parents = []string{parent}
+	}
+	return r.CommitTree(CommitOptions{Tree: tree, Parents: parents, Message: msg})
+}

@@ -80,6 +80,7 @@ func newApp(env *Env) *cli.App {
 			graphCommand(env),
 			checkCommand(env),
 			compactionCommand(env),
+			archiveCommand(env),
 			renumberCommand(env),
 			recoverCommand(env),
 			hooksCommand(env),
