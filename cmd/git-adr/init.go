@@ -96,6 +96,23 @@ func runInit(env *Env, dir, styleName string, asJSON bool) error {
 	var cfg strings.Builder
 	cfg.WriteString("# git-adr configuration; every key is described in docs/configuration.md\n")
 	var created []string
+	// adr-tools finds a log outside doc/adr through .adr-dir: one is
+	// written for the first nygard root there, pinned or new.
+	adrDir := func(root *adr.Root, s adr.Style) {
+		if s != adr.StyleNygard || root.Path == "doc/adr" {
+			return
+		}
+		if _, err := fs.Lstat(wt, ".adr-dir"); err == nil {
+			return
+		}
+		for _, c := range changes {
+			if c.Path == ".adr-dir" {
+				return
+			}
+		}
+		changes = append(changes, adr.FileChange{Path: ".adr-dir", New: []byte(root.Dir() + "\n")})
+		created = append(created, ".adr-dir")
+	}
 	for _, root := range l.Roots {
 		s := root.Style
 		if style != "" {
@@ -113,6 +130,7 @@ func runInit(env *Env, dir, styleName string, asJSON bool) error {
 			if !asJSON {
 				fmt.Fprintf(env.Out, "pinned %s (%d records, %s)\n", adr.Escape(root.Dir()), len(root.Records), s)
 			}
+			adrDir(root, s)
 			continue
 		}
 		root.Style = s
@@ -125,11 +143,7 @@ func runInit(env *Env, dir, styleName string, asJSON bool) error {
 		}
 		changes = append(changes, ch...)
 		created = append(created, rec.Path)
-		if s == adr.StyleNygard && root.Path != "doc/adr" {
-			if _, err := fs.Lstat(wt, ".adr-dir"); err != nil {
-				changes = append(changes, adr.FileChange{Path: ".adr-dir", New: []byte(root.Dir() + "\n")})
-			}
-		}
+		adrDir(root, s)
 	}
 	changes = append([]adr.FileChange{{Path: adr.ConfigFile, New: []byte(cfg.String())}}, changes...)
 	if err := applyChanges(env, changes); err != nil {
