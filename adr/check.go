@@ -3,10 +3,11 @@ package adr
 import (
 	"fmt"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // FindingKind names a kind of problem [Log.Check] reports.
@@ -642,8 +643,8 @@ func titleLine(r *Record) int {
 }
 
 var (
-	digitRun = regexp.MustCompile(`\d+`)
-	yamlLine = regexp.MustCompile(`yaml: line (\d+):`)
+	digitRun = lazyre.New(`\d+`)
+	yamlLine = lazyre.New(`yaml: line (\d+):`)
 )
 
 // renumberTitleLine replaces the title's number in a heading line, keeping

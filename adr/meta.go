@@ -1,9 +1,10 @@
 package adr
 
 import (
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // metaKey is what a metadata key means, whatever language it is written in.
@@ -63,9 +64,9 @@ var dateLayouts = []string{
 	"2006-01", "January 2006",
 }
 
-var dateInText = regexp.MustCompile(`\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|(?i:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4})`)
+var dateInText = lazyre.New(`\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|(?i:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4})`)
 
-var ordinalSuffix = regexp.MustCompile(`(\d)(st|nd|rd|th)\b`)
+var ordinalSuffix = lazyre.New(`(\d)(st|nd|rd|th)\b`)
 
 // normalizeDate returns an ISO date for text that holds one, or the trimmed
 // text itself.
