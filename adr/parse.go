@@ -184,6 +184,10 @@ func (p *parser) frontMatter() {
 			p.rec.Iteration = strings.TrimSpace(e.Value)
 		case key == keyScope && p.rec.Scope == "":
 			p.rec.Scope = strings.ToLower(strings.TrimSpace(e.Value))
+		case key == keyApplies:
+			p.appliesTo(e.Value, e.Items)
+		case key == keyReview && p.rec.ReviewBy == "":
+			p.rec.ReviewBy = normalizeDate(e.Value)
 		}
 	}
 }
@@ -441,6 +445,10 @@ func (p *parser) metaLines(from, to int, section string, record bool) {
 			p.rec.Iteration = strings.Trim(strings.TrimSpace(val), "*_`")
 		case m == keyScope && record && p.rec.Scope == "":
 			p.rec.Scope = strings.ToLower(strings.Trim(strings.TrimSpace(val), "*_`"))
+		case m == keyApplies && record:
+			p.appliesTo(val, nil)
+		case m == keyReview && record && p.rec.ReviewBy == "":
+			p.rec.ReviewBy = normalizeDate(val)
 		}
 	}
 }
@@ -511,6 +519,10 @@ func (p *parser) tableRow(i int, section string, record bool) {
 		p.rec.Iteration = strings.Trim(strings.TrimSpace(val), "*_`")
 	case m == keyScope && record && p.rec.Scope == "":
 		p.rec.Scope = strings.ToLower(strings.Trim(strings.TrimSpace(val), "*_`"))
+	case m == keyApplies && record:
+		p.appliesTo(val, nil)
+	case m == keyReview && record && p.rec.ReviewBy == "":
+		p.rec.ReviewBy = normalizeDate(val)
 	}
 }
 

@@ -83,6 +83,8 @@ func newApp(env *Env) *cli.App {
 			archiveCommand(env),
 			renumberCommand(env),
 			recoverCommand(env),
+			explainCommand(env),
+			logCommand(env),
 			hooksCommand(env),
 			hookCommand(env),
 			rootsCommand(env),
