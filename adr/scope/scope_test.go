@@ -27,13 +27,13 @@ func rec(n int, title, status, meta, body string) string {
 
 func TestGovern(t *testing.T) {
 	l := load(t, map[string]string{
-		"doc/adr/0001-cache.md":   rec(1, "Cache payments", "Accepted", "Applies to: payments/**, cmd/pay/*.go\n", "Read-through cache."),
-		"doc/adr/0002-logging.md": rec(2, "Log JSON", "Accepted", "", "Every service logs JSON; see payments/ for the first one."),
-		"doc/adr/0003-retry.md":   rec(3, "Retry", "Accepted", "", "Retries with backoff."),
-		"doc/adr/0004-old.md":     rec(4, "Old cache", "Superseded", "Applies to: payments/**\n", "x"),
-		"doc/adr/0005-system.md":  rec(5, "System", "Accepted", "Applies to: system\n", "x"),
+		"doc/adr/0001-cache.md":        rec(1, "Cache payments", "Accepted", "Applies to: payments/**, cmd/pay/*.go\n", "Read-through cache."),
+		"doc/adr/0002-logging.md":      rec(2, "Log JSON", "Accepted", "", "Every service logs JSON; see payments/ for the first one."),
+		"doc/adr/0003-retry.md":        rec(3, "Retry", "Accepted", "", "Retries with backoff."),
+		"doc/adr/0004-old.md":          rec(4, "Old cache", "Superseded", "Applies to: payments/**\n", "x"),
+		"doc/adr/0005-system.md":       rec(5, "System", "Accepted", "Applies to: system\n", "x"),
 		"doc/adr/archive/0006-gone.md": rec(6, "Gone", "Deprecated", "Applies to: payments/**\n", "x"),
-		".adr.toml": "[[scope]]\nids = [\"3\"]\npaths = [\"payments/retry.go\"]\n",
+		".adr.toml":                    "[[scope]]\nids = [\"3\"]\npaths = [\"payments/retry.go\"]\n",
 	})
 	x := New(l, []Marker{{Path: "payments/cache.go", Line: 12, Ref: "ADR-0003"}, {Path: "payments/cache.go", Line: 20, Ref: "ADR-0099"}})
 	var got []string

@@ -138,4 +138,3 @@ func trackedFiles(r *gitops.Repo) ([]string, error) {
 	}
 	return strings.FieldsFunc(string(out), func(c rune) bool { return c == 0 }), nil
 }
-
