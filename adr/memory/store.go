@@ -20,13 +20,20 @@ var (
 	ErrNotFound = errors.New("no such memory item")
 	// ErrAmbiguous means an ID prefix names several items.
 	ErrAmbiguous = errors.New("ambiguous memory item ID")
-	// ErrDuplicate means an item with the same topic and text exists.
+	// ErrDuplicate means an item with the same topic and text exists
+	// (see [DuplicateError]).
 	ErrDuplicate = errors.New("the same memory item exists")
 	// ErrUnchanged means a change would leave the item as it is.
 	ErrUnchanged = errors.New("nothing to change")
 	// ErrChanged means another process moved the memory ref first.
 	ErrChanged = errors.New("the memory changed concurrently")
 )
+
+// DuplicateError names the item a new or corrected item would repeat.
+type DuplicateError struct{ ID string }
+
+func (e *DuplicateError) Error() string { return fmt.Sprintf("%v: %s", ErrDuplicate, e.ID) }
+func (e *DuplicateError) Unwrap() error { return ErrDuplicate }
 
 // Store is the memory of one repository, on [Ref].
 type Store struct {
@@ -187,7 +194,7 @@ func (s Store) Add(st *State, f Fields) (*Item, error) {
 		return nil, err
 	}
 	if d := st.duplicate(f, nil); d != nil {
-		return nil, fmt.Errorf("%w: %s", ErrDuplicate, d.ID)
+		return nil, &DuplicateError{ID: d.ID}
 	}
 	seq := 1
 	for _, it := range st.Items {
@@ -245,7 +252,7 @@ func (s Store) Edit(st *State, id string, f Fields) (*Item, error) {
 		return nil, fmt.Errorf("%w: %s already holds that", ErrUnchanged, old.ID)
 	}
 	if d := st.duplicate(next, old); d != nil {
-		return nil, fmt.Errorf("%w: %s", ErrDuplicate, d.ID)
+		return nil, &DuplicateError{ID: d.ID}
 	}
 	it := *old
 	it.Topic, it.Source, it.Text = next.Topic, next.Source, next.Text

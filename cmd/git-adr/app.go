@@ -90,6 +90,7 @@ func newApp(env *Env) *cli.App {
 			mcpCommand(env),
 			helpCommand(env),
 			trustCommand(env),
+			memoryCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
