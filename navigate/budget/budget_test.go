@@ -335,13 +335,17 @@ func TestKeepLatestReadFlagOff(t *testing.T) {
 // ADR-0069: invalid or unanswered call history is rejected before
 // compaction, naming where.
 func TestInvalidHistoriesRejected(t *testing.T) {
-	oa := func(msgs ...string) []byte { return []byte(`{"model":"m","messages":[` + strings.Join(msgs, ",") + `]}`) }
+	oa := func(msgs ...string) []byte {
+		return []byte(`{"model":"m","messages":[` + strings.Join(msgs, ",") + `]}`)
+	}
 	user := `{"role":"user","content":"task"}`
 	call := func(id, args string) string {
 		return `{"role":"assistant","content":null,"tool_calls":[{"id":"` + id + `","type":"function","function":{"name":"run_shell","arguments":` + fmt.Sprintf("%q", args) + `}}]}`
 	}
 	res := func(id string) string { return `{"role":"tool","tool_call_id":"` + id + `","content":"ok"}` }
-	an := func(msgs ...string) []byte { return []byte(`{"model":"m","system":"s","messages":[` + strings.Join(msgs, ",") + `]}`) }
+	an := func(msgs ...string) []byte {
+		return []byte(`{"model":"m","system":"s","messages":[` + strings.Join(msgs, ",") + `]}`)
+	}
 	use := func(id string) string {
 		return `{"role":"assistant","content":[{"type":"tool_use","id":"` + id + `","name":"run_shell","input":{"command":"ls"}}]}`
 	}
