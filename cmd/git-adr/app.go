@@ -91,6 +91,7 @@ func newApp(env *Env) *cli.App {
 			helpCommand(env),
 			trustCommand(env),
 			memoryCommand(env),
+			budgetCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -42,7 +43,8 @@ type Options struct {
 	ReadTools []string
 	// ReadCap is the largest read result kept inline (0: DefaultReadCap).
 	ReadCap int
-	// Count counts tokens (nil: o200k_base).
+	// Count counts tokens (nil: o200k_base); it is called from several
+	// goroutines at once.
 	Count func(string) int
 }
 
@@ -117,11 +119,13 @@ type Plan struct {
 	Failure string `json:"failure,omitempty"`
 	// Exchange is where the newest exchange starts (1-based message
 	// number; 1 when the transcript has no user instruction).
-	Exchange  int            `json:"newest_exchange_starts_at"`
-	Compacted []GroupAction  `json:"compacted"`
-	Kept      []GroupAction  `json:"kept"`
-	Trimmed   []TrimAction   `json:"trimmed"`
-	Budgeted  map[string]int `json:"tokens_by_part"`
+	Exchange  int           `json:"newest_exchange_starts_at"`
+	Compacted []GroupAction `json:"compacted"`
+	Kept      []GroupAction `json:"kept"`
+	Trimmed   []TrimAction  `json:"trimmed"`
+	// EnvelopeTokens counts the request without its messages (model,
+	// tools, system prompt): never compacted.
+	EnvelopeTokens int `json:"envelope_tokens"`
 
 	out []byte
 }
@@ -176,16 +180,16 @@ func NewPlan(t *Transcript, data []byte, o Options) (*Plan, error) {
 	sum := sha256.Sum256(data)
 	p := &Plan{Policy: Policy, Format: t.Format, Shape: t.Shape, Transcript: hex.EncodeToString(sum[:]), Budget: o.Budget,
 		Tokenizer: "o200k_base (an estimate for other models)", Compacted: []GroupAction{}, Kept: []GroupAction{}, Trimmed: []TrimAction{},
-		Budgeted: map[string]int{}}
+	}
 	p.Options.KeepGroups, p.Options.KeepLatestReads, p.Options.ReadTools, p.Options.ReadCap = o.KeepGroups, o.KeepLatestReads, o.ReadTools, o.ReadCap
 
 	// Tokens of every part, counted once.
 	n := len(t.Messages)
 	tokens := make([]int, n)
 	total := o.Count(string(t.envelope()))
-	p.Budgeted["envelope"] = total
-	for i, m := range t.Messages {
-		tokens[i] = o.Count(string(m.raw)) + 1 // and its separator
+	p.EnvelopeTokens = total
+	countAll(t.Messages, tokens, o.Count)
+	for i := range tokens {
 		total += tokens[i]
 	}
 	p.Before = Size{Messages: n, Bytes: len(t.render(raws(t.Messages))), Tokens: total}
@@ -309,6 +313,23 @@ func NewPlan(t *Transcript, data []byte, o Options) (*Plan, error) {
 	return p, nil
 }
 
+// countAll counts every message's tokens (and one for its separator),
+// spread over the CPUs: tokenizing is most of a plan's time.
+func countAll(ms []*Message, tokens []int, count func(string) int) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(ms)/64))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(ms); i += workers {
+				tokens[i] = count(string(ms[i].raw)) + 1
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 func raws(ms []*Message) []json.RawMessage {
 	out := make([]json.RawMessage, len(ms))
 	for i, m := range ms {
@@ -319,7 +340,7 @@ func raws(ms []*Message) []json.RawMessage {
 
 // failure explains, with figures, why the request cannot fit.
 func failure(t *Transcript, p *Plan, tokens []int, start int, protected map[*Group]bool, latest map[*Group]string, o Options) string {
-	prot, reads, fixed := 0, 0, p.Budgeted["envelope"]
+	prot, reads, fixed := 0, 0, p.EnvelopeTokens
 	for _, g := range t.Groups {
 		for _, m := range g.Messages {
 			switch {
