@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,4 +81,39 @@ func TestMemoryChangeMakesCursorStale(t *testing.T) {
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "stale cursor") {
 		t.Errorf("cursor after a memory change: exit %d %s, want exit 2 and a stale cursor", r.code, r.stderr)
 	}
+}
+
+// TestMemoryForeignRefIsLeftOut: a memory ref git-adr did not write is
+// refused by the memory commands and left out of context answers with a
+// warning, never a failed answer.
+func TestMemoryForeignRefIsLeftOut(t *testing.T) {
+	env := procEnv(t)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "doc/adr"), 0o755)
+	os.WriteFile(filepath.Join(dir, "doc/adr", recordName(1)), []byte("# 1. Orders\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\nOrders are stored in PostgreSQL.\n"), 0o644)
+	runGit(t, dir, env, "init", "-q")
+	runGit(t, dir, env, "add", "-A")
+	runGit(t, dir, env, "commit", "-qm", "log")
+	blob := strings.TrimSpace(runGitIn(t, dir, env, "not a memory item\n", "hash-object", "-w", "--stdin"))
+	tree := strings.TrimSpace(runGitIn(t, dir, env, "100644 blob "+blob+"\tREADME\n", "mktree"))
+	commit := strings.TrimSpace(runGit(t, dir, env, "commit-tree", tree, "-m", "forged"))
+	runGit(t, dir, env, "update-ref", "refs/adr/memory", commit)
+	if r := runAdr(t, dir, env, "memory", "list"); r.code != ExitFailure || !strings.Contains(r.stderr, "not a memory item file") {
+		t.Errorf("list over a foreign ref: exit %d %s", r.code, r.stderr)
+	}
+	r := runAdr(t, dir, env, "context", "--task", "where are orders stored", "--json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"memory not used: refs/adr/memory:README is not a memory item file`) || !strings.Contains(r.stdout, `"ADR-0001#decision"`) {
+		t.Errorf("context over a foreign memory ref: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func runGitIn(t *testing.T, dir string, env []string, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env, cmd.Stdin = dir, env, strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %q: %v\n%s", args, err, out)
+	}
+	return string(out)
 }
