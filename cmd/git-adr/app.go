@@ -92,6 +92,8 @@ func newApp(env *Env) *cli.App {
 			mcpCommand(env),
 			helpCommand(env),
 			trustCommand(env),
+			memoryCommand(env),
+			budgetCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
