@@ -49,8 +49,8 @@ type Finding struct {
 	Paths []string
 	// Count is how many records the call reaches (unscoped reads).
 	Count, Archived int
-	Root    *adr.Root
-	Records []*adr.Record
+	Root            *adr.Root
+	Records         []*adr.Record
 	// Via is the command or tool as written ("grep -r", "Read").
 	Via string
 	// Command is a person-only command as written.
