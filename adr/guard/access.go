@@ -100,7 +100,10 @@ func braces(glob string) []string {
 		return []string{glob}
 	}
 	var out []string
-	for _, x := range expand.Braces(w) {
+	for x, err := range expand.BracesSeq(nil, w) {
+		if err != nil {
+			break
+		}
 		var b strings.Builder
 		for _, p := range x.Parts {
 			if l, ok := p.(*syntax.Lit); ok {

@@ -331,26 +331,93 @@ func (s *Scope) Under(rel string) []Candidate {
 }
 
 // Glob expands a shell pattern written in the directory dir the way a
-// shell does (no match: the pattern stays as written, and names nothing
-// that exists). Matches are absolute paths.
+// shell does (no match: nothing, the pattern then names no file), with
+// matches as absolute paths. It reads at most maxGlobDirs directories and
+// returns at most maxFields matches, so no pattern can make a hook slow
+// (a pattern over the whole file system is cut short).
 func Glob(dir, pattern string) []string {
 	p := pattern
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
+		p = escapeGlob(dir) + string(filepath.Separator) + p
 	}
-	m, err := filepath.Glob(p)
-	if err != nil || len(m) == 0 {
-		return nil
+	comps := strings.Split(filepath.ToSlash(p), "/")
+	results := []string{"/"}
+	if comps[0] != "" {
+		results = []string{comps[0]} // a volume name
 	}
-	// A shell's * does not match a leading dot.
-	out := m[:0]
-	for _, x := range m {
-		if strings.HasPrefix(filepath.Base(x), ".") && !strings.HasPrefix(filepath.Base(pattern), ".") {
+	dirs := 0
+	for _, c := range comps[1:] {
+		switch {
+		case c == "" || c == ".":
+			continue
+		case !hasMeta(c):
+			lit := unescapeGlob(c)
+			for i, r := range results {
+				results[i] = filepath.Join(r, lit)
+			}
 			continue
 		}
-		out = append(out, x)
+		var next []string
+		for _, r := range results {
+			if dirs++; dirs > maxGlobDirs {
+				break
+			}
+			es, err := os.ReadDir(r)
+			if err != nil {
+				continue
+			}
+			for _, e := range es {
+				if strings.HasPrefix(e.Name(), ".") && !strings.HasPrefix(c, ".") {
+					continue // a shell's * does not match a leading dot
+				}
+				if ok, _ := filepath.Match(c, e.Name()); ok && len(next) < maxFields {
+					next = append(next, filepath.Join(r, e.Name()))
+				}
+			}
+		}
+		results = next
+		if len(results) == 0 {
+			return nil
+		}
 	}
+	out := results[:0]
+	for _, r := range results {
+		if exists(r) {
+			out = append(out, r)
+		}
+	}
+	sort.Strings(out)
 	return out
+}
+
+// maxGlobDirs bounds the directories one glob reads.
+const maxGlobDirs = 256
+
+// hasMeta reports an unescaped glob metacharacter.
+func hasMeta(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		}
+	}
+	return false
+}
+
+func unescapeGlob(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // exists reports whether an absolute path exists.

@@ -330,7 +330,13 @@ func (sh *shell) word(w *syntax.Word) []field {
 	}
 	words := []*syntax.Word{w}
 	if syntax.SplitBraces(w) {
-		words = expand.Braces(w)
+		words = words[:0]
+		for x, err := range expand.BracesSeq(nil, w) {
+			if err != nil || len(words) >= maxFields {
+				break
+			}
+			words = append(words, x)
+		}
 	}
 	var out []field
 	for _, x := range words {
