@@ -89,6 +89,8 @@ func newApp(env *Env) *cli.App {
 			mcpCommand(env),
 			helpCommand(env),
 			trustCommand(env),
+			guardCommand(env),
+			configCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
