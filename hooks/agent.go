@@ -228,10 +228,10 @@ func Failure(agent Agent, mode guard.Mode, err error) Answer {
 
 // genericAnswer is the generic protocol's output (docs/guard.md).
 type genericAnswer struct {
-	Decision guard.Verdict   `json:"decision"`
-	Mode     guard.Mode      `json:"mode"`
-	Reason   string          `json:"reason,omitempty"`
-	Notes    []string        `json:"notes,omitempty"`
+	Decision guard.Verdict    `json:"decision"`
+	Mode     guard.Mode       `json:"mode"`
+	Reason   string           `json:"reason,omitempty"`
+	Notes    []string         `json:"notes,omitempty"`
 	Findings []genericFinding `json:"findings,omitempty"`
 }
 
