@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr/guard"
@@ -19,6 +20,9 @@ func decodeClaude(agent Agent, data []byte) (Input, error) {
 	}
 	in := sub(m, "tool_input")
 	r := guard.Request{Agent: string(agent), Session: str(m, "session_id"), Cwd: str(m, "cwd"), Tool: str(m, "tool_name")}
+	if r.Tool == "" {
+		return Input{}, fmt.Errorf("the hook input names no tool (tool_name)")
+	}
 	switch r.Tool {
 	case "Read":
 		r.Op, r.Path = guard.OpRead, str(in, "file_path")

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	_ "embed"
+	"fmt"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr/guard"
@@ -28,6 +29,9 @@ func decodeOpenCode(data []byte) (Input, error) {
 	}
 	args := sub(m, "args")
 	r := guard.Request{Agent: string(OpenCode), Session: str(m, "sessionID"), Cwd: str(m, "directory"), Tool: str(m, "tool")}
+	if r.Tool == "" {
+		return Input{}, fmt.Errorf("the hook input names no tool")
+	}
 	switch r.Tool {
 	case "read":
 		r.Op, r.Path = guard.OpRead, str(args, "filePath")

@@ -51,8 +51,13 @@ func Recognise(command, dir string) Recognition {
 		return rec
 	}
 	groups := 0
-	sh := &shell{dir: filepath.Clean(dir), vars: map[string][]field{}, rec: &rec, groups: &groups}
-	sh.stmts(f.Stmts, nil)
+	sh := &shell{src: command, dir: filepath.Clean(dir), vars: map[string][]field{}, rec: &rec, groups: &groups}
+	for _, st := range f.Stmts {
+		// Messages quote the whole statement as written: a loop, a
+		// pipeline into xargs, a cd before the read.
+		sh.cur = sh.text(st.Pos(), st.End())
+		sh.stmt(st, nil)
+	}
 	return rec
 }
 
@@ -84,6 +89,9 @@ type stream struct {
 var unknownStream = &stream{unknown: true}
 
 type shell struct {
+	// src is the script being read; cur the top-level statement being
+	// judged, as written, for messages.
+	src, cur string
 	dir    string
 	vars   map[string][]field
 	rec    *Recognition
@@ -133,6 +141,7 @@ func (sh *shell) stmts(list []*syntax.Stmt, in *stream) *stream {
 }
 
 func (sh *shell) stmt(s *syntax.Stmt, in *stream) *stream {
+	written := sh.text(s.Pos(), s.End())
 	for _, r := range s.Redirs {
 		switch r.Op {
 		case syntax.RdrIn, syntax.RdrInOut:
@@ -141,12 +150,12 @@ func (sh *shell) stmt(s *syntax.Stmt, in *stream) *stream {
 				continue
 			}
 			for _, f := range sh.word(r.Word) {
-				sh.access(Read, f, false, nil, "<")
+				sh.access(Read, f, false, nil, written)
 			}
 			in = unknownStream
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
 			for _, f := range sh.word(r.Word) {
-				sh.access(Write, f, false, nil, ">")
+				sh.access(Write, f, false, nil, written)
 			}
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
@@ -286,6 +295,16 @@ func (sh *shell) command(c syntax.Command, in *stream) *stream {
 		})
 	}
 	return unknownStream
+}
+
+// text is the source between two positions ("" when they are not in
+// the script, as for words of an expanded here-document).
+func (sh *shell) text(from, to syntax.Pos) string {
+	a, b := int(from.Offset()), int(to.Offset())
+	if !from.IsValid() || !to.IsValid() || a < 0 || b > len(sh.src) || a >= b {
+		return ""
+	}
+	return sh.src[a:b]
 }
 
 // readVar returns VAR when the condition is `read [-r ...] VAR`.

@@ -143,7 +143,10 @@ func joinDir(dir, p string) string {
 }
 
 // via is the command as it would be quoted in a message.
-func via(name string, args []field, n int) string {
+func (sh *shell) via(name string, args []field, n int) string {
+	if sh.cur != "" {
+		return sh.cur
+	}
 	words := []string{name}
 	for _, a := range args {
 		if len(words) > n {
@@ -267,7 +270,7 @@ func (sh *shell) read(name string, args []field) {
 			recursive = true
 		}
 	}
-	v := via(name, args, 3)
+	v := sh.via(name, args, 3)
 	for _, a := range operands(args) {
 		sh.access(kind, a, recursive, nil, v)
 	}
@@ -294,7 +297,7 @@ func (sh *shell) interpret(name string, args []field) {
 		if code.unknown {
 			continue
 		}
-		v := name + " " + a.s
+		v := sh.via(name, args, 3)
 		for _, p := range codePath.FindAllString(code.s, 64) {
 			fs := sh.join([]piece{{s: p, pat: p, glob: strings.ContainsAny(p, "*?[")}})
 			for _, f := range fs {
@@ -325,6 +328,7 @@ func (sh *shell) script(src string, params []field) {
 	}
 	sub := sh.clone()
 	sub.depth++
+	sub.src = src
 	for i, p := range params {
 		sub.vars[itoa(i)] = []field{p}
 	}

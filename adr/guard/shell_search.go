@@ -67,7 +67,7 @@ var agSpec = optSpec{short: "GgABCmp", long: long("file-search-regex", "ignore",
 
 // search judges grep, rg, ag and their kin.
 func (sh *shell) search(name string, args []field, in *stream) *stream {
-	v := via(name, args, 3)
+	v := sh.via(name, args, 3)
 	switch name {
 	case "rg":
 		return sh.rg(args, in, v)
@@ -215,7 +215,7 @@ func (sh *shell) git(args []field, in *stream) *stream {
 	return nil
 sub:
 	sub, rest := args[i].s, args[i+1:]
-	v := via("git "+sub, rest, 3)
+	v := sh.via("git "+sub, rest, 3)
 	switch sub {
 	case "adr":
 		g.gitAdr(rest, "git adr")
@@ -336,7 +336,7 @@ func (sh *shell) gitConfig(args []field) {
 	if len(ops) == 1 && !containsWord(args, "--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "set", "unset") {
 		return
 	}
-	sh.rec.Person = append(sh.rec.Person, Finding{Rule: RulePerson, Command: via("git config", args, 6), What: "changes the read guard's mode"})
+	sh.rec.Person = append(sh.rec.Person, Finding{Rule: RulePerson, Command: sh.via("git config", args, 6), What: "changes the read guard's mode"})
 }
 
 func containsWord(args []field, words ...string) bool {
@@ -367,7 +367,7 @@ func (sh *shell) gitAdr(args []field, prog string) {
 	return
 sub:
 	sub, rest := args[i].s, args[i+1:]
-	cmd := via(prog, args, 8)
+	cmd := sh.via(prog, args, 8)
 	person := func(what string) {
 		sh.rec.Person = append(sh.rec.Person, Finding{Rule: RulePerson, Command: cmd, What: what})
 	}
