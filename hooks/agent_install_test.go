@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -86,5 +87,16 @@ func TestInstallPlugin(t *testing.T) {
 	}
 	if out, removed, _ := s.Uninstall([]byte("x")); removed || string(out) != "x" {
 		t.Error("uninstall removed a foreign file")
+	}
+}
+
+// The plugin shipped in docs is the one install writes.
+func TestPluginInDocs(t *testing.T) {
+	doc, err := os.ReadFile("../docs/integrations/opencode.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "```js\n"+OpenCodePlugin+"```") {
+		t.Error("docs/integrations/opencode.md does not hold hooks/opencode-plugin.js as it is")
 	}
 }
