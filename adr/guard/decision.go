@@ -154,9 +154,9 @@ func (f Finding) text(log *adr.Log) string {
 			what += fmt.Sprintf(" (%d archived)", f.Archived)
 		}
 		return fmt.Sprintf("%s the content of %s at once: reading or searching a whole decision log floods the context with history. "+
-			"Instead use %s (the decisions that matter, bounded), read one record by path or ID (%s), "+
+			"Instead use %s (the decisions that matter, bounded), %s for the titles, read one record by path or ID (%s), "+
 			"or, to search source code, name a narrower path or a filter that leaves %s out (for example %s or %s).",
-			subject(f.Via, "reads"), what, quote("git adr context --task \"what you are doing\""), quote("git adr context ADR-ID"), dir,
+			subject(f.Via, "reads"), what, quote("git adr context --task \"what you are doing\""), quote("git adr list"), quote("git adr context ADR-ID"), dir,
 			quote("grep -rn PATTERN src/"), quote("rg PATTERN -g '!"+dir+"'"))
 	case RulePerson:
 		return fmt.Sprintf("%s %s: only a person does that, in their own terminal, never an agent. "+

@@ -11,6 +11,9 @@ import (
 	"github.com/git-adr/git-adr/adr"
 )
 
+// maxFindingPaths bounds the paths a finding names.
+const maxFindingPaths = 20
+
 // MaxTargeted is how many records one call may read by name before the
 // call counts as an unscoped read of the log.
 const MaxTargeted = 3
@@ -253,6 +256,7 @@ func (p *Policy) editWeakens(rel string, r Request) bool {
 // reach is what one set of accesses (one path, or one expansion) reaches.
 type reach struct {
 	live, archived []Candidate
+	seen           map[string]bool
 	via            string
 	order          int
 	// read: the set is read (not only searched), so a repeat counts.
@@ -260,11 +264,13 @@ type reach struct {
 }
 
 func (s *reach) add(c Candidate) {
-	for _, x := range append(s.live, s.archived...) {
-		if x.Rel == c.Rel {
-			return
-		}
+	if s.seen[c.Rel] {
+		return
 	}
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	s.seen[c.Rel] = true
 	if c.Archived {
 		s.archived = append(s.archived, c)
 	} else {
@@ -368,13 +374,15 @@ func unscoped(cs []Candidate, archived int, via string) Finding {
 			continue
 		}
 		seen[c.Rel] = true
-		paths = append(paths, c.Rel)
+		if len(paths) < maxFindingPaths {
+			paths = append(paths, c.Rel)
+		}
 		count[c.Root]++
 		if root == nil || count[c.Root] > count[root] {
 			root = c.Root
 		}
 	}
-	return Finding{Rule: RuleUnscoped, Paths: paths, Count: len(paths), Archived: archived, Root: root, Via: via}
+	return Finding{Rule: RuleUnscoped, Paths: paths, Count: len(seen), Archived: archived, Root: root, Via: via}
 }
 
 // mergeFindings keeps one finding per rule and path set, archived reads
