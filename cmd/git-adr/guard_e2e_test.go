@@ -278,6 +278,16 @@ func TestGuardEndToEnd(t *testing.T) {
 		checkLog(t, harness, out, steps, "# 1. Record architecture decisions")
 	})
 
+	t.Run("codex-broken-binary", func(t *testing.T) {
+		t.Parallel()
+		repo := e2eRepo(t, harness, bin, "codex")
+		broken := t.TempDir()
+		os.WriteFile(filepath.Join(broken, "git-adr"), []byte("#!/bin/sh\necho 'git-adr: simulated crash' >&2\nexit 1\n"), 0o755)
+		steps := []step{{"exec_command", map[string]any{"cmd": "cat " + livePath}, "Command blocked by PreToolUse hook: git-adr: simulated crash\ngit-adr guard could not run (exit 1), so the call is refused"}}
+		out := runAgent(t, harness, broken, "codex", repo, steps)
+		checkLog(t, harness, out, steps, "# 1. Record architecture decisions")
+	})
+
 	t.Run("opencode", func(t *testing.T) {
 		t.Parallel()
 		steps := []step{
