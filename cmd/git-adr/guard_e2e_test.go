@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -67,32 +66,16 @@ func agentHarness(t *testing.T) string {
 	return dir
 }
 
-var buildOnce struct {
-	sync.Once
-	dir string
-	err error
-}
-
-// gitADRBinary builds git-adr once for the agents (their hooks and MCP
-// servers run `git adr`).
+// gitADRBinary builds git-adr for the agents (their hooks and MCP servers
+// run `git adr`) into a folder removed when t ends.
 func gitADRBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "git-adr-e2e-bin")
-		if err != nil {
-			buildOnce.err = err
-			return
-		}
-		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "git-adr"), ".").CombinedOutput()
-		if err != nil {
-			buildOnce.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-		buildOnce.dir = dir
-	})
-	if buildOnce.err != nil {
-		t.Fatal(buildOnce.err)
+	dir := t.TempDir()
+	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "git-adr"), ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return buildOnce.dir
+	return dir
 }
 
 // e2eRepo makes the harness's demo repository (three records, git adr mcp
