@@ -92,11 +92,11 @@ type shell struct {
 	// src is the script being read; cur the top-level statement being
 	// judged, as written, for messages.
 	src, cur string
-	dir    string
-	vars   map[string][]field
-	rec    *Recognition
-	groups *int
-	depth  int
+	dir      string
+	vars     map[string][]field
+	rec      *Recognition
+	groups   *int
+	depth    int
 }
 
 func (sh *shell) clone() *shell {
