@@ -1,4 +1,4 @@
-package main
+package agente2e
 
 import (
 	"bytes"
@@ -71,7 +71,7 @@ func agentHarness(t *testing.T) string {
 func gitADRBinary(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "git-adr"), ".").CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "git-adr"), "github.com/git-adr/git-adr/cmd/git-adr").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
