@@ -40,6 +40,8 @@ type Config struct {
 	Hooks HooksConfig `toml:"hooks,omitempty"`
 	// Governance says who may accept decisions.
 	Governance GovernanceConfig `toml:"governance,omitempty"`
+	// Guard is the read guard for coding agents (package adr/guard).
+	Guard GuardConfig `toml:"guard,omitempty"`
 	// Archive says where `git adr archive` puts records.
 	Archive ArchiveConfig `toml:"archive,omitempty"`
 	// Scope gives records a code scope from outside their files (for
@@ -116,6 +118,14 @@ type GovernanceConfig struct {
 	// such as e-mail addresses) whose signature accepts; empty: any
 	// allowed signer.
 	Approvers []string `toml:"approvers,omitempty"`
+}
+
+// GuardConfig is the [guard] table: the read guard's mode. It is
+// written by `git adr config guard MODE`; git config adr.guard.mode, when
+// set, takes precedence over it (see docs/guard.md).
+type GuardConfig struct {
+	// Mode is "off" (default), "warn" or "guard".
+	Mode string `toml:"mode,omitempty"`
 }
 
 // ArchiveConfig is the [archive] table of .adr.toml.
@@ -281,6 +291,11 @@ func ParseConfig(data []byte) (*Config, error) {
 	case "", "fix", "check":
 	default:
 		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("hooks.index %q is not fix or check", c.Hooks.Index)}
+	}
+	switch c.Guard.Mode {
+	case "", "off", "warn", "guard":
+	default:
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("guard.mode %q is not off, warn or guard", c.Guard.Mode)}
 	}
 	if c.Drafter.Timeout != "" {
 		d, err := time.ParseDuration(c.Drafter.Timeout)

@@ -94,6 +94,8 @@ func newApp(env *Env) *cli.App {
 			trustCommand(env),
 			memoryCommand(env),
 			budgetCommand(env),
+			guardCommand(env),
+			configCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
