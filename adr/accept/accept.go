@@ -37,7 +37,7 @@
 // A journal under $GIT_DIR/adr/accept records each step. A run killed
 // before the branch moved accepted nothing: the next confirmation asks
 // again and starts over. A run killed after is found by its ADR-Plan
-// trailer ([compaction.FindPublication]) and finished (work tree, plan,
+// trailer ([publish.Find]) and finished (work tree, plan,
 // refs), never committed twice.
 package accept
 

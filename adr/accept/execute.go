@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/govern"
 	"github.com/git-adr/git-adr/adr/ledger"
-	"github.com/git-adr/git-adr/adr/view"
+	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
@@ -75,7 +74,7 @@ func Execute(in Input, acc *Acceptance, approved Approval, o ExecOptions) (*Resu
 	}
 	branch := repo.CurrentBranch()
 	if branch == "" {
-		return nil, compaction.ErrDetached
+		return nil, publish.ErrDetached
 	}
 	head, err := repo.ResolveRef("HEAD")
 	if err != nil {
@@ -85,7 +84,7 @@ func Execute(in Input, acc *Acceptance, approved Approval, o ExecOptions) (*Resu
 		return nil, fmt.Errorf("%w: HEAD moved from %s to %s since acceptance was prepared", gitops.ErrRefChanged, shortHash(acc.Head), shortHash(head))
 	}
 	changes := acc.Changes()
-	if err := CheckClean(repo, head, changes); err != nil {
+	if err := publish.CheckClean(repo, head, changes); err != nil {
 		return nil, err
 	}
 	if o.Strict.On {
@@ -115,7 +114,7 @@ func Execute(in Input, acc *Acceptance, approved Approval, o ExecOptions) (*Resu
 	}
 	if headTree, err := repo.ResolveRef(head + "^{tree}"); err == nil && headTree == tree {
 		j.remove(o.StateDir)
-		return nil, compaction.ErrNothingToPublish
+		return nil, publish.ErrNothingToPublish
 	}
 	commit, err := repo.CommitTree(gitops.CommitOptions{Tree: tree, Parents: []string{head}, Message: acc.Message(o.ApprovedBy), Sign: o.Sign})
 	if err != nil {
@@ -159,7 +158,7 @@ func Execute(in Input, acc *Acceptance, approved Approval, o ExecOptions) (*Resu
 		return &Result{Commit: commit}, err
 	}
 	failpoint.Hit("publish-ref")
-	kept, err := compaction.Sync(repo, head, commit, compaction.CommitOptions{Changes: changes, JournalDir: o.JournalDir, Command: o.Command})
+	kept, err := publish.Sync(repo, head, commit, changes, o.JournalDir, o.Command)
 	if err != nil {
 		return &Result{Commit: commit, Kept: kept}, err
 	}
@@ -170,35 +169,6 @@ func Execute(in Input, acc *Acceptance, approved Approval, o ExecOptions) (*Resu
 		return &Result{Commit: commit, Kept: kept}, err
 	}
 	return &Result{Commit: commit, Kept: kept}, nil
-}
-
-// CheckClean refuses a change to a path whose index or work tree copy is
-// not head's: committing would overwrite someone's work.
-func CheckClean(repo *gitops.Repo, head string, changes []gitops.TreeChange) error {
-	for _, c := range changes {
-		inHead, err := repo.TreeBlob(head, c.Path)
-		if err != nil {
-			return err
-		}
-		inIndex, err := repo.IndexBlob(c.Path)
-		if err != nil {
-			return err
-		}
-		if inIndex != inHead {
-			return fmt.Errorf("%w: %s is staged with changes", compaction.ErrLocalChanges, c.Path)
-		}
-		data, exists, err := adr.ReadWorkFile(repo.Top, c.Path)
-		switch {
-		case err != nil:
-			return err
-		case !exists && inHead != "":
-			return fmt.Errorf("%w: %s is deleted in the work tree", compaction.ErrLocalChanges, c.Path)
-		case !exists:
-		case view.BlobHash(data) != inHead:
-			return fmt.Errorf("%w: %s has unstaged changes", compaction.ErrLocalChanges, c.Path)
-		}
-	}
-	return nil
 }
 
 // Finish records an accepted (or published) plan revision in the plan and

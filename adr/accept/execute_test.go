@@ -11,6 +11,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/ledger"
+	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 )
 
@@ -130,7 +131,7 @@ func TestExecuteOneCommit(t *testing.T) {
 func TestExecuteKeepsLocalChanges(t *testing.T) {
 	in, acc, dir := setup(t)
 	os.WriteFile(filepath.Join(dir, "doc/adr/0001-a.md"), []byte("# 1. A, edited\n"), 0o644)
-	if _, err := Execute(in, acc, acc.Approval, opts(dir)); !errors.Is(err, compaction.ErrLocalChanges) {
+	if _, err := Execute(in, acc, acc.Approval, opts(dir)); !errors.Is(err, publish.ErrLocalChanges) {
 		t.Fatalf("Execute over a local change: %v", err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "doc/adr/0001-a.md")); string(data) != "# 1. A, edited\n" {

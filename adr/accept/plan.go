@@ -12,6 +12,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/ledger"
+	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
 )
@@ -48,7 +49,7 @@ func ForPlan(in Input, id string, revision int) (*Acceptance, error) {
 		}
 		if pub := publishedCommit(store, commit); pub != "" && revision >= p.Revision-1 {
 			on := false
-			if found, err := compaction.FindPublication(repo, p.Base, fmt.Sprintf("%s: %s@%d", ledger.KeyPlan, p.ID, p.Revision-1)); err == nil && found != "" {
+			if found, err := publish.Find(repo, p.Base, fmt.Sprintf("%s: %s@%d", ledger.KeyPlan, p.ID, p.Revision-1)); err == nil && found != "" {
 				on = true
 				pub = found
 			}
@@ -66,7 +67,7 @@ func ForPlan(in Input, id string, revision int) (*Acceptance, error) {
 			Hint: "review it with `git adr compaction review " + p.ID + "`, then confirm that revision"}
 	}
 	// A run that committed but was interrupted before recording it.
-	if found, err := compaction.FindPublication(repo, p.Base, fmt.Sprintf("%s: %s@%d", ledger.KeyPlan, p.ID, p.Revision)); err != nil {
+	if found, err := publish.Find(repo, p.Base, fmt.Sprintf("%s: %s@%d", ledger.KeyPlan, p.ID, p.Revision)); err != nil {
 		return nil, err
 	} else if found != "" {
 		return nil, &DoneError{Plan: p.ID, Revision: p.Revision, Commit: found, OnBranch: true}

@@ -10,6 +10,7 @@ import (
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/ledger"
+	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 )
 
@@ -263,7 +264,7 @@ func finishDone(env *Env, in accept.Input, de *accept.DoneError) error {
 		if err != nil {
 			return err
 		}
-		if kept, err = compaction.Sync(repo, de.Commit+"^", de.Commit, compaction.CommitOptions{Changes: changes, JournalDir: journalDir(repo), Command: env.command}); err != nil {
+		if kept, err = publish.Sync(repo, de.Commit+"^", de.Commit, changes, journalDir(repo), env.command); err != nil {
 			return err
 		}
 	}
@@ -340,11 +341,11 @@ func executeErr(acc *accept.Acceptance, err error) error {
 			e.hint(se.Problem.Fix)
 		}
 		return e
-	case errors.Is(err, compaction.ErrLocalChanges):
+	case errors.Is(err, publish.ErrLocalChanges):
 		return withCode(ExitConflict, err).hint("commit or stash your changes to these files, then " + again)
-	case errors.Is(err, compaction.ErrDetached):
+	case errors.Is(err, publish.ErrDetached):
 		return usagef("%v: the acceptance commit needs a branch", err).hint("switch to a branch, then " + again)
-	case errors.Is(err, compaction.ErrNothingToPublish):
+	case errors.Is(err, publish.ErrNothingToPublish):
 		return failf("%v: nothing was accepted", err).hint("see `git log -1` and `" + status + "`")
 	case errors.Is(err, gitops.ErrRefChanged):
 		return withCode(ExitConflict, err).hint("the branch moved meanwhile; " + again)

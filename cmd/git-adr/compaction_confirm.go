@@ -6,6 +6,8 @@ import (
 
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/publish"
+	"github.com/git-adr/git-adr/gitops"
 )
 
 // runConfirm is `git adr compaction --confirm PLAN@REVISION`: the
@@ -55,4 +57,20 @@ func scopeFlags(s compaction.Scope) string {
 		return " --sources " + strings.Join(s.Sources, ",")
 	}
 	return ""
+}
+
+// publishErr explains a publication that made no commit; again says how to
+// retry and status names the command that shows the plan.
+func publishErr(err error, again, status string) error {
+	switch {
+	case errors.Is(err, publish.ErrLocalChanges):
+		return withCode(ExitConflict, err).hint("commit or stash your changes to these files, then " + again)
+	case errors.Is(err, publish.ErrDetached):
+		return usagef("%v: the publication commit needs a branch", err).hint("switch to a branch, then " + again)
+	case errors.Is(err, publish.ErrNothingToPublish):
+		return failf("%v: nothing was published", err).hint("see `git log -1` and `" + status + "`")
+	case errors.Is(err, gitops.ErrRefChanged):
+		return withCode(ExitConflict, err).hint("the branch moved while publishing; " + again)
+	}
+	return err
 }

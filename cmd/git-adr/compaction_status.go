@@ -10,6 +10,7 @@ import (
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/ledger"
+	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
@@ -198,7 +199,7 @@ func acceptanceOf(repo *gitops.Repo, p *compaction.Plan, s *planStatus) error {
 				commit = strings.TrimSpace(jsonField(data, "commit"))
 			}
 		}
-	} else if found, err := compaction.FindPublication(repo, p.Base, fmt.Sprintf("%s: %s@%d", ledger.KeyPlan, p.ID, p.Revision)); err == nil {
+	} else if found, err := publish.Find(repo, p.Base, fmt.Sprintf("%s: %s@%d", ledger.KeyPlan, p.ID, p.Revision)); err == nil {
 		commit = found
 	}
 	if commit == "" && j == nil {

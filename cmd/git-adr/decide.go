@@ -11,7 +11,7 @@ import (
 
 func decideCommand(env *Env) *cli.Command {
 	var reason string
-	var commit bool
+	var commit, asJSON bool
 	return &cli.Command{
 		Name:      "decide",
 		Usage:     "accept, reject or deprecate a record",
@@ -43,17 +43,18 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reason", Usage: "write `TEXT` beside the new status", Destination: &reason},
 			&cli.BoolFlag{Name: "commit", Usage: "accept: make the acceptance commit with the decision ledger (always in strict mode)", Destination: &commit},
+			&cli.BoolFlag{Name: "json", Usage: "print {id, from, to, changed, updated, notes, commit} as JSON", Destination: &asJSON},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 2 {
 				return usagef("decide needs an ID and a decision, got %d arguments", c.NArg()).hint("for example `git adr decide 12 accept`")
 			}
-			return runDecide(env, c.Args().Get(0), c.Args().Get(1), reason, commit)
+			return runDecide(env, c.Args().Get(0), c.Args().Get(1), reason, commit, asJSON)
 		},
 	}
 }
 
-func runDecide(env *Env, ref, decision, reason string, commit bool) error {
+func runDecide(env *Env, ref, decision, reason string, commit, asJSON bool) error {
 	var to adr.Status
 	switch decision {
 	case "accept", "accepted":
@@ -80,14 +81,19 @@ func runDecide(env *Env, ref, decision, reason string, commit bool) error {
 		return err
 	}
 	if to == adr.Accepted {
-		return runDecideAccept(env, l, ref, reason, commit)
+		return runDecideAccept(env, l, ref, reason, commit, asJSON)
 	}
 	rec, err := resolveRecord(env, l, ref)
 	if err != nil {
 		return err
 	}
+	res := newChangeResult(rec.ID)
+	res.From, res.To = string(rec.Status), string(to)
 	changes, notes, err := l.Decide(rec, to, reason)
 	if errors.Is(err, adr.ErrNoChange) {
+		if asJSON {
+			return writeJSON(env.Out, res)
+		}
 		fmt.Fprintf(env.Out, "%s is already %s\n", adr.Escape(rec.ID), to)
 		return nil
 	}
@@ -97,8 +103,18 @@ func runDecide(env *Env, ref, decision, reason string, commit bool) error {
 	if err := applyChanges(env, changes); err != nil {
 		return err
 	}
-	if err := refreshIndexes(env); err != nil {
+	ixs, err := refreshedIndexes(env)
+	if err != nil {
 		return err
+	}
+	res.Changed = true
+	for _, c := range changes {
+		res.Updated = append(res.Updated, c.Path)
+	}
+	res.Updated = append(res.Updated, ixs...)
+	res.Notes = append(res.Notes, notes...)
+	if asJSON {
+		return writeJSON(env.Out, res)
 	}
 	fmt.Fprintf(env.Out, "%s: %s -> %s\n", adr.Escape(rec.ID), rec.Status, to)
 	env.notes(notes)
@@ -107,7 +123,7 @@ func runDecide(env *Env, ref, decision, reason string, commit bool) error {
 
 // runDecideAccept accepts through the acceptance service: in the work tree,
 // or (--commit, strict mode) as one ledger commit on HEAD.
-func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit bool) error {
+func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON bool) error {
 	repo := mustRepo(env)
 	hl, err := headLog(env)
 	if err != nil && commit {
@@ -128,20 +144,35 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit bool) e
 	if err != nil {
 		return err
 	}
+	res := newChangeResult(rec.ID)
+	res.From, res.To = string(rec.Status), string(adr.Accepted)
 	acc, err := accept.ForDecision(in, rec, reason)
 	if errors.Is(err, adr.ErrNoChange) {
+		if asJSON {
+			return writeJSON(env.Out, res)
+		}
 		fmt.Fprintf(env.Out, "%s is already %s\n", adr.Escape(rec.ID), adr.Accepted)
 		return nil
 	}
 	if err != nil {
 		return lifecycleErr(err)
 	}
+	res.Changed = true
+	res.Notes = append(res.Notes, acc.Notes...)
 	if !commit {
 		if err := applyChanges(env, acc.Files); err != nil {
 			return err
 		}
-		if err := refreshIndexes(env); err != nil {
+		ixs, err := refreshedIndexes(env)
+		if err != nil {
 			return err
+		}
+		for _, c := range acc.Files {
+			res.Updated = append(res.Updated, c.Path)
+		}
+		res.Updated = append(res.Updated, ixs...)
+		if asJSON {
+			return writeJSON(env.Out, res)
 		}
 		fmt.Fprintf(env.Out, "%s: %s -> %s\n", adr.Escape(rec.ID), rec.Status, adr.Accepted)
 		env.notes(acc.Notes)
@@ -155,15 +186,22 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit bool) e
 	if err != nil {
 		return err
 	}
-	res, err := accept.Execute(in, acc, acc.Approval, o)
+	done, err := accept.Execute(in, acc, acc.Approval, o)
 	if err != nil {
-		if res != nil && res.Commit != "" {
-			return failf("%s was accepted in commit %s, but bringing the work tree up to date failed: %v", rec.ID, short(res.Commit), err).hint("run `git adr recover`")
+		if done != nil && done.Commit != "" {
+			return failf("%s was accepted in commit %s, but bringing the work tree up to date failed: %v", rec.ID, short(done.Commit), err).hint("run `git adr recover`")
 		}
 		return executeErr(acc, err)
 	}
+	for _, c := range acc.Changes() {
+		res.Updated = append(res.Updated, c.Path)
+	}
+	if asJSON {
+		res.Commit = done.Commit
+		return writeJSON(env.Out, res)
+	}
 	env.notes(acc.Notes)
 	fmt.Fprintf(env.Out, "%s: %s -> %s\n", adr.Escape(rec.ID), rec.Status, adr.Accepted)
-	reportAcceptance(env, &accept.Acceptance{Ledger: acc.Ledger, Kinds: acc.Kinds}, res, nil)
+	reportAcceptance(env, &accept.Acceptance{Ledger: acc.Ledger, Kinds: acc.Kinds}, done, nil)
 	return nil
 }

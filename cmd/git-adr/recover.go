@@ -12,6 +12,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
@@ -284,7 +285,7 @@ func finishAcceptances(env *Env, r *gitops.Repo) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			if _, err := compaction.Sync(r, j.Commit+"^", j.Commit, compaction.CommitOptions{Changes: changes, JournalDir: journalDir(r), Command: env.command}); err != nil {
+			if _, err := publish.Sync(r, j.Commit+"^", j.Commit, changes, journalDir(r), env.command); err != nil {
 				return nil, err
 			}
 		}
