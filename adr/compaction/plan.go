@@ -243,7 +243,7 @@ func DecodePlan(data []byte) (*Plan, error) {
 		return nil, fmt.Errorf("plan.json: mode %q is not summary or consolidate", p.Mode)
 	}
 	switch p.State {
-	case Planned, Drafted, Validated, Published, Cancelled:
+	case Planned, Drafted, Validated, Published, Accepted, Cancelled:
 	default:
 		return nil, fmt.Errorf("plan.json: state %q is not a plan state", p.State)
 	}
