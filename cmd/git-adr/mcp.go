@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
@@ -68,23 +67,24 @@ func runMCP(env *Env, verbose bool) error {
 	registerTools(srv, env, tree)
 	log.Info("serving", "repository", repo.Top, "tools", srv.Tools())
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	in, ok := env.In.(io.ReadCloser) // os.Stdin: closing it ends a blocked read on a signal
+	// A client ends the session with a signal as often as by closing
+	// stdin (all three agent CLIs do): either is a normal end. The session
+	// runs on its own context, so a signal does not make the SDK log a
+	// cancelled run as an error; the process simply ends.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	in, ok := env.In.(io.ReadCloser)
 	if !ok {
 		in = io.NopCloser(env.In)
 	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, mcpserver.StdioTransport(in, env.Out)) }()
+	go func() { done <- srv.Run(context.Background(), mcpserver.StdioTransport(in, env.Out)) }()
 	select {
 	case err = <-done:
-	case <-ctx.Done():
-		// A read of a blocking stdin cannot be interrupted: give the
-		// session a moment to end, then leave it to the process exit.
-		select {
-		case err = <-done:
-		case <-time.After(time.Second):
-		}
+	case s := <-sig:
+		log.Info("session ended by a signal", "signal", s.String())
+		return nil
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return failf("mcp: %v", err)
