@@ -65,6 +65,9 @@ type Format string
 const (
 	JSON Format = "json"
 	Text Format = "text"
+	// CompactJSON is JSON without indentation, for transports that embed
+	// it in a message (MCP), where every indentation character counts.
+	CompactJSON Format = "compact-json"
 )
 
 // Request is one context question.

@@ -82,7 +82,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	qlang := retrieve.DetectLanguage(req.Task)
 	q := retrieve.Query(req.Task, qlang)
 	if len(q) == 0 {
-		return nil, badRequest(`describe the task in words, for example --task "add a cache in front of the orders API"`, "--task %q has no searchable words", req.Task)
+		return nil, badRequest(fmt.Sprintf(`describe the task in words, for example %s "add a cache in front of the orders API"`, s.words().arg("task")), "%s %q has no searchable words", s.words().arg("task"), req.Task)
 	}
 	recs, ix, tix := s.taskIndexes()
 	q = ix.Expand(q, 0.5)
@@ -292,7 +292,7 @@ func (s *Service) addSources(p *plan, req Request, q []retrieve.QueryTerm) {
 	}
 	xs, st := retrieve.Files(q, retrieve.FileOptions{FS: s.Source, Paths: cand, Priority: req.File, Results: 6})
 	if len(st.LimitsHit) > 0 {
-		p.warnings = append(p.warnings, fmt.Sprintf("source search stopped at its %s limit after %d files; name the file with --file", strings.Join(st.LimitsHit, " and "), st.Files))
+		p.warnings = append(p.warnings, fmt.Sprintf("source search stopped at its %s limit after %d files; name the file with %s", strings.Join(st.LimitsHit, " and "), st.Files, s.words().arg("file")))
 	}
 	if req.File != "" {
 		found := false
@@ -300,7 +300,7 @@ func (s *Service) addSources(p *plan, req Request, q []retrieve.QueryTerm) {
 			found = found || x.Priority
 		}
 		if !found {
-			p.warnings = append(p.warnings, fmt.Sprintf("--file %q is not a readable text file in the repository", req.File))
+			p.warnings = append(p.warnings, fmt.Sprintf("%s %q is not a readable text file in the repository", s.words().arg("file"), req.File))
 		}
 	}
 	slots := sourceSlots(req.MaxUnits)

@@ -186,7 +186,10 @@ func Add[In any](s *Server, t Tool[In]) {
 	s.names = append(s.names, t.Name)
 }
 
-// encode renders a handler's value as the result text.
+// Encode renders a handler's value as the result text: compact JSON
+// without HTML escaping, or a [Text] as it is.
+func Encode(v any) (string, error) { return encode(v) }
+
 func encode(v any) (string, error) {
 	if t, ok := v.(Text); ok {
 		return string(t), nil
