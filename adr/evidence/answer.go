@@ -3,6 +3,8 @@ package evidence
 import (
 	"fmt"
 	"strings"
+
+	"github.com/git-adr/git-adr/adr"
 )
 
 // Bounds on what a response echoes.
@@ -152,9 +154,28 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 	// Every unit the plan selected, in order, for counting.
 	all := make([][]Unit, len(p.items))
 	total := 0
+	standings := map[*adr.Record]standing{}
 	for i, it := range p.items {
 		all[i] = unitsOf(it, limit)
 		total += len(all[i])
+		if it.rec == nil || it.view != nil {
+			continue
+		}
+		st, ok := standings[it.rec]
+		if !ok {
+			st = s.standingOf(it.rec)
+			standings[it.rec] = st
+		}
+		for j := range all[i] {
+			in, note := st.inForce, st.note
+			if it.unit.Status != "" { // a container section's own status
+				in, note = it.unit.Status == adr.Accepted, ""
+				if !in {
+					note = string(it.unit.Status)
+				}
+			}
+			all[i][j].InForce, all[i][j].Note = &in, note
+		}
 	}
 	if pos < 0 || partIdx < 0 || pos > len(p.items) || pos < len(p.items) && partIdx >= len(all[pos]) || pos == len(p.items) && partIdx > 0 {
 		return nil, nil, badRequest(restartHint, "stale cursor: it points past the end of the answer")

@@ -123,6 +123,14 @@ type Unit struct {
 	// ADR-0003", "system constraint", "dependency (amends ADR-0007)",
 	// "match", "selected file".
 	Role string `json:"role"`
+	// InForce says whether the record (or container section) is in
+	// force: accepted and not marked superseded. Absent for source and
+	// CURRENT units.
+	InForce *bool `json:"in_force,omitempty"`
+	// Note labels a unit whose record is not in force ("superseded by
+	// ADR-0002", "proposed", "status unknown") or whose text says it is
+	// being replaced ("possibly superseded: ... (see ADR-0009)").
+	Note string `json:"note,omitempty"`
 	Text string `json:"text"`
 }
 

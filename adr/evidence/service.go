@@ -38,6 +38,8 @@ type Service struct {
 	// sends it (for MCP, the whole JSON-RPC message); the budget bounds
 	// that count. Nil: the code points of the rendered response.
 	Measure func(rendered []byte) int
+	// Ablate switches retrieval heuristics off, for measurements.
+	Ablate Ablation
 
 	fingerprint string
 	cursorKey   []byte
