@@ -11,13 +11,14 @@ import (
 	"github.com/git-adr/git-adr/adr/evidence/labelled"
 )
 
-// sets are the labelled task sets and where their corpora are: the shared
-// corpora (../shared/corpora, or $GIT_ADR_CORPORA) or a folder in the
-// repository.
-var sets = []struct{ file, corpora string }{
-	{"adr/evidence/labelled/testdata/shared-tasks.json", ""},
-	{"adr/evidence/labelled/testdata/fresh-tasks.json", ""},
-	{"adr/evidence/labelled/testdata/heldout-tasks.json", "adr/evidence/labelled/testdata/corpora"},
+// sets are the labelled task sets. Their corpora are looked for in the
+// repository's own copies (adr/evidence/labelled/testdata/corpora), in
+// the -heldout-corpora folder, and in the shared corpora
+// (../shared/corpora, or $GIT_ADR_CORPORA).
+var sets = []string{
+	"adr/evidence/labelled/testdata/shared-tasks.json",
+	"adr/evidence/labelled/testdata/fresh-tasks.json",
+	"adr/evidence/labelled/testdata/heldout-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
@@ -35,33 +36,35 @@ var ablations = []struct {
 	{"none of the four expansions and bonuses", evidence.Ablation{NoThesaurus: true, NoPhrases: true, NoStemPrefix: true, NoTitleBonus: true}},
 }
 
-func labelledMain(out string) {
+func labelledMain(out, heldout string) {
 	wd, err := os.Getwd()
 	check(err)
-	shared, sharedErr := labelled.Corpora(wd)
+	dirs := []string{"adr/evidence/labelled/testdata/corpora"}
+	if heldout != "" {
+		dirs = append(dirs, heldout)
+	}
+	if shared, err := labelled.Corpora(wd); err == nil {
+		dirs = append(dirs, shared)
+	} else {
+		fmt.Fprintln(os.Stderr, "bench-context:", err)
+	}
 	var ab, rel strings.Builder
 	ab.WriteString("| set | use | tasks | configuration | recall | mean code points | no-record tasks not answered with confidence high | units not in force unlabelled |\n|---|---|---:|---|---:|---:|---:|---:|\n")
 	rel.WriteString("| set | confidence | tasks | with a relevant record | all relevant records in the units | a relevant record in the units or leads | tasks no record covers |\n|---|---|---:|---:|---:|---:|---:|\n")
-	for _, st := range sets {
-		if _, err := os.Stat(st.file); err != nil {
-			fmt.Fprintf(os.Stderr, "bench-context: skipping %s: %v\n", st.file, err)
-			continue
-		}
-		set, err := labelled.Load(st.file)
+	for _, file := range sets {
+		set, err := labelled.Load(file)
 		check(err)
-		dir := st.corpora
-		if dir == "" {
-			check(sharedErr)
-			dir = shared
-		}
-		name := strings.TrimSuffix(filepath.Base(st.file), ".json")
+		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		use := set.Use
 		if set.Frozen != "" {
 			use += " (code frozen at " + set.Frozen + ")"
 		}
 		for _, c := range ablations {
-			res, err := labelled.Run(set, dir, c.a)
+			res, err := labelled.Run(set, dirs, c.a)
 			check(err)
+			if len(res.Missing) > 0 && c.name == "as shipped" {
+				fmt.Fprintf(os.Stderr, "bench-context: %s: corpora not found, their tasks not counted: %s\n", name, strings.Join(res.Missing, ", "))
+			}
 			fmt.Fprintf(&ab, "| %s | %s | %d | %s | %.3f (%d/%d) | %.0f | %d/%d | %d |\n", name, use, res.Tasks, c.name,
 				res.Recall(), res.Found, res.Relevant, res.MeanCodePoints(), res.NoRecordOK, res.NoRecord, res.Unlabelled)
 			if c.name != "as shipped" {

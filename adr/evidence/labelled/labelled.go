@@ -77,6 +77,9 @@ type Result struct {
 	// Over counts responses over the budget.
 	Over   int
 	Misses []string
+	// Missing names corpora found in none of the folders; their tasks
+	// are not counted.
+	Missing []string
 }
 
 // Recall is the share of relevant records whose units were in the answer.
@@ -95,16 +98,32 @@ func (r *Result) MeanCodePoints() float64 {
 	return float64(r.CodePoints) / float64(r.Tasks)
 }
 
-// Run answers every task of s over the corpora in dir (one folder per
-// corpus) with the given ablation.
-func Run(s *Set, dir string, ablate evidence.Ablation) (*Result, error) {
+// Run answers every task of s with the given ablation; each corpus is
+// the folder of its name in the first of dirs that has one.
+func Run(s *Set, dirs []string, ablate evidence.Ablation) (*Result, error) {
 	logs := map[string]*adr.Log{}
+	missing := map[string]bool{}
 	res := &Result{Levels: map[string]*Level{}}
 	for _, lt := range s.Tasks {
+		if missing[lt.Corpus] {
+			continue
+		}
 		l := logs[lt.Corpus]
 		if l == nil {
+			dir := ""
+			for _, d := range dirs {
+				if fi, err := os.Stat(filepath.Join(d, lt.Corpus)); err == nil && fi.IsDir() {
+					dir = filepath.Join(d, lt.Corpus)
+					break
+				}
+			}
+			if dir == "" {
+				missing[lt.Corpus] = true
+				res.Missing = append(res.Missing, lt.Corpus)
+				continue
+			}
 			var err error
-			l, err = adr.Load(os.DirFS(filepath.Join(dir, lt.Corpus)), adr.LoadOptions{})
+			l, err = adr.Load(os.DirFS(dir), adr.LoadOptions{})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", lt.Corpus, err)
 			}

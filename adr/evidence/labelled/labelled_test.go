@@ -29,7 +29,7 @@ func TestLabelledSets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Run(set, dir, evidence.Ablation{})
+		res, err := Run(set, []string{dir}, evidence.Ablation{})
 		if err != nil {
 			t.Fatal(err)
 		}
