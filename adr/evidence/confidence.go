@@ -5,7 +5,7 @@ import "github.com/git-adr/git-adr/navigate/retrieve"
 // Confidence thresholds on the best record's coverage of the request's
 // words (IDF-weighted, thesaurus expansions counting for the word they
 // expand).
-const (
+var (
 	highCoverage = 0.45
 	lowCoverage  = 0.15
 )

@@ -10,14 +10,15 @@ import (
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
-// How much a task answer sends, by confidence (see confidenceOf).
-const (
+// How much a task answer sends, by confidence (see confidenceOf), and in
+// what order. Variables, not constants, so that a test can sweep them.
+var (
 	// highRelative: a confident answer holds the matches scoring at least
 	// this share of the best match's score.
 	highRelative = 0.3
 	// lowRecords: a weak answer holds the decisions of this many records;
 	// maxLeads more are named as leads.
-	lowRecords = 3
+	lowRecords = 5
 	maxLeads   = 5
 	// noneLeads: an answer with no confidence names this many leads.
 	noneLeads = 3
@@ -26,6 +27,9 @@ const (
 	// better.
 	extraRecords       = 2
 	betterSectionRatio = 1.5
+	// notInForceFactor: a record not in force is ranked as if it scored
+	// this share of its score.
+	notInForceFactor = 0.5
 	// confidentCoverage is the share of the task's words a source file
 	// must match to compete with decisions for the first page.
 	confidentCoverage = 0.45
@@ -161,7 +165,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	recs, hits := rk.recs, rk.hits
 	p := newPlan()
 	p.confidence = confidenceOf(hits)
-	var matched []*adr.Record
+	var matched []retrieve.Hit
 	var leads []retrieve.Hit
 	switch p.confidence {
 	case "high":
@@ -171,14 +175,14 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 				p.omitted["weak_matches"]++
 				continue
 			}
-			matched = append(matched, recs[h.Doc])
+			matched = append(matched, h)
 		}
 	case "low":
 		p.warnings = append(p.warnings, "weak match: no record covers most of the task's words; these records are leads, not answers: check them with "+s.words().call(ShowTool, map[string]any{"id": "ID"}, "git adr show ID"))
 		for i, h := range hits {
 			switch {
 			case i < lowRecords:
-				matched = append(matched, recs[h.Doc])
+				matched = append(matched, h)
 			case len(leads) < maxLeads:
 				leads = append(leads, h)
 			default:
@@ -198,9 +202,20 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	for _, h := range leads {
 		p.references = append(p.references, reference(recs[h.Doc], s.leadWhy(h, rk)))
 	}
-	// Applicable system constraints first, then matches in rank order,
-	// each superseded match led by its successor; records in force before
-	// those that are not.
+	// Records in force before those that are not, unless one that is not
+	// matches the task more than 1/notInForceFactor times as well (a
+	// question about a rejected option should get that record).
+	if req.Intent != History && !s.Ablate.NoTiering {
+		adjusted := func(h retrieve.Hit) float64 {
+			if s.standingOf(recs[h.Doc]).inForce {
+				return h.Score
+			}
+			return h.Score * notInForceFactor
+		}
+		sort.SliceStable(matched, func(a, b int) bool { return adjusted(matched[a]) > adjusted(matched[b]) })
+	}
+	// Applicable system constraints first, then matches in that order,
+	// each superseded match led by its successor.
 	var ordered []*adr.Record
 	var roles []string
 	add := func(r *adr.Record, role string) {
@@ -209,13 +224,13 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 			roles = append(roles, role)
 		}
 	}
-	for _, r := range matched {
-		if r.IsSystemConstraint() {
+	for _, h := range matched {
+		if r := recs[h.Doc]; r.IsSystemConstraint() {
 			add(r, "system constraint (match)")
 		}
 	}
-	var later []*adr.Record
-	for _, r := range matched {
+	for _, h := range matched {
+		r := recs[h.Doc]
 		if req.Intent == Current && r.Status == adr.Superseded {
 			current, _ := s.successors(r)
 			if len(current) == 1 {
@@ -228,13 +243,6 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 				p.warnings = append(p.warnings, fmt.Sprintf("%s is superseded and its successor is ambiguous (%s)", r.ID, strings.Join(ids, ", ")))
 			}
 		}
-		if req.Intent != History && !s.Ablate.NoTiering && !s.standingOf(r).inForce {
-			later = append(later, r)
-			continue
-		}
-		add(r, matchRole(r))
-	}
-	for _, r := range later {
 		add(r, matchRole(r))
 	}
 	for i, r := range ordered {
