@@ -37,7 +37,7 @@ var ablations = []struct {
 	{"none of the four expansions and bonuses", evidence.Ablation{NoThesaurus: true, NoPhrases: true, NoStemPrefix: true, NoTitleBonus: true}},
 }
 
-func labelledMain(out, heldout string) {
+func labelledMain(out, heldout, compare string) {
 	wd, err := os.Getwd()
 	check(err)
 	dirs := []string{"adr/evidence/labelled/testdata/corpora"}
@@ -63,6 +63,20 @@ func labelledMain(out, heldout string) {
 		use := set.Use
 		if set.Frozen != "" {
 			use += " (code frozen at " + set.Frozen + ")"
+		}
+		for _, cmp := range strings.Split(compare, ",") {
+			if cmp == "" {
+				continue
+			}
+			// Another build, through its command line, for comparison.
+			label, bin, _ := strings.Cut(cmp, "=")
+			tmp, err := os.MkdirTemp("", "bench-context-compare-")
+			check(err)
+			res, err := labelled.RunWith(set, dirs, labelled.Command(bin, tmp))
+			os.RemoveAll(tmp)
+			check(err)
+			fmt.Fprintf(&ab, "| %s | %s | %d | %s | %.3f (%d/%d) | %.0f | %d/%d | %d |\n", name, use, res.Tasks, "`git adr` built from "+label,
+				res.Recall(), res.Found, res.Relevant, res.MeanCodePoints(), res.NoRecordOK, res.NoRecord, res.Unlabelled)
 		}
 		for _, c := range ablations {
 			res, err := labelled.Run(set, dirs, c.a)

@@ -3,7 +3,7 @@
 // ADR logs of 10, 100, 1,000 and 10,000 records with labelled tasks.
 //
 //	go run ./scripts/bench-context [-sizes 10,100,1000,10000] [-tasks 20] [-out docs/benchmarks-context.md]
-//	go run ./scripts/bench-context -labelled [-heldout-corpora DIR] [-out docs/benchmarks-context.md]
+//	go run ./scripts/bench-context -labelled [-heldout-corpora DIR] [-compare LABEL=BIN] [-out docs/benchmarks-context.md]
 //
 // With -labelled it measures the hand-labelled task sets instead (see
 // labelled.go): recall with and without each retrieval heuristic, and how
@@ -72,9 +72,10 @@ func main() {
 	out := flag.String("out", "", "write the Markdown table into this file (between bench markers)")
 	lab := flag.Bool("labelled", false, "measure the labelled task sets (ablation and reliability) instead of generated logs")
 	heldout := flag.String("heldout-corpora", "", "with -labelled: a folder holding the held-out corpora that are not in the repository")
+	compare := flag.String("compare", "", "with -labelled: LABEL=BIN[,LABEL=BIN...], also measure each git-adr binary BIN (built from LABEL) through its command line")
 	flag.Parse()
 	if *lab {
-		labelledMain(*out, *heldout)
+		labelledMain(*out, *heldout, *compare)
 		return
 	}
 	tmp, err := os.MkdirTemp("", "bench-context-")

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -98,9 +99,59 @@ func (r *Result) MeanCodePoints() float64 {
 	return float64(r.CodePoints) / float64(r.Tasks)
 }
 
+// An Answerer answers a task over a corpus: the log loaded from dir.
+type Answerer func(l *adr.Log, dir, task string) (*evidence.Response, []byte, error)
+
+// InProcess answers with this package's service and an ablation.
+func InProcess(ablate evidence.Ablation) Answerer {
+	return func(l *adr.Log, _, task string) (*evidence.Response, []byte, error) {
+		svc := &evidence.Service{Log: l, Ablate: ablate}
+		return svc.Answer(evidence.Request{Task: task, Format: evidence.JSON})
+	}
+}
+
+// Command answers with `BIN context --task TASK --json` run in a git
+// repository holding a copy of the corpus (made once per corpus under
+// tmp), so that another build of git-adr (main, say) is measured the same
+// way.
+func Command(bin, tmp string) Answerer {
+	repos := map[string]string{}
+	return func(_ *adr.Log, dir, task string) (*evidence.Response, []byte, error) {
+		repo, ok := repos[dir]
+		if !ok {
+			repo = filepath.Join(tmp, fmt.Sprintf("corpus-%d", len(repos)))
+			if err := os.CopyFS(repo, os.DirFS(dir)); err != nil {
+				return nil, nil, err
+			}
+			if out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput(); err != nil {
+				return nil, nil, fmt.Errorf("git init: %v: %s", err, out)
+			}
+			repos[dir] = repo
+		}
+		cmd := exec.Command(bin, "context", "--task", task, "--json")
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(repo))
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s context --task %q: %w", bin, task, err)
+		}
+		var resp evidence.Response
+		if err := json.Unmarshal(out, &resp); err != nil {
+			return nil, nil, err
+		}
+		return &resp, out, nil
+	}
+}
+
 // Run answers every task of s with the given ablation; each corpus is
 // the folder of its name in the first of dirs that has one.
 func Run(s *Set, dirs []string, ablate evidence.Ablation) (*Result, error) {
+	return RunWith(s, dirs, InProcess(ablate))
+}
+
+// RunWith is Run with any answerer.
+func RunWith(s *Set, dirs []string, answer Answerer) (*Result, error) {
+	paths := map[string]string{}
 	logs := map[string]*adr.Log{}
 	missing := map[string]bool{}
 	res := &Result{Levels: map[string]*Level{}}
@@ -122,6 +173,7 @@ func Run(s *Set, dirs []string, ablate evidence.Ablation) (*Result, error) {
 				res.Missing = append(res.Missing, lt.Corpus)
 				continue
 			}
+			paths[lt.Corpus] = dir
 			var err error
 			l, err = adr.Load(os.DirFS(dir), adr.LoadOptions{})
 			if err != nil {
@@ -129,8 +181,7 @@ func Run(s *Set, dirs []string, ablate evidence.Ablation) (*Result, error) {
 			}
 			logs[lt.Corpus] = l
 		}
-		svc := &evidence.Service{Log: l, Ablate: ablate}
-		resp, out, err := svc.Answer(evidence.Request{Task: lt.Task, Format: evidence.JSON})
+		resp, out, err := answer(l, paths[lt.Corpus], lt.Task)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %q: %w", lt.Corpus, lt.Task, err)
 		}
