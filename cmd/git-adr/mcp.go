@@ -166,7 +166,7 @@ func addContextTool(srv *mcpserver.Server, env *Env) {
 			}
 			svc := contextService(repo, l)
 			svc.MCP = true
-			svc.Measure = func(b []byte) int { return mcpserver.TextCost(strings.TrimSuffix(string(b), "\n")) }
+			svc.Measure = func(b []byte) int { return srv.TextCost(strings.TrimSuffix(string(b), "\n")) }
 			_, out, err := svc.Answer(req)
 			if err != nil {
 				var re *evidence.RequestError

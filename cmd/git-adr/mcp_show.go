@@ -118,7 +118,7 @@ func addShowTool(srv *mcpserver.Server, env *Env) {
 			if a.StartLine != nil {
 				start = *a.StartLine
 			}
-			if err := fillShowPage(pg, content, start); err != nil {
+			if err := fillShowPage(srv, pg, content, start); err != nil {
 				return nil, err
 			}
 			return pg, nil
@@ -128,7 +128,7 @@ func addShowTool(srv *mcpserver.Server, env *Env) {
 
 // fillShowPage puts the lines of content from start into pg, as many as
 // fit in the message budget.
-func fillShowPage(pg *showPage, content string, start int) error {
+func fillShowPage(srv *mcpserver.Server, pg *showPage, content string, start int) error {
 	lines := strings.SplitAfter(content, "\n")
 	if n := len(lines); n > 0 && lines[n-1] == "" {
 		lines = lines[:n-1]
@@ -140,7 +140,7 @@ func fillShowPage(pg *showPage, content string, start int) error {
 	}
 	big := 1 << 30
 	pg.NextStartLine = &big
-	room := mcpserver.MessageBudget - mcpserver.TextCost(mustEncode(pg))
+	room := mcpserver.MessageBudget - srv.TextCost(mustEncode(pg))
 	pg.NextStartLine = nil
 	used := 0
 	i := start - 1

@@ -228,3 +228,149 @@ await exited;
 const close_ms = performance.now() - t0;
 console.log(JSON.stringify({ tools, pages, content, results, bad_arg: text(bad), close_ms }));
 `
+
+// TestMCPBudgetOverCorpora serves every shared corpus with the real binary
+// and walks it with the Go SDK client: every directory page, every page of
+// every file, searches, adr_show of every record (every page), adr_context
+// for the overview, every record and the labelled tasks. Every message the
+// server writes (kept by tee) must be within 12,000 code points.
+func TestMCPBudgetOverCorpora(t *testing.T) {
+	root := corporaDir()
+	if root == "" {
+		t.Skip("shared corpora not found (set GIT_ADR_CORPORA)")
+	}
+	if testing.Short() {
+		t.Skip("walks every corpus")
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) { walkCorpus(t, filepath.Join(root, e.Name())) })
+	}
+}
+
+func walkCorpus(t *testing.T, src string) {
+	dir := filepath.Join(t.TempDir(), "repo")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	wire := filepath.Join(t.TempDir(), "wire.jsonl")
+	cmd := exec.Command("sh", "-c", `exec git-adr mcp | tee "$WIRE"`)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "WIRE="+wire, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "walk", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	call := func(tool string, args map[string]any) map[string]any {
+		calls++
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s %v: %v", tool, args, err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if res.IsError {
+			if strings.Contains(text, "budget") {
+				t.Errorf("%s %v: %s", tool, args, text)
+			}
+			return nil
+		}
+		var v map[string]any
+		json.Unmarshal([]byte(text), &v)
+		return v
+	}
+	// Every directory, every page; every file, every page.
+	dirs := []string{"."}
+	var files []string
+	for len(dirs) > 0 {
+		d := dirs[0]
+		dirs = dirs[1:]
+		after := ""
+		for {
+			v := call("adr_list", map[string]any{"path": d, "after": after})
+			if v == nil {
+				break
+			}
+			for _, x := range v["entries"].([]any) {
+				en := x.(map[string]any)
+				p := filepath.ToSlash(filepath.Join(d, en["name"].(string)))
+				switch en["type"] {
+				case "dir":
+					dirs = append(dirs, p)
+				case "file":
+					files = append(files, p)
+				}
+			}
+			next, _ := v["next_after"].(string)
+			if next == "" {
+				break
+			}
+			after = next
+		}
+	}
+	for _, f := range files {
+		for start := 1.0; ; {
+			v := call("adr_read", map[string]any{"path": f, "start_line": start})
+			if v == nil || v["next_start_line"] == nil {
+				break
+			}
+			start = v["next_start_line"].(float64)
+		}
+	}
+	for _, p := range []string{"the", "ADR", `"`, "Decision", "<"} {
+		call("adr_search", map[string]any{"pattern": p})
+	}
+	// The decision log: overview, every record by ID (context and show,
+	// every page), and tasks.
+	ov := call("adr_context", map[string]any{})
+	if ov == nil {
+		t.Fatal("no overview")
+	}
+	out, err := exec.Command("git-adr", "-C", dir, "list", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []struct {
+		ID string `json:"id"`
+	}
+	json.Unmarshal(out, &recs)
+	for _, r := range recs {
+		call("adr_context", map[string]any{"id": r.ID})
+		call("adr_context", map[string]any{"id": r.ID, "intent": "history"})
+		for start := 1.0; ; {
+			v := call("adr_show", map[string]any{"id": r.ID, "start_line": start})
+			if v == nil || v["next_start_line"] == nil {
+				break
+			}
+			start = v["next_start_line"].(float64)
+		}
+	}
+	for _, task := range []string{"which database do we use", "how are records numbered and named", "security of the deployment pipeline"} {
+		call("adr_context", map[string]any{"task": task})
+	}
+	cs.Close()
+	data, err := os.ReadFile(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	biggest := 0
+	for _, l := range lines {
+		n := utf8.RuneCountInString(l)
+		biggest = max(biggest, n)
+		if n > 12000 {
+			t.Errorf("a message of %d code points: %.200s", n, l)
+		}
+	}
+	t.Logf("%d calls (%d files, %d records), %d messages, the largest %d code points", calls, len(files), len(recs), len(lines), biggest)
+}

@@ -9,14 +9,16 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// measure counts a navigation answer as this server sends it: the whole
-// JSON-RPC message.
-func measure[T any](v *T) int {
-	text, err := encode(v)
-	if err != nil {
-		return 1 << 30
+// measureOn counts a navigation answer as s sends it: the whole JSON-RPC
+// message.
+func measureOn[T any](s *Server) navigate.Measure[T] {
+	return func(v *T) int {
+		text, err := encode(v)
+		if err != nil {
+			return 1 << 30
+		}
+		return s.TextCost(text)
 	}
-	return TextCost(text)
 }
 
 // itemCost counts one item of a result's JSON list, comma included.
@@ -63,7 +65,7 @@ func AddNavigation(s *Server, tree *navigate.Tree) {
 		BudgetHint: "narrow the search with path or glob",
 		Handle: func(_ context.Context, a searchArgs) (any, error) {
 			res, err := tree.SearchWithin(navigate.SearchOptions{Pattern: a.Pattern, Path: a.Path, Glob: a.Glob, CaseSensitive: a.CaseSensitive,
-				Budget: navigate.Budget{Cost: itemCost}}, MessageBudget, measure)
+				Budget: navigate.Budget{Cost: itemCost}}, MessageBudget, measureOn[navigate.SearchResult](s))
 			if err != nil {
 				return nil, navError(err, "adr_search")
 			}
@@ -81,7 +83,7 @@ func AddNavigation(s *Server, tree *navigate.Tree) {
 			if p == "" {
 				p = "."
 			}
-			l, err := tree.ListWithin(p, navigate.ListOptions{After: a.After, Budget: navigate.Budget{Cost: itemCost}}, MessageBudget, measure)
+			l, err := tree.ListWithin(p, navigate.ListOptions{After: a.After, Budget: navigate.Budget{Cost: itemCost}}, MessageBudget, measureOn[navigate.Listing](s))
 			if err != nil {
 				return nil, navError(err, "adr_list")
 			}
@@ -110,7 +112,7 @@ func AddNavigation(s *Server, tree *navigate.Tree) {
 			if a.LineCount != nil {
 				o.LineCount = *a.LineCount
 			}
-			pg, err := tree.ReadWithin(a.Path, o, MessageBudget, measure)
+			pg, err := tree.ReadWithin(a.Path, o, MessageBudget, measureOn[navigate.Page](s))
 			if err != nil {
 				return nil, navError(err, "adr_read")
 			}

@@ -40,6 +40,7 @@ import (
 // Server is an MCP server with read-only tools.
 type Server struct {
 	srv   *mcp.Server
+	impl  *mcp.Implementation
 	log   *slog.Logger
 	names []string
 }
@@ -61,14 +62,15 @@ func New(o Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "git-adr", Title: "git-adr", Version: o.Version}, &mcp.ServerOptions{
+	impl := &mcp.Implementation{Name: "git-adr", Title: "git-adr", Version: o.Version}
+	srv := mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions: o.Instructions,
 		Logger:       log,
 		// Only tools, whose list never changes during a session (so no
 		// listChanged); no logging capability (logs go to stderr).
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
-	return &Server{srv: srv, log: log}
+	return &Server{srv: srv, impl: impl, log: log}
 }
 
 // Tools lists the names of the registered tools in order of registration.
@@ -90,7 +92,7 @@ type Tool[In any] struct {
 	Title       string
 	Description string
 	// Budget is the most code points the whole JSON-RPC message of one
-	// result may take as it is sent ([WireCost]); 0 means MessageBudget.
+	// result may take as it is sent ([Server.WireCost]); 0 means MessageBudget.
 	// Handlers fit their pages to it; the registry refuses to send a
 	// result over it.
 	Budget int
@@ -174,7 +176,7 @@ func Add[In any](s *Server, t Tool[In]) {
 		if budget <= 0 {
 			budget = MessageBudget
 		}
-		if n := TextCost(text); n > budget {
+		if n := s.TextCost(text); n > budget {
 			hints := []string{"ask for less"}
 			if t.BudgetHint != "" {
 				hints = []string{t.BudgetHint}

@@ -114,7 +114,7 @@ func TestReadPagesRebuildTheFile(t *testing.T) {
 		if isErr {
 			t.Fatal(text)
 		}
-		if n := TextCost(text); n > MessageBudget {
+		if n := New(Options{Version: "test"}).TextCost(text); n > MessageBudget {
 			t.Fatalf("page of %d code points as sent", n)
 		}
 		var pg navigate.Page
@@ -246,7 +246,7 @@ type contextArgs struct {
 func TestAddTool(t *testing.T) {
 	srv := New(Options{Version: "test"})
 	Add(srv, Tool[contextArgs]{
-		Name: "adr_context", Description: "decisions in force for a request", Budget: 200,
+		Name: "adr_context", Description: "decisions in force for a request", Budget: 300,
 		Handle: func(_ context.Context, a contextArgs) (any, error) {
 			if a.Request == "boom" {
 				panic("boom")
@@ -265,7 +265,7 @@ func TestAddTool(t *testing.T) {
 		t.Errorf("text result %q %v", text, isErr)
 	}
 	text, isErr := call(t, cs, "adr_context", map[string]any{"request": strings.Repeat("y", 100)})
-	if !isErr || !strings.Contains(text, "over the 200-code-point budget of adr_context") {
+	if !isErr || !strings.Contains(text, "over the 300-code-point budget of adr_context") {
 		t.Errorf("budget: %q", text)
 	}
 	text, isErr = call(t, cs, "adr_context", map[string]any{"request": "fail"})

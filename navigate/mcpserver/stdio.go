@@ -48,7 +48,7 @@ var beforeInitialize = map[string]bool{"initialize": true, "ping": true, "server
 //     other error without a code gets -32603;
 //   - the answer to a request the client cancelled is not sent;
 //   - output is JSON without HTML escaping ("<" stays "<", not "\u003c"),
-//     the encoding wire budgets are measured in ([WireCost]);
+//     the encoding wire budgets are measured in ([Server.WireCost]);
 //   - end of input waits (at most DrainTimeout) for every request read to
 //     be answered, except streams that only end with the session
 //     (subscriptions/listen), so `printf '...' | git adr mcp` gets its

@@ -231,12 +231,22 @@ func TestWireBudgetProperty(t *testing.T) {
 		srv := New(Options{Version: "test", Instructions: NavigationInstructions})
 		AddNavigation(srv, tree)
 
+		// Seed 3 speaks the sessionless 2026-07-28 protocol, whose results
+		// carry the server's identification in _meta: WireCost counts it
+		// always, so its prediction is exact there and an upper bound
+		// otherwise.
+		modern := seed == 3
 		lines := []string{initLine, `{"jsonrpc":"2.0","method":"notifications/initialized"}`}
+		meta := ""
+		if modern {
+			lines = nil
+			meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}},`
+		}
 		call := func(name string, args map[string]any) {
 			n := fmt.Sprint(len(lines))
 			id := `"` + strings.Repeat("i", MaxIDChars-2-len(n)) + n + `"`
 			a, _ := json.Marshal(args)
-			lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, name, a))
+			lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{%s"name":%q,"arguments":%s}}`, id, meta, name, a))
 		}
 		call("adr_list", map[string]any{"path": "d"})
 		call("adr_search", map[string]any{"pattern": "needle"})
@@ -270,8 +280,9 @@ func TestWireBudgetProperty(t *testing.T) {
 			}
 			results++
 			if !m.Result.IsError {
-				if want := TextCost(m.Result.Content[0].Text); want != n {
-					t.Errorf("WireCost says %d, the message has %d", want, n)
+				want := srv.TextCost(m.Result.Content[0].Text)
+				if modern && want != n || !modern && (n > want || want-n > 160) {
+					t.Errorf("seed %d: WireCost says %d, the message has %d", seed, want, n)
 				}
 				ok++
 			} else if !strings.Contains(m.Result.Content[0].Text, "that one read may hold") {
