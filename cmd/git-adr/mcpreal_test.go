@@ -133,12 +133,12 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		t.Fatalf("node client: %v\n%s", err, out)
 	}
 	var got struct {
-		Tools    []string `json:"tools"`
-		Pages    int      `json:"pages"`
-		Content  string   `json:"content"`
-		Results  []string `json:"results"`
-		BadArg   string   `json:"bad_arg"`
-		CloseMS  float64  `json:"close_ms"`
+		Tools   []string `json:"tools"`
+		Pages   int      `json:"pages"`
+		Content string   `json:"content"`
+		Results []string `json:"results"`
+		BadArg  string   `json:"bad_arg"`
+		CloseMS float64  `json:"close_ms"`
 	}
 	if err := json.Unmarshal(lastLine(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
