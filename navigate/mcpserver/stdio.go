@@ -202,7 +202,7 @@ func (c *stdioConn) check(line []byte) jsonrpc.Message {
 	case string:
 		id, _ = json.Marshal(x)
 	case json.Number:
-		id = json.RawMessage(x.String())
+		id = json.RawMessage(normID(x)) // 1 and 1.0 are the same ID
 	default:
 		c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: an id is a string or a number")
 		return nil
@@ -282,7 +282,12 @@ func normID(v any) string {
 		b, _ := json.Marshal(x)
 		return string(b)
 	case json.Number:
-		return x.String()
+		f, err := x.Float64()
+		if err != nil {
+			return x.String()
+		}
+		b, _ := json.Marshal(f)
+		return string(b)
 	case float64:
 		b, _ := json.Marshal(x)
 		return string(b)

@@ -311,3 +311,16 @@ func TestUnescapeHTML(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioIDForms: an ID written 2.0 is the ID 2: its answer ends the
+// wait at end of input.
+func TestStdioIDForms(t *testing.T) {
+	out, took := session(t, slowServer(),
+		initLine,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2.0,"method":"tools/call","params":{"name":"slow","arguments":{"request":"a"}}}`,
+	)
+	if took > 5*time.Second || !strings.Contains(strings.Join(out, "\n"), `"id":2,"result"`) {
+		t.Errorf("took %v:\n%s", took, strings.Join(out, "\n"))
+	}
+}
