@@ -12,7 +12,8 @@
 // # Budget
 //
 // Every [Response], envelope included, holds at most MaxUnits units and
-// MaxChars Unicode code points in the format it is printed in. Long units
+// MaxChars Unicode code points in the format it is printed in, or as
+// [Service.Measure] counts it (for MCP, the whole JSON-RPC message). Long units
 // are split into identified parts ("ADR-0012#decision[2/3]") at line
 // boundaries, never clipped; what does not fit is counted in Omitted and
 // reachable through a cursor bound to the log's fingerprint.
@@ -23,7 +24,16 @@
 // successor when a superseded record was asked for), then applicable
 // system constraints, then explicit dependencies (relations, at most three
 // hops; archived bodies at most one hop), then incidental same-domain or
-// same-iteration records.
+// same-iteration records. A task answer is made of decision units first,
+// records in force before those that are not, and sends less when its
+// confidence is low (see [Service.Answer] and docs/commands/context.md).
+//
+// # Standing
+//
+// Every unit of a record says whether the record is in force
+// ([Unit.InForce]) and, when it is not or may not be, why ([Unit.Note]):
+// its status (in any form the parser reads), or its own text saying that
+// another record replaces it.
 package evidence
 
 import (
