@@ -23,18 +23,23 @@ type BranchRecord struct {
 	Suffix string
 }
 
-// ScanBranches lists the numbered record files of every root (archive
-// included) on every branch tree.
+// ScanBranches lists the numbered record files of every root (archive/
+// and archive/<year>/ included) on every branch tree.
 func ScanBranches(trees []BranchTree, roots []*Root) []BranchRecord {
 	var out []BranchRecord
 	for _, t := range trees {
 		for _, root := range roots {
-			for _, dir := range []string{dirOrDot(root.Path), path.Join(dirOrDot(root.Path), ArchiveDir)} {
+			dirs := []string{dirOrDot(root.Path), path.Join(dirOrDot(root.Path), ArchiveDir)}
+			for i := 0; i < len(dirs); i++ {
+				dir := dirs[i]
 				entries, err := fs.ReadDir(t.FS, dir)
 				if err != nil {
 					continue
 				}
 				for _, e := range entries {
+					if i == 1 && e.IsDir() && IsArchiveYear(e.Name()) {
+						dirs = append(dirs, path.Join(dir, e.Name())) // archive/<year>/
+					}
 					if !e.Type().IsRegular() || !isRecordFileName(e.Name()) {
 						continue
 					}

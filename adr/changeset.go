@@ -239,6 +239,7 @@ func applyStep(root *os.Root, id string, s JournalStep, st stepState) error {
 		if err := root.Remove(s.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		removeEmptyDirs(root, path.Dir(s.Path))
 		return nil
 	}
 	if st == stepTodo {
@@ -278,8 +279,25 @@ func applyStep(root *os.Root, id string, s JournalStep, st stepState) error {
 		if err := root.Remove(s.From); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		removeEmptyDirs(root, path.Dir(s.From))
 	}
 	return nil
+}
+
+// removeEmptyDirs removes dir and its parents while they are empty, as
+// git does when a checkout removes a folder's last file (a record moved
+// out of archive/2024/ leaves no empty archive/ behind).
+func removeEmptyDirs(root *os.Root, dir string) {
+	for ; dir != "." && dir != "/" && dir != ""; dir = path.Dir(dir) {
+		// Only a real folder: removing a symbolic link would remove the
+		// link, empty target or not.
+		if fi, err := root.Lstat(dir); err != nil || !fi.IsDir() {
+			return
+		}
+		if root.Remove(dir) != nil { // not empty: stop
+			return
+		}
+	}
 }
 
 func randomName() string {

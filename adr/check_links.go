@@ -6,15 +6,16 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 var (
 	// refDefinition is a Markdown link reference definition: "[x]: path.md".
-	refDefinition = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?`)
-	inlineCode    = regexp.MustCompile("`+[^`]*`+")
-	urlScheme     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	refDefinition = lazyre.New(`^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?`)
+	inlineCode    = lazyre.New("`+[^`]*`+")
+	urlScheme     = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 )
 
 // links reports relations that resolve to no record and Markdown links to
@@ -33,35 +34,17 @@ func (c *checker) links(r *Record) {
 		reported[fmt.Sprintf("%d\x00%s", rel.Line, rel.Target)] = true
 		c.add(f)
 	}
-	t := r.Text
-	if t == nil {
+	if r.Text == nil {
 		return
 	}
-	for i, ln := range t.Lines {
-		if ln.Kind != LineText && ln.Kind != LineHeading {
+	for _, l := range r.Text.Links() {
+		key := fmt.Sprintf("%d\x00%s", l.Line+1, l.Dest)
+		if reported[key] {
 			continue
 		}
-		s := t.LineText(i)
-		if !strings.Contains(s, "](") && !strings.Contains(s, "]:") {
-			continue
-		}
-		s = inlineCode.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(" ", len(m)) })
-		var targets []string
-		for _, m := range mdLink.FindAllStringSubmatch(s, -1) {
-			targets = append(targets, m[2])
-		}
-		if m := refDefinition.FindStringSubmatch(s); m != nil {
-			targets = append(targets, m[1])
-		}
-		for _, tg := range targets {
-			key := fmt.Sprintf("%d\x00%s", i+1, tg)
-			if reported[key] {
-				continue
-			}
-			reported[key] = true
-			if f, ok := c.brokenLink(r, i+1, tg); ok {
-				c.add(f)
-			}
+		reported[key] = true
+		if f, ok := c.brokenLink(r, l.Line+1, l.Dest); ok {
+			c.add(f)
 		}
 	}
 }

@@ -116,6 +116,15 @@ type AmbiguousError struct {
 	Candidates []*Record
 }
 
+// Paths lists the candidates' paths, comma-separated.
+func (e *AmbiguousError) Paths() string {
+	var ps []string
+	for _, r := range e.Candidates {
+		ps = append(ps, r.Path)
+	}
+	return strings.Join(ps, ", ")
+}
+
 func (e *AmbiguousError) Error() string {
 	var c []string
 	for _, r := range e.Candidates {
@@ -261,7 +270,7 @@ func (l *Log) Target(from *Record, target string) *Record {
 	// Site-absolute links ("/docs/0003-x") and links to a record that has
 	// moved into or out of the root's archive: match by file name within
 	// the same root.
-	if d := dirOf(cand); from.Root != nil && (strings.HasPrefix(p, "/") || d == from.Root.Path || d == from.Root.Join(ArchiveDir)) {
+	if d := dirOf(cand); from.Root != nil && (strings.HasPrefix(p, "/") || d == from.Root.Path || from.Root.IsArchiveDir(d)) {
 		base := baseOf(cand)
 		for _, r := range from.Root.Records {
 			b := baseOf(r.Path)

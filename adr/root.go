@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -86,6 +87,47 @@ func (e *RefusedRootError) Unwrap() error { return e.Root.Refused }
 // ArchiveDir is the folder under a root that holds archived records.
 const ArchiveDir = "archive"
 
+// Archive layouts: where archival puts a record (see [Root.ArchivePath]).
+const (
+	// ArchiveFlat puts every archived record in the root's archive/.
+	ArchiveFlat = "flat"
+	// ArchiveByYear puts a record in archive/<year>/, the year of its date.
+	ArchiveByYear = "year"
+)
+
+// IsArchiveYear reports a folder name archive/<year>/ uses: four digits.
+func IsArchiveYear(name string) bool {
+	if len(name) != 4 {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		if name[i] < '0' || name[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ArchivePath is where archival moves the file name base of this root:
+// archive/<base>, or archive/<year>/<base> when year is not empty.
+func (root *Root) ArchivePath(base, year string) string {
+	if year != "" {
+		return root.Join(ArchiveDir + "/" + year + "/" + base)
+	}
+	return root.Join(ArchiveDir + "/" + base)
+}
+
+// IsArchiveDir reports whether dir (repository-relative) is this root's
+// archive/ or one of its archive/<year>/ folders.
+func (root *Root) IsArchiveDir(dir string) bool {
+	a := root.Join(ArchiveDir)
+	if dir == a {
+		return true
+	}
+	rest, ok := strings.CutPrefix(dir, a+"/")
+	return ok && IsArchiveYear(rest)
+}
+
 // Dir returns the root path for display ("." for the repository root).
 func (root *Root) Dir() string {
 	if root.Path == "" {
@@ -138,13 +180,30 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 	}
 	root.Records = live
 	for _, e := range entries {
-		if e.IsDir() && e.Name() == ArchiveDir {
-			adir := path.Join(dir, ArchiveDir)
-			aentries, err := fs.ReadDir(fsys, adir)
-			if err != nil {
-				return fmt.Errorf("read archive %q: %w", adir, err)
+		if !e.IsDir() || e.Name() != ArchiveDir {
+			continue
+		}
+		// archive/ and, in the hierarchical layout, archive/<year>/.
+		adir := path.Join(dir, ArchiveDir)
+		aentries, err := fs.ReadDir(fsys, adir)
+		if err != nil {
+			return fmt.Errorf("read archive %q: %w", adir, err)
+		}
+		archived, err := root.readRecords(fsys, adir, aentries, true, lazy)
+		if err != nil {
+			return err
+		}
+		root.Records = append(root.Records, archived...)
+		for _, y := range aentries {
+			if !y.IsDir() || !IsArchiveYear(y.Name()) {
+				continue
 			}
-			archived, err := root.readRecords(fsys, adir, aentries, true, lazy)
+			ydir := path.Join(adir, y.Name())
+			yentries, err := fs.ReadDir(fsys, ydir)
+			if err != nil {
+				return fmt.Errorf("read archive %q: %w", ydir, err)
+			}
+			archived, err := root.readRecords(fsys, ydir, yentries, true, lazy)
 			if err != nil {
 				return err
 			}
@@ -652,10 +711,14 @@ func mostCommon(m map[string]int, def string) string {
 // humanize turns a file-name slug into a title: "use-postgres" gives
 // "Use postgres".
 func humanize(slug string) string {
-	s := strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(slug))
+	s := strings.TrimSpace(slugSpaces.Replace(slug))
 	if s == "" {
 		return s
 	}
-	r := []rune(s)
-	return strings.ToUpper(string(r[0])) + string(r[1:])
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
+
+// slugSpaces turns a slug's separators into spaces (built once: a
+// Replacer is costly to make per record).
+var slugSpaces = strings.NewReplacer("-", " ", "_", " ")

@@ -39,6 +39,18 @@ func (r *Repo) Worktree() (*ConfinedFS, error) { return OpenFS(r.Top) }
 // TreeFS is the tree of a commit (any revision git understands) as a
 // read-only file system with slash-separated paths relative to the root.
 func (r *Repo) TreeFS(rev string) (fs.FS, error) {
+	if rev == "HEAD" {
+		if c, ok := r.headCommit(); ok {
+			rev = c
+			if g := r.goGit(); g != nil {
+				if co, err := g.CommitObject(plumbing.NewHash(c)); err == nil {
+					if t, err := co.Tree(); err == nil {
+						return newLazyFS(goGitLister(t), r.readBlob), nil
+					}
+				}
+			}
+		}
+	}
 	hash, err := r.ResolveRef(rev + "^{tree}")
 	if err != nil {
 		return nil, err
@@ -46,22 +58,24 @@ func (r *Repo) TreeFS(rev string) (fs.FS, error) {
 	if g := r.goGit(); g != nil {
 		t, err := g.TreeObject(plumbing.NewHash(hash))
 		if err == nil {
-			return &lazyFS{list: goGitLister(t), read: r.readBlob}, nil
+			return newLazyFS(goGitLister(t), r.readBlob), nil
 		}
 	}
-	return &lazyFS{list: r.lsTreeLister(hash), read: r.readBlob}, nil
+	return newLazyFS(r.lsTreeLister(hash), r.readBlob), nil
 }
 
 // IndexFS is the index as git sees it, honouring GIT_INDEX_FILE (inside a
 // pre-commit hook git may point it at a temporary index). Only stage-0
 // entries are visible.
 func (r *Repo) IndexFS() (fs.FS, error) {
+	if files, ok := r.readIndexFile(); ok {
+		return indexTree(files, r.readBlob), nil
+	}
 	out, err := r.Git("ls-files", "-s", "-z")
 	if err != nil {
 		return nil, err
 	}
-	dirs := map[string][]entry{}
-	seenDir := map[string]bool{}
+	var files []entry
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
 			continue
@@ -74,9 +88,20 @@ func (r *Repo) IndexFS() (fs.FS, error) {
 		if len(f) != 3 || f[2] != "0" {
 			continue
 		}
-		p := string(rec[tab+1:])
 		mode, _ := strconv.ParseUint(f[0], 8, 32)
-		dirs[path.Dir(p)] = append(dirs[path.Dir(p)], entry{name: path.Base(p), hash: f[1], mode: filemode.FileMode(mode)})
+		files = append(files, entry{name: string(rec[tab+1:]), hash: f[1], mode: filemode.FileMode(mode)})
+	}
+	return indexTree(files, r.readBlob), nil
+}
+
+// indexTree arranges index entries (name holding the full path) as the
+// directories of a lazyFS.
+func indexTree(files []entry, read func(string) ([]byte, error)) fs.FS {
+	dirs := map[string][]entry{}
+	seenDir := map[string]bool{}
+	for _, f := range files {
+		p := f.name
+		dirs[path.Dir(p)] = append(dirs[path.Dir(p)], entry{name: path.Base(p), hash: f.hash, mode: f.mode})
 		for d := path.Dir(p); d != "."; d = path.Dir(d) {
 			if seenDir[d] {
 				break
@@ -95,7 +120,7 @@ func (r *Repo) IndexFS() (fs.FS, error) {
 		}
 		return es, nil
 	}
-	return &lazyFS{list: list, read: r.readBlob}, nil
+	return newLazyFS(list, read)
 }
 
 type entry struct {
@@ -246,6 +271,29 @@ func (r *Repo) Close() error {
 type lazyFS struct {
 	list func(dir string) ([]entry, error)
 	read func(hash string) ([]byte, error)
+}
+
+// newLazyFS lists each directory once: a tree object is decoded (or
+// ls-tree run) the first time a directory is needed, not on every file of
+// it.
+func newLazyFS(list func(string) ([]entry, error), read func(string) ([]byte, error)) *lazyFS {
+	var mu sync.Mutex
+	type listing struct {
+		es  []entry
+		err error
+	}
+	cache := map[string]listing{}
+	cached := func(dir string) ([]entry, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if l, ok := cache[dir]; ok {
+			return l.es, l.err
+		}
+		es, err := list(dir)
+		cache[dir] = listing{es, err}
+		return es, err
+	}
+	return &lazyFS{list: cached, read: read}
 }
 
 func (l *lazyFS) find(name string) (entry, error) {

@@ -33,7 +33,7 @@ func HookScript(name string) []byte {
 ` + hookMarker + `; ` + "`git adr hooks uninstall`" + ` removes it
 # and puts back the hook that was here before (kept as ` + name + ChainSuffix + `, run first).
 if command -v git-adr >/dev/null 2>&1; then
-	exec git-adr hook ` + name + ` "$@"
+	GIT_ADR_HOOK_DIR="${0%/*}" exec git-adr hook ` + name + ` "$@"
 fi
 echo "git-adr: warning: git-adr is not on PATH; its ` + name + ` checks did not run" >&2
 h="$(dirname "$0")/` + name + ChainSuffix + `"
@@ -41,6 +41,10 @@ if [ -x "$h" ]; then exec "$h" "$@"; fi
 exit 0
 `)
 }
+
+// HookDirEnv is set by git-adr's hook scripts to the directory they run
+// from, so `git adr hook` finds the hook it chained without asking git.
+const HookDirEnv = "GIT_ADR_HOOK_DIR"
 
 // HooksDir is the directory git runs hooks from: `git rev-parse
 // --git-path hooks`, which honours core.hooksPath and linked worktrees.

@@ -22,12 +22,16 @@ func (r *Repo) WriteBlob(data []byte) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// TreeChange is one file of a tree being built: New content (nil with
-// Delete set removes the path).
+// TreeChange is one file of a tree being built: Data at Path (Delete set
+// removes the path instead). From names a rename's source, removed in the
+// same tree. Mode is the git file mode ("" for 100644; "100755" keeps a
+// file executable).
 type TreeChange struct {
 	Path   string
 	Data   []byte
 	Delete bool
+	From   string
+	Mode   string
 }
 
 // BuildTree returns the tree of base (a commit or tree; "" for an empty
@@ -62,11 +66,25 @@ func (r *Repo) BuildTree(base string, changes []TreeChange) (string, error) {
 			fmt.Fprintf(&info, "0 %s\t%s\x00", ZeroHash, c.Path)
 			continue
 		}
+		if c.From != "" {
+			if strings.HasPrefix(c.From, "/") || strings.Contains(c.From, "\x00") {
+				return "", fmt.Errorf("bad tree path %q", c.From)
+			}
+			fmt.Fprintf(&info, "0 %s\t%s\x00", ZeroHash, c.From)
+		}
 		h, err := r.WriteBlob(c.Data)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&info, "100644 %s\t%s\x00", h, c.Path)
+		mode := c.Mode
+		switch mode {
+		case "":
+			mode = "100644"
+		case "100644", "100755":
+		default:
+			return "", fmt.Errorf("%s: mode %s is not a regular file's", c.Path, mode)
+		}
+		fmt.Fprintf(&info, "%s %s\t%s\x00", mode, h, c.Path)
 	}
 	if info.Len() > 0 {
 		if _, err := r.runEnv(r.Top, env, []byte(info.String()), "update-index", "-z", "--index-info"); err != nil {
@@ -178,21 +196,85 @@ func (r *Repo) TreeBlob(rev, path string) (string, error) {
 }
 
 // SetIndex points the index entries of paths at blobs ("" removes the
-// entry), touching no other entry.
+// entry) as regular files, touching no other entry.
 func (r *Repo) SetIndex(entries map[string]string) error {
-	var info strings.Builder
-	paths := make([]string, 0, len(entries))
-	for p := range entries {
-		paths = append(paths, p)
+	var es []IndexEntry
+	for p, blob := range entries {
+		es = append(es, IndexEntry{Path: p, Blob: blob})
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		if entries[p] == "" {
-			fmt.Fprintf(&info, "0 %s\t%s\x00", ZeroHash, p)
+	return r.UpdateIndex(es)
+}
+
+// IndexEntry is an index entry to set: Blob "" removes it; Mode "" is
+// 100644.
+type IndexEntry struct {
+	Path, Mode, Blob string
+}
+
+// UpdateIndex sets index entries, touching no other entry.
+func (r *Repo) UpdateIndex(entries []IndexEntry) error {
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
+	var info strings.Builder
+	for _, e := range entries {
+		mode := e.Mode
+		if mode == "" {
+			mode = "100644"
+		}
+		if e.Blob == "" {
+			fmt.Fprintf(&info, "0 %s\t%s\x00", ZeroHash, e.Path)
 		} else {
-			fmt.Fprintf(&info, "100644 %s\t%s\x00", entries[p], p)
+			fmt.Fprintf(&info, "%s %s\t%s\x00", mode, e.Blob, e.Path)
 		}
 	}
 	_, err := r.GitInput([]byte(info.String()), "update-index", "-z", "--index-info")
 	return err
+}
+
+// TreeEntry is one entry of a recursive tree listing.
+type TreeEntry struct {
+	Mode, Type, Hash, Path string
+}
+
+// ListTree lists every file of a commit or tree, recursively (submodules
+// and symbolic links included, as their own entries), in git's order.
+func (r *Repo) ListTree(rev string) ([]TreeEntry, error) {
+	out, err := r.Git("ls-tree", "-r", "-z", "--full-tree", rev)
+	if err != nil {
+		return nil, err
+	}
+	var es []TreeEntry
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, p, ok := strings.Cut(rec, "\t")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(meta)
+		if len(f) != 3 {
+			return nil, fmt.Errorf("git ls-tree: unexpected %q", rec)
+		}
+		es = append(es, TreeEntry{Mode: f[0], Type: f[1], Hash: f[2], Path: p})
+	}
+	return es, nil
+}
+
+// ReadBlob reads a blob by object name.
+func (r *Repo) ReadBlob(hash string) ([]byte, error) { return r.readBlob(hash) }
+
+// Renames returns the renames git detects between two commits or trees
+// with its default rename detection (the one `git log --follow` uses):
+// new path to old path.
+func (r *Repo) Renames(from, to string) (map[string]string, error) {
+	out, err := r.Git("diff-tree", "-r", "-z", "-M", "--no-commit-id", "--name-status", "--diff-filter=R", from, to)
+	if err != nil {
+		return nil, err
+	}
+	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	renames := map[string]string{}
+	for i := 0; i+2 < len(f); i += 3 {
+		if !strings.HasPrefix(f[i], "R") {
+			return nil, fmt.Errorf("git diff-tree: unexpected %q", f[i])
+		}
+		renames[f[i+2]] = f[i+1]
+	}
+	return renames, nil
 }

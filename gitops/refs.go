@@ -82,6 +82,9 @@ type Ref struct {
 // "refs/remotes/"), sorted by name. Symbolic refs such as
 // refs/remotes/origin/HEAD are left out.
 func (r *Repo) Refs(prefixes ...string) ([]Ref, error) {
+	if refs, ok := r.refsInProcess(prefixes...); ok {
+		return refs, nil
+	}
 	args := append([]string{"for-each-ref", "--format=%(objectname) %(refname) %(symref)"}, prefixes...)
 	out, err := r.Git(args...)
 	if err != nil {
@@ -100,9 +103,27 @@ func (r *Repo) Refs(prefixes ...string) ([]Ref, error) {
 
 // CurrentBranch returns the full ref name HEAD points at ("" when detached).
 func (r *Repo) CurrentBranch() string {
+	if b, ok := r.currentBranchInProcess(); ok {
+		return b
+	}
 	out, err := r.Git("symbolic-ref", "--quiet", "HEAD")
 	if err != nil {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// CommitFiles writes a commit whose tree holds exactly files, with parent
+// ("" for none) as its parent; no ref moves. Plans keep each revision as
+// such a commit on their ref.
+func (r *Repo) CommitFiles(parent, msg string, files []TreeChange) (string, error) {
+	tree, err := r.BuildTree("", files)
+	if err != nil {
+		return "", err
+	}
+	var parents []string
+	if parent != "" {
+		parents = []string{parent}
+	}
+	return r.CommitTree(CommitOptions{Tree: tree, Parents: parents, Message: msg})
 }

@@ -194,11 +194,7 @@ func resolveSources(l *adr.Log, ids []string) ([]*adr.Record, error) {
 		var amb *adr.AmbiguousError
 		switch {
 		case errors.As(err, &amb):
-			var paths []string
-			for _, c := range amb.Candidates {
-				paths = append(paths, c.Path)
-			}
-			bad = append(bad, fmt.Sprintf("%q is ambiguous (%s)", id, strings.Join(paths, ", ")))
+			bad = append(bad, fmt.Sprintf("%q is ambiguous (%s)", id, amb.Paths()))
 			hint("name an ambiguous record by its path")
 		case err != nil:
 			bad = append(bad, fmt.Sprintf("%q names no record", id))

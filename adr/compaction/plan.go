@@ -212,6 +212,19 @@ func DecodePlan(data []byte) (*Plan, error) {
 	if !planIDPattern.MatchString(p.ID) {
 		return nil, fmt.Errorf("plan.json: id %q is not a plan ID (such as \"s-0123456789\")", p.ID)
 	}
+	switch p.Mode {
+	case Summary, Consolidate:
+	default:
+		return nil, fmt.Errorf("plan.json: mode %q is not summary or consolidate", p.Mode)
+	}
+	switch p.State {
+	case Planned, Drafted, Validated, Published, Cancelled:
+	default:
+		return nil, fmt.Errorf("plan.json: state %q is not a plan state", p.State)
+	}
+	if p.Revision < 0 {
+		return nil, fmt.Errorf("plan.json: revision %d", p.Revision)
+	}
 	return &p, nil
 }
 

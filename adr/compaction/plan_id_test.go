@@ -17,7 +17,7 @@ func TestDecodePlanRefusesPathIDs(t *testing.T) {
 		}
 	}
 	for _, id := range []string{PlanID(Summary, Scope{}, "base", "m"), "s-test", "c-a"} {
-		data := fmt.Sprintf(`{"schema": %d, "id": %q}`, SchemaVersion, id)
+		data := fmt.Sprintf(`{"schema": %d, "id": %q, "mode": "summary", "state": "planned"}`, SchemaVersion, id)
 		if _, err := DecodePlan([]byte(data)); err != nil {
 			t.Errorf("DecodePlan(id %q) = %v", id, err)
 		}

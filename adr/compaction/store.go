@@ -3,10 +3,10 @@ package compaction
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/git-adr/git-adr/adr/plans"
 	"github.com/git-adr/git-adr/gitops"
 )
 
@@ -23,7 +23,7 @@ var ErrPlanChanged = errors.New("the plan changed concurrently")
 var ErrReserved = errors.New("a reserved number is taken")
 
 // ErrNoPlan means no plan has that ID.
-var ErrNoPlan = errors.New("no such plan")
+var ErrNoPlan = plans.ErrNotFound
 
 // PlanRef returns a plan's ref name.
 func PlanRef(id string) string { return PlansRef + id }
@@ -40,13 +40,13 @@ func ReservationRef(root string, n int) string {
 	return ReservationsRef + strings.ReplaceAll(strings.Trim(r, "/"), "/", "%") + "/" + strconv.Itoa(n)
 }
 
+func (s *Store) refs() plans.Store { return plans.Store{Repo: s.Repo, Prefix: PlansRef} }
+
 // Save writes a new revision of p (Revision is set from the ref) with its
 // files (plan.json is added), moving the plan ref from old (the commit the
 // caller read; "" for a new plan). New reservations are created in the
 // same transaction. It returns the revision commit.
 func (s *Store) Save(p *Plan, files map[string][]byte, old string) (string, error) {
-	r := s.Repo
-	var parents []string
 	p.Revision = 1
 	if old != "" {
 		prev, _, err := s.Load(p.ID)
@@ -54,61 +54,33 @@ func (s *Store) Save(p *Plan, files map[string][]byte, old string) (string, erro
 			return "", err
 		}
 		p.Revision = prev.Revision + 1
-		parents = []string{old}
 	}
-	changes := []gitops.TreeChange{{Path: "plan.json", Data: p.Encode()}}
-	var names []string
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		changes = append(changes, gitops.TreeChange{Path: name, Data: files[name]})
-	}
-	tree, err := r.BuildTree("", changes)
-	if err != nil {
-		return "", err
-	}
-	msg := fmt.Sprintf("git-adr plan %s revision %d (%s)\n", p.ID, p.Revision, p.State)
-	commit, err := r.CommitTree(gitops.CommitOptions{Tree: tree, Parents: parents, Message: msg})
-	if err != nil {
-		return "", err
-	}
-	oldValue := gitops.ZeroHash
-	if old != "" {
-		oldValue = old
-	}
-	updates := []gitops.RefUpdate{{Name: PlanRef(p.ID), New: commit, Old: oldValue}}
+	var creates []string
 	for _, res := range p.Reserved {
 		ref := ReservationRef(res.Root, res.Number)
-		cur, err := r.ResolveRef(ref)
+		cur, err := s.Repo.ResolveRef(ref)
 		switch {
 		case err == nil && s.reservedBy(cur) == p.ID:
 			continue // ours from an earlier revision
 		case err == nil:
 			return "", fmt.Errorf("%w: %s is reserved by plan %s", ErrReserved, res.ID, s.reservedBy(cur))
 		}
-		updates = append(updates, gitops.RefUpdate{Name: ref, New: commit, Old: gitops.ZeroHash})
+		creates = append(creates, ref)
 	}
-	if err := r.UpdateRefs("git-adr plan "+p.ID, updates...); err != nil {
-		if errors.Is(err, gitops.ErrRefChanged) {
-			if len(updates) > 1 {
-				return "", fmt.Errorf("%w or %w: %v", ErrPlanChanged, ErrReserved, err)
-			}
-			return "", fmt.Errorf("%w: %v", ErrPlanChanged, err)
-		}
-		return "", err
+	msg := fmt.Sprintf("git-adr plan %s revision %d (%s)\n", p.ID, p.Revision, p.State)
+	commit, err := s.refs().Save(p.ID, msg, p.Encode(), files, old, creates...)
+	switch {
+	case errors.Is(err, gitops.ErrRefChanged) && len(creates) > 0:
+		return "", fmt.Errorf("%w or %w: %v", ErrPlanChanged, ErrReserved, err)
+	case errors.Is(err, gitops.ErrRefChanged):
+		return "", fmt.Errorf("%w: %v", ErrPlanChanged, err)
 	}
-	return commit, nil
+	return commit, err
 }
 
 // reservedBy reads the plan ID a reservation ref's commit belongs to.
 func (s *Store) reservedBy(commit string) string {
-	data, err := s.Repo.ReadBlobAt(commit, "plan.json")
-	if err != nil {
-		return "?"
-	}
-	p, err := DecodePlan(data)
+	p, err := s.LoadAt(commit)
 	if err != nil {
 		return "?"
 	}
@@ -117,20 +89,17 @@ func (s *Store) reservedBy(commit string) string {
 
 // Load reads the newest revision of a plan and the commit it is in.
 func (s *Store) Load(id string) (*Plan, string, error) {
-	commit, err := s.Repo.ResolveRef(PlanRef(id))
+	commit, data, err := s.refs().Load(id)
 	if err != nil {
-		if errors.Is(err, gitops.ErrNotFound) {
-			return nil, "", fmt.Errorf("%w: %q", ErrNoPlan, id)
-		}
 		return nil, "", err
 	}
-	p, err := s.LoadAt(commit)
+	p, err := DecodePlan(data)
 	return p, commit, err
 }
 
 // LoadAt reads plan.json from a revision commit.
 func (s *Store) LoadAt(commit string) (*Plan, error) {
-	data, err := s.Repo.ReadBlobAt(commit, "plan.json")
+	data, err := s.refs().Read(commit, plans.File)
 	if err != nil {
 		return nil, err
 	}
@@ -140,22 +109,11 @@ func (s *Store) LoadAt(commit string) (*Plan, error) {
 // File reads another file of a plan revision (an evidence batch, the
 // review).
 func (s *Store) File(commit, name string) ([]byte, error) {
-	return s.Repo.ReadBlobAt(commit, name)
+	return s.refs().Read(commit, name)
 }
 
 // List returns the IDs of every plan, sorted.
-func (s *Store) List() ([]string, error) {
-	refs, err := s.Repo.Refs(PlansRef)
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	for _, ref := range refs {
-		ids = append(ids, strings.TrimPrefix(ref.Name, PlansRef))
-	}
-	sort.Strings(ids)
-	return ids, nil
-}
+func (s *Store) List() ([]string, error) { return s.refs().List() }
 
 // Reservations returns every number reserved by any plan, per root path.
 func (s *Store) Reservations() (map[string][]int, error) {

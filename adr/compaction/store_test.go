@@ -2,44 +2,14 @@ package compaction
 
 import (
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/gittest"
 )
 
-func testRepo(t *testing.T) *gitops.Repo {
-	t.Helper()
-	dir := t.TempDir()
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
-	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@e"} {
-		t.Setenv(k, v)
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "base"}} {
-		c := exec.Command("git", args...)
-		c.Dir = dir
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v %s", args, err, out)
-		}
-	}
-	os.MkdirAll(filepath.Join(dir, ".git", "adr"), 0o755)
-	r, err := gitops.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := r.Lock(gitops.LockOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Release() })
-	return r
-}
+func testRepo(t *testing.T) *gitops.Repo { return gittest.Repo(t) }
 
 func TestStoreRevisions(t *testing.T) {
 	s := &Store{Repo: testRepo(t)}

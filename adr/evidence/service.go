@@ -40,6 +40,8 @@ type Service struct {
 	Measure func(rendered []byte) int
 	// Ablate switches retrieval heuristics off, for measurements.
 	Ablate Ablation
+	// Memory supplies memory items to task answers (kind "memory"); nil: none.
+	Memory MemorySource
 
 	fingerprint string
 	cursorKey   []byte
@@ -59,6 +61,8 @@ type item struct {
 	src  *retrieve.Excerpt
 	// view is the CURRENT.md section a "current" unit shows.
 	view *view.Section
+	// mem is the memory item a "memory" unit shows.
+	mem *MemoryNote
 }
 
 // Fingerprint identifies the log's content: every record's path and bytes
@@ -87,6 +91,10 @@ func (s *Service) Fingerprint() string {
 		if v.fresh() {
 			h.Write([]byte("view:" + v.f.CurrentPath + ":" + v.f.Manifest.Summary.SHA256 + "\x00"))
 		}
+	}
+	// Memory items can be in an answer too (without memory: as before).
+	if v := s.memoryVersion(); v != "" {
+		h.Write([]byte("memory:" + v + "\x00"))
 	}
 	s.fingerprint = hex.EncodeToString(h.Sum(nil))
 	return s.fingerprint

@@ -265,6 +265,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	if s.SourceFiles != nil && p.confidence != "none" {
 		s.addSources(p, req, rk.q)
 	}
+	s.addMemory(p, req)
 	return p, nil
 }
 

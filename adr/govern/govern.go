@@ -118,7 +118,16 @@ func Judge(in Input) (*Report, error) {
 	}
 	var base *adr.Log
 	if in.Base != nil {
-		if base, err = adr.Load(in.Base, adr.LoadOptions{Lazy: true}); err != nil {
+		// The base is read with the roots the change has, so discovery
+		// runs once (a root the change creates is simply empty there).
+		opt := adr.LoadOptions{Lazy: true, AllowMissing: true}
+		for _, r := range next.Roots {
+			opt.Roots = append(opt.Roots, r.Path)
+		}
+		if len(opt.Roots) == 0 {
+			opt = adr.LoadOptions{Lazy: true}
+		}
+		if base, err = adr.Load(in.Base, opt); err != nil {
 			return nil, err
 		}
 	}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -17,8 +18,8 @@ import (
 // needs a reviewed summary instead: any other reason for staleness, or a
 // broken pair. A fresh view is returned unchanged.
 //
-// Archival is not a path-only change here: an archived record leaves the
-// scope of an "unarchived" selection.
+// Archival and restore, which also rewrite link destinations, are
+// repaired by [Moved].
 func Relocate(l *adr.Log, root *adr.Root) (*Manifest, []byte, error) {
 	f := Check(l, root)
 	switch f.State {
@@ -91,4 +92,104 @@ func Relocate(l *adr.Log, root *adr.Root) (*Manifest, []byte, error) {
 	}
 	m.Summary.SHA256 = SummaryHash([]byte(cur))
 	return &m, []byte(cur), nil
+}
+
+// Moves describes what archival or restore did to the files a view pins:
+// files moved (old path to new), and files whose bytes changed only in
+// their link destinations, each still reaching the same file (the caller
+// verifies this; new path to the blob the file had before).
+type Moves struct {
+	Paths     map[string]string
+	Rewritten map[string]string
+}
+
+// Moved repairs root's view after archival or restore, without a model
+// (spec §6.3, §7): l is the log after the change and current is CURRENT.md
+// with its link destinations already rewritten. Every source and
+// dependency must still hold the bytes the manifest pins, or differ from
+// them only by the rewriting in mv; its path, blob and unit hashes are
+// brought up to date. An archived source leaves the view's scope (the
+// selection rule is "unarchived") and is kept as a dependency, so a later
+// change to it still makes the view stale; a restored dependency the
+// selection chooses again becomes a source. Code-span paths in CURRENT.md
+// follow the moves; statement prose is reviewed content and is left
+// alone. Anything else (an edit, a record entering or leaving the scope
+// otherwise, a broken pair) is an error: the view then needs a reviewed
+// summary.
+func Moved(l *adr.Log, root *adr.Root, m *Manifest, current []byte, mv Moves) (*Manifest, []byte, error) {
+	out := *m
+	var all []Source
+	for _, list := range [][]Source{m.Sources, m.Dependencies} {
+		for _, s := range list {
+			to := s.Path
+			if p, ok := mv.Paths[s.Path]; ok {
+				to = p
+			}
+			r := l.ByPath(to)
+			if r == nil || !strings.EqualFold(r.ID, s.ID) {
+				return nil, nil, fmt.Errorf("the CURRENT view of %s needs a reviewed summary: %s is not at %s", root.Dir(), s.ID, to)
+			}
+			blob := BlobHash(r.Text.Src)
+			if blob != s.Blob && mv.Rewritten[to] != s.Blob {
+				return nil, nil, fmt.Errorf("the CURRENT view of %s needs a reviewed summary: %s changed since it was reviewed", root.Dir(), s.ID)
+			}
+			n := s
+			n.Path, n.Blob = to, blob
+			n.Units = append([]Unit(nil), s.Units...)
+			for i := range n.Units {
+				u, ok := unitByLocator(r, n.Units[i].Locator)
+				if !ok {
+					return nil, nil, fmt.Errorf("the CURRENT view of %s needs a reviewed summary: %s has no unit %s any more", root.Dir(), s.ID, n.Units[i].Locator)
+				}
+				n.Units[i].Hash, n.Units[i].Heading = u.Hash, u.Heading
+			}
+			all = append(all, n)
+		}
+	}
+	members := Members(l, root, m.Selection)
+	pos := map[string]int{}
+	for i, r := range members {
+		pos[r.Path] = i
+	}
+	out.Sources, out.Dependencies = []Source{}, []Source{}
+	for _, s := range all {
+		if _, ok := pos[s.Path]; ok {
+			out.Sources = append(out.Sources, s)
+		} else {
+			out.Dependencies = append(out.Dependencies, s)
+		}
+	}
+	sort.SliceStable(out.Sources, func(i, j int) bool { return pos[out.Sources[i].Path] < pos[out.Sources[j].Path] })
+	order := map[string]int{}
+	for i, r := range l.Records {
+		order[r.Path] = i
+	}
+	sort.SliceStable(out.Dependencies, func(i, j int) bool {
+		return order[out.Dependencies[i].Path] < order[out.Dependencies[j].Path]
+	})
+	out.Membership = membershipOfSources(out.Sources)
+	if out.Membership != MembershipHash(members) {
+		return nil, nil, fmt.Errorf("the CURRENT view of %s needs a reviewed summary: the records in its scope changed", root.Dir())
+	}
+	cur := string(current)
+	var froms []string
+	for from := range mv.Paths {
+		froms = append(froms, from)
+	}
+	sort.Strings(froms)
+	for _, from := range froms {
+		cur = strings.ReplaceAll(cur, "`"+from+"`", "`"+mv.Paths[from]+"`")
+	}
+	out.Summary.SHA256 = SummaryHash([]byte(cur))
+	return &out, []byte(cur), nil
+}
+
+// unitByLocator finds a unit of r by its locator ("ADR-0003#decision").
+func unitByLocator(r *adr.Record, loc string) (adr.Unit, bool) {
+	for _, u := range r.Units {
+		if strings.EqualFold(u.ID, loc) {
+			return u, true
+		}
+	}
+	return adr.Unit{}, false
 }

@@ -115,6 +115,11 @@ func runCheck(env *Env, o checkOptions) error {
 	if opt.Extra, err = temporaryFiles(env, l, opt.Extra); err != nil {
 		return err
 	}
+	stale, err := scopeFindings(env, l)
+	if err != nil {
+		return err
+	}
+	opt.Extra, opt.ExtraKinds = append(opt.Extra, stale...), append(opt.ExtraKinds, adr.ScopeKinds...)
 	if o.since != "" {
 		gov, kinds, err := sinceFindings(env, o.since, compaction)
 		if err != nil {
@@ -139,18 +144,37 @@ func runCheck(env *Env, o checkOptions) error {
 			if f.Line > 0 {
 				loc = fmt.Sprintf("%s:%d", loc, f.Line)
 			}
-			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, f.Kind, adr.Escape(f.Message), adr.Escape(f.Fix))
+			kind := string(f.Kind)
+			if f.Warning {
+				kind += " (warning)"
+			}
+			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, kind, adr.Escape(f.Message), adr.Escape(f.Fix))
 		}
 	}
 	summary := fmt.Sprintf("%d findings", len(rep.Findings))
 	if len(rep.Findings) == 1 {
 		summary = "1 finding"
 	}
+	errs, warns := 0, 0
+	for _, f := range rep.Findings {
+		if f.Warning {
+			warns++
+		} else {
+			errs++
+		}
+	}
+	if warns > 0 {
+		summary += fmt.Sprintf(" (%d warnings)", warns)
+		if warns == 1 {
+			summary = strings.Replace(summary, "(1 warnings)", "(1 warning)", 1)
+		}
+	}
 	if rep.Ignored > 0 {
 		summary += fmt.Sprintf(" (%d ignored by %s)", rep.Ignored, adr.ConfigFile)
 	}
 	fmt.Fprintln(env.Err, summary)
-	if len(rep.Findings) > 0 {
+	strict := l.Config != nil && l.Config.Check.Warnings == "error"
+	if errs > 0 || strict && warns > 0 {
 		return silentExit(ExitFailure)
 	}
 	return nil

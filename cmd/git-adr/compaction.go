@@ -33,8 +33,12 @@ var (
 // plannedSubcommands are subcommands the contract names that do not exist
 // yet; naming one says so instead of "unexpected argument". A subcommand
 // registered in compactionSubcommands is routed before this is consulted.
-var plannedSubcommands = map[string]string{
-	"archive": "archival is not built yet",
+var plannedSubcommands = map[string]string{}
+
+// movedSubcommands are subcommands the reference contract names that
+// git-adr offers as their own command.
+var movedSubcommands = map[string]string{
+	"archive": "git adr archive",
 }
 
 // compactionOptions is the validated contract of `git adr compaction`
@@ -50,7 +54,8 @@ type compactionOptions struct {
 	// dryRun analyses the scope (of mode, when given) and writes nothing.
 	dryRun bool
 	// archive asks for an archive-on-accept plan (consolidate only). It is
-	// refused until archival exists, so it is always false today.
+	// refused until consolidation acceptance exists (archival itself is
+	// `git adr archive`), so it is always false today.
 	archive bool
 	// style of the replacement records ("" for the project's
 	// configuration); consolidate only.
@@ -116,7 +121,7 @@ func compactionCommand(env *Env) *cli.Command {
 			&cli.GenericFlag{Name: "domain", Value: &f.domain, Usage: "only the unarchived records of domain `SLUG` (not with --sources)"},
 			&cli.GenericFlag{Name: "sources", Value: &f.sources, Usage: "only these exact unarchived records, comma-separated `IDS` (not with --domain)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "analyse the scope (and mode) without a plan, a model call or any write", Destination: &f.dryRun},
-			&cli.BoolFlag{Name: "archive", Usage: "consolidate only: an archive-on-accept plan (not available yet: refused)", Destination: &f.archive},
+			&cli.BoolFlag{Name: "archive", Usage: "consolidate only: an archive-on-accept plan (refused until acceptance exists; `git adr archive` moves records)", Destination: &f.archive},
 			&cli.GenericFlag{Name: "style", Value: &f.style, Usage: "consolidate only: replacement `STYLE` ocp, madr or nygard (default: project configuration)"},
 			&cli.GenericFlag{Name: "baseline", Value: &f.baseline, Usage: "consolidate only: numbering baseline `V` of the new records (a target, never invented)"},
 			&cli.GenericFlag{Name: "iteration", Value: &f.iteration, Usage: "consolidate only: numbering iteration `I` of the new records (a target, NOT a filter)"},
@@ -128,6 +133,10 @@ func compactionCommand(env *Env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				name := c.Args().First()
+				if cmd, ok := movedSubcommands[name]; ok {
+					return usagef("`git adr compaction %s` is `%s`", name, cmd).
+						hint("preview a move with `git adr archive ID...` and undo one with `git adr archive restore PLAN-ID`; `git adr compaction` lists the archive candidates")
+				}
 				if why, ok := plannedSubcommands[name]; ok {
 					return failf("`git adr compaction %s` is not available yet: %s", name, why).
 						hint("`git adr compaction` analyses the log read-only")
@@ -163,7 +172,8 @@ Contract:
    --domain SLUG                one domain's unarchived records (unknown domains are errors)
    --sources ID,ID,...          exact unarchived records; missing, ambiguous or archived IDs are errors
    --dry-run                    analyse the scope/mode without model calls or writes
-   --archive                    consolidate only; refused until archival exists
+   --archive                    consolidate only; refused until acceptance exists
+                                (git adr archive ID... archives retired records)
    --style ocp|madr|nygard      consolidate only; default from project configuration
    --baseline V, --iteration I  consolidate only; numbering targets of new records, never
                                 input filters, never invented
@@ -346,10 +356,10 @@ func (f *compactionFlags) options() (compactionOptions, error) {
 		o.drafter = f.drafter.value
 	}
 	if f.archive {
-		// P4 (archival) is not delivered: the flag must fail, never be
-		// ignored.
-		return o, usagef("--archive is not available yet: archive-on-accept plans come with archival; nothing was planned").
-			hint("plan without --archive: superseded records stay where they are, and `git adr compaction` lists the archive candidates")
+		// Archive-on-accept needs acceptance of replacements, which is not
+		// delivered: the flag must fail, never be ignored.
+		return o, usagef("--archive is not available yet: an archive-on-accept plan needs consolidation acceptance, which is not built; nothing was planned").
+			hint("plan without --archive; archive wholly retired records on their own with `git adr archive ID...` (previewed and approved separately)")
 	}
 	o.dryRun = f.dryRun
 	o.yes = f.yes

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
@@ -79,14 +80,14 @@ func runConfirm(env *Env, o compactionOptions) error {
 		changes = append(changes, gitops.TreeChange{Path: path, Data: content})
 	}
 	trailer := fmt.Sprintf("ADR-Plan: %s@%d", p.ID, p.Revision)
-	opts := compaction.CommitOptions{Changes: changes, JournalDir: journalDir(repo), Command: env.command}
-	if pub, err := compaction.FindPublication(repo, p.Base, trailer); err != nil {
+	opts := publish.Options{JournalDir: journalDir(repo), Command: env.command}
+	if pub, err := publish.Find(repo, p.Base, trailer); err != nil {
 		return err
 	} else if pub != "" {
 		fmt.Fprintf(env.Err, "git-adr: note: plan %s revision %d was published in commit %s by a run that was interrupted; finishing it\n", p.ID, p.Revision, short(pub))
 		var kept []string
 		if head, err := repo.ResolveRef("HEAD"); err == nil && head == pub {
-			if kept, err = compaction.Sync(repo, pub+"^", pub, opts); err != nil {
+			if kept, err = publish.Sync(repo, pub+"^", pub, changes, opts.JournalDir, opts.Command); err != nil {
 				return err
 			}
 		}
@@ -122,25 +123,22 @@ func runConfirm(env *Env, o compactionOptions) error {
 		return err
 	}
 	opts.Sign = sign || l.Config != nil && l.Config.Signing.Sign
-	opts.Message = fmt.Sprintf("Publish the CURRENT view from plan %s revision %d\n\nA derived view of %d records, reviewed and approved; the ADRs stay authoritative.\n\n%s\n", p.ID, p.Revision, len(p.Sources), trailer)
+	msg := fmt.Sprintf("Publish the CURRENT view from plan %s revision %d\n\nA derived view of %d records, reviewed and approved; the ADRs stay authoritative.\n\n%s\n", p.ID, p.Revision, len(p.Sources), trailer)
 	for _, c := range changes {
-		opts.Message += "ADR-View: " + c.Path + "\n"
+		msg += "ADR-View: " + c.Path + "\n"
 	}
-	published, kept, err := compaction.Commit(repo, opts)
+	opts.Steps = []publish.Step{{Message: msg, Changes: changes}}
+	commits, kept, err := publish.Commit(repo, opts)
+	published := ""
+	if len(commits) > 0 {
+		published = commits[0]
+	}
 	switch {
-	case errors.Is(err, compaction.ErrLocalChanges):
-		return withCode(ExitConflict, err).hint("commit or stash your changes to these files, then confirm again")
-	case errors.Is(err, compaction.ErrDetached):
-		return usagef("%v: the publication commit needs a branch", err).hint("switch to a branch, then confirm again")
-	case errors.Is(err, compaction.ErrNothingToPublish):
-		return failf("%v: nothing was published", err).hint("see `git log -1` and `git adr compaction status " + p.ID + "`")
-	case errors.Is(err, gitops.ErrRefChanged):
-		return withCode(ExitConflict, err).hint("the branch moved while publishing; confirm again")
-	case err != nil && published != "":
+	case err != nil && published == "":
+		return publishErr(err, "confirm again", "git adr compaction status "+p.ID)
+	case err != nil:
 		return failf("plan %s was published in commit %s, but bringing the work tree up to date failed: %v", p.ID, short(published), err).
 			hint("run `git adr compaction --confirm " + p.ID + "@" + fmt.Sprint(p.Revision) + "` again to finish it")
-	case err != nil:
-		return err
 	}
 	return recordPublication(env, p, commit, store, o.revision, published, changes, kept)
 }
@@ -190,4 +188,20 @@ func scopeFlags(s compaction.Scope) string {
 		return " --sources " + strings.Join(s.Sources, ",")
 	}
 	return ""
+}
+
+// publishErr explains a publication that made no commit; again says how to
+// retry and status names the command that shows the plan.
+func publishErr(err error, again, status string) error {
+	switch {
+	case errors.Is(err, publish.ErrLocalChanges):
+		return withCode(ExitConflict, err).hint("commit or stash your changes to these files, then " + again)
+	case errors.Is(err, publish.ErrDetached):
+		return usagef("%v: the publication commit needs a branch", err).hint("switch to a branch, then " + again)
+	case errors.Is(err, publish.ErrNothingToPublish):
+		return failf("%v: nothing was published", err).hint("see `git log -1` and `" + status + "`")
+	case errors.Is(err, gitops.ErrRefChanged):
+		return withCode(ExitConflict, err).hint("the branch moved while publishing; " + again)
+	}
+	return err
 }

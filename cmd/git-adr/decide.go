@@ -10,6 +10,7 @@ import (
 
 func decideCommand(env *Env) *cli.Command {
 	var reason string
+	var asJSON bool
 	return &cli.Command{
 		Name:      "decide",
 		Usage:     "accept, reject or deprecate a record",
@@ -29,17 +30,18 @@ Examples:
    git adr decide ADR-0007 deprecate --reason "replaced by the managed service"`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reason", Usage: "write `TEXT` beside the new status", Destination: &reason},
+			&cli.BoolFlag{Name: "json", Usage: "print {id, from, to, changed, updated, notes} as JSON", Destination: &asJSON},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 2 {
 				return usagef("decide needs an ID and a decision, got %d arguments", c.NArg()).hint("for example `git adr decide 12 accept`")
 			}
-			return runDecide(env, c.Args().Get(0), c.Args().Get(1), reason)
+			return runDecide(env, c.Args().Get(0), c.Args().Get(1), reason, asJSON)
 		},
 	}
 }
 
-func runDecide(env *Env, ref, decision, reason string) error {
+func runDecide(env *Env, ref, decision, reason string, asJSON bool) error {
 	var to adr.Status
 	switch decision {
 	case "accept", "accepted":
@@ -66,8 +68,13 @@ func runDecide(env *Env, ref, decision, reason string) error {
 	if err != nil {
 		return err
 	}
+	res := newChangeResult(rec.ID)
+	res.From, res.To = string(rec.Status), string(to)
 	changes, notes, err := l.Decide(rec, to, reason)
 	if errors.Is(err, adr.ErrNoChange) {
+		if asJSON {
+			return writeJSON(env.Out, res)
+		}
 		fmt.Fprintf(env.Out, "%s is already %s\n", adr.Escape(rec.ID), to)
 		return nil
 	}
@@ -77,8 +84,18 @@ func runDecide(env *Env, ref, decision, reason string) error {
 	if err := applyChanges(env, changes); err != nil {
 		return err
 	}
-	if err := refreshIndexes(env); err != nil {
+	ixs, err := refreshedIndexes(env)
+	if err != nil {
 		return err
+	}
+	res.Changed = true
+	for _, c := range changes {
+		res.Updated = append(res.Updated, c.Path)
+	}
+	res.Updated = append(res.Updated, ixs...)
+	res.Notes = append(res.Notes, notes...)
+	if asJSON {
+		return writeJSON(env.Out, res)
 	}
 	fmt.Fprintf(env.Out, "%s: %s -> %s\n", adr.Escape(rec.ID), rec.Status, to)
 	env.notes(notes)

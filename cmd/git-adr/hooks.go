@@ -274,7 +274,11 @@ func runHook(env *Env, name string, args []string) error {
 			return err
 		}
 	}
-	if dir, err := r.HooksDir(); err == nil {
+	dir := os.Getenv(gitops.HookDirEnv)
+	if dir == "" {
+		dir, _ = r.HooksDir()
+	}
+	if dir != "" {
 		ran, code, err := hooks.RunChained(dir, name, args, stdin, env.Out, env.Err)
 		if err != nil {
 			return failf("running the %s hook git-adr chained: %v", name, err)

@@ -11,6 +11,7 @@ import (
 
 func initCommand(env *Env) *cli.Command {
 	var dir, style string
+	var asJSON bool
 	return &cli.Command{
 		Name:  "init",
 		Usage: "start a decision log, or pin an existing one, in .adr.toml",
@@ -26,17 +27,32 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dir", Usage: "ADR directory `DIR` (default: the log discovery finds, else doc/adr)", Destination: &dir},
 			&cli.StringFlag{Name: "style", Usage: "style `S` of new records: nygard, madr, madr2, table, ocp (default: detected, else nygard)", Destination: &style},
+			&cli.BoolFlag{Name: "json", Usage: "print {config, pinned, created} as JSON", Destination: &asJSON},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("init takes no arguments, got %q", c.Args().First()).hint("name the directory with --dir DIR")
 			}
-			return runInit(env, dir, style)
+			return runInit(env, dir, style, asJSON)
 		},
 	}
 }
 
-func runInit(env *Env, dir, styleName string) error {
+// initResult is `git adr init --json`.
+type initResult struct {
+	Config  string       `json:"config"`
+	Pinned  []pinnedRoot `json:"pinned"`
+	Created []string     `json:"created"`
+}
+
+type pinnedRoot struct {
+	Root    string `json:"root"`
+	Records int    `json:"records"`
+	Style   string `json:"style"`
+}
+
+func runInit(env *Env, dir, styleName string, asJSON bool) error {
+	res := initResult{Config: adr.ConfigFile, Pinned: []pinnedRoot{}, Created: []string{}}
 	var style adr.Style
 	if styleName != "" {
 		s, ok := adr.ParseStyle(styleName)
@@ -80,6 +96,23 @@ func runInit(env *Env, dir, styleName string) error {
 	var cfg strings.Builder
 	cfg.WriteString("# git-adr configuration; every key is described in docs/configuration.md\n")
 	var created []string
+	// adr-tools finds a log outside doc/adr through .adr-dir: one is
+	// written for the first nygard root there, pinned or new.
+	adrDir := func(root *adr.Root, s adr.Style) {
+		if s != adr.StyleNygard || root.Path == "doc/adr" {
+			return
+		}
+		if _, err := fs.Lstat(wt, ".adr-dir"); err == nil {
+			return
+		}
+		for _, c := range changes {
+			if c.Path == ".adr-dir" {
+				return
+			}
+		}
+		changes = append(changes, adr.FileChange{Path: ".adr-dir", New: []byte(root.Dir() + "\n")})
+		created = append(created, ".adr-dir")
+	}
 	for _, root := range l.Roots {
 		s := root.Style
 		if style != "" {
@@ -93,7 +126,11 @@ func runInit(env *Env, dir, styleName string) error {
 			fmt.Fprintf(&cfg, "name = %q\n", root.Name)
 		}
 		if len(root.Records) > 0 {
-			fmt.Fprintf(env.Out, "pinned %s (%d records, %s)\n", adr.Escape(root.Dir()), len(root.Records), s)
+			res.Pinned = append(res.Pinned, pinnedRoot{Root: root.Dir(), Records: len(root.Records), Style: string(s)})
+			if !asJSON {
+				fmt.Fprintf(env.Out, "pinned %s (%d records, %s)\n", adr.Escape(root.Dir()), len(root.Records), s)
+			}
+			adrDir(root, s)
 			continue
 		}
 		root.Style = s
@@ -106,15 +143,17 @@ func runInit(env *Env, dir, styleName string) error {
 		}
 		changes = append(changes, ch...)
 		created = append(created, rec.Path)
-		if s == adr.StyleNygard && root.Path != "doc/adr" {
-			if _, err := fs.Lstat(wt, ".adr-dir"); err != nil {
-				changes = append(changes, adr.FileChange{Path: ".adr-dir", New: []byte(root.Dir() + "\n")})
-			}
-		}
+		adrDir(root, s)
 	}
 	changes = append([]adr.FileChange{{Path: adr.ConfigFile, New: []byte(cfg.String())}}, changes...)
 	if err := applyChanges(env, changes); err != nil {
 		return err
+	}
+	if asJSON {
+		for _, c := range changes[1:] {
+			res.Created = append(res.Created, c.Path)
+		}
+		return writeJSON(env.Out, res)
 	}
 	fmt.Fprintf(env.Out, "wrote %s\n", env.display(adr.ConfigFile))
 	for _, p := range created {

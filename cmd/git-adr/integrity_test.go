@@ -76,6 +76,17 @@ func runGit(t *testing.T, dir string, env []string, args ...string) string {
 	return string(out)
 }
 
+// copyDir copies a directory (a repository, modes and all) to a new
+// temporary one.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("cp", "-a", src+"/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	return dir
+}
+
 func slug(i int) string { return fmt.Sprintf("decision-%d", i) }
 
 func recordName(i int) string { return fmt.Sprintf("%04d-%s.md", i, slug(i)) }
@@ -334,10 +345,7 @@ func TestKillRenumber(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 0))
-			dir := t.TempDir()
-			if out, err := exec.Command("cp", "-a", base+"/.", dir).CombinedOutput(); err != nil {
-				t.Fatalf("cp: %v %s", err, out)
-			}
+			dir := copyDir(t, base)
 			steps := 1 + 2000/4 // the rename and every inbound link
 			point := "changeset-step:" + fmt.Sprint(1+rng.IntN(steps-1))
 			if rng.IntN(4) == 0 {
@@ -471,10 +479,7 @@ func TestKillConfirm(t *testing.T) {
 	confirm := []string{"compaction", "--confirm", plan + "@2"}
 	for _, point := range []string{"publish-commit:1", "publish-ref:1", "changeset-journal:1", "changeset-step:1", "changeset-step:2", "publish-saved:1"} {
 		t.Run(point, func(t *testing.T) {
-			dir := t.TempDir()
-			if out, err := exec.Command("cp", "-a", base+"/.", dir).CombinedOutput(); err != nil {
-				t.Fatalf("cp: %v %s", err, out)
-			}
+			dir := copyDir(t, base)
 			before := strings.TrimSpace(runGit(t, dir, env, "rev-parse", "HEAD"))
 			r := runAdr(t, dir, append(env, "GIT_ADR_KILL_AT="+point), confirm...)
 			if !r.killed {

@@ -10,6 +10,7 @@ import (
 )
 
 func linkCommand(env *Env) *cli.Command {
+	var asJSON bool
 	return &cli.Command{
 		Name:      "link",
 		Usage:     "link two records both ways",
@@ -29,6 +30,7 @@ Examples:
    git adr link 9 Amends 5
    git adr link 9 Clarifies 5 "Clarified by"
    git adr link ADR-0012 Supersedes ADR-0004 "Superseded by"`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print {id, from, to, changed, updated, notes} as JSON", Destination: &asJSON}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 3 && c.NArg() != 4 {
 				return usagef("link needs 3 or 4 arguments (SOURCE LABEL TARGET [REVERSE-LABEL]), got %d", c.NArg()).
@@ -43,12 +45,12 @@ Examples:
 				}
 				a = append(a, rev.Label())
 			}
-			return runLink(env, a[0], a[1], a[2], a[3])
+			return runLink(env, a[0], a[1], a[2], a[3], asJSON)
 		},
 	}
 }
 
-func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
+func runLink(env *Env, srcRef, label, dstRef, reverse string, asJSON bool) error {
 	for _, l := range []string{label, reverse} {
 		if strings.TrimSpace(l) == "" || strings.ContainsAny(l, "[]()\n") {
 			return usagef("link label %q must be words without brackets", l)
@@ -72,8 +74,13 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 	if err != nil {
 		return err
 	}
+	res := newChangeResult(src.ID)
+	res.From, res.To = src.ID, dst.ID
 	changes, notes, err := l.Link(src, strings.TrimSpace(label), dst, strings.TrimSpace(reverse))
 	if errors.Is(err, adr.ErrNoChange) {
+		if asJSON {
+			return writeJSON(env.Out, res)
+		}
 		fmt.Fprintf(env.Out, "%s and %s are already linked\n", adr.Escape(src.ID), adr.Escape(dst.ID))
 		return nil
 	}
@@ -84,8 +91,18 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string) error {
 		return err
 	}
 	env.notes(notes)
-	if err := refreshIndexes(env); err != nil {
+	ixs, err := refreshedIndexes(env)
+	if err != nil {
 		return err
+	}
+	res.Changed = true
+	for _, c := range changes {
+		res.Updated = append(res.Updated, c.Path)
+	}
+	res.Updated = append(res.Updated, ixs...)
+	res.Notes = append(res.Notes, notes...)
+	if asJSON {
+		return writeJSON(env.Out, res)
 	}
 	for _, c := range changes {
 		fmt.Fprintf(env.Out, "updated %s\n", adr.Escape(env.display(c.Path)))

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/git-adr/git-adr/adr"
@@ -58,6 +60,11 @@ func runList(env *Env, o listOptions) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
+	if o.domain != "" {
+		if err := knownDomain(l, o.domain); err != nil {
+			return err
+		}
+	}
 	var recs []*adr.Record
 	for _, r := range l.Records {
 		if want != "" && r.Status != want {
@@ -91,4 +98,31 @@ func runList(env *Env, o listOptions) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", adr.Escape(r.ID), r.Status, adr.Escape(date), adr.Escape(title))
 	}
 	return tw.Flush()
+}
+
+// knownDomain refuses a --domain no record declares, as context does,
+// naming the domains there are.
+func knownDomain(l *adr.Log, d string) error {
+	seen := map[string]bool{}
+	for _, r := range l.Records {
+		if r.InDomain(d) {
+			return nil
+		}
+		for _, x := range r.Domains {
+			seen[x] = true
+		}
+	}
+	e := usagef("no record has domain %q", d)
+	if len(seen) == 0 {
+		return e.hint("no record declares a domain (a `Domains:` line or `domains:` in front matter)")
+	}
+	names := make([]string, 0, len(seen))
+	for x := range seen {
+		names = append(names, x)
+	}
+	sort.Strings(names)
+	if len(names) > 20 {
+		names = append(names[:20], "...")
+	}
+	return e.hint("known domains: " + strings.Join(names, ", "))
 }

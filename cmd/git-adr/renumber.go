@@ -10,6 +10,7 @@ import (
 
 func renumberCommand(env *Env) *cli.Command {
 	var to int
+	var asJSON bool
 	return &cli.Command{
 		Name:      "renumber",
 		Usage:     "move a record to a free number and rewrite every reference to it",
@@ -27,17 +28,18 @@ Examples:
    git adr renumber 7 --to 12`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "to", Usage: "the new number `N` (default: the next free number)", Destination: &to},
+			&cli.BoolFlag{Name: "json", Usage: "print {id, from, to, changed, updated, notes} as JSON", Destination: &asJSON},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("renumber needs exactly one ID or path, got %d arguments", c.NArg()).hint("run `git adr check` to find duplicates")
 			}
-			return runRenumber(env, c.Args().First(), to, c.IsSet("to"))
+			return runRenumber(env, c.Args().First(), to, c.IsSet("to"), asJSON)
 		},
 	}
 }
 
-func runRenumber(env *Env, ref string, to int, toSet bool) error {
+func runRenumber(env *Env, ref string, to int, toSet bool, asJSON bool) error {
 	if toSet && to < 0 {
 		return usagef("--to %d is not a record number", to)
 	}
@@ -71,6 +73,11 @@ func runRenumber(env *Env, ref string, to int, toSet bool) error {
 	}
 	res, err := l.Renumber(rec, to)
 	if errors.Is(err, adr.ErrNoChange) {
+		if asJSON {
+			out := newChangeResult(rec.ID)
+			out.From, out.To = rec.ID, rec.ID
+			return writeJSON(env.Out, out)
+		}
 		fmt.Fprintf(env.Out, "%s already has number %d\n", adr.Escape(rec.ID), to)
 		return nil
 	}
@@ -89,8 +96,21 @@ func runRenumber(env *Env, ref string, to int, toSet bool) error {
 	if err := applyChanges(env, res.Changes); err != nil {
 		return err
 	}
-	if err := refreshIndexes(env); err != nil {
+	ixs, err := refreshedIndexes(env)
+	if err != nil {
 		return err
+	}
+	if asJSON {
+		out := newChangeResult(res.To)
+		out.From, out.To, out.Changed = res.From, res.To, true
+		for _, c := range res.Changes {
+			out.Updated = append(out.Updated, c.Path)
+		}
+		out.Updated = append(out.Updated, ixs...)
+		for _, m := range res.Mentions {
+			out.Notes = append(out.Notes, "left unchanged: "+m)
+		}
+		return writeJSON(env.Out, out)
 	}
 	fmt.Fprintf(env.Out, "%s -> %s: %s -> %s\n", adr.Escape(res.From), adr.Escape(res.To), adr.Escape(env.display(res.OldPath)), adr.Escape(env.display(res.NewPath)))
 	for _, c := range res.Changes {

@@ -70,9 +70,15 @@ func (e *Env) notes(lines []string) {
 // so that an index a team keeps stays true without a separate step. Missing
 // and hand-written indexes are left alone.
 func refreshIndexes(env *Env) error {
+	_, err := refreshedIndexes(env)
+	return err
+}
+
+// refreshedIndexes is refreshIndexes returning the indexes it rewrote.
+func refreshedIndexes(env *Env) ([]string, error) {
 	repo, err := env.Repo()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// Most logs keep no INDEX.md: then there is nothing to reload for.
 	if env.log != nil {
@@ -83,16 +89,16 @@ func refreshIndexes(env *Env) error {
 			}
 		}
 		if !any {
-			return nil
+			return nil, nil
 		}
 	}
 	l, err := adr.Load(repo.WorktreeFS(), adr.LoadOptions{Roots: env.rootsRel(), Cwd: repo.Prefix})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ixs, err := indexes(env, l)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var changes []adr.FileChange
 	for _, ix := range ixs {
@@ -101,15 +107,17 @@ func refreshIndexes(env *Env) error {
 		}
 	}
 	if len(changes) == 0 {
-		return nil
+		return nil, nil
 	}
 	if err := applyChanges(env, changes); err != nil {
-		return err
+		return nil, err
 	}
+	var paths []string
 	for _, c := range changes {
 		env.notes([]string{"updated " + env.display(c.Path)})
+		paths = append(paths, c.Path)
 	}
-	return nil
+	return paths, nil
 }
 
 // writeFileAtomic replaces a file of git-adr's own state (under the git
@@ -133,4 +141,25 @@ func writeFileAtomic(path string, data []byte) error {
 		os.Remove(f.Name())
 	}
 	return err
+}
+
+// changeResult is what link, decide and renumber print with --json.
+type changeResult struct {
+	// ID is the record acted on ("ADR-0012"); for renumber its new ID.
+	ID string `json:"id"`
+	// From and To: decide's statuses, renumber's IDs; link's source and
+	// target.
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+	// Changed is false when there was nothing to do.
+	Changed bool `json:"changed"`
+	// Updated are the files written (records, generated indexes).
+	Updated []string `json:"updated"`
+	// Notes are what the command also said (records it superseded,
+	// mentions left alone).
+	Notes []string `json:"notes"`
+}
+
+func newChangeResult(id string) changeResult {
+	return changeResult{ID: id, Updated: []string{}, Notes: []string{}}
 }

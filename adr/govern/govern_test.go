@@ -1,0 +1,132 @@
+package govern
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/git-adr/git-adr/gitops"
+)
+
+func rec(n int, title, status, decision string, extra ...string) *fstest.MapFile {
+	s := "# " + itoa(n) + ". " + title + "\n\nDate: 2026-01-01\n\n## Status\n\n" + status + "\n"
+	for _, e := range extra {
+		s += "\n" + e + "\n"
+	}
+	s += "\n## Decision\n\n" + decision + "\n"
+	return &fstest.MapFile{Data: []byte(s)}
+}
+
+func itoa(n int) string { return strings.TrimLeft(string(rune('0'+n/10))+string(rune('0'+n%10)), "0") }
+
+func judgeFS(t *testing.T, base, next fstest.MapFS, changes ...gitops.DiffEntry) *Report {
+	t.Helper()
+	rep, err := Judge(Input{Base: base, Next: next, Changes: changes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func rules(rep *Report) []string {
+	var out []string
+	for _, p := range rep.Problems {
+		s := string(p.Rule)
+		if !p.Block {
+			s += "(warn)"
+		}
+		out = append(out, s+" "+p.Path)
+	}
+	return out
+}
+
+func TestJudge(t *testing.T) {
+	base := fstest.MapFS{
+		"doc/adr/0001-use-postgresql.md": rec(1, "Use PostgreSQL", "Accepted", "We use PostgreSQL."),
+		"doc/adr/0002-shard-orders.md":   rec(2, "Shard orders", "Proposed", "Shard by customer."),
+	}
+	with := func(p string, f *fstest.MapFile) fstest.MapFS {
+		next := fstest.MapFS{}
+		for k, v := range base {
+			next[k] = v
+		}
+		if f == nil {
+			delete(next, p)
+		} else {
+			next[p] = f
+		}
+		return next
+	}
+	m := func(p string) gitops.DiffEntry { return gitops.DiffEntry{Status: 'M', Path: p} }
+	tests := []struct {
+		name    string
+		next    fstest.MapFS
+		changes []gitops.DiffEntry
+		want    string
+	}{
+		{"an accepted decision edited", with("doc/adr/0001-use-postgresql.md", rec(1, "Use PostgreSQL", "Accepted", "We use MySQL.")),
+			[]gitops.DiffEntry{m("doc/adr/0001-use-postgresql.md")}, "accepted-edit doc/adr/0001-use-postgresql.md"},
+		{"an accepted title edited", with("doc/adr/0001-use-postgresql.md", rec(1, "Use Postgres", "Accepted", "We use PostgreSQL.")),
+			[]gitops.DiffEntry{m("doc/adr/0001-use-postgresql.md")}, "accepted-edit doc/adr/0001-use-postgresql.md"},
+		{"blank lines and trailing spaces are not substance", with("doc/adr/0001-use-postgresql.md", rec(1, "Use PostgreSQL", "Accepted", "We use PostgreSQL.   \n\n")),
+			[]gitops.DiffEntry{m("doc/adr/0001-use-postgresql.md")}, ""},
+		{"a link added to an accepted record", with("doc/adr/0001-use-postgresql.md", rec(1, "Use PostgreSQL", "Accepted", "We use PostgreSQL.", "Relates to [2. Shard orders](0002-shard-orders.md)")),
+			[]gitops.DiffEntry{m("doc/adr/0001-use-postgresql.md")}, ""},
+		{"accepted deprecated", with("doc/adr/0001-use-postgresql.md", rec(1, "Use PostgreSQL", "Deprecated", "We use PostgreSQL.")),
+			[]gitops.DiffEntry{m("doc/adr/0001-use-postgresql.md")}, ""},
+		{"accepted rejected", with("doc/adr/0001-use-postgresql.md", rec(1, "Use PostgreSQL", "Rejected", "We use PostgreSQL.")),
+			[]gitops.DiffEntry{m("doc/adr/0001-use-postgresql.md")}, "lifecycle doc/adr/0001-use-postgresql.md"},
+		{"superseded with no successor", with("doc/adr/0001-use-postgresql.md", rec(1, "Use PostgreSQL", "Superseded", "We use PostgreSQL.")),
+			[]gitops.DiffEntry{m("doc/adr/0001-use-postgresql.md")}, "lifecycle doc/adr/0001-use-postgresql.md"},
+		{"a proposal edited", with("doc/adr/0002-shard-orders.md", rec(2, "Shard orders", "Proposed", "Shard by region.")),
+			[]gitops.DiffEntry{m("doc/adr/0002-shard-orders.md")}, ""},
+		{"a record deleted", with("doc/adr/0002-shard-orders.md", nil),
+			[]gitops.DiffEntry{{Status: 'D', Path: "doc/adr/0002-shard-orders.md"}}, "deleted-record doc/adr/0002-shard-orders.md"},
+		{"a new record with a taken number", with("doc/adr/0002-other.md", rec(2, "Other", "Proposed", "x")),
+			[]gitops.DiffEntry{{Status: 'A', Path: "doc/adr/0002-other.md"}}, "duplicate-number doc/adr/0002-other.md"},
+		{"a new record", with("doc/adr/0003-other.md", rec(3, "Other", "Proposed", "x")),
+			[]gitops.DiffEntry{{Status: 'A', Path: "doc/adr/0003-other.md"}}, ""},
+		{"unrelated files", with("main.go", &fstest.MapFile{Data: []byte("package main\n")}),
+			[]gitops.DiffEntry{{Status: 'A', Path: "main.go"}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.Join(rules(judgeFS(t, base, tt.next, tt.changes...)), "; ")
+			if got != tt.want {
+				t.Errorf("problems = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	// Archiving (a rename into archive/) is not a deletion.
+	next := with("doc/adr/0002-shard-orders.md", nil)
+	next["doc/adr/archive/0002-shard-orders.md"] = base["doc/adr/0002-shard-orders.md"]
+	rep := judgeFS(t, base, next, gitops.DiffEntry{Status: 'R', OldPath: "doc/adr/0002-shard-orders.md", Path: "doc/adr/archive/0002-shard-orders.md"})
+	if len(rep.Problems) != 0 {
+		t.Errorf("archival: %q", rules(rep))
+	}
+	// Moving a record out of the ADR folders is.
+	next = with("doc/adr/0002-shard-orders.md", nil)
+	next["notes/shard.md"] = base["doc/adr/0002-shard-orders.md"]
+	rep = judgeFS(t, base, next, gitops.DiffEntry{Status: 'R', OldPath: "doc/adr/0002-shard-orders.md", Path: "notes/shard.md"})
+	if got := strings.Join(rules(rep), "; "); got != "deleted-record doc/adr/0002-shard-orders.md" {
+		t.Errorf("moved out: %q", got)
+	}
+}
+
+func TestFirstDifference(t *testing.T) {
+	a := []numbered{{"x", 3}, {"y", 4}}
+	for _, tt := range []struct {
+		b    []numbered
+		want int
+	}{
+		{[]numbered{{"x", 5}, {"y", 6}}, 0},
+		{[]numbered{{"x", 5}, {"z", 6}}, 6},
+		{[]numbered{{"x", 5}}, 5},
+		{[]numbered{{"x", 5}, {"y", 6}, {"w", 7}}, 7},
+		{nil, -1},
+	} {
+		if got := firstDifference(a, tt.b); got != tt.want {
+			t.Errorf("firstDifference(%v) = %d, want %d", tt.b, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package hooks
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/git-adr/git-adr/gitops"
+)
+
+func TestParsePush(t *testing.T) {
+	z := gitops.ZeroHash
+	us, err := ParsePrePush([]byte("refs/heads/main 1111 refs/heads/main 2222\n\nrefs/heads/x " + z + " refs/heads/x 3333\n"))
+	if err != nil || len(us) != 2 || us[0].New != "1111" || us[0].Old != "2222" || !us[1].Deletes() {
+		t.Errorf("ParsePrePush = %+v, %v", us, err)
+	}
+	if _, err := ParsePrePush([]byte("garbage\n")); err == nil {
+		t.Error("a malformed pre-push line must be an error")
+	}
+	us, err = ParsePreReceive([]byte(z + " 4444 refs/heads/new\n"))
+	if err != nil || len(us) != 1 || us[0].Ref != "refs/heads/new" || us[0].Old != z {
+		t.Errorf("ParsePreReceive = %+v, %v", us, err)
+	}
+	if _, err := ParsePreReceive([]byte("a b\n")); err == nil {
+		t.Error("a malformed pre-receive line must be an error")
+	}
+	env := map[string]string{"PRE_COMMIT_TO_REF": "5555", "PRE_COMMIT_REMOTE_BRANCH": "refs/heads/main"}
+	us = PrePushFromEnv(func(k string) string { return env[k] })
+	if len(us) != 1 || us[0].Old != z || us[0].New != "5555" {
+		t.Errorf("PrePushFromEnv = %+v", us)
+	}
+}
+
+func TestTrailers(t *testing.T) {
+	got := trailers("Publish\n\nBody text: not a trailer.\n\nADR-Plan: s-1@2\nADR-View: doc/adr/CURRENT.md\nADR-View: doc/adr/CURRENT.sources.json\n")
+	want := map[string][]string{"ADR-Plan": {"s-1@2"}, "ADR-View": {"doc/adr/CURRENT.md", "doc/adr/CURRENT.sources.json"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("trailers = %v", got)
+	}
+	if got := trailers("Subject only"); len(got) != 0 {
+		t.Errorf("a subject is not a trailer: %v", got)
+	}
+}
+
+func TestSnippet(t *testing.T) {
+	for _, m := range []string{"husky", "lefthook", "pre-commit", "core.hooksPath"} {
+		s := Snippet(&gitops.HookManager{Name: m}, []string{"pre-commit", "pre-push"})
+		if s == "" {
+			t.Errorf("%s: empty snippet", m)
+		}
+	}
+}
