@@ -374,3 +374,34 @@ func walkCorpus(t *testing.T, src string) {
 	}
 	t.Logf("%d calls (%d files, %d records), %d messages, the largest %d code points", calls, len(files), len(recs), len(lines), biggest)
 }
+
+// TestMCPBudgetWorstCase walks a generated log whose records are made of
+// what escaping multiplies (quotes, backslashes, tabs, control characters,
+// <>&, CJK, emoji, long lines) the same way: every tool, every page, every
+// message within 12,000 code points.
+func TestMCPBudgetWorstCase(t *testing.T) {
+	src := t.TempDir()
+	alphabet := []string{`"`, `\`, "\t", "<", ">", "&", "\x01", "日本", "🦀", "word ", "\u2028"}
+	for n := 1; n <= 6; n++ {
+		var b strings.Builder
+		for l := 0; l < 40*n; l++ {
+			width := 20 + (l*37)%180
+			if l%17 == 0 {
+				width = 2500
+			}
+			for k := 0; k < width; k++ {
+				b.WriteString(alphabet[(k*7+l*3+n)%len(alphabet)])
+			}
+			b.WriteString(" database\n")
+		}
+		body := b.String()
+		rec := "# " + strings.Repeat(`"<&>`, n) + " use a database\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n## Context\n\n" + body +
+			"\n## Decision\n\n" + body + "\n## Consequences\n\n" + body
+		p := filepath.Join(src, "doc", "adr", strings.Repeat("0", 3)+string(rune('0'+n))+"-worst.md")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(rec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	walkCorpus(t, src)
+}
