@@ -51,6 +51,10 @@ type ListOptions struct {
 	// After is a cursor: only names sorting after it are listed. It need
 	// not exist (an entry deleted between pages does not break paging).
 	After string
+	// Budget bounds the entries as the caller sends them: a page stops
+	// before the entry that would pass it (a page holds one entry at
+	// least).
+	Budget Budget
 }
 
 // List returns one page of the directory at dir (relative to the current
@@ -97,7 +101,7 @@ func (t *Tree) List(dir string, o ListOptions) (*Listing, error) {
 	}
 	keep = smallest(keep, MaxListEntries+1)
 	l := &Listing{Path: t.show(lexical), Entries: []Entry{}}
-	size := 0
+	size, cost := 0, 0
 	for i, e := range keep {
 		if i == MaxListEntries {
 			break
@@ -106,6 +110,13 @@ func (t *Tree) List(dir string, o ListOptions) (*Listing, error) {
 		b, _ := json.Marshal(ent)
 		if size+len(b)+1 > MaxListPageBytes && len(l.Entries) > 0 {
 			break
+		}
+		if o.Budget.on() {
+			c := o.Budget.Cost(ent)
+			if cost+c > o.Budget.Max && len(l.Entries) > 0 {
+				break
+			}
+			cost += c
 		}
 		size += len(b) + 1
 		l.Entries = append(l.Entries, ent)

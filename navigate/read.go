@@ -55,6 +55,9 @@ type ReadOptions struct {
 	// LineCount is the most lines to return, 1 to MaxReadLines; a page
 	// may hold fewer to stay within MaxReadBytes.
 	LineCount int
+	// Budget bounds the content as the caller sends it: a page stops
+	// before the line that would pass Budget.Max.
+	Budget Budget
 }
 
 // RangeError is a start line past the end of a file.
@@ -159,18 +162,28 @@ func page(data []byte, shown string, o ReadOptions) (*Page, error) {
 	for n := 1; n < o.StartLine; n++ {
 		off += bytes.IndexByte(data[off:], '\n') + 1
 	}
-	end := off
+	end, cost := off, 0
 	for pg.LineCount < o.LineCount && end < len(data) {
 		next := len(data)
 		if i := bytes.IndexByte(data[end:], '\n'); i >= 0 {
 			next = end + i + 1
 		}
+		line := o.StartLine + pg.LineCount
 		if next-off > MaxReadBytes {
 			if pg.LineCount == 0 {
-				line := o.StartLine
 				return nil, fmt.Errorf("line %d of %q is %d bytes, over the %d-byte limit of one read: %w", line, shown, next-end, MaxReadBytes, ErrLineTooLong)
 			}
 			break
+		}
+		if o.Budget.on() {
+			c := o.Budget.Cost(string(data[end:next]))
+			if cost+c > o.Budget.Max {
+				if pg.LineCount == 0 {
+					return nil, fmt.Errorf("line %d of %q takes %d code points as sent, over the %d that one read may hold: %w", line, shown, c, o.Budget.Max, ErrLineTooLong)
+				}
+				break
+			}
+			cost += c
 		}
 		end = next
 		pg.LineCount++

@@ -201,7 +201,7 @@ func TestReadRefusals(t *testing.T) {
 func TestReadArguments(t *testing.T) {
 	tr, _ := newTree(t, map[string]string{"f.txt": "1\n2\n3\n", "empty.txt": ""})
 	var ae *ArgError
-	for _, o := range []ReadOptions{{0, 1}, {-3, 1}, {1, 0}, {1, MaxReadLines + 1}, {1, -1}} {
+	for _, o := range []ReadOptions{{StartLine: 0, LineCount: 1}, {StartLine: -3, LineCount: 1}, {StartLine: 1, LineCount: 0}, {StartLine: 1, LineCount: MaxReadLines + 1}, {StartLine: 1, LineCount: -1}} {
 		_, err := tr.Read("f.txt", o)
 		if !errors.As(err, &ae) {
 			t.Errorf("%+v: %v, want an ArgError", o, err)

@@ -77,6 +77,7 @@ type SearchResult struct {
 	Hint *string `json:"hint"`
 	// Stats describe the scan (not part of the JSON shape).
 	Stats SearchStats `json:"-"`
+	words Words
 }
 
 // SearchStats count what a search looked at and left out.
@@ -110,6 +111,10 @@ type SearchOptions struct {
 	Path string
 	// Words name the arguments in Hint; zero means "path" and "glob".
 	Words Words
+	// Budget bounds the matches as the caller sends them (on top of
+	// MaxSearchPageBytes); the scan stops with limit "output" before the
+	// match that would pass it.
+	Budget Budget
 }
 
 // Search finds the lines holding opts.Pattern, literally. It does not
@@ -184,6 +189,7 @@ type scan struct {
 	hit      map[string]bool
 	stop     bool
 	outBytes int
+	outCost  int
 	buf      []byte
 	folded   []byte
 }
@@ -369,6 +375,14 @@ func (s *scan) add(m Match) bool {
 		s.limit(LimitOutput)
 		return false
 	}
+	if s.opts.Budget.on() {
+		c := s.opts.Budget.Cost(m)
+		if s.outCost+c > s.opts.Budget.Max {
+			s.limit(LimitOutput)
+			return false
+		}
+		s.outCost += c
+	}
 	s.outBytes += len(b) + 1
 	s.res.Matches = append(s.res.Matches, m)
 	return true
@@ -408,13 +422,20 @@ func excerpt(line []byte, col, patRunes int) string {
 
 // finish sets Truncated, LimitsHit and Hint.
 func (s *scan) finish() {
-	res, w := s.res, s.opts.Words
 	for _, name := range []string{LimitEntries, LimitFiles, LimitBytes, LimitDepth, LimitMatches, LimitOutput} {
 		if s.hit[name] {
-			res.LimitsHit = append(res.LimitsHit, name)
+			s.res.LimitsHit = append(s.res.LimitsHit, name)
 		}
 	}
+	s.res.words = s.opts.Words
+	s.res.setHint()
+}
+
+// setHint sets Truncated and Hint from LimitsHit.
+func (res *SearchResult) setHint() {
+	w := res.words
 	res.Truncated = len(res.LimitsHit) > 0
+	res.Hint = nil
 	var why []string
 	for _, name := range res.LimitsHit {
 		switch name {
@@ -429,7 +450,7 @@ func (s *scan) finish() {
 		case LimitMatches:
 			why = append(why, fmt.Sprintf("there are more than %d matches", MaxMatches))
 		case LimitOutput:
-			why = append(why, fmt.Sprintf("the matches filled the %d KiB result", MaxSearchPageBytes>>10))
+			why = append(why, "the matches filled the result")
 		}
 	}
 	var hint string
@@ -437,13 +458,23 @@ func (s *scan) finish() {
 	case res.Truncated:
 		hint = "results are incomplete: " + strings.Join(why, "; ") +
 			fmt.Sprintf("; narrow the search with %s (a subdirectory or file), %s (for example \"*.go\") or a longer pattern", w.Path, w.Glob)
-	case len(res.Matches) == 0 && s.res.Stats.SkippedCount > 0:
+	case len(res.Matches) == 0 && res.Stats.SkippedCount > 0:
 		hint = fmt.Sprintf("no matches; %s not searched (dependency/build folders): name one with %s to search it",
-			strings.Join(quoteAll(s.res.Stats.Skipped), ", "), w.Path)
+			strings.Join(quoteAll(res.Stats.Skipped), ", "), w.Path)
 	default:
 		return
 	}
 	res.Hint = &hint
+}
+
+// cut keeps the first n matches and records that the output limit cut
+// the rest.
+func (res *SearchResult) cut(n int) {
+	res.Matches = res.Matches[:n]
+	if !slices.Contains(res.LimitsHit, LimitOutput) {
+		res.LimitsHit = append(res.LimitsHit, LimitOutput)
+	}
+	res.setHint()
 }
 
 func quoteAll(ss []string) []string {

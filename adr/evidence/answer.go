@@ -3,6 +3,8 @@ package evidence
 import (
 	"fmt"
 	"strings"
+
+	"github.com/git-adr/git-adr/adr"
 )
 
 // Bounds on what a response echoes.
@@ -19,14 +21,18 @@ func (s *Service) Answer(req Request) (*Response, []byte, error) {
 			return nil, nil, err
 		}
 		if given := req.withDefaults(); (req.Selector() != "overview" || req.Intent != "") && !sameRequest(given, c.req) {
-			return nil, nil, badRequest("pass only --cursor (and --json), or repeat the request without it", "the cursor belongs to a different request (%s)", describe(c.req))
+			hint := "pass only --cursor (and --json), or repeat the request without it"
+			if s.MCP {
+				hint = "pass only cursor, or repeat the request without it"
+			}
+			return nil, nil, badRequest(hint, "the cursor belongs to a different request (%s)", describe(c.req))
 		}
 		f := req.Format
 		req = c.req
 		req.Format = f
 		return s.answerFrom(req, c.pos, c.part)
 	}
-	if err := req.validate(); err != nil {
+	if err := req.validate(s.words()); err != nil {
 		return nil, nil, err
 	}
 	return s.answerFrom(req.withDefaults(), 0, 0)
@@ -67,8 +73,9 @@ func describe(r Request) string {
 	return "overview"
 }
 
-// validate checks a request's shape; selectors are exclusive.
-func (r Request) validate() error {
+// validate checks a request's shape; selectors are exclusive. w names
+// the arguments as the caller spells them.
+func (r Request) validate(w words) error {
 	n := 0
 	for _, v := range []string{r.ID, r.Domain, r.Iteration, r.Task} {
 		if strings.TrimSpace(v) != "" {
@@ -76,25 +83,29 @@ func (r Request) validate() error {
 		}
 	}
 	if n > 1 {
-		return badRequest("ask one question at a time: an ID, --domain, --iteration or --task", "only one selector may be given")
+		return badRequest(fmt.Sprintf("ask one question at a time: %s, %s, %s or %s", w.arg("id"), w.arg("domain"), w.arg("iteration"), w.arg("task")), "only one selector may be given")
 	}
 	if r.File != "" && r.Task == "" {
-		return badRequest(`--file gives a file priority in task retrieval: add --task "..."`, "--file needs --task")
+		return badRequest(fmt.Sprintf(`%s gives a file priority in task retrieval: add %s`, w.arg("file"), w.arg("task")), "%s needs %s", w.arg("file"), w.arg("task"))
 	}
 	switch r.Intent {
 	case "", Current, Rationale, History:
 	default:
-		return badRequest("use --current, --rationale or --history", "unknown intent %q", r.Intent)
+		hint := "use --current, --rationale or --history"
+		if w.mcp {
+			hint = `intent is "current", "rationale" or "history"`
+		}
+		return badRequest(hint, "unknown intent %q", r.Intent)
 	}
 	if r.MaxUnits < 0 || r.MaxUnits > MaxUnitsLimit {
-		return badRequest(fmt.Sprintf("use a number from 1 to %d", MaxUnitsLimit), "--max-units %d is out of range", r.MaxUnits)
+		return badRequest(fmt.Sprintf("use a number from 1 to %d", MaxUnitsLimit), "%s %d is out of range", w.arg("max_units"), r.MaxUnits)
 	}
 	if r.MaxChars != 0 && (r.MaxChars < MinCharsLimit || r.MaxChars > MaxCharsLimit) {
-		return badRequest(fmt.Sprintf("use a number from %d to %d", MinCharsLimit, MaxCharsLimit), "--max-chars %d is out of range", r.MaxChars)
+		return badRequest(fmt.Sprintf("use a number from %d to %d", MinCharsLimit, MaxCharsLimit), "%s %d is out of range", w.arg("max_chars"), r.MaxChars)
 	}
-	for name, v := range map[string]string{"--task": r.Task, "ID": r.ID, "--domain": r.Domain, "--iteration": r.Iteration, "--file": r.File} {
-		if n := len([]rune(v)); n > maxRequestChars {
-			return badRequest("shorten it: the request is echoed in every response and cursor", "%s is %d characters; at most %d are accepted", name, n, maxRequestChars)
+	for _, f := range []struct{ arg, v string }{{"task", r.Task}, {"id", r.ID}, {"domain", r.Domain}, {"iteration", r.Iteration}, {"file", r.File}} {
+		if n := len([]rune(f.v)); n > maxRequestChars {
+			return badRequest("shorten it: the request is echoed in every response and cursor", "%s is %d characters; at most %d are accepted", w.arg(f.arg), n, maxRequestChars)
 		}
 	}
 	return nil
@@ -143,9 +154,28 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 	// Every unit the plan selected, in order, for counting.
 	all := make([][]Unit, len(p.items))
 	total := 0
+	standings := map[*adr.Record]standing{}
 	for i, it := range p.items {
 		all[i] = unitsOf(it, limit)
 		total += len(all[i])
+		if it.rec == nil || it.view != nil {
+			continue
+		}
+		st, ok := standings[it.rec]
+		if !ok {
+			st = s.standingOf(it.rec)
+			standings[it.rec] = st
+		}
+		for j := range all[i] {
+			in, note := st.inForce, st.note
+			if it.unit.Status != "" { // a container section's own status
+				in, note = it.unit.Status == adr.Accepted, ""
+				if !in {
+					note = string(it.unit.Status)
+				}
+			}
+			all[i][j].InForce, all[i][j].Note = &in, note
+		}
 	}
 	if pos < 0 || partIdx < 0 || pos > len(p.items) || pos < len(p.items) && partIdx >= len(all[pos]) || pos == len(p.items) && partIdx > 0 {
 		return nil, nil, badRequest(restartHint, "stale cursor: it points past the end of the answer")
@@ -195,7 +225,7 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 		} else {
 			next := seq[n]
 			if c, err := s.mintCursor(req, next.item, next.prt); err != nil {
-				r.Warnings = append(r.Warnings, fmt.Sprintf("no cursor for the rest: %v; raise --max-units or --max-chars to see it", err))
+				r.Warnings = append(r.Warnings, fmt.Sprintf("no cursor for the rest: %v; raise %s or %s to see it", err, s.words().arg("max_units"), s.words().arg("max_chars")))
 			} else {
 				r.Cursor = &c
 				r.Next = append(r.Next, s.nextCommand(req, c))
@@ -213,31 +243,43 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 			}
 		}
 		if r.Confidence == "none" {
-			r.Next = append(r.Next, "git adr context", "git adr list")
+			if s.MCP {
+				r.Next = append(r.Next, ToolName+" {}")
+			} else {
+				r.Next = append(r.Next, "git adr context", "git adr list")
+			}
 		}
 		placeholderSize(&r)
 		return &r
 	}
 	// References are names, not evidence: drop them before any unit.
-	for refLimit > 0 && codePoints(render(build(0), req.Format)) > req.MaxChars {
+	for refLimit > 0 && s.size(render(build(0), req.Format)) > req.MaxChars {
 		refLimit--
 	}
 	n := min(len(seq), req.MaxUnits)
 	for ; n >= 0; n-- {
-		if codePoints(render(build(n), req.Format)) <= req.MaxChars {
+		if s.size(render(build(n), req.Format)) <= req.MaxChars {
 			break
 		}
 	}
 	if n < 0 || n == 0 && len(seq) > 0 {
-		return nil, nil, badRequest("raise --max-chars", "--max-chars %d cannot hold the envelope and one unit of this answer", req.MaxChars)
+		return nil, nil, badRequest("raise "+s.words().arg("max_chars"), "%s %d cannot hold the envelope and one unit of this answer", s.words().arg("max_chars"), req.MaxChars)
 	}
 	resp = build(n)
 	resp.Size = Size{MaxCodePoints: req.MaxChars, MaxUnits: req.MaxUnits}
 	out := measure(resp, req.Format)
-	if codePoints(out) > req.MaxChars {
+	if n := s.size(out); n > req.MaxChars {
 		// The placeholders above make this impossible; fail loudly rather
 		// than exceed the budget.
-		return nil, nil, fmt.Errorf("internal error: response of %d code points exceeds the budget of %d", codePoints(out), req.MaxChars)
+		return nil, nil, fmt.Errorf("internal error: response of %d code points exceeds the budget of %d", n, req.MaxChars)
 	}
 	return resp, out, nil
+}
+
+// size counts a rendered response as it will be sent.
+func (s *Service) size(rendered []byte) int {
+	if s.Measure != nil {
+		return s.Measure(rendered)
+	}
+	return codePoints(rendered)
 }

@@ -188,7 +188,7 @@ func decodePayload(payload []byte) (cursorState, error) {
 	c.pos, c.part = int(pos), int(part)
 	c.req = Request{ID: strs[0], Domain: strs[1], Iteration: strs[2], Task: strs[3], File: strs[4],
 		Intent: cursorIntents[intent], MaxUnits: int(units), MaxChars: int(chars)}
-	if err := c.req.validate(); err != nil {
+	if err := c.req.validate(words{}); err != nil {
 		var re *RequestError
 		if errors.As(err, &re) {
 			return bad("%s", re.Msg)
@@ -289,6 +289,10 @@ func shellArg(s string) string {
 // nextCommand is the command that continues an answer: the request as the
 // caller would type it, then the cursor.
 func (s *Service) nextCommand(req Request, cursor string) string {
+	if s.MCP {
+		// The cursor carries the request.
+		return s.words().call(ToolName, map[string]any{"cursor": cursor}, "")
+	}
 	args := []string{"git", "adr", "context"}
 	id := req.ID
 	if id != "" && !strings.HasPrefix(id, "-") {

@@ -12,7 +12,8 @@
 // # Budget
 //
 // Every [Response], envelope included, holds at most MaxUnits units and
-// MaxChars Unicode code points in the format it is printed in. Long units
+// MaxChars Unicode code points in the format it is printed in, or as
+// [Service.Measure] counts it (for MCP, the whole JSON-RPC message). Long units
 // are split into identified parts ("ADR-0012#decision[2/3]") at line
 // boundaries, never clipped; what does not fit is counted in Omitted and
 // reachable through a cursor bound to the log's fingerprint.
@@ -23,7 +24,16 @@
 // successor when a superseded record was asked for), then applicable
 // system constraints, then explicit dependencies (relations, at most three
 // hops; archived bodies at most one hop), then incidental same-domain or
-// same-iteration records.
+// same-iteration records. A task answer is made of decision units first,
+// records in force before those that are not, and sends less when its
+// confidence is low (see [Service.Answer] and docs/commands/context.md).
+//
+// # Standing
+//
+// Every unit of a record says whether the record is in force
+// ([Unit.InForce]) and, when it is not or may not be, why ([Unit.Note]):
+// its status (in any form the parser reads), or its own text saying that
+// another record replaces it.
 package evidence
 
 import (
@@ -65,6 +75,9 @@ type Format string
 const (
 	JSON Format = "json"
 	Text Format = "text"
+	// CompactJSON is JSON without indentation, for transports that embed
+	// it in a message (MCP), where every indentation character counts.
+	CompactJSON Format = "compact-json"
 )
 
 // Request is one context question.
@@ -125,6 +138,14 @@ type Unit struct {
 	// ADR-0003", "system constraint", "dependency (amends ADR-0007)",
 	// "match", "selected file".
 	Role string `json:"role"`
+	// InForce says whether the record (or container section) is in
+	// force: accepted and not marked superseded. Absent for source and
+	// CURRENT units.
+	InForce *bool `json:"in_force,omitempty"`
+	// Note labels a unit whose record is not in force ("superseded by
+	// ADR-0002", "proposed", "status unknown") or whose text says it is
+	// being replaced ("possibly superseded: ... (see ADR-0009)").
+	Note string `json:"note,omitempty"`
 	Text string `json:"text"`
 }
 

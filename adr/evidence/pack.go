@@ -127,7 +127,9 @@ func render(resp *Response, f Format) []byte {
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
+	if f != CompactJSON {
+		enc.SetIndent("", "  ")
+	}
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(resp); err != nil {
 		panic(err) // a Response always encodes

@@ -55,7 +55,7 @@ func (s *Service) byID(req Request) (*plan, error) {
 			}
 			return nil, badRequest("name one record by its path: "+strings.Join(c, ", "), "%q names %d records", req.ID, len(amb.Candidates))
 		}
-		return nil, badRequest("run `git adr list` to see IDs", "no record %q", req.ID)
+		return nil, badRequest(s.words().listIDs(), "no record %q", req.ID)
 	}
 	p := newPlan()
 	intent := req.Intent
@@ -301,9 +301,11 @@ func (s *Service) overview(intent Intent) *plan {
 	for i := 0; i < len(recent) && i < 5; i++ {
 		ov.Recent = append(ov.Recent, reference(recent[i], "recent"))
 	}
-	ov.NextSteps = []string{`git adr context --task "what you are about to change"`, "git adr context ID"}
+	w := s.words()
+	ov.NextSteps = []string{w.call(ToolName, map[string]any{"task": "what you are about to change"}, `git adr context --task "what you are about to change"`),
+		w.call(ShowTool, map[string]any{"id": "ID"}, "git adr context ID")}
 	if len(ov.Domains) > 0 {
-		ov.NextSteps = append(ov.NextSteps, "git adr context --domain "+ov.Domains[0].Domain)
+		ov.NextSteps = append(ov.NextSteps, w.call(ToolName, map[string]any{"domain": ov.Domains[0].Domain}, "git adr context --domain "+ov.Domains[0].Domain))
 	}
 	p.overview = ov
 	for _, c := range s.systemConstraints() {

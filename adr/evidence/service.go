@@ -31,6 +31,15 @@ type Service struct {
 	Prefix string
 	// CacheDir holds derived caches ($GIT_DIR/adr/cache); "" disables them.
 	CacheDir string
+	// MCP words hints, warnings and next steps for the MCP tools (argument
+	// names such as max_chars, tool calls) instead of the command line.
+	MCP bool
+	// Measure, when set, counts a rendered response as its transport
+	// sends it (for MCP, the whole JSON-RPC message); the budget bounds
+	// that count. Nil: the code points of the rendered response.
+	Measure func(rendered []byte) int
+	// Ablate switches retrieval heuristics off, for measurements.
+	Ablate Ablation
 	// Memory supplies memory items to task answers (kind "memory"); nil: none.
 	Memory MemorySource
 

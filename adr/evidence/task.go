@@ -10,15 +10,29 @@ import (
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
-// Confidence thresholds on the best record's coverage of the request's
-// words (IDF-weighted, thesaurus expansions counting for the word they
-// expand).
-const (
+// How much a task answer sends, by confidence (see confidenceOf), and in
+// what order. Variables, not constants, so that a test can sweep them.
+var (
+	// highRelative: a confident answer holds the matches scoring at least
+	// this share of the best match's score.
+	highRelative = 0.3
+	// lowRecords: a weak answer holds the decisions of this many records;
+	// maxLeads more are named as leads.
+	lowRecords = 5
+	maxLeads   = 5
+	// noneLeads: an answer with no confidence names this many leads.
+	noneLeads = 3
+	// extraRecords: how many of the best records may add a section other
+	// than their decision, when it matches betterSectionRatio times
+	// better.
+	extraRecords       = 2
+	betterSectionRatio = 1.5
+	// notInForceFactor: a record not in force is ranked as if it scored
+	// this share of its score.
+	notInForceFactor = 0.5
+	// confidentCoverage is the share of the task's words a source file
+	// must match to compete with decisions for the first page.
 	confidentCoverage = 0.45
-	weakCoverage      = 0.15
-	// includeRelative bounds which matches are listed: not far below the
-	// best match. The unit budget does the rest.
-	includeRelative = 0.1
 )
 
 // maxTaskRecords bounds how many records a task answer ranks, over all
@@ -77,74 +91,131 @@ func recordLanguage(r *adr.Record) retrieve.Language {
 	return retrieve.DetectLanguage(string(sample))
 }
 
-// byTask ranks records (and source files) by the words of a task.
-func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
-	qlang := retrieve.DetectLanguage(req.Task)
-	q := retrieve.Query(req.Task, qlang)
+// Ablation switches off retrieval heuristics one at a time, to measure
+// what each adds (scripts/bench-context -ablation). The zero value is the
+// service as shipped.
+type Ablation struct {
+	NoThesaurus  bool // concept groups of software words (retrieve.Query)
+	NoPhrases    bool // phrases and their abbreviations ("time to live", "ttl")
+	NoStemPrefix bool // stem-prefix expansion against the index ("reusable", "reuse")
+	NoTitleBonus bool // the bonus for words in a title, domain or file name
+	NoTiering    bool // records in force ranked before those that are not
+}
+
+// ranked is a task's query and the live records it matched, best first.
+type ranked struct {
+	q    []retrieve.QueryTerm
+	recs []*adr.Record
+	ix   *retrieve.Index
+	hits []retrieve.Hit
+}
+
+// rankTask scores the live records against a task.
+func (s *Service) rankTask(task string) (*ranked, error) {
+	qlang := retrieve.DetectLanguage(task)
+	q := retrieve.QueryWith(task, qlang, retrieve.QueryOptions{NoThesaurus: s.Ablate.NoThesaurus, NoPhrases: s.Ablate.NoPhrases})
 	if len(q) == 0 {
-		return nil, badRequest(`describe the task in words, for example --task "add a cache in front of the orders API"`, "--task %q has no searchable words", req.Task)
+		w := s.words()
+		return nil, badRequest(fmt.Sprintf(`describe the task in words, for example %s "add a cache in front of the orders API"`, w.arg("task")), "%s %q has no searchable words", w.arg("task"), task)
 	}
 	recs, ix, tix := s.taskIndexes()
-	q = ix.Expand(q, 0.5)
+	if !s.Ablate.NoStemPrefix {
+		q = ix.Expand(q, 0.5)
+	}
 	hits := ix.Search(q)
 	// A title names what a record decides: words of the request in a
 	// title (or domain, or file name) add a bonus on top of the body's
 	// BM25 score.
-	titleScore := map[int]float64{}
-	for _, h := range tix.Search(q) {
-		titleScore[h.Doc] = h.Score
-	}
-	for i := range hits {
-		hits[i].Score += titleBonus * titleScore[hits[i].Doc]
+	if !s.Ablate.NoTitleBonus {
+		titleScore := map[int]float64{}
+		for _, h := range tix.Search(q) {
+			titleScore[h.Doc] = h.Score
+		}
+		for i := range hits {
+			hits[i].Score += titleBonus * titleScore[hits[i].Doc]
+		}
 	}
 	for i := range hits {
 		hits[i].Score *= statusPrior[recs[hits[i].Doc].Status]
 	}
 	sort.SliceStable(hits, func(a, b int) bool { return hits[a].Score > hits[b].Score })
-
 	if os.Getenv("GIT_ADR_DEBUG_RANK") != "" {
 		for i, h := range hits[:min(12, len(hits))] {
-			fmt.Fprintf(os.Stderr, "%2d %-12s score %.2f cov %.2f title %.2f %v\n", i, recs[h.Doc].ID, h.Score, h.Coverage, titleScore[h.Doc], h.Matched)
+			fmt.Fprintf(os.Stderr, "%2d %-12s score %.2f cov %.2f %v\n", i, recs[h.Doc].ID, h.Score, h.Coverage, h.Matched)
 		}
 		fmt.Fprintf(os.Stderr, "query: %v\n", q)
 	}
+	return &ranked{q: q, recs: recs, ix: ix, hits: hits}, nil
+}
+
+// byTask ranks records (and source files) by the words of a task. With
+// the default intent the answer is made of decisions: each matched
+// record's decision unit (its best part when it is split), records in
+// force first, then those not in force (labelled), then, while units
+// remain, the other sections of the best records that match the task
+// better than their decision. Confidence decides how much is sent: a
+// confident answer gets the matches near the best one; a weak one only
+// the decisions of its best few records and a list of leads; none, only
+// leads.
+func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
+	rk, err := s.rankTask(req.Task)
+	if err != nil {
+		return nil, err
+	}
+	recs, hits := rk.recs, rk.hits
 	p := newPlan()
-	best := 0.0
-	if len(hits) > 0 {
-		best = hits[0].Coverage
-		for _, h := range hits[:min(3, len(hits))] {
-			best = max(best, h.Coverage)
-		}
-	}
-	switch {
-	case best >= confidentCoverage:
-		p.confidence = "high"
-	case best >= weakCoverage:
-		p.confidence = "low"
-		p.warnings = append(p.warnings, "weak match: no record covers most of the task's words; treat these records as leads, not answers")
-	default:
-		p.confidence = "none"
-		p.warnings = append(p.warnings, "no decision record applies to this task")
-		for _, h := range hits[:min(3, len(hits))] {
-			p.references = append(p.references, reference(recs[h.Doc], fmt.Sprintf("weak match (%.0f%% of the task's words)", 100*h.Coverage)))
-		}
-		if len(hits) > 0 {
-			p.omitted["weak_matches"] = len(hits)
-		}
-	}
-	var matched []*adr.Record
-	if p.confidence != "none" {
+	p.confidence = confidenceOf(hits)
+	var matched []retrieve.Hit
+	var leads []retrieve.Hit
+	switch p.confidence {
+	case "high":
 		top := hits[0].Score
 		for _, h := range hits {
-			if h.Score < includeRelative*top || len(matched) >= maxTaskRecords {
+			if h.Score < highRelative*top || len(matched) >= maxTaskRecords {
 				p.omitted["weak_matches"]++
 				continue
 			}
-			matched = append(matched, recs[h.Doc])
+			matched = append(matched, h)
+		}
+	case "low":
+		p.warnings = append(p.warnings, "weak match: no record covers most of the task's words; these records are leads, not answers: check them with "+s.words().call(ShowTool, map[string]any{"id": "ID"}, "git adr show ID"))
+		for i, h := range hits {
+			switch {
+			case i < lowRecords:
+				matched = append(matched, h)
+			case len(leads) < maxLeads:
+				leads = append(leads, h)
+			default:
+				p.omitted["weak_matches"]++
+			}
+		}
+	default:
+		p.warnings = append(p.warnings, "no decision record applies to this task")
+		for i, h := range hits {
+			if i < noneLeads {
+				leads = append(leads, h)
+			} else {
+				p.omitted["weak_matches"]++
+			}
 		}
 	}
-	// Applicable system constraints first, then matches in rank order, each
-	// superseded match led by its successor.
+	for _, h := range leads {
+		p.references = append(p.references, reference(recs[h.Doc], s.leadWhy(h, rk)))
+	}
+	// Records in force before those that are not, unless one that is not
+	// matches the task more than 1/notInForceFactor times as well (a
+	// question about a rejected option should get that record).
+	if req.Intent != History && !s.Ablate.NoTiering {
+		adjusted := func(h retrieve.Hit) float64 {
+			if s.standingOf(recs[h.Doc]).inForce {
+				return h.Score
+			}
+			return h.Score * notInForceFactor
+		}
+		sort.SliceStable(matched, func(a, b int) bool { return adjusted(matched[a]) > adjusted(matched[b]) })
+	}
+	// Applicable system constraints first, then matches in that order,
+	// each superseded match led by its successor.
 	var ordered []*adr.Record
 	var roles []string
 	add := func(r *adr.Record, role string) {
@@ -153,12 +224,13 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 			roles = append(roles, role)
 		}
 	}
-	for _, r := range matched {
-		if r.IsSystemConstraint() {
+	for _, h := range matched {
+		if r := recs[h.Doc]; r.IsSystemConstraint() {
 			add(r, "system constraint (match)")
 		}
 	}
-	for _, r := range matched {
+	for _, h := range matched {
+		r := recs[h.Doc]
 		if req.Intent == Current && r.Status == adr.Superseded {
 			current, _ := s.successors(r)
 			if len(current) == 1 {
@@ -170,26 +242,51 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 				}
 				p.warnings = append(p.warnings, fmt.Sprintf("%s is superseded and its successor is ambiguous (%s)", r.ID, strings.Join(ids, ", ")))
 			}
-			add(r, "match ("+string(r.Status)+")")
-			continue
 		}
-		role := "match"
-		if r.Status != adr.Accepted {
-			role = "match (" + string(r.Status) + ")"
-		}
-		add(r, role)
+		add(r, matchRole(r))
 	}
-	qterms := q
 	for i, r := range ordered {
-		u, part := bestUnit(r, qterms, ix, partLimit, req.Intent)
+		u, part := bestUnit(r, rk.q, rk.ix, partLimit, req.Intent)
 		p.items = append(p.items, item{rec: r, unit: u, part: part, role: roles[i], essential: i == 0})
 	}
+	// Then, while units remain, sections other than the decision that
+	// match the task better than it (the best records only).
+	if req.Intent == Current {
+		for i, r := range ordered {
+			if i >= extraRecords {
+				break
+			}
+			if u, part, ok := betterSection(r, rk.q, rk.ix, partLimit); ok {
+				p.items = append(p.items, item{rec: r, unit: u, part: part, role: roles[i] + ", " + u.Anchor})
+			}
+		}
+	}
 	s.taskViews(p, req, ordered)
-	if s.SourceFiles != nil {
-		s.addSources(p, req, q)
+	if s.SourceFiles != nil && p.confidence != "none" {
+		s.addSources(p, req, rk.q)
 	}
 	s.addMemory(p, req)
 	return p, nil
+}
+
+func matchRole(r *adr.Record) string {
+	if r.Status != adr.Accepted {
+		return "match (" + string(r.Status) + ")"
+	}
+	return "match"
+}
+
+// leadWhy says why a record is a lead: the task's words it matches.
+func (s *Service) leadWhy(h retrieve.Hit, rk *ranked) string {
+	seen := map[string]bool{}
+	var ws []string
+	for _, m := range h.Matched {
+		if !seen[m] && len(ws) < 6 {
+			seen[m] = true
+			ws = append(ws, m)
+		}
+	}
+	return fmt.Sprintf("lead: matches %.0f%% of the task's words (%s)", 100*h.Coverage, strings.Join(ws, ", "))
 }
 
 // taskIndexes builds the body and title indexes of the live records,
@@ -220,12 +317,16 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 	return recs, retrieve.IndexTerms(ids, body), retrieve.IndexTerms(ids, title)
 }
 
-// bestUnit picks the unit of r that says most about the query (decision
-// sections preferred) and, when the unit is split, its best part.
+// bestUnit picks the unit of r that states its decision (for the
+// current intent: the decision section, or the unit mainUnit names; for
+// other intents, the unit of unitsFor that says most about the query)
+// and, when the unit is split, its best part.
 func bestUnit(r *adr.Record, q []retrieve.QueryTerm, ix *retrieve.Index, partLimit int, intent Intent) (adr.Unit, int) {
 	candidates := unitsFor(r, intent)
 	if intent == Current && r.Style != adr.StyleOCP {
-		candidates = r.Units
+		if u, ok := mainUnit(r); ok {
+			candidates = []adr.Unit{u}
+		}
 	}
 	var best adr.Unit
 	bestScore, bestPart := -1.0, 0
@@ -236,8 +337,8 @@ func bestUnit(r *adr.Record, q []retrieve.QueryTerm, ix *retrieve.Index, partLim
 		parts := splitUnit(r, u, partLimit)
 		for pi, pt := range parts {
 			sc := textScore(pt.text, q, ix)
-			if w, ok := anchorWeight[u.Anchor]; ok && u.Anchor == "decision" {
-				sc = sc*w + 0.01 // decisions win ties
+			if u.Anchor == "decision" {
+				sc = sc*anchorWeight["decision"] + 0.01 // decisions win ties
 			}
 			if sc > bestScore {
 				bestScore, best = sc, u
@@ -254,6 +355,37 @@ func bestUnit(r *adr.Record, q []retrieve.QueryTerm, ix *retrieve.Index, partLim
 		}
 	}
 	return best, bestPart
+}
+
+// betterSection is the section of r, other than its decision, that
+// matches the query clearly better than the decision does (and its best
+// part), if any.
+func betterSection(r *adr.Record, q []retrieve.QueryTerm, ix *retrieve.Index, partLimit int) (adr.Unit, int, bool) {
+	main, ok := mainUnit(r)
+	if !ok || r.Style == adr.StyleOCP {
+		return adr.Unit{}, 0, false
+	}
+	mainScore := 0.0
+	for _, pt := range splitUnit(r, main, partLimit) {
+		mainScore = max(mainScore, textScore(pt.text, q, ix))
+	}
+	var best adr.Unit
+	bestScore, bestPart := 0.0, 0
+	for _, u := range r.Units {
+		if u.Anchor == "status" || u.Anchor == main.Anchor || u.Anchor == "body" {
+			continue
+		}
+		parts := splitUnit(r, u, partLimit)
+		for pi, pt := range parts {
+			if sc := textScore(pt.text, q, ix); sc > bestScore {
+				bestScore, best, bestPart = sc, u, 0
+				if len(parts) > 1 {
+					bestPart = pi + 1
+				}
+			}
+		}
+	}
+	return best, bestPart, bestScore > betterSectionRatio*mainScore && bestScore > 0
 }
 
 // textScore sums the IDF weight of the query words a text contains.
@@ -293,7 +425,7 @@ func (s *Service) addSources(p *plan, req Request, q []retrieve.QueryTerm) {
 	}
 	xs, st := retrieve.Files(q, retrieve.FileOptions{FS: s.Source, Paths: cand, Priority: req.File, Results: 6})
 	if len(st.LimitsHit) > 0 {
-		p.warnings = append(p.warnings, fmt.Sprintf("source search stopped at its %s limit after %d files; name the file with --file", strings.Join(st.LimitsHit, " and "), st.Files))
+		p.warnings = append(p.warnings, fmt.Sprintf("source search stopped at its %s limit after %d files; name the file with %s", strings.Join(st.LimitsHit, " and "), st.Files, s.words().arg("file")))
 	}
 	if req.File != "" {
 		found := false
@@ -301,7 +433,7 @@ func (s *Service) addSources(p *plan, req Request, q []retrieve.QueryTerm) {
 			found = found || x.Priority
 		}
 		if !found {
-			p.warnings = append(p.warnings, fmt.Sprintf("--file %q is not a readable text file in the repository", req.File))
+			p.warnings = append(p.warnings, fmt.Sprintf("%s %q is not a readable text file in the repository", s.words().arg("file"), req.File))
 		}
 	}
 	slots := sourceSlots(req.MaxUnits)

@@ -251,8 +251,13 @@ func (s *Service) freshness(p *plan, roots map[*adr.Root]bool) (Freshness, []str
 			if several {
 				which += " of " + v.f.Root
 			}
-			warnings = append(warnings, fmt.Sprintf("%s is %s: %s; answered from the original records (refresh: %s)",
-				which, v.f.State, v.f.Summary(), v.f.Fix()))
+			fix := "refresh: " + v.f.Fix()
+			if s.MCP {
+				// Not a tool the model has: say who can do it.
+				fix = "a person can refresh it with " + v.f.Fix()
+			}
+			warnings = append(warnings, fmt.Sprintf("%s is %s: %s; answered from the original records (%s)",
+				which, v.f.State, v.f.Summary(), fix))
 		}
 	}
 	if worst != "" {

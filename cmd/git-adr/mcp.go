@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path"
+	"path/filepath"
+	"strings"
 	"syscall"
-	"time"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
@@ -26,6 +29,7 @@ func mcpCommand(env *Env) *cli.Command {
 until the client closes stdin. The tools are read-only and bounded:
 
    adr_context  bounded decision context (git adr context --json)
+   adr_show     one record or unit by ID, in pages (git adr show --json)
    adr_search   literal search (git adr nav search)
    adr_list     a directory listing page (git adr nav ls)
    adr_read     a page of a text file (git adr nav read)
@@ -68,23 +72,24 @@ func runMCP(env *Env, verbose bool) error {
 	registerTools(srv, env, tree)
 	log.Info("serving", "repository", repo.Top, "tools", srv.Tools())
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	in, ok := env.In.(io.ReadCloser) // os.Stdin: closing it ends a blocked read on a signal
+	// A client ends the session with a signal as often as by closing
+	// stdin (all three agent CLIs do): either is a normal end. The session
+	// runs on its own context, so a signal does not make the SDK log a
+	// cancelled run as an error; the process simply ends.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	in, ok := env.In.(io.ReadCloser)
 	if !ok {
 		in = io.NopCloser(env.In)
 	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, mcpserver.StdioTransport(in, env.Out)) }()
+	go func() { done <- srv.Run(context.Background(), mcpserver.StdioTransport(in, env.Out)) }()
 	select {
 	case err = <-done:
-	case <-ctx.Done():
-		// A read of a blocking stdin cannot be interrupted: give the
-		// session a moment to end, then leave it to the process exit.
-		select {
-		case err = <-done:
-		case <-time.After(time.Second):
-		}
+	case s := <-sig:
+		log.Info("session ended by a signal", "signal", s.String())
+		return nil
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return failf("mcp: %v", err)
@@ -95,6 +100,7 @@ func runMCP(env *Env, verbose bool) error {
 // registerTools is the one place MCP tools are added.
 func registerTools(srv *mcpserver.Server, env *Env, tree *navigate.Tree) {
 	addContextTool(srv, env)
+	addShowTool(srv, env)
 	mcpserver.AddNavigation(srv, tree)
 }
 
@@ -114,8 +120,10 @@ type contextArgs struct {
 // again for every call: the server outlives edits to the records.
 func addContextTool(srv *mcpserver.Server, env *Env) {
 	mcpserver.Add(srv, mcpserver.Tool[contextArgs]{
-		Name:  "adr_context",
-		Title: "Decision context",
+		Name: evidence.ToolName,
+		// The service bounds the whole message to max_chars itself.
+		Budget: evidence.MaxCharsLimit,
+		Title:  "Decision context",
 		Description: "The architecture decisions that matter for a task, a record, a domain or an iteration, bounded to 8 units and " +
 			"12,000 code points (the whole result). Every unit names its record ID, path, line range, status and why it is included; " +
 			"a superseded record is led by its accepted successor. Returns JSON {units: [{id, path, lines, status, kind, role, text}], " +
@@ -133,10 +141,20 @@ func addContextTool(srv *mcpserver.Server, env *Env) {
 			}
 			if len(l.Roots) == 0 {
 				return nil, mcpserver.WithHints(errors.New("no ADR directory found in this repository"),
-					"run `git adr init` to start a log, or start the server with --root DIR")
+					"the repository has no decision records yet: adr_search and adr_read still work")
+			}
+			if a.File != "" {
+				// As on the command line (exit 2): a file outside the
+				// repository is a bad request, not a warning.
+				if rel, ok := repoPath(a.File); ok {
+					a.File = rel
+				} else {
+					return nil, mcpserver.WithHints(fmt.Errorf("file %q is outside the repository", a.File),
+						"paths are relative to the repository root and must stay inside it")
+				}
 			}
 			req := evidence.Request{ID: a.ID, Task: a.Task, File: a.File, Domain: a.Domain, Iteration: a.Iteration,
-				Intent: evidence.Intent(a.Intent), Cursor: a.Cursor, Format: evidence.JSON}
+				Intent: evidence.Intent(a.Intent), Cursor: a.Cursor, Format: evidence.CompactJSON}
 			if a.MaxUnits != nil {
 				req.MaxUnits = *a.MaxUnits
 			} else if l.Config != nil {
@@ -147,7 +165,10 @@ func addContextTool(srv *mcpserver.Server, env *Env) {
 			} else if l.Config != nil {
 				req.MaxChars = l.Config.Context.MaxChars
 			}
-			_, out, err := contextService(repo, l).Answer(req)
+			svc := contextService(repo, l)
+			svc.MCP = true
+			svc.Measure = func(b []byte) int { return srv.TextCost(strings.TrimSuffix(string(b), "\n")) }
+			_, out, err := svc.Answer(req)
 			if err != nil {
 				var re *evidence.RequestError
 				if errors.As(err, &re) && re.Hint != "" {
@@ -155,7 +176,20 @@ func addContextTool(srv *mcpserver.Server, env *Env) {
 				}
 				return nil, err
 			}
-			return mcpserver.Text(out), nil
+			return mcpserver.Text(strings.TrimSuffix(string(out), "\n")), nil
 		},
 	})
+}
+
+// repoPath cleans a tool path relative to the repository root, refusing
+// absolute paths and paths that leave the root.
+func repoPath(p string) (string, bool) {
+	if path.IsAbs(p) || filepath.IsAbs(p) {
+		return "", false
+	}
+	c := path.Clean(filepath.ToSlash(p))
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", false
+	}
+	return c, true
 }

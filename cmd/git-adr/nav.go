@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/navigate"
@@ -105,6 +108,35 @@ func navErr(err error, cmd string) error {
 	}
 	return failf("%s: %v", cmd, err)
 }
+
+// Every answer of nav, text or JSON, stays within navigate.DefaultBudget
+// code points as printed on stdout (notes on stderr are not counted), the
+// rule MCP tools follow for their whole message.
+
+// jsonSize counts the code points of v as writeJSON prints it.
+func jsonSize[T any](v *T) int {
+	var b bytes.Buffer
+	if err := writeJSON(&b, v); err != nil {
+		return 1 << 30
+	}
+	return utf8.RuneCount(b.Bytes())
+}
+
+// jsonItemCost counts one element of a list as writeJSON prints it at the
+// second level of indentation, separator included.
+func jsonItemCost(v any) int {
+	b, err := json.MarshalIndent(v, "    ", "  ")
+	if err != nil {
+		return 1 << 30
+	}
+	return utf8.RuneCount(b) + len(",\n    ")
+}
+
+// jsonLineCost counts a line of read content inside a JSON string.
+func jsonLineCost(v any) int { s, _ := v.(string); return navigate.JSONCost(s, 1) }
+
+// textLineCost counts a line of read content as printed on a terminal.
+func textLineCost(v any) int { s, _ := v.(string); return utf8.RuneCountInString(adr.EscapeBody(s)) }
 
 func plural(n int, word string) string {
 	if n == 1 {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path"
+	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/navigate"
@@ -53,7 +55,18 @@ func runNavLs(env *Env, dir string, o navLsOptions) error {
 	if p == "" {
 		p = "."
 	}
-	l, err := tree.List(p, navigate.ListOptions{After: o.after})
+	lo := navigate.ListOptions{After: o.after, Budget: navigate.Budget{Cost: func(v any) int { return utf8.RuneCountInString(entryLine(v.(navigate.Entry))) }}}
+	measure := func(l *navigate.Listing) int {
+		n := 0
+		for _, e := range l.Entries {
+			n += utf8.RuneCountInString(entryLine(e))
+		}
+		return n
+	}
+	if o.json {
+		lo.Budget.Cost, measure = jsonItemCost, jsonSize[navigate.Listing]
+	}
+	l, err := tree.ListWithin(p, lo, navigate.DefaultBudget, measure)
 	if err != nil {
 		return navErr(err, "ls")
 	}
@@ -61,11 +74,7 @@ func runNavLs(env *Env, dir string, o navLsOptions) error {
 		return writeJSON(env.Out, l)
 	}
 	for _, e := range l.Entries {
-		size := "-"
-		if e.Size != nil {
-			size = fmt.Sprint(*e.Size)
-		}
-		fmt.Fprintf(env.Out, "%-7s %10s  %s\n", e.Type, size, adr.Escape(e.Name))
+		io.WriteString(env.Out, entryLine(e))
 	}
 	if l.NextAfter != nil {
 		cmd := "git adr nav ls"
@@ -75,4 +84,13 @@ func runNavLs(env *Env, dir string, o navLsOptions) error {
 		fmt.Fprintf(env.Err, "git-adr: note: more entries follow; continue with `%s --after %s`\n", adr.Escape(cmd), adr.Escape(adr.ShellWord(*l.NextAfter)))
 	}
 	return nil
+}
+
+// entryLine prints an entry: type, size, name.
+func entryLine(e navigate.Entry) string {
+	size := "-"
+	if e.Size != nil {
+		size = fmt.Sprint(*e.Size)
+	}
+	return fmt.Sprintf("%-7s %10s  %s\n", e.Type, size, adr.Escape(e.Name))
 }

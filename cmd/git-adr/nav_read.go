@@ -23,7 +23,8 @@ func navReadCommand(env *Env) *cli.Command {
 		ArgsUsage: "FILE",
 		Description: fmt.Sprintf(`Prints whole lines of FILE exactly as stored (line ends, CRLF, a byte-order
 mark and a missing final newline included), from --start-line (default 1),
-at most --line-count lines (default and most %d) and at most 32 KiB. When more
+at most --line-count lines (default and most %d), and only as many as fit
+in 12,000 code points as printed (JSON escaping counted with --json). When more
 follow, a note on stderr names the --start-line that continues, so the output
 of consecutive pages concatenates to the file byte for byte. Control
 characters other than tabs and line ends (ESC, BEL, a lone CR, bidi
@@ -63,7 +64,12 @@ func runNavRead(env *Env, file string, o navReadOptions) error {
 		return err
 	}
 	defer done()
-	pg, err := tree.Read(file, navigate.ReadOptions{StartLine: o.startLine, LineCount: o.lineCount})
+	ro := navigate.ReadOptions{StartLine: o.startLine, LineCount: o.lineCount, Budget: navigate.Budget{Cost: textLineCost}}
+	measure := func(pg *navigate.Page) int { return textLineCost(pg.Content) }
+	if o.json {
+		ro.Budget.Cost, measure = jsonLineCost, jsonSize[navigate.Page]
+	}
+	pg, err := tree.ReadWithin(file, ro, navigate.DefaultBudget, measure)
 	if err != nil {
 		return navErr(err, "read")
 	}

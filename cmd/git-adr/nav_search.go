@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/navigate"
@@ -63,10 +65,22 @@ func runNavSearch(env *Env, pattern string, o navSearchOptions) error {
 		return err
 	}
 	defer done()
-	res, err := tree.Search(navigate.SearchOptions{
+	opts := navigate.SearchOptions{
 		Pattern: pattern, Glob: o.glob, CaseSensitive: o.caseSensitive, Path: o.path,
-		Words: navigate.Words{Path: "--path", Glob: "--glob"},
-	})
+		Words:  navigate.Words{Path: "--path", Glob: "--glob"},
+		Budget: navigate.Budget{Cost: func(v any) int { return utf8.RuneCountInString(matchLine(v.(navigate.Match))) }},
+	}
+	measure := func(r *navigate.SearchResult) int {
+		n := 0
+		for _, m := range r.Matches {
+			n += utf8.RuneCountInString(matchLine(m))
+		}
+		return n
+	}
+	if o.json {
+		opts.Budget.Cost, measure = jsonItemCost, jsonSize[navigate.SearchResult]
+	}
+	res, err := tree.SearchWithin(opts, navigate.DefaultBudget, measure)
 	if err != nil {
 		return navErr(err, "search")
 	}
@@ -74,7 +88,7 @@ func runNavSearch(env *Env, pattern string, o navSearchOptions) error {
 		return writeJSON(env.Out, res)
 	}
 	for _, m := range res.Matches {
-		fmt.Fprintf(env.Out, "%s:%d:%s\n", adr.Escape(m.Path), m.Line, adr.EscapeBody(m.Text))
+		io.WriteString(env.Out, matchLine(m))
 	}
 	if len(res.Matches) == 0 && !res.Truncated {
 		fmt.Fprintf(env.Err, "git-adr: note: no matches for %q\n", pattern)
@@ -83,4 +97,9 @@ func runNavSearch(env *Env, pattern string, o navSearchOptions) error {
 		fmt.Fprintf(env.Err, "git-adr: note: %s\n", *res.Hint)
 	}
 	return nil
+}
+
+// matchLine prints a match as grep does: path:line:text.
+func matchLine(m navigate.Match) string {
+	return fmt.Sprintf("%s:%d:%s\n", adr.Escape(m.Path), m.Line, adr.EscapeBody(m.Text))
 }

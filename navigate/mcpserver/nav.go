@@ -9,17 +9,27 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// Budgets of the navigation tools: the library's own bound plus room for
-// the envelope (and, for reads, JSON escaping of the content).
-const (
-	SearchBudget = navigate.MaxSearchPageBytes + 4<<10
-	ListBudget   = navigate.MaxListPageBytes + 4<<10
-	ReadBudget   = 2*navigate.MaxReadBytes + 4<<10
-)
+// measureOn counts a navigation answer as s sends it: the whole JSON-RPC
+// message.
+func measureOn[T any](s *Server) navigate.Measure[T] {
+	return func(v *T) int {
+		text, err := encode(v)
+		if err != nil {
+			return 1 << 30
+		}
+		return s.TextCost(text)
+	}
+}
+
+// itemCost counts one item of a result's JSON list, comma included.
+func itemCost(v any) int { return ValueCost(v) + 1 }
+
+// lineCost counts one line of a read's content.
+func lineCost(v any) int { s, _ := v.(string); return InTextCost(s) }
 
 // NavigationInstructions tell a model how to use the navigation tools.
 const NavigationInstructions = `git-adr gives bounded, read-only access to this repository. Paths are relative to the repository root.
-Navigate before editing: adr_search finds literal text (not a regular expression), adr_list lists a directory, adr_read reads a file in pages of at most 200 lines and 32 KiB.
+Navigate before editing: adr_search finds literal text (not a regular expression), adr_list lists a directory, adr_read reads a file in pages of at most 200 lines; every answer fits in 12,000 characters, so long files take several pages.
 Copy exact text from adr_read content when you edit; reread a file before editing it again.
 Continue a listing with after = next_after, a read with start_line = next_start_line. When a search says truncated, narrow it as its hint says instead of repeating it.`
 
@@ -38,7 +48,7 @@ type listArgs struct {
 type readArgs struct {
 	Path      string `json:"path" jsonschema:"the file to read, relative to the repository root"`
 	StartLine *int   `json:"start_line,omitempty" jsonschema:"the first line to return, numbered from 1; default 1; pass next_start_line to continue"`
-	LineCount *int   `json:"line_count,omitempty" jsonschema:"the most lines to return, 1 to 200; default 200; a page also stops before 32 KiB"`
+	LineCount *int   `json:"line_count,omitempty" jsonschema:"the most lines to return, 1 to 200; default 200; a page also stops before its message would pass 12,000 characters"`
 }
 
 // AddNavigation registers adr_search, adr_list and adr_read over tree
@@ -52,10 +62,10 @@ func AddNavigation(s *Server, tree *navigate.Tree) {
 			"Scans at most %d entries, %d files, 16 MiB and %d folder levels, and returns at most %d matches; "+
 			"a long line is cut to %d characters around the match. Returns JSON {matches: [{path, line, text}], truncated, limits_hit, hint}.",
 			"node_modules, vendor, build, dist, target, .venv ...", navigate.MaxScanEntries, navigate.MaxScanFiles, navigate.MaxDepth, navigate.MaxMatches, navigate.MaxExcerptRunes),
-		Budget:     SearchBudget,
 		BudgetHint: "narrow the search with path or glob",
 		Handle: func(_ context.Context, a searchArgs) (any, error) {
-			res, err := tree.Search(navigate.SearchOptions{Pattern: a.Pattern, Path: a.Path, Glob: a.Glob, CaseSensitive: a.CaseSensitive})
+			res, err := tree.SearchWithin(navigate.SearchOptions{Pattern: a.Pattern, Path: a.Path, Glob: a.Glob, CaseSensitive: a.CaseSensitive,
+				Budget: navigate.Budget{Cost: itemCost}}, MessageBudget, measureOn[navigate.SearchResult](s))
 			if err != nil {
 				return nil, navError(err, "adr_search")
 			}
@@ -68,13 +78,12 @@ func AddNavigation(s *Server, tree *navigate.Tree) {
 		Description: fmt.Sprintf("List one directory of the repository, sorted by name, at most %d entries a page. "+
 			"Returns JSON {entries: [{name, type, size}], next_after}: type is file, dir, symlink or other; size is bytes for files, else null; "+
 			"next_after is null on the last page, otherwise pass it as after to get the next page. .git is not listed.", navigate.MaxListEntries),
-		Budget: ListBudget,
 		Handle: func(_ context.Context, a listArgs) (any, error) {
 			p := a.Path
 			if p == "" {
 				p = "."
 			}
-			l, err := tree.List(p, navigate.ListOptions{After: a.After})
+			l, err := tree.ListWithin(p, navigate.ListOptions{After: a.After, Budget: navigate.Budget{Cost: itemCost}}, MessageBudget, measureOn[navigate.Listing](s))
 			if err != nil {
 				return nil, navError(err, "adr_list")
 			}
@@ -84,11 +93,10 @@ func AddNavigation(s *Server, tree *navigate.Tree) {
 	Add(s, Tool[readArgs]{
 		Name:  "adr_read",
 		Title: "Read a file",
-		Description: fmt.Sprintf("Read whole lines of a UTF-8 text file (at most 1 MiB): at most %d lines and 32 KiB a page. "+
+		Description: fmt.Sprintf("Read whole lines of a UTF-8 text file (at most 1 MiB): at most %d lines a page, and only as many as fit in a message of 12,000 characters. "+
 			"Returns JSON {path, start_line, line_count, content, next_start_line, total_lines, eol, final_newline}: content is exact, "+
 			"line ends included, so consecutive pages concatenate to the file; next_start_line is null at the end; eol is none, lf, crlf or mixed. "+
 			"Binary files are refused.", navigate.MaxReadLines),
-		Budget:     ReadBudget,
 		BudgetHint: "read fewer lines: pass a smaller line_count",
 		Adjust: func(s *jsonschema.Schema) {
 			one, most := 1.0, float64(navigate.MaxReadLines)
@@ -97,14 +105,14 @@ func AddNavigation(s *Server, tree *navigate.Tree) {
 			s.Properties["line_count"].Maximum = &most
 		},
 		Handle: func(_ context.Context, a readArgs) (any, error) {
-			o := navigate.ReadOptions{StartLine: 1, LineCount: navigate.MaxReadLines}
+			o := navigate.ReadOptions{StartLine: 1, LineCount: navigate.MaxReadLines, Budget: navigate.Budget{Cost: lineCost}}
 			if a.StartLine != nil {
 				o.StartLine = *a.StartLine
 			}
 			if a.LineCount != nil {
 				o.LineCount = *a.LineCount
 			}
-			pg, err := tree.Read(a.Path, o)
+			pg, err := tree.ReadWithin(a.Path, o, MessageBudget, measureOn[navigate.Page](s))
 			if err != nil {
 				return nil, navError(err, "adr_read")
 			}

@@ -40,6 +40,7 @@ import (
 // Server is an MCP server with read-only tools.
 type Server struct {
 	srv   *mcp.Server
+	impl  *mcp.Implementation
 	log   *slog.Logger
 	names []string
 }
@@ -61,13 +62,15 @@ func New(o Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "git-adr", Title: "git-adr", Version: o.Version}, &mcp.ServerOptions{
+	impl := &mcp.Implementation{Name: "git-adr", Title: "git-adr", Version: o.Version}
+	srv := mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions: o.Instructions,
 		Logger:       log,
-		// Only tools; no logging capability (logs go to stderr).
-		Capabilities: &mcp.ServerCapabilities{},
+		// Only tools, whose list never changes during a session (so no
+		// listChanged); no logging capability (logs go to stderr).
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
-	return &Server{srv: srv, log: log}
+	return &Server{srv: srv, impl: impl, log: log}
 }
 
 // Tools lists the names of the registered tools in order of registration.
@@ -88,8 +91,10 @@ type Tool[In any] struct {
 	Name        string
 	Title       string
 	Description string
-	// Budget is the most bytes one result's text may take; 0 leaves the
-	// bound to the handler.
+	// Budget is the most code points the whole JSON-RPC message of one
+	// result may take as it is sent ([Server.WireCost]); 0 means MessageBudget.
+	// Handlers fit their pages to it; the registry refuses to send a
+	// result over it.
 	Budget int
 	// BudgetHint tells the caller how to ask for less when a result is
 	// over Budget.
@@ -167,19 +172,26 @@ func Add[In any](s *Server, t Tool[In]) {
 		if err != nil {
 			return errorResult(fmt.Errorf("encoding the %s result: %w", t.Name, err)), nil
 		}
-		if t.Budget > 0 && len(text) > t.Budget {
+		budget := t.Budget
+		if budget <= 0 {
+			budget = MessageBudget
+		}
+		if n := s.TextCost(text); n > budget {
 			hints := []string{"ask for less"}
 			if t.BudgetHint != "" {
 				hints = []string{t.BudgetHint}
 			}
-			return errorResult(&Error{Err: fmt.Errorf("the result is %d bytes, over the %d-byte budget of %s; nothing was sent", len(text), t.Budget, t.Name), Hints: hints}), nil
+			return errorResult(&Error{Err: fmt.Errorf("the result is %d code points as sent, over the %d-code-point budget of %s; nothing was sent", n, budget, t.Name), Hints: hints}), nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 	})
 	s.names = append(s.names, t.Name)
 }
 
-// encode renders a handler's value as the result text.
+// Encode renders a handler's value as the result text: compact JSON
+// without HTML escaping, or a [Text] as it is.
+func Encode(v any) (string, error) { return encode(v) }
+
 func encode(v any) (string, error) {
 	if t, ok := v.(Text); ok {
 		return string(t), nil

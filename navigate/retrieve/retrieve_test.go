@@ -125,3 +125,32 @@ func FuzzTerms(f *testing.F) {
 		Query(s, English)
 	})
 }
+
+// TestHyphenatedEntries: a hyphenated thesaurus entry stands for the whole
+// identifier, so its parts do not join the group: "user" does not expand
+// to the frontend words, nor "login" to "sign" and "in".
+func TestHyphenatedEntries(t *testing.T) {
+	expands := func(task, want string) bool {
+		for _, q := range Query(task, English) {
+			if q.Text == want && q.Weight < 1 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct{ task, not string }{
+		{"user accounts", "react"}, {"user accounts", "css"}, {"login page", "sign"}, {"login page", "in"}, {"login page", "to"},
+		{"end of the stream", "e2e"}, {"front door", "react"},
+	} {
+		if expands(c.task, c.not) {
+			t.Errorf("%q expands to %q", c.task, c.not)
+		}
+	}
+	for _, c := range []struct{ task, want string }{
+		{"the user-interface", "react"}, {"sign-in flow", "oauth"}, {"login page", "signin"}, {"end-to-end tests", "mock"},
+	} {
+		if !expands(c.task, c.want) {
+			t.Errorf("%q does not expand to %q", c.task, c.want)
+		}
+	}
+}

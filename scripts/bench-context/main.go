@@ -3,6 +3,11 @@
 // ADR logs of 10, 100, 1,000 and 10,000 records with labelled tasks.
 //
 //	go run ./scripts/bench-context [-sizes 10,100,1000,10000] [-tasks 20] [-out docs/benchmarks-context.md]
+//	go run ./scripts/bench-context -labelled [-heldout-corpora DIR] [-compare LABEL=BIN] [-out docs/benchmarks-context.md]
+//
+// With -labelled it measures the hand-labelled task sets instead (see
+// labelled.go): recall with and without each retrieval heuristic, and how
+// well confidence predicts correctness.
 //
 // For each size and method it prints the evidence an agent would read (code
 // points and o200k tokens), relevant-record recall, and latency per call.
@@ -65,7 +70,14 @@ func main() {
 	sizes := flag.String("sizes", "10,100,1000,10000", "corpus sizes")
 	ntasks := flag.Int("tasks", 20, "tasks per size")
 	out := flag.String("out", "", "write the Markdown table into this file (between bench markers)")
+	lab := flag.Bool("labelled", false, "measure the labelled task sets (ablation and reliability) instead of generated logs")
+	heldout := flag.String("heldout-corpora", "", "with -labelled: a folder holding the held-out corpora that are not in the repository")
+	compare := flag.String("compare", "", "with -labelled: LABEL=BIN[,LABEL=BIN...], also measure each git-adr binary BIN (built from LABEL) through its command line")
 	flag.Parse()
+	if *lab {
+		labelledMain(*out, *heldout, *compare)
+		return
+	}
 	tmp, err := os.MkdirTemp("", "bench-context-")
 	check(err)
 	defer os.RemoveAll(tmp)
@@ -396,8 +408,11 @@ func median(ds []time.Duration) string {
 }
 
 // writeMarked replaces the text between the bench markers of a file.
-func writeMarked(path, table string) {
-	const start, end = "<!-- bench-context:start -->", "<!-- bench-context:end -->"
+func writeMarked(path, table string) { writeBetween(path, "bench-context", table) }
+
+// writeBetween replaces the text between the markers named name.
+func writeBetween(path, name, table string) {
+	start, end := "<!-- "+name+":start -->", "<!-- "+name+":end -->"
 	data, err := os.ReadFile(path)
 	check(err)
 	s := string(data)

@@ -1,0 +1,270 @@
+// Package labelled measures task retrieval on hand-labelled sets: tasks
+// over real ADR logs, each with the records that answer it (none for a
+// task no record covers). It reports relevant-record recall within one
+// default response, the size of the evidence, how well the confidence
+// predicts correctness, and whether every record not in force is
+// labelled, with any retrieval heuristic switched off (an ablation).
+//
+// A set says whether it was used for tuning. A figure on a tuning set is
+// not an estimate of quality on new data; only a set first read after
+// the code was frozen gives one (a held-out set).
+package labelled
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/evidence"
+)
+
+// Task is one labelled question.
+type Task struct {
+	Corpus   string   `json:"corpus"`
+	Task     string   `json:"task"`
+	Relevant []string `json:"relevant"`
+}
+
+// Set is a file of labelled tasks.
+type Set struct {
+	About string `json:"about"`
+	// Use is "tuning" (looked at while code was changed) or "held-out"
+	// (first read after the code was frozen, at the commit in Frozen).
+	Use    string `json:"use"`
+	Frozen string `json:"frozen,omitempty"`
+	Tasks  []Task `json:"tasks"`
+}
+
+// Load reads a set.
+func Load(file string) (*Set, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var s Set
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return &s, nil
+}
+
+// Level is the outcome of the tasks answered with one confidence.
+type Level struct {
+	Tasks int
+	// WithRecords counts tasks that have relevant records; AllFound those
+	// whose relevant records are all in the units; AnyNamed those with a
+	// relevant record in the units or the leads.
+	WithRecords, AllFound, AnyNamed int
+	// NoRecord counts tasks no record covers.
+	NoRecord int
+}
+
+// Result is a set's figures.
+type Result struct {
+	Tasks, Relevant, Found int
+	// CodePoints sums the responses' sizes.
+	CodePoints int
+	// NoRecord tasks, and those of them not answered with confidence
+	// "high".
+	NoRecord, NoRecordOK int
+	Levels               map[string]*Level
+	// Unlabelled counts units of records not in force that do not say
+	// so (in_force false).
+	Unlabelled int
+	// Over counts responses over the budget.
+	Over   int
+	Misses []string
+	// Missing names corpora found in none of the folders; their tasks
+	// are not counted.
+	Missing []string
+}
+
+// Recall is the share of relevant records whose units were in the answer.
+func (r *Result) Recall() float64 {
+	if r.Relevant == 0 {
+		return 0
+	}
+	return float64(r.Found) / float64(r.Relevant)
+}
+
+// MeanCodePoints is the mean size of a response.
+func (r *Result) MeanCodePoints() float64 {
+	if r.Tasks == 0 {
+		return 0
+	}
+	return float64(r.CodePoints) / float64(r.Tasks)
+}
+
+// An Answerer answers a task over a corpus: the log loaded from dir.
+type Answerer func(l *adr.Log, dir, task string) (*evidence.Response, []byte, error)
+
+// InProcess answers with this package's service and an ablation.
+func InProcess(ablate evidence.Ablation) Answerer {
+	return func(l *adr.Log, _, task string) (*evidence.Response, []byte, error) {
+		svc := &evidence.Service{Log: l, Ablate: ablate}
+		return svc.Answer(evidence.Request{Task: task, Format: evidence.JSON})
+	}
+}
+
+// Command answers with `BIN context --task TASK --json` run in a git
+// repository holding a copy of the corpus (made once per corpus under
+// tmp), so that another build of git-adr (main, say) is measured the same
+// way.
+func Command(bin, tmp string) Answerer {
+	repos := map[string]string{}
+	return func(_ *adr.Log, dir, task string) (*evidence.Response, []byte, error) {
+		repo, ok := repos[dir]
+		if !ok {
+			repo = filepath.Join(tmp, fmt.Sprintf("corpus-%d", len(repos)))
+			if err := os.CopyFS(repo, os.DirFS(dir)); err != nil {
+				return nil, nil, err
+			}
+			if out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput(); err != nil {
+				return nil, nil, fmt.Errorf("git init: %v: %s", err, out)
+			}
+			repos[dir] = repo
+		}
+		cmd := exec.Command(bin, "context", "--task", task, "--json")
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(repo))
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s context --task %q: %w", bin, task, err)
+		}
+		var resp evidence.Response
+		if err := json.Unmarshal(out, &resp); err != nil {
+			return nil, nil, err
+		}
+		return &resp, out, nil
+	}
+}
+
+// Run answers every task of s with the given ablation; each corpus is
+// the folder of its name in the first of dirs that has one.
+func Run(s *Set, dirs []string, ablate evidence.Ablation) (*Result, error) {
+	return RunWith(s, dirs, InProcess(ablate))
+}
+
+// RunWith is Run with any answerer.
+func RunWith(s *Set, dirs []string, answer Answerer) (*Result, error) {
+	paths := map[string]string{}
+	logs := map[string]*adr.Log{}
+	missing := map[string]bool{}
+	res := &Result{Levels: map[string]*Level{}}
+	for _, lt := range s.Tasks {
+		if missing[lt.Corpus] {
+			continue
+		}
+		l := logs[lt.Corpus]
+		if l == nil {
+			dir := ""
+			for _, d := range dirs {
+				if fi, err := os.Stat(filepath.Join(d, lt.Corpus)); err == nil && fi.IsDir() {
+					dir = filepath.Join(d, lt.Corpus)
+					break
+				}
+			}
+			if dir == "" {
+				missing[lt.Corpus] = true
+				res.Missing = append(res.Missing, lt.Corpus)
+				continue
+			}
+			paths[lt.Corpus] = dir
+			var err error
+			l, err = adr.Load(os.DirFS(dir), adr.LoadOptions{})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", lt.Corpus, err)
+			}
+			logs[lt.Corpus] = l
+		}
+		resp, out, err := answer(l, paths[lt.Corpus], lt.Task)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q: %w", lt.Corpus, lt.Task, err)
+		}
+		res.Tasks++
+		n := len([]rune(string(out)))
+		res.CodePoints += n
+		if n > evidence.DefaultMaxChars {
+			res.Over++
+		}
+		lv := res.Levels[resp.Confidence]
+		if lv == nil {
+			lv = &Level{}
+			res.Levels[resp.Confidence] = lv
+		}
+		lv.Tasks++
+		got := map[string]bool{}
+		for _, u := range resp.Units {
+			if u.Kind == "source" || u.Kind == evidence.KindCurrent {
+				continue
+			}
+			id, _ := adr.SplitLocator(strings.Split(u.ID, "[")[0])
+			got[id] = true
+			if r := recordOf(l, u.Path); r != nil && r.Status != adr.Accepted && (u.InForce == nil || *u.InForce) {
+				res.Unlabelled++
+			}
+		}
+		named := map[string]bool{}
+		for _, ref := range resp.References {
+			named[ref.ID] = true
+		}
+		if len(lt.Relevant) == 0 {
+			res.NoRecord++
+			lv.NoRecord++
+			if resp.Confidence != "high" {
+				res.NoRecordOK++
+			} else {
+				res.Misses = append(res.Misses, fmt.Sprintf("%s: %q: confidence high, want none or low", lt.Corpus, lt.Task))
+			}
+			continue
+		}
+		lv.WithRecords++
+		all, any := true, false
+		for _, r := range lt.Relevant {
+			res.Relevant++
+			if got[r] {
+				res.Found++
+				any = true
+			} else {
+				all = false
+				any = any || named[r]
+				res.Misses = append(res.Misses, fmt.Sprintf("%s: %q: missing %s (confidence %s)", lt.Corpus, lt.Task, r, resp.Confidence))
+			}
+		}
+		if all {
+			lv.AllFound++
+		}
+		if any {
+			lv.AnyNamed++
+		}
+	}
+	return res, nil
+}
+
+func recordOf(l *adr.Log, p string) *adr.Record { return l.ByPath(p) }
+
+// Corpora finds the folder of the shared corpora: $GIT_ADR_CORPORA, or
+// ../shared/corpora beside the module root above dir.
+func Corpora(dir string) (string, error) {
+	if d := os.Getenv("GIT_ADR_CORPORA"); d != "" {
+		return d, nil
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			d := filepath.Join(dir, "..", "shared", "corpora")
+			if _, err := os.Stat(d); err != nil {
+				return "", fmt.Errorf("shared corpora not found at %s (set GIT_ADR_CORPORA)", d)
+			}
+			return d, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("module root not found")
+		}
+		dir = parent
+	}
+}

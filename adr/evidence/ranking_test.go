@@ -1,0 +1,209 @@
+package evidence
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// record renders an adr-tools record with free sections.
+func record(n int, title, status string, sections ...string) string {
+	var b strings.Builder
+	b.WriteString("# ")
+	b.WriteString(title)
+	b.WriteString("\n\nDate: 2026-01-01\n\n## Status\n\n" + status + "\n")
+	for _, s := range sections {
+		b.WriteString("\n" + s + "\n")
+	}
+	return b.String()
+}
+
+func unitIDs(r *Response) []string {
+	var ids []string
+	for _, u := range r.Units {
+		ids = append(ids, u.ID)
+	}
+	return ids
+}
+
+// TestDecisionFirst: a record whose options and context match the task
+// more than its one-line decision still answers with the decision unit,
+// and its other sections come only after every record's decision.
+func TestDecisionFirst(t *testing.T) {
+	options := "## Considered Options\n\n" + strings.Repeat("Redis or Memcached as the cache for order reads: Redis keeps the cache warm across restarts, Memcached evicts the cache under load. ", 6)
+	fsys := fstest.MapFS{
+		name(1, "cache"): {Data: []byte(record(1, "1. Cache order reads", "Accepted",
+			"## Context\n\nOrder reads are slow; a cache for order reads is needed.", options,
+			"## Decision\n\nWe use Redis.", "## Consequences\n\nA cache to run."))},
+		name(2, "cache-ttl"): {Data: []byte(record(2, "2. Cache entries expire", "Accepted",
+			"## Decision\n\nThe Redis cache for order reads expires entries after five minutes."))},
+	}
+	svc := &Service{Log: load(t, fsys)}
+	resp := answer(t, svc, Request{Task: "which cache do order reads use, Redis or Memcached"})
+	ids := unitIDs(resp)
+	if len(ids) < 2 || ids[0] != "ADR-0001#decision" {
+		t.Fatalf("units %v: want ADR-0001#decision first", ids)
+	}
+	seenOther := false
+	for _, id := range ids {
+		isDecision := strings.HasSuffix(strings.Split(id, "[")[0], "#decision")
+		if !isDecision {
+			seenOther = true
+		} else if seenOther {
+			t.Errorf("units %v: a decision after another section", ids)
+		}
+	}
+	if !strings.Contains(strings.Join(ids, " "), "ADR-0002#decision") || !strings.Contains(strings.Join(ids, " "), "ADR-0001#options") {
+		t.Errorf("units %v: both decisions, then the options that match better", ids)
+	}
+	// --rationale still leads with what the intent asks for.
+	resp = answer(t, svc, Request{Task: "which cache do order reads use, Redis or Memcached", Intent: Rationale})
+	if len(resp.Units) == 0 {
+		t.Fatal("no units")
+	}
+}
+
+// TestNotInForceRankedAfter: records not in force come after the records
+// in force and say so, unless they match more than twice as well; with
+// --history they rank by score.
+func TestNotInForceRankedAfter(t *testing.T) {
+	fsys := fstest.MapFS{
+		name(1, "proposed-queue"): {Data: []byte(record(1, "1. Queue orders in Kafka", "Proposed",
+			"## Decision\n\nOrders are queued in Kafka topics before billing reads the order queue."))},
+		name(2, "queue"): {Data: []byte(record(2, "2. Queue orders", "Accepted",
+			"## Decision\n\nOrders are queued before billing."))},
+		name(3, "rejected-lambda"): {Data: []byte(record(3, "3. Run billing in AWS Lambda functions", "Rejected",
+			"## Decision\n\nWe will not run billing in AWS Lambda functions: Lambda cold starts and Lambda limits rule it out."))},
+		name(4, "billing-service"): {Data: []byte(record(4, "4. Billing service", "Accepted",
+			"## Decision\n\nBilling runs as a service."))},
+	}
+	svc := &Service{Log: load(t, fsys)}
+	resp := answer(t, svc, Request{Task: "queue orders in kafka before billing"})
+	ids := unitIDs(resp)
+	if len(ids) < 2 || ids[0] != "ADR-0002#decision" {
+		t.Fatalf("units %v: the accepted record first", ids)
+	}
+	for _, u := range resp.Units {
+		switch u.ID {
+		case "ADR-0001#decision":
+			if u.InForce == nil || *u.InForce || u.Note != "proposed" || !strings.Contains(u.Role, "proposed") {
+				t.Errorf("the proposed record is not labelled: %+v", u)
+			}
+		case "ADR-0002#decision":
+			if u.InForce == nil || !*u.InForce || u.Note != "" {
+				t.Errorf("the accepted record is labelled: %+v", u)
+			}
+		}
+	}
+	// A rejected record that matches far better than anything in force
+	// still comes first, labelled.
+	resp = answer(t, svc, Request{Task: "may billing run in AWS Lambda functions"})
+	if len(resp.Units) == 0 || resp.Units[0].ID != "ADR-0003#decision" || *resp.Units[0].InForce {
+		t.Errorf("units %v: the rejected record that answers the question first", unitIDs(resp))
+	}
+	// History ranks by score alone.
+	resp = answer(t, svc, Request{Task: "queue orders in kafka before billing", Intent: History})
+	if ids := unitIDs(resp); len(ids) == 0 || !strings.HasPrefix(ids[0], "ADR-0001") {
+		t.Errorf("history: units %v, want the best match (ADR-0001) first", ids)
+	}
+	// Without tiering the proposed record, which matches better, leads.
+	svc.Ablate.NoTiering = true
+	resp = answer(t, svc, Request{Task: "queue orders in kafka before billing"})
+	if ids := unitIDs(resp); len(ids) == 0 || !strings.HasPrefix(ids[0], "ADR-0001") {
+		t.Errorf("no tiering: units %v", ids)
+	}
+}
+
+// TestSupersededLabels: a record superseded by its status, decorated or
+// not, is never presented as in force; its successor leads.
+func TestSupersededLabels(t *testing.T) {
+	fsys := fstest.MapFS{
+		name(1, "mysql"): {Data: []byte(record(1, "1. Store orders in MySQL", "⌛️ Superseded by [2. PostgreSQL](0002-postgresql.md)",
+			"## Decision\n\nOrders are stored in MySQL."))},
+		name(2, "postgresql"): {Data: []byte(record(2, "2. Store orders in PostgreSQL", "✅ Accepted",
+			"Supersedes [1. MySQL](0001-mysql.md)", "## Decision\n\nOrders are stored in PostgreSQL."))},
+	}
+	svc := &Service{Log: load(t, fsys)}
+	for _, req := range []Request{{Task: "where are orders stored, mysql"}, {ID: "1"}, {Domain: ""}} {
+		if req.Task == "" && req.ID == "" {
+			continue
+		}
+		resp := answer(t, svc, req)
+		if len(resp.Units) == 0 || !strings.HasPrefix(resp.Units[0].ID, "ADR-0002") {
+			t.Errorf("%+v: units %v, want the successor first", req, unitIDs(resp))
+		}
+		for _, u := range resp.Units {
+			if strings.HasPrefix(u.ID, "ADR-0001") && (u.InForce == nil || *u.InForce || u.Note != "superseded by ADR-0002") {
+				t.Errorf("%+v: the superseded record is not labelled: %+v", req, u)
+			}
+		}
+	}
+}
+
+// TestProseSupersession: a record in force whose text says it is being
+// replaced, naming the record, is flagged with the pointer; words such as
+// "replaced by" without a record named are not.
+func TestProseSupersession(t *testing.T) {
+	fsys := fstest.MapFS{
+		name(1, "ranges"): {Data: []byte(record(1, "1. IP ranges for the network", "Accepted",
+			"## Decision\n\nUse 10.0.0.0/16 for the network.\n\n**These IP ranges have been superseded by [ADR #0003](0003-new-ranges.md).**"))},
+		name(2, "dns"): {Data: []byte(record(2, "2. DNS for the network", "Accepted",
+			"## Decision\n\nWe are moving on from this decision, see ADR-3 for the network."))},
+		name(3, "new-ranges"): {Data: []byte(record(3, "3. New IP ranges for the network", "Accepted",
+			"## Decision\n\nUse 10.1.0.0/16. The old channel will be replaced by a `Send` method."))},
+	}
+	svc := &Service{Log: load(t, fsys)}
+	resp := answer(t, svc, Request{Task: "ip ranges and dns for the network"})
+	notes := map[string]string{}
+	for _, u := range resp.Units {
+		notes[strings.Split(u.ID, "#")[0]] = u.Note
+		if u.InForce == nil || !*u.InForce {
+			t.Errorf("%s: a possibly superseded record is still accepted: %+v", u.ID, u)
+		}
+	}
+	if n := notes["ADR-0001"]; !strings.HasPrefix(n, "possibly superseded: its text says") || !strings.HasSuffix(n, "(see ADR-0003)") {
+		t.Errorf("ADR-0001 note %q", n)
+	}
+	if n := notes["ADR-0002"]; !strings.Contains(n, "moving on from this decision") || !strings.HasSuffix(n, "(see ADR-0003)") {
+		t.Errorf("ADR-0002 note %q", n)
+	}
+	if n := notes["ADR-0003"]; n != "" {
+		t.Errorf("ADR-0003 flagged for a phrase that names no record: %q", n)
+	}
+}
+
+// TestConfidenceShapesTheAnswer: a weak match sends a few decisions and
+// leads with why; no match sends no units, only leads.
+func TestConfidenceShapesTheAnswer(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for i, topic := range []string{"orders", "billing", "search", "shipping", "catalog", "payments", "returns", "reviews"} {
+		n := i + 1
+		fsys[name(n, topic)] = &fstest.MapFile{Data: []byte(record(n, topic+" storage", "Accepted",
+			"## Decision\n\nThe "+topic+" service stores its data in PostgreSQL tables with nightly backups and strict schema review."))}
+	}
+	svc := &Service{Log: load(t, fsys)}
+	high := answer(t, svc, Request{Task: "where does the billing service store its data"})
+	if high.Confidence != "high" || len(high.Units) == 0 || !strings.HasPrefix(high.Units[0].ID, "ADR-0002") {
+		t.Errorf("high: %s %v", high.Confidence, unitIDs(high))
+	}
+	low := answer(t, svc, Request{Task: "billing storage spreadsheet forecast"})
+	if low.Confidence != "low" {
+		t.Fatalf("confidence %s, want low", low.Confidence)
+	}
+	if len(low.Units) > lowRecords {
+		t.Errorf("low: %d units, want at most %d", len(low.Units), lowRecords)
+	}
+	leads := 0
+	for _, r := range low.References {
+		if strings.HasPrefix(r.Relation, "lead: matches ") {
+			leads++
+		}
+	}
+	if leads == 0 || !strings.Contains(strings.Join(low.Warnings, " "), "leads, not answers") {
+		t.Errorf("low: leads %d, warnings %v", leads, low.Warnings)
+	}
+	none := answer(t, svc, Request{Task: "pick a font for the marketing site"})
+	if none.Confidence != "none" || len(none.Units) != 0 {
+		t.Errorf("none: %s %v", none.Confidence, unitIDs(none))
+	}
+}

@@ -1,0 +1,91 @@
+package evidence
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+)
+
+// standing is whether a record is in force, and why not.
+type standing struct {
+	inForce bool
+	// note labels a record not in force ("superseded by ADR-0002",
+	// "proposed") or a record whose text says it is being replaced
+	// ("possibly superseded: ... (see ADR-0009)").
+	note string
+	// by is the record the text points to, for a possibly superseded one.
+	by *adr.Record
+}
+
+// replacedWords are the phrases with which a record's own text says it
+// is superseded, in the English the corpora use ("superseded by",
+// "replaced by", "deprecated in favour of", "we are moving on from this
+// decision"). A phrase counts only on a line that also names another
+// record, so "will be replaced by a Send method" does not.
+var replacedWords = regexp.MustCompile(`(?i)\b(super[sc]e+ded|replaced|obsoleted|deprecated?|retired)\b[^.\n]{0,40}\b(by|in favou?r of|with)\b|\bmoving on from\b|\bno longer (in force|valid|applies|applicable)\b|\bin favou?r of\b`)
+
+// recordMention finds references to other records on a line: Markdown
+// link targets and bare IDs such as ADR-9, ADR #0033.
+var (
+	linkTarget = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	bareID     = regexp.MustCompile(`(?i)\b(ADR)[-_ #]?0*([0-9]{1,6})\b`)
+)
+
+// standingOf says whether r is in force: accepted, and not marked
+// superseded by its status (in any form the parser reads). A record in
+// force whose text says it is being replaced, naming the record that
+// replaces it, is flagged as possibly superseded with that pointer.
+func (s *Service) standingOf(r *adr.Record) standing {
+	if r.Status != adr.Accepted {
+		st := standing{note: string(r.Status)}
+		switch r.Status {
+		case adr.Superseded:
+			if cur, _ := s.successors(r); len(cur) == 1 {
+				st.note = "superseded by " + cur[0].ID
+			}
+		case adr.Unknown:
+			st.note = "status unknown"
+		}
+		return st
+	}
+	st := standing{inForce: true}
+	if by, line := s.replacedInProse(r); by != nil {
+		st.by = by
+		st.note = fmt.Sprintf("possibly superseded: its text says %q (see %s)", clip(strings.TrimSpace(line), 120), by.ID)
+	}
+	return st
+}
+
+// replacedInProse finds a line of r (outside its status section) that
+// says it is replaced and names the record that replaces it.
+func (s *Service) replacedInProse(r *adr.Record) (*adr.Record, string) {
+	t := r.Text
+	skip := map[int]bool{}
+	if u, ok := r.Unit("status"); ok {
+		for i := u.Start; i <= u.End; i++ {
+			skip[i] = true
+		}
+	}
+	for i := range t.Lines {
+		if skip[i+1] {
+			continue
+		}
+		line := t.LineText(i)
+		if !replacedWords.MatchString(line) {
+			continue
+		}
+		for _, m := range linkTarget.FindAllStringSubmatch(line, -1) {
+			if o := s.Log.Target(r, m[1]); o != nil && o != r {
+				return o, line
+			}
+		}
+		for _, m := range bareID.FindAllStringSubmatch(line, -1) {
+			if o, err := s.Log.Resolve(m[2]); err == nil && o != nil && o != r && o.Root == r.Root {
+				return o, line
+			}
+		}
+	}
+	return nil, ""
+}

@@ -1,0 +1,407 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// clientRepo makes a git repository with a small decision log and files
+// that JSON escaping multiplies, for the real-client tests.
+func clientRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"doc/adr/0001-use-mysql.md":      "# 1. Use MySQL\n\nDate: 2026-01-01\n\n## Status\n\nSuperseded by [2. Use PostgreSQL](0002-use-postgresql.md)\n\n## Decision\n\nOrders are stored in MySQL.\n",
+		"doc/adr/0002-use-postgresql.md": "# 2. Use PostgreSQL\n\nDate: 2026-02-01\n\n## Status\n\nAccepted\n\nSupersedes [1. Use MySQL](0001-use-mysql.md)\n\n## Decision\n\nOrders are stored in PostgreSQL.\n",
+		"quotes.txt":                     strings.Repeat(strings.Repeat(`"<&>`+"\t", 30)+" needle\n", 300),
+	}
+	for p, c := range files {
+		p = filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("git", "init", "-q")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	return dir
+}
+
+// TestGoSDKClient2026 drives `git adr mcp` (the real binary, over its
+// stdio) with the official Go SDK's client on protocol 2026-07-28: the
+// sessionless discovery, every tool, then Close, which closes stdin and
+// must find the server gone within a second.
+func TestGoSDKClient2026(t *testing.T) {
+	dir := clientRepo(t)
+	cmd := exec.Command("git-adr", "mcp")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-sdk-test", Version: "1"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	if strings.Join(names, " ") != "adr_context adr_list adr_read adr_search adr_show" {
+		t.Errorf("tools %v", names)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"adr_context", map[string]any{"task": "which database stores orders"}, `"in_force":true`},
+		{"adr_show", map[string]any{"id": "1"}, `"in_force":false`},
+		{"adr_read", map[string]any{"path": "quotes.txt"}, `"next_start_line":`},
+		{"adr_search", map[string]any{"pattern": "needle"}, `"truncated":true`},
+		{"adr_list", map[string]any{}, `"name":"quotes.txt"`},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil {
+			t.Fatalf("%s: %v", c.tool, err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if res.IsError || !strings.Contains(text, c.want) {
+			t.Errorf("%s: isError %v, %.300s", c.tool, res.IsError, text)
+		}
+	}
+	start := time.Now()
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the server took %v to exit after its input closed", d)
+	}
+}
+
+// TestTypeScriptSDKClient drives `git adr mcp` with the official MCP
+// TypeScript SDK's client (node): it lists the tools, reads every page of
+// a file of quotes, tabs and <>&, calls the other tools and a bad
+// argument, and closes. Every message the server wrote is checked here:
+// at most 12,000 code points, no HTML escaping, the pages rebuild the
+// file. It needs node and the SDK: GIT_ADR_MCP_SDK names a folder where
+// `npm install --prefix DIR @modelcontextprotocol/sdk@1.32.2` was run
+// (.ci/run does it when npm can reach the registry).
+func TestTypeScriptSDKClient(t *testing.T) {
+	sdk := os.Getenv("GIT_ADR_MCP_SDK")
+	if _, err := exec.LookPath("node"); err != nil || sdk == "" {
+		t.Skip("needs node and GIT_ADR_MCP_SDK=DIR with @modelcontextprotocol/sdk installed (npm install --prefix DIR @modelcontextprotocol/sdk@1.32.2; .ci/run does this)")
+	}
+	entry := filepath.Join(sdk, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "client", "index.js")
+	if _, err := os.Stat(entry); err != nil {
+		t.Skipf("GIT_ADR_MCP_SDK=%s has no @modelcontextprotocol/sdk: %v", sdk, err)
+	}
+	dir := clientRepo(t)
+	wire := filepath.Join(t.TempDir(), "wire.jsonl")
+	script := filepath.Join(t.TempDir(), "client.mjs")
+	if err := os.WriteFile(script, []byte(tsClient), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitadr, err := exec.LookPath("git-adr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SDK="+filepath.Join(sdk, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm"),
+		"GITADR="+gitadr, "WIRE="+wire, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node client: %v\n%s", err, out)
+	}
+	var got struct {
+		Tools   []string `json:"tools"`
+		Pages   int      `json:"pages"`
+		Content string   `json:"content"`
+		Results []string `json:"results"`
+		BadArg  string   `json:"bad_arg"`
+		CloseMS float64  `json:"close_ms"`
+	}
+	if err := json.Unmarshal(lastLine(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if strings.Join(got.Tools, " ") != "adr_context adr_list adr_read adr_search adr_show" {
+		t.Errorf("tools %v", got.Tools)
+	}
+	want, _ := os.ReadFile(filepath.Join(dir, "quotes.txt"))
+	if got.Content != string(want) || got.Pages < 2 {
+		t.Errorf("%d pages did not rebuild the file", got.Pages)
+	}
+	if !strings.Contains(got.BadArg, `error: unknown argument "lines"`) {
+		t.Errorf("bad argument: %q", got.BadArg)
+	}
+	f, err := os.Open(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	n, protocol := 0, ""
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if i := strings.Index(line, `"protocolVersion":"`); i >= 0 && protocol == "" {
+			protocol, _, _ = strings.Cut(line[i+len(`"protocolVersion":"`):], `"`)
+		}
+		if c := utf8.RuneCountInString(line); c > 12000 {
+			t.Errorf("a message of %d code points: %.200s", c, line)
+		}
+		if strings.Contains(line, `\u003c`) || strings.Contains(line, `\u0026`) {
+			t.Errorf("HTML escaping on the wire: %.200s", line)
+		}
+	}
+	if n < got.Pages+5 {
+		t.Errorf("only %d messages on the wire", n)
+	}
+	t.Logf("TypeScript SDK client: protocol %s, %d messages, %d pages, exit %.0f ms after close", protocol, n, got.Pages, got.CloseMS)
+	if got.CloseMS > 1000 {
+		t.Errorf("the server took %.0f ms to exit after close", got.CloseMS)
+	}
+}
+
+func lastLine(b []byte) []byte {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return []byte(lines[len(lines)-1])
+}
+
+// tsClient is the TypeScript SDK client: the server runs as
+// `sh -c 'git-adr mcp | tee WIRE'`, so every message it writes is kept.
+const tsClient = `
+const { Client } = await import(process.env.SDK + "/client/index.js");
+const { StdioClientTransport } = await import(process.env.SDK + "/client/stdio.js");
+const transport = new StdioClientTransport({
+  command: "sh",
+  args: ["-c", 'exec "$GITADR" mcp | tee "$WIRE"'],
+  env: process.env,
+  stderr: "inherit",
+});
+const client = new Client({ name: "ts-sdk-test", version: "1" });
+await client.connect(transport);
+const text = (r) => r.content[0].text;
+const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+let start = 1, pages = 0, content = "";
+for (;;) {
+  const r = await client.callTool({ name: "adr_read", arguments: { path: "quotes.txt", start_line: start } });
+  if (r.isError) throw new Error(text(r));
+  const pg = JSON.parse(text(r));
+  content += pg.content;
+  pages++;
+  if (pg.next_start_line === null) break;
+  start = pg.next_start_line;
+}
+const results = [];
+for (const [name, args] of [["adr_context", { task: "which database stores orders" }], ["adr_show", { id: "2" }],
+  ["adr_search", { pattern: "needle" }], ["adr_list", {}]]) {
+  const r = await client.callTool({ name, arguments: args });
+  if (r.isError) throw new Error(name + ": " + text(r));
+  results.push(text(r).slice(0, 80));
+}
+const bad = await client.callTool({ name: "adr_read", arguments: { path: "quotes.txt", lines: 3 } });
+const t0 = performance.now();
+const exited = new Promise((resolve) => transport._process.once("exit", resolve));
+await client.close();
+await exited;
+const close_ms = performance.now() - t0;
+console.log(JSON.stringify({ tools, pages, content, results, bad_arg: text(bad), close_ms }));
+`
+
+// TestMCPBudgetOverCorpora serves every shared corpus with the real binary
+// and walks it with the Go SDK client: every directory page, every page of
+// every file, searches, adr_show of every record (every page), adr_context
+// for the overview, every record and the labelled tasks. Every message the
+// server writes (kept by tee) must be within 12,000 code points.
+func TestMCPBudgetOverCorpora(t *testing.T) {
+	root := corporaDir()
+	if root == "" {
+		t.Skip("shared corpora not found (set GIT_ADR_CORPORA)")
+	}
+	if testing.Short() {
+		t.Skip("walks every corpus")
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) { walkCorpus(t, filepath.Join(root, e.Name())) })
+	}
+}
+
+func walkCorpus(t *testing.T, src string) {
+	dir := filepath.Join(t.TempDir(), "repo")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	wire := filepath.Join(t.TempDir(), "wire.jsonl")
+	cmd := exec.Command("sh", "-c", `exec git-adr mcp | tee "$WIRE"`)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "WIRE="+wire, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "walk", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	call := func(tool string, args map[string]any) map[string]any {
+		calls++
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s %v: %v", tool, args, err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if res.IsError {
+			if strings.Contains(text, "budget") {
+				t.Errorf("%s %v: %s", tool, args, text)
+			}
+			return nil
+		}
+		var v map[string]any
+		json.Unmarshal([]byte(text), &v)
+		return v
+	}
+	// Every directory, every page; every file, every page.
+	dirs := []string{"."}
+	var files []string
+	for len(dirs) > 0 {
+		d := dirs[0]
+		dirs = dirs[1:]
+		after := ""
+		for {
+			v := call("adr_list", map[string]any{"path": d, "after": after})
+			if v == nil {
+				break
+			}
+			for _, x := range v["entries"].([]any) {
+				en := x.(map[string]any)
+				p := filepath.ToSlash(filepath.Join(d, en["name"].(string)))
+				switch en["type"] {
+				case "dir":
+					dirs = append(dirs, p)
+				case "file":
+					files = append(files, p)
+				}
+			}
+			next, _ := v["next_after"].(string)
+			if next == "" {
+				break
+			}
+			after = next
+		}
+	}
+	for _, f := range files {
+		for start := 1.0; ; {
+			v := call("adr_read", map[string]any{"path": f, "start_line": start})
+			if v == nil || v["next_start_line"] == nil {
+				break
+			}
+			start = v["next_start_line"].(float64)
+		}
+	}
+	for _, p := range []string{"the", "ADR", `"`, "Decision", "<"} {
+		call("adr_search", map[string]any{"pattern": p})
+	}
+	// The decision log: overview, every record by ID (context and show,
+	// every page), and tasks.
+	ov := call("adr_context", map[string]any{})
+	if ov == nil {
+		t.Fatal("no overview")
+	}
+	out, err := exec.Command("git-adr", "-C", dir, "list", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []struct {
+		ID string `json:"id"`
+	}
+	json.Unmarshal(out, &recs)
+	for _, r := range recs {
+		call("adr_context", map[string]any{"id": r.ID})
+		call("adr_context", map[string]any{"id": r.ID, "intent": "history"})
+		for start := 1.0; ; {
+			v := call("adr_show", map[string]any{"id": r.ID, "start_line": start})
+			if v == nil || v["next_start_line"] == nil {
+				break
+			}
+			start = v["next_start_line"].(float64)
+		}
+	}
+	for _, task := range []string{"which database do we use", "how are records numbered and named", "security of the deployment pipeline"} {
+		call("adr_context", map[string]any{"task": task})
+	}
+	cs.Close()
+	data, err := os.ReadFile(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	biggest := 0
+	for _, l := range lines {
+		n := utf8.RuneCountInString(l)
+		biggest = max(biggest, n)
+		if n > 12000 {
+			t.Errorf("a message of %d code points: %.200s", n, l)
+		}
+	}
+	t.Logf("%d calls (%d files, %d records), %d messages, the largest %d code points", calls, len(files), len(recs), len(lines), biggest)
+}
+
+// TestMCPBudgetWorstCase walks a generated log whose records are made of
+// what escaping multiplies (quotes, backslashes, tabs, control characters,
+// <>&, CJK, emoji, long lines) the same way: every tool, every page, every
+// message within 12,000 code points.
+func TestMCPBudgetWorstCase(t *testing.T) {
+	src := t.TempDir()
+	alphabet := []string{`"`, `\`, "\t", "<", ">", "&", "\x01", "日本", "🦀", "word ", "\u2028"}
+	for n := 1; n <= 6; n++ {
+		var b strings.Builder
+		for l := 0; l < 40*n; l++ {
+			width := 20 + (l*37)%180
+			if l%17 == 0 {
+				width = 2500
+			}
+			for k := 0; k < width; k++ {
+				b.WriteString(alphabet[(k*7+l*3+n)%len(alphabet)])
+			}
+			b.WriteString(" database\n")
+		}
+		body := b.String()
+		rec := "# " + strings.Repeat(`"<&>`, n) + " use a database\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n## Context\n\n" + body +
+			"\n## Decision\n\n" + body + "\n## Consequences\n\n" + body
+		p := filepath.Join(src, "doc", "adr", strings.Repeat("0", 3)+string(rune('0'+n))+"-worst.md")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(rec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	walkCorpus(t, src)
+}
