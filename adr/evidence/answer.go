@@ -2,6 +2,8 @@ package evidence
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -55,8 +57,12 @@ func (r Request) withDefaults() Request {
 }
 
 func sameRequest(a, b Request) bool {
+	if !slices.Equal(a.Paths, b.Paths) {
+		return false
+	}
 	a.Cursor, b.Cursor, a.Format, b.Format = "", "", "", ""
-	return a == b
+	a.Paths, b.Paths = nil, nil
+	return reflect.DeepEqual(a, b)
 }
 
 func describe(r Request) string {
@@ -103,6 +109,12 @@ func (r Request) validate(w words) error {
 	if r.MaxChars != 0 && (r.MaxChars < MinCharsLimit || r.MaxChars > MaxCharsLimit) {
 		return badRequest(fmt.Sprintf("use a number from %d to %d", MinCharsLimit, MaxCharsLimit), "%s %d is out of range", w.arg("max_chars"), r.MaxChars)
 	}
+	if len(r.Paths) > maxRequestPaths {
+		return badRequest("name fewer files, or narrow the diff", "%d paths; at most %d are accepted", len(r.Paths), maxRequestPaths)
+	}
+	if n := len([]rune(strings.Join(r.Paths, "\n"))); n > maxRequestChars*4 {
+		return badRequest("name fewer files, or narrow the diff", "the paths are %d characters; at most %d are accepted", n, maxRequestChars*4)
+	}
 	for _, f := range []struct{ arg, v string }{{"task", r.Task}, {"id", r.ID}, {"domain", r.Domain}, {"iteration", r.Iteration}, {"file", r.File}} {
 		if n := len([]rune(f.v)); n > maxRequestChars {
 			return badRequest("shorten it: the request is echoed in every response and cursor", "%s is %d characters; at most %d are accepted", w.arg(f.arg), n, maxRequestChars)
@@ -122,11 +134,16 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 		p, err = s.byGroup(req)
 	case "task":
 		p, err = s.byTask(req, limit)
+	case "paths":
+		p = newPlan()
 	default:
 		p = s.overview(req.Intent)
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(req.Paths) > 0 {
+		s.governFirst(p, req)
 	}
 	fresh, viewWarnings := s.freshness(p, p.roots)
 	resp := &Response{
@@ -150,6 +167,8 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 		resp.Query = req.Iteration
 	case "task":
 		resp.Query = req.Task
+	case "paths":
+		resp.Query = strings.Join(req.Paths, " ")
 	}
 	// Every unit the plan selected, in order, for counting.
 	all := make([][]Unit, len(p.items))

@@ -40,7 +40,7 @@ type cursorState struct {
 }
 
 const (
-	cursorVersion = 2
+	cursorVersion = 3
 	cursorFPSize  = 8
 	cursorMACSize = 16
 	// maxCursorChars bounds what is decoded at all: two request strings of
@@ -77,7 +77,7 @@ func encodePayload(c cursorState) []byte {
 	b = append(b, intent)
 	b = binary.AppendVarint(b, int64(c.req.MaxUnits))
 	b = binary.AppendVarint(b, int64(c.req.MaxChars))
-	for _, s := range []string{c.req.ID, c.req.Domain, c.req.Iteration, c.req.Task, c.req.File} {
+	for _, s := range []string{c.req.ID, c.req.Domain, c.req.Iteration, c.req.Task, c.req.File, strings.Join(c.req.Paths, "\n")} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -158,7 +158,7 @@ func decodePayload(payload []byte) (cursorState, error) {
 	if !ok1 || !ok2 {
 		return bad("truncated budget")
 	}
-	var strs [5]string
+	var strs [6]string
 	for i := range strs {
 		n, k := binary.Uvarint(rest)
 		if k <= 0 || n > uint64(len(rest)-k) {
@@ -186,7 +186,11 @@ func decodePayload(payload []byte) (cursorState, error) {
 		return bad("max_chars %d is out of range (%d to %d)", chars, MinCharsLimit, MaxCharsLimit)
 	}
 	c.pos, c.part = int(pos), int(part)
-	c.req = Request{ID: strs[0], Domain: strs[1], Iteration: strs[2], Task: strs[3], File: strs[4],
+	var paths []string
+	if strs[5] != "" {
+		paths = strings.Split(strs[5], "\n")
+	}
+	c.req = Request{ID: strs[0], Domain: strs[1], Iteration: strs[2], Task: strs[3], File: strs[4], Paths: paths,
 		Intent: cursorIntents[intent], MaxUnits: int(units), MaxChars: int(chars)}
 	if err := c.req.validate(words{}); err != nil {
 		var re *RequestError

@@ -89,9 +89,13 @@ type Request struct {
 	Iteration string `json:"iteration,omitempty"`
 	Task      string `json:"task,omitempty"`
 	File      string `json:"file,omitempty"`
-	Intent    Intent `json:"intent,omitempty"`
-	MaxUnits  int    `json:"max_units,omitempty"`
-	MaxChars  int    `json:"max_chars,omitempty"`
+	// Paths are changed or selected files (context --file without --task,
+	// --diff): the decisions that govern them come first; alone they are
+	// the selector "paths".
+	Paths    []string `json:"paths,omitempty"`
+	Intent   Intent   `json:"intent,omitempty"`
+	MaxUnits int      `json:"max_units,omitempty"`
+	MaxChars int      `json:"max_chars,omitempty"`
 	// Format is how the response will be printed; the budget is measured
 	// in it.
 	Format Format `json:"-"`
@@ -110,6 +114,8 @@ func (r Request) Selector() string {
 		return "iteration"
 	case r.Task != "":
 		return "task"
+	case len(r.Paths) > 0:
+		return "paths"
 	}
 	return "overview"
 }

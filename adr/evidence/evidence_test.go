@@ -418,7 +418,7 @@ func TestCursorFieldsValidated(t *testing.T) {
 		{"file without task", with(func(c *cursorState) { c.req.File = "a.go" }), "invalid cursor: --file needs --task"},
 		{"long task", with(func(c *cursorState) { c.req.Domain, c.req.Task = "", strings.Repeat("x", 1001) }), "invalid cursor: --task is 1001 characters"},
 		{"another log", with(func(c *cursorState) { c.fingerprint[0]++ }), "stale cursor: the decision log changed"},
-		{"old version", raw(func(b []byte) []byte { b[0] = 1; return b }), "invalid cursor: version 1 is not 2"},
+		{"old version", raw(func(b []byte) []byte { b[0] = 1; return b }), "invalid cursor: version 1 is not 3"},
 		{"trailing bytes", raw(func(b []byte) []byte { return append(b, 0) }), "invalid cursor: 1 bytes after the request"},
 		{"cut short", raw(func(b []byte) []byte { return b[:len(b)-3] }), "invalid cursor: truncated request"},
 		{"only a header", raw(func(b []byte) []byte { return b[:5] }), "invalid cursor: 5 bytes is too short"},

@@ -42,6 +42,9 @@ type Service struct {
 	Ablate Ablation
 	// Memory supplies memory items to task answers (kind "memory"); nil: none.
 	Memory MemorySource
+	// Scope finds the records governing paths (declared scope, markers,
+	// mentions; see adr/scope), for requests with Paths; nil: none.
+	Scope func(paths []string) []ScopeHit
 
 	fingerprint string
 	cursorKey   []byte
@@ -287,4 +290,12 @@ func (s *Service) dependencies(from []*adr.Record) []dep {
 		frontier = next
 	}
 	return out
+}
+
+// ScopeHit is a record that governs a path, and why ("applies_to:
+// payments/**", "marker ADR-0012 at x.go:3").
+type ScopeHit struct {
+	Record *adr.Record
+	Path   string
+	Why    string
 }

@@ -7,12 +7,15 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
+	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
 
 type contextOptions struct {
 	domain, iteration, task, file, cursor string
+	diff                                  string
+	staged                                bool
 	current, rationale, history           bool
 	maxUnits, maxChars                    int
 	json                                  bool
@@ -38,15 +41,24 @@ it is superseded, then system constraints and explicit dependencies (at most 3
 relation hops; archived bodies at most 1 hop). --task ranks records and the
 repository's own files by the task's words; --file gives a file priority.
 
+With --file (without --task), --diff REV or --staged: the decisions that
+govern those files come first, each unit saying why (applies_to: payments/**,
+a marker in the file, a record naming its folder; see docs/scope.md), then
+task retrieval when --task is given, in the same budget.
+
 Examples:
    git adr context
    git adr context --task "add a read-through cache to the orders API" --file src/orders/api.go
+   git adr context --diff HEAD~1
+   git adr context --staged --task "cache the orders"
    git adr context ADR-0012 --rationale
    git adr context --domain storage --json
    git adr context --cursor CURSOR`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "free-text `TASK` to find decisions (and source files) for", Destination: &o.task},
-			&cli.StringFlag{Name: "file", Usage: "with --task, a `PATH` that gets priority", Destination: &o.file},
+			&cli.StringFlag{Name: "file", Usage: "a `PATH`: the decisions governing it first; with --task it also gets priority", Destination: &o.file},
+			&cli.StringFlag{Name: "diff", Usage: "the decisions governing the files changed since `REV` (work tree against REV) first", Destination: &o.diff},
+			&cli.BoolFlag{Name: "staged", Usage: "the decisions governing the staged files first", Destination: &o.staged},
 			&cli.StringFlag{Name: "domain", Usage: "the decisions of domain `D`", Destination: &o.domain},
 			&cli.StringFlag{Name: "iteration", Usage: "the decisions of iteration `I`", Destination: &o.iteration},
 			&cli.BoolFlag{Name: "current", Usage: "the decisions in force (default)", Destination: &o.current},
@@ -98,7 +110,23 @@ func runContext(env *Env, id string, o contextOptions) error {
 		if !ok {
 			return usagef("--file %q is outside the repository", o.file)
 		}
-		req.File = rel
+		req.Paths = []string{rel}
+		if o.task != "" {
+			req.File = rel
+		}
+	}
+	if o.diff != "" && o.staged {
+		return usagef("--diff and --staged are exclusive").hint("--staged is the index against HEAD; --diff REV the work tree against REV")
+	}
+	if o.diff != "" || o.staged {
+		paths, err := diffPaths(repo, o.diff, o.staged)
+		if err != nil {
+			return err
+		}
+		req.Paths = append(req.Paths, paths...)
+		if len(req.Paths) == 0 {
+			req.Paths = nil
+		}
 	}
 	if cfg := l.Config; cfg != nil {
 		if req.MaxUnits == 0 {
@@ -131,6 +159,7 @@ func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
 	return &evidence.Service{
 		Log: l, Source: repo.WorktreeFS(), CursorKey: repo.CursorKey, Prefix: repo.Prefix, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
 		Memory: newMemorySource(repo),
+		Scope:  scopeSource(repo, l),
 		SourceFiles: func() ([]string, error) {
 			out, err := repo.Git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
 			if err != nil {
@@ -144,5 +173,49 @@ func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
 			}
 			return paths, nil
 		},
+	}
+}
+
+// diffPaths are the files a diff changes: the work tree against rev, or
+// the index against HEAD (staged).
+func diffPaths(repo *gitops.Repo, rev string, staged bool) ([]string, error) {
+	args := []string{"diff", "--name-only", "-z", "--no-ext-diff"}
+	switch {
+	case staged:
+		args = append(args, "--cached")
+	default:
+		if _, err := repo.ResolveRef(rev); err != nil {
+			return nil, usagef("--diff %q names no revision here", rev).hint("for example --diff HEAD~1, --diff origin/main")
+		}
+		args = append(args, rev, "--")
+	}
+	out, err := repo.Git(args...)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			paths = append(paths, string(p))
+		}
+	}
+	return paths, nil
+}
+
+// scopeSource answers the service's scope questions: the declared scope
+// of the log's records, and the markers of the paths asked about (found
+// with git grep over those paths only).
+func scopeSource(repo *gitops.Repo, l *adr.Log) func(paths []string) []evidence.ScopeHit {
+	return func(paths []string) []evidence.ScopeHit {
+		out, err := repo.Grep(scope.MarkerPattern, "", paths, nil, markersPerFile, markersMax)
+		if err != nil {
+			out = nil
+		}
+		x := scope.New(l, scope.ParseMarkers(out, markersMax))
+		var hits []evidence.ScopeHit
+		for _, m := range x.Govern(paths) {
+			hits = append(hits, evidence.ScopeHit{Record: m.Record, Path: m.Path, Why: m.Why})
+		}
+		return hits
 	}
 }

@@ -16,11 +16,11 @@ import (
 // present cursors with any field value, run as the program forge-cursor:
 //
 //	forge-cursor KEYFILE fp=HEX16 [pos=N] [part=N] [intent=N] [units=N] [chars=N]
-//	             [id=S] [domain=S] [iteration=S] [task=S] [file=S] [version=N]
+//	             [id=S] [domain=S] [iteration=S] [task=S] [file=S] [paths=S] [version=N]
 //
 // It writes the payload as docs/commands/context.md describes it (and
 // adr/evidence/cursor.go implements it, independently of this code) and
-// signs it with the key in KEYFILE. Defaults: version 2, intent 0
+// signs it with the key in KEYFILE. Defaults: version 3, intent 0
 // (current), units 8, chars 12000, everything else zero or empty.
 func forgeCursorMain() int {
 	if len(os.Args) < 3 {
@@ -32,7 +32,7 @@ func forgeCursorMain() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	f := map[string]string{"version": "2", "intent": "0", "units": "8", "chars": "12000", "pos": "0", "part": "0"}
+	f := map[string]string{"version": "3", "intent": "0", "units": "8", "chars": "12000", "pos": "0", "part": "0"}
 	for _, a := range os.Args[2:] {
 		k, v, ok := strings.Cut(a, "=")
 		if !ok {
@@ -60,7 +60,7 @@ func forgeCursorMain() int {
 	b = append(b, byte(num("intent")))
 	b = binary.AppendVarint(b, num("units"))
 	b = binary.AppendVarint(b, num("chars"))
-	for _, k := range []string{"id", "domain", "iteration", "task", "file"} {
+	for _, k := range []string{"id", "domain", "iteration", "task", "file", "paths"} {
 		b = binary.AppendUvarint(b, uint64(len(f[k])))
 		b = append(b, f[k]...)
 	}

@@ -105,15 +105,17 @@ func registerTools(srv *mcpserver.Server, env *Env, tree *navigate.Tree) {
 }
 
 type contextArgs struct {
-	ID        string `json:"id,omitempty" jsonschema:"a record ID with an optional unit locator (ADR-0012, 12, ADR-0012#decision, ADR-0042§3); omit every selector for an overview of the log"`
-	Task      string `json:"task,omitempty" jsonschema:"what you are about to do, in your own words; ranks decision records and the repository's files by its words"`
-	File      string `json:"file,omitempty" jsonschema:"with task: a file (relative to the repository root) whose best lines are always included"`
-	Domain    string `json:"domain,omitempty" jsonschema:"the decisions of one domain"`
-	Iteration string `json:"iteration,omitempty" jsonschema:"the decisions of one delivery iteration"`
-	Intent    string `json:"intent,omitempty" jsonschema:"current (default: decisions in force), rationale (why: context, options, consequences) or history (the supersession chain)"`
-	Cursor    string `json:"cursor,omitempty" jsonschema:"the cursor of a previous adr_context result, to continue it; pass it alone"`
-	MaxUnits  *int   `json:"max_units,omitempty" jsonschema:"at most this many units (default 8)"`
-	MaxChars  *int   `json:"max_chars,omitempty" jsonschema:"at most this many Unicode code points in the whole result (default 12000)"`
+	ID        string   `json:"id,omitempty" jsonschema:"a record ID with an optional unit locator (ADR-0012, 12, ADR-0012#decision, ADR-0042§3); omit every selector for an overview of the log"`
+	Task      string   `json:"task,omitempty" jsonschema:"what you are about to do, in your own words; ranks decision records and the repository's files by its words"`
+	File      string   `json:"file,omitempty" jsonschema:"with task: a file (relative to the repository root) whose best lines are always included"`
+	Files     []string `json:"files,omitempty" jsonschema:"files (relative to the repository root) you are about to change: the decisions that govern them come first, each saying why"`
+	Diff      string   `json:"diff,omitempty" jsonschema:"the decisions governing the files changed since this revision (such as HEAD~1) come first; staged for the staged files"`
+	Domain    string   `json:"domain,omitempty" jsonschema:"the decisions of one domain"`
+	Iteration string   `json:"iteration,omitempty" jsonschema:"the decisions of one delivery iteration"`
+	Intent    string   `json:"intent,omitempty" jsonschema:"current (default: decisions in force), rationale (why: context, options, consequences) or history (the supersession chain)"`
+	Cursor    string   `json:"cursor,omitempty" jsonschema:"the cursor of a previous adr_context result, to continue it; pass it alone"`
+	MaxUnits  *int     `json:"max_units,omitempty" jsonschema:"at most this many units (default 8)"`
+	MaxChars  *int     `json:"max_chars,omitempty" jsonschema:"at most this many Unicode code points in the whole result (default 12000)"`
 }
 
 // addContextTool serves `git adr context` as adr_context. The log is read
@@ -155,6 +157,22 @@ func addContextTool(srv *mcpserver.Server, env *Env) {
 			}
 			req := evidence.Request{ID: a.ID, Task: a.Task, File: a.File, Domain: a.Domain, Iteration: a.Iteration,
 				Intent: evidence.Intent(a.Intent), Cursor: a.Cursor, Format: evidence.CompactJSON}
+			for _, f := range a.Files {
+				rel, ok := repoPath(f)
+				if !ok {
+					return nil, mcpserver.WithHints(fmt.Errorf("file %q is outside the repository", f),
+						"paths are relative to the repository root and must stay inside it")
+				}
+				req.Paths = append(req.Paths, rel)
+			}
+			if a.Diff != "" {
+				paths, err := diffPaths(repo, a.Diff, a.Diff == "staged")
+				if err != nil {
+					return nil, mcpserver.WithHints(fmt.Errorf("diff %q names no revision here", a.Diff),
+						`use a revision such as "HEAD~1", or "staged"`)
+				}
+				req.Paths = append(req.Paths, paths...)
+			}
 			if a.MaxUnits != nil {
 				req.MaxUnits = *a.MaxUnits
 			} else if l.Config != nil {
