@@ -176,18 +176,17 @@ func (x *Index) Govern(paths []string) []Match {
 	return out
 }
 
-// mentions says which of p, its folder or its package path r's text
-// names ("" when none). Folders are named with a trailing slash, so that
-// "cmd" in prose does not count.
+// mentions says which of p or its package (the folder holding it) r's
+// text names ("" when none). The folder is named with its trailing slash,
+// so that a word in prose does not count; folders further up are not
+// asked about: "src/" would name every file.
 func mentions(r *adr.Record, p string) string {
 	src := string(r.Text.Src)
 	if strings.Contains(src, p) {
 		return p
 	}
-	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
-		if strings.Contains(src, d+"/") {
-			return d + "/"
-		}
+	if d := path.Dir(p); d != "." && d != "/" && strings.Contains(src, d+"/") {
+		return d + "/"
 	}
 	return ""
 }

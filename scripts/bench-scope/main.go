@@ -1,0 +1,231 @@
+// Command bench-scope measures `git adr context --diff HEAD~1` against `git
+// diff --name-only HEAD~1` (what any diff-driven tool starts with) on a
+// generated repository: N records, a tenth of them declaring "Applies to:
+// src/pkgK/**", and a source tree of N files in 100 packages, with one
+// commit that changes five files of three packages.
+//
+//	go run ./scripts/bench-scope [-sizes 1000,10000] [-runs 7] [-out docs/benchmarks.md]
+//
+// It checks that the answer leads with exactly the records whose scope the
+// diff touches, then reports medians and the ratio. Figures are reported,
+// never asserted.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() { os.Exit(run()) }
+
+func run() int {
+	sizes := flag.String("sizes", "1000,10000", "comma-separated sizes (records and source files)")
+	runs := flag.Int("runs", 7, "timed runs per command (one warm-up discarded)")
+	out := flag.String("out", "", "write the table into `FILE` between <!-- bench-scope:start --> and <!-- bench-scope:end -->")
+	flag.Parse()
+	bin, err := build()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench-scope:", err)
+		return 1
+	}
+	var table strings.Builder
+	table.WriteString("| records | source files | `git diff --name-only HEAD~1` | `git adr context --diff HEAD~1` | ratio | leading records as expected |\n| ---: | ---: | ---: | ---: | ---: | --- |\n")
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 100 {
+			fmt.Fprintf(os.Stderr, "bench-scope: bad size %q\n", s)
+			return 2
+		}
+		dir, want, err := generate(n)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench-scope:", err)
+			return 1
+		}
+		ok, err := leads(bin, dir, want)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench-scope:", err)
+			return 1
+		}
+		base, err := timeIt(*runs, dir, "git", "diff", "--name-only", "HEAD~1")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench-scope:", err)
+			return 1
+		}
+		ctx, err := timeIt(*runs, dir, bin, "context", "--diff", "HEAD~1")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench-scope:", err)
+			return 1
+		}
+		fmt.Fprintf(&table, "| %d | %d | %s | %s | %.1f× | %v |\n", n, n, ms(base), ms(ctx), float64(ctx)/float64(base), ok)
+		os.RemoveAll(dir)
+	}
+	load := "unknown"
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	result := table.String() + fmt.Sprintf("\nMedian of %d runs after one discarded warm-up; `go run ./scripts/bench-scope` on %s, load average %s at the end.\n",
+		*runs, time.Now().UTC().Format("2006-01-02"), load)
+	fmt.Print(result)
+	if *out != "" {
+		return splice(*out, result)
+	}
+	return 0
+}
+
+func build() (string, error) {
+	dir, err := os.MkdirTemp("", "bench-scope-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "git-adr")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/git-adr")
+	cmd.Stderr = os.Stderr
+	return bin, cmd.Run()
+}
+
+func git(dir string, args ...string) error {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=b", "GIT_AUTHOR_EMAIL=b@e", "GIT_COMMITTER_NAME=b", "GIT_COMMITTER_EMAIL=b@e")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("git %v: %v\n%s", args, err, out)
+	}
+	return nil
+}
+
+// generate writes the repository and returns the IDs the diff's scope
+// selects (records declaring the packages it changes).
+func generate(n int) (string, []string, error) {
+	dir, err := os.MkdirTemp("", "bench-scope-")
+	if err != nil {
+		return "", nil, err
+	}
+	adrDir := filepath.Join(dir, "doc", "adr")
+	os.MkdirAll(adrDir, 0o755)
+	for i := 1; i <= n; i++ {
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "# %d. Decision %d\n\nDate: 2026-01-01\n", i, i)
+		if i%10 == 0 {
+			fmt.Fprintf(&b, "Applies to: src/pkg%d/**\n", (i/10)%100)
+		}
+		fmt.Fprintf(&b, "\n## Status\n\nAccepted\n\n## Context\n\nWhy decision %d matters for queues and caches.\n\n## Decision\n\nWe decide %d.\n", i, i)
+		if err := os.WriteFile(filepath.Join(adrDir, fmt.Sprintf("%05d-decision-%d.md", i, i)), b.Bytes(), 0o644); err != nil {
+			return "", nil, err
+		}
+	}
+	for i := 0; i < n; i++ {
+		p := filepath.Join(dir, "src", fmt.Sprintf("pkg%d", i%100), fmt.Sprintf("file%d.go", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(fmt.Sprintf("package pkg%d\n\nconst N%d = %d\n", i%100, i, i)), 0o644)
+	}
+	if err := git(dir, "init", "-q"); err != nil {
+		return "", nil, err
+	}
+	if err := git(dir, "add", "-A"); err != nil {
+		return "", nil, err
+	}
+	if err := git(dir, "commit", "-qm", "base"); err != nil {
+		return "", nil, err
+	}
+	changed := []int{7, 107, 207, 13, 42} // packages 7, 7, 7, 13, 42
+	pkgs := map[int]bool{}
+	for _, f := range changed {
+		pkgs[f%100] = true
+		p := filepath.Join(dir, "src", fmt.Sprintf("pkg%d", f%100), fmt.Sprintf("file%d.go", f))
+		fh, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return "", nil, err
+		}
+		fh.WriteString("// changed\n")
+		fh.Close()
+	}
+	if err := git(dir, "commit", "-qam", "change"); err != nil {
+		return "", nil, err
+	}
+	var want []string
+	for i := 10; i <= n; i += 10 {
+		if pkgs[(i/10)%100] {
+			want = append(want, fmt.Sprintf("ADR-%05d", i))
+		}
+	}
+	return dir, want, nil
+}
+
+// leads reports whether the answer's leading units are decision units of
+// exactly the records whose scope the diff touches (as many as fit).
+func leads(bin, dir string, want []string) (bool, error) {
+	cmd := exec.Command(bin, "context", "--diff", "HEAD~1", "--json", "--max-units", "8")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return false, fmt.Errorf("context --diff: %v", err)
+	}
+	var resp struct {
+		Units []struct{ ID, Role string } `json:"units"`
+	}
+	if err := json.Unmarshal(out, &resp); err != nil {
+		return false, err
+	}
+	wanted := map[string]bool{}
+	for _, w := range want {
+		wanted[w] = true
+	}
+	got := 0
+	for _, u := range resp.Units {
+		id, _, _ := strings.Cut(u.ID, "#")
+		if !wanted[id] || !strings.HasPrefix(u.Role, "governs ") {
+			return false, nil
+		}
+		got++
+	}
+	return got == min(len(want), 8), nil
+}
+
+func timeIt(runs int, dir, name string, args ...string) (time.Duration, error) {
+	var ds []time.Duration
+	for i := 0; i <= runs; i++ {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return 0, fmt.Errorf("%s %v: %v", name, args, err)
+		}
+		if i > 0 {
+			ds = append(ds, time.Since(start))
+		}
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[len(ds)/2], nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func splice(file, table string) int {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench-scope:", err)
+		return 1
+	}
+	s := string(data)
+	const start, end = "<!-- bench-scope:start -->", "<!-- bench-scope:end -->"
+	i, j := strings.Index(s, start), strings.Index(s, end)
+	if i < 0 || j < i {
+		s += "\n" + start + "\n" + table + end + "\n"
+	} else {
+		s = s[:i+len(start)] + "\n" + table + s[j:]
+	}
+	if err := os.WriteFile(file, []byte(s), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-scope:", err)
+		return 1
+	}
+	return 0
+}
