@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"errors"
 	"path/filepath"
 
@@ -72,6 +73,14 @@ Examples:
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usagef("context takes at most one ID, got %d arguments", c.NArg()).hint(`quote a task: --task "..."`)
+			}
+			// 0 is "the default" inside; given on the command line it is a
+			// value out of range, not a silent default.
+			if c.IsSet("max-units") && o.maxUnits < 1 {
+				return usagef("--max-units %d is out of range", o.maxUnits).hint(fmt.Sprintf("use a number from 1 to %d", evidence.MaxUnitsLimit))
+			}
+			if c.IsSet("max-chars") && o.maxChars < evidence.MinCharsLimit {
+				return usagef("--max-chars %d is out of range", o.maxChars).hint(fmt.Sprintf("use a number from %d to %d", evidence.MinCharsLimit, evidence.MaxCharsLimit))
 			}
 			return runContext(env, c.Args().First(), o)
 		},
