@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"errors"
+	"fmt"
 	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr"
