@@ -2,7 +2,10 @@ package compaction
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"sort"
+	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
@@ -88,6 +91,9 @@ func Propose(l *adr.Log, p *Plan, c *Candidate, revision int, generator string) 
 		}
 		for _, pair := range pairs {
 			cur, man := pair.Paths()
+			if is := narrowing(l, man, pair.ManifestJSON); is != nil {
+				pr.Issues = append(pr.Issues, *is)
+			}
 			add(&pr.Views, cur, pair.Current)
 			add(&pr.Views, man, pair.ManifestJSON)
 		}
@@ -230,4 +236,47 @@ func PlanRecords(l *adr.Log, p *Plan) (sources, deps []*adr.Record) {
 		}
 	}
 	return sources, deps
+}
+
+// narrowing refuses a view that would replace a wider one: a root has one
+// CURRENT pair, so publishing a view of fewer records over it would drop
+// the others from the view without anyone deciding so. Records the old
+// view covered that are no longer live (deleted, archived) do not count.
+func narrowing(l *adr.Log, manPath string, newManifest []byte) *Issue {
+	old, err := fs.ReadFile(l.FS, manPath)
+	if err != nil {
+		return nil // no view yet
+	}
+	was, err := view.DecodeManifest(old)
+	if err != nil {
+		return nil // a broken or foreign pair is the ownership check's
+	}
+	now, err := view.DecodeManifest(newManifest)
+	if err != nil {
+		return nil
+	}
+	keep := map[string]bool{}
+	for _, s := range now.Sources {
+		keep[s.Path] = true
+	}
+	var dropped []string
+	for _, s := range was.Sources {
+		if keep[s.Path] {
+			continue
+		}
+		if r := l.ByPath(s.Path); r == nil || r.Archived {
+			continue
+		}
+		dropped = append(dropped, s.ID)
+	}
+	if len(dropped) == 0 {
+		return nil
+	}
+	shown := dropped
+	if len(shown) > 10 {
+		shown = append(shown[:10:10], fmt.Sprintf("and %d more", len(dropped)-10))
+	}
+	return &Issue{Kind: IssueScope, Path: manPath,
+		Message: fmt.Sprintf("%s covers %d records; this view covers %d, so publishing it would drop %s from the root's view: plan the whole root (`git adr compaction --mode summary` without --domain or --sources) or a scope that keeps them",
+			manPath, len(was.Sources), len(now.Sources), strings.Join(shown, ", "))}
 }

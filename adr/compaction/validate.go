@@ -21,6 +21,7 @@ const (
 	IssueOwnership = "ownership" // the candidate writes a file it does not own
 	IssueLifecycle = "lifecycle" // a replacement that is not a proposal, or a retirement the lifecycle forbids
 	IssueStyle     = "style"     // a replacement not in the plan's style, or missing a required section
+	IssueScope     = "scope"     // a view that would replace a wider one, dropping records from it
 )
 
 // requiredSections are the sections a complete replacement record has
