@@ -106,7 +106,7 @@ type ReviewItem struct {
 func NewReview(p *Plan, c *Candidate, blockers []Issue, outputs []string, candidate string) *Review {
 	rv := &Review{Plan: p.ID, Revision: p.Revision, Mode: p.Mode, State: p.State, Scope: p.Scope, Base: p.Base,
 		Sources: len(p.Sources), Coverage: map[string]int{}, Reorganisation: []ReviewItem{}, Unresolved: []ReviewItem{},
-		Substantive: []ReviewItem{}, Blockers: append([]Issue{}, blockers...), Outputs: append([]string{}, outputs...), Candidate: candidate,
+		Substantive: []ReviewItem{}, Blockers: uniqueIssues(blockers), Outputs: append([]string{}, outputs...), Candidate: candidate,
 		Approval: Hashes{Candidate: p.CandidateTree, Sources: SourcesHash(p.Sources), Membership: p.Membership}, Documents: []Document{},
 		Notes: strings.TrimSpace(c.Notes)}
 	for _, s := range p.Sources {
@@ -305,4 +305,19 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// uniqueIssues keeps the first of issues that say the same thing (two
+// checks may find one problem).
+func uniqueIssues(is []Issue) []Issue {
+	out := []Issue{}
+	seen := map[string]bool{}
+	for _, i := range is {
+		k := i.Kind + "\x00" + i.Message
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, i)
+		}
+	}
+	return out
 }

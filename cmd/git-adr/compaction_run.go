@@ -136,12 +136,13 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 				return err
 			}
 			feedback = fb
-		} else if p.State != compaction.Validated || !env.interactive() {
+		} else if !env.interactive() {
 			return approve(env, l, p)
 		}
 		choice := choiceChanges
 		if p.Mode == compaction.Summary {
-			choice, feedback = promptSummary(env, p.ID, p.Revision, false)
+			// Blockers take Publish away, not Request changes or Cancel.
+			choice, feedback = promptSummary(env, p.ID, p.Revision, p.State != compaction.Validated)
 		}
 		switch choice {
 		case choicePublish:

@@ -105,7 +105,8 @@ func fakeCandidate(req compaction.Request) compaction.Candidate {
 // fakeMode bends a batch answer for scenarios (FAKE_DRAFTER_MODE):
 // "unresolved" leaves the first unit of a record the replacement retires
 // unresolved; "accepted" writes the replacement as accepted; "stray"
-// proposes a record under an ID the plan did not reserve.
+// proposes a record under an ID the plan did not reserve; "uncovered"
+// leaves the first source unit out of the coverage (a summary blocker).
 func fakeMode(c *compaction.Candidate) {
 	switch os.Getenv("FAKE_DRAFTER_MODE") {
 	case "unresolved":
@@ -120,6 +121,10 @@ func fakeMode(c *compaction.Candidate) {
 	case "accepted":
 		for i := range c.Records {
 			c.Records[i].Content = strings.Replace(c.Records[i].Content, "## Status\n\nProposed", "## Status\n\nAccepted", 1)
+		}
+	case "uncovered":
+		if len(c.Summary.Coverage) > 0 {
+			c.Summary.Coverage = c.Summary.Coverage[1:]
 		}
 	case "stray":
 		c.Records = append(c.Records, compaction.NewRecord{ID: "ADR-0099", Title: "Stray", Content: "# 99. Stray\n\n## Status\n\nProposed\n"})
