@@ -11,8 +11,12 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-adr":    func() { setKillPoint(); os.Exit(Main()) },
-		"mcp-client": func() { os.Exit(mcpClientMain()) },
+		"git-adr": func() { setKillPoint(); os.Exit(Main()) },
+		// The adr-tools drop-in (shim.go): install-adr-shim links these
+		// names to the binary.
+		"adr":               func() { os.Exit(Main()) },
+		"_adr_autocomplete": func() { os.Exit(Main()) },
+		"mcp-client":        func() { os.Exit(mcpClientMain()) },
 		// Cursors of any content, signed with a given key (cursorforge_test.go).
 		"forge-cursor": func() { os.Exit(forgeCursorMain()) },
 		// Drafters for compaction scenarios (fakedrafter_test.go).
