@@ -100,6 +100,8 @@ func newApp(env *Env) *cli.App {
 			mcpCommand(env),
 			helpCommand(env),
 			trustCommand(env),
+			installAdrShimCommand(env),
+			completionCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
