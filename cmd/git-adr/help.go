@@ -121,7 +121,6 @@ func closest(s string, candidates []string) string {
 	return best
 }
 
-
 // buildVersion is the version stamped at link time, else the module
 // version `go install module@version` records, else "dev".
 func buildVersion() string {

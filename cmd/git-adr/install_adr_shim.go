@@ -25,7 +25,7 @@ type shimResult struct {
 	// Installed are the files written or already in place.
 	Installed []shimFile `json:"installed"`
 	// Target is the git-adr binary they run.
-	Target string `json:"target"`
+	Target string   `json:"target"`
 	Notes  []string `json:"notes"`
 }
 
