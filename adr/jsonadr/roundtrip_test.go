@@ -319,9 +319,11 @@ func TestImportConflicts(t *testing.T) {
 	}}
 	disk := map[string]string{"doc/adr/0001-a.md": "# 1. A\n", "doc/adr/0002-b.md": "# 2. B, edited\n", "doc/adr/0003-other.md": "# 3. Other\n"}
 	_, err := PlanImport(doc, ImportOptions{
-		Root:    &adr.Root{Path: "doc/adr", Digits: 4},
-		Exists:  func(p string) ([]byte, bool) { s, ok := disk[p]; return []byte(s), ok },
-		Numbers: func(string) map[int]string { return map[int]string{1: "doc/adr/0001-a.md", 2: "doc/adr/0002-b.md", 3: "doc/adr/0003-other.md"} },
+		Root:   &adr.Root{Path: "doc/adr", Digits: 4},
+		Exists: func(p string) ([]byte, bool) { s, ok := disk[p]; return []byte(s), ok },
+		Numbers: func(string) map[int]string {
+			return map[int]string{1: "doc/adr/0001-a.md", 2: "doc/adr/0002-b.md", 3: "doc/adr/0003-other.md"}
+		},
 	})
 	var ce *ConflictError
 	if !errors.As(err, &ce) {

@@ -102,6 +102,8 @@ func newApp(env *Env) *cli.App {
 			trustCommand(env),
 			installAdrShimCommand(env),
 			completionCommand(env),
+			exportCommand(env),
+			importCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
