@@ -43,9 +43,9 @@ missing or stale.
 (any path you name); --intro FILE and --outro FILE put Markdown before and
 after the tables, and --prefix P links each record as P followed by its
 path in the root (adr-tools' generate toc -i, -o and -p). When PATH already
-has an adr-log section (<!-- adrlog --> ... <!-- adrlogstop -->), only that
-section is filled, with a "* [ADR-0001](...) - Title" list, as adr-log
-does; the rest of the file is kept byte for byte. INDEX.md itself is always
+has an adr-log section (the lines between the HTML comments "adrlog" and
+"adrlogstop"), only that section is filled, with a "* [ADR-0001](...) -
+Title" list, as adr-log does; the rest of the file is kept byte for byte. INDEX.md itself is always
 the records alone, so that new, link and decide can keep it current.
 
 Examples:
@@ -53,7 +53,7 @@ Examples:
    git adr index --check          # in CI or a pre-commit hook
    git adr index --json
    git adr index --stdout --intro intro.md --prefix docs/adr/
-   git adr index --output README.md   # fills <!-- adrlog --> ... <!-- adrlogstop -->`,
+   git adr index --output README.md   # fills its adr-log section`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when an INDEX.md is missing or stale", Destination: &o.check},
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array of {root, path, status}", Destination: &o.json},
