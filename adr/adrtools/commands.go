@@ -27,7 +27,7 @@ var helpers = []string{
 // Run runs `adr ARGS...` and returns what to do. Nothing is written to
 // disk; the caller carries out the plan.
 func (t *Tool) Run(args []string) Plan {
-	t.pending, t.plan = nil, Plan{}
+	t.pending, t.plan, t.listed = nil, Plan{}, nil
 	cmd := ""
 	if len(args) > 0 {
 		cmd = args[0]

@@ -32,7 +32,6 @@ package adrtools
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -98,6 +97,9 @@ type Tool struct {
 	// output.
 	pending map[string][]byte
 	plan    Plan
+	// listed is the last List, until the next write: toc and graph look
+	// every record up through it (_adr_title greps adr list).
+	listed []string
 }
 
 // Plan is what a command does: files to write (in order), directories to
@@ -187,6 +189,7 @@ func (t *Tool) pendingDir(p string) bool {
 
 // write records a file write; later reads see it.
 func (t *Tool) write(p string, data []byte) {
+	t.listed = nil
 	if t.pending == nil {
 		t.pending = map[string][]byte{}
 	}
@@ -207,6 +210,7 @@ func (t *Tool) write(p string, data []byte) {
 }
 
 func (t *Tool) mkdir(p string) {
+	t.listed = nil
 	t.plan.Mkdirs = append(t.plan.Mkdirs, p)
 }
 
@@ -267,6 +271,9 @@ func ancestor(p string, n int) string {
 // List is adr-list: the records of the ADR directory, sorted, as
 // `find DIR | grep -E "^DIR/[0-9]+-[^/]*\.md" | sort` prints them.
 func (t *Tool) List() ([]string, error) {
+	if t.listed != nil {
+		return t.listed, nil
+	}
 	dir := t.Dir()
 	if !t.isDir(dir) {
 		return nil, &Failure{Out: fmt.Sprintf("The %s directory does not exist\n", dir), Code: 1}
@@ -313,6 +320,10 @@ func (t *Tool) List() ([]string, error) {
 		}
 	}
 	sort.Strings(out)
+	if out == nil {
+		out = []string{}
+	}
+	t.listed = out
 	return out, nil
 }
 
@@ -368,7 +379,5 @@ func unlines(ls []string) []byte {
 	}
 	return []byte(b.String())
 }
-
-var errNoTitle = errors.New("no title given")
 
 func basename(p string) string { return path.Base(strings.TrimRight(p, "/")) }
