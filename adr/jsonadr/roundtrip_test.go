@@ -334,3 +334,35 @@ func TestImportConflicts(t *testing.T) {
 		t.Fatalf("conflicts %q, want %q", ce.Conflicts, want)
 	}
 }
+
+// TestNotUTF8RoundTrip: a record that is not UTF-8 (Latin-1) travels as
+// base64 and comes back byte for byte; CRLF and a missing final newline
+// survive in the plain form.
+func TestNotUTF8RoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"doc/adr/0001-latin.md": []byte("# 1. Caf\xe9\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n"),
+		"doc/adr/0002-crlf.md":  []byte("# 2. CRLF\r\n\r\nDate: 2024-01-02\r\n\r\n## Status\r\n\r\nProposed"),
+	}
+	for p, b := range files {
+		os.MkdirAll(filepath.Join(dir, "doc", "adr"), 0o755)
+		os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), b, 0o644)
+	}
+	data := exportAll(t, load(t, dir))
+	doc, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := doc.ADRs[0].CustomSections[KeyBodyBase64]; !ok {
+		t.Fatalf("the Latin-1 record has no %s: %v", KeyBodyBase64, doc.ADRs[0].CustomSections)
+	}
+	plan, err := PlanImport(doc, ImportOptions{Root: &adr.Root{Path: "doc/adr"}, Exists: func(string) ([]byte, bool) { return nil, false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range plan.Files {
+		if !bytes.Equal(f.Data, files[f.Path]) {
+			t.Errorf("%s: %q, want %q", f.Path, f.Data, files[f.Path])
+		}
+	}
+}
