@@ -105,12 +105,8 @@ func runExportJSON(env *Env, ids []string, output string) error {
 		_, err := env.Out.Write(b.Bytes())
 		return err
 	}
-	p := output
-	if !filepath.IsAbs(p) && env.Dir != "" {
-		p = filepath.Join(env.Dir, p)
-	}
-	if err := replaceFile(p, b.Bytes()); err != nil {
-		return failf("write %s: %v", output, err)
+	if _, err := writeNamedFiles(env, []namedFile{{Path: output, Data: b.Bytes()}}); err != nil {
+		return err
 	}
 	fmt.Fprintf(env.Out, "wrote %d records to %s\n", len(doc.ADRs), adr.Escape(output))
 	return nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -99,14 +98,8 @@ func commandManPage(path []string, cmd *cli.Command) (string, error) {
 }
 
 // writeManPages writes git-adr.1 and every command's page into dir
-// (created when missing), a path the user named.
+// (created when missing), a path the user named (see writeNamedFiles).
 func writeManPages(env *Env, app *cli.App, dir string) error {
-	if !filepath.IsAbs(dir) && env.Dir != "" {
-		dir = filepath.Join(env.Dir, dir)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return failf("create %q: %v", dir, err)
-	}
 	pages := map[string]func() (string, error){"git-adr": func() (string, error) { return manPage(app) }}
 	names := []string{"git-adr"}
 	for _, p := range manPaths(app.Commands, nil) {
@@ -114,17 +107,19 @@ func writeManPages(env *Env, app *cli.App, dir string) error {
 		pages[manName(p)] = func() (string, error) { return commandManPage(p, cmd) }
 		names = append(names, manName(p))
 	}
+	var files []namedFile
 	for _, n := range names {
 		page, err := pages[n]()
 		if err != nil {
 			return err
 		}
-		f := filepath.Join(dir, n+".1")
-		if err := replaceFile(f, []byte(page)); err != nil {
-			return failf("write %s: %v", f, err)
-		}
+		files = append(files, namedFile{Path: filepath.Join(dir, n+".1"), Data: []byte(page)})
 	}
-	fmt.Fprintf(env.Out, "wrote %d manual pages into %s\n", len(names), adr.Escape(dir))
+	changed, err := writeNamedFiles(env, files)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Out, "wrote %d manual pages into %s (%d changed)\n", len(names), adr.Escape(dir), changed)
 	return nil
 }
 
