@@ -3,10 +3,11 @@ package adr
 import (
 	"fmt"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // FindingKind names a kind of problem [Log.Check] reports.
@@ -76,7 +77,7 @@ var CompactionKinds = []FindingKind{KindViewStale, KindViewCorrupt, KindViewUnsu
 
 // ParseFindingKind returns the kind named exactly by s.
 func ParseFindingKind(s string) (FindingKind, bool) {
-	for _, k := range append(append([]FindingKind(nil), FindingKinds...), CompactionKinds...) {
+	for _, k := range append(append(append([]FindingKind(nil), FindingKinds...), CompactionKinds...), ScopeKinds...) {
 		if s == string(k) {
 			return k, true
 		}
@@ -96,7 +97,32 @@ type Finding struct {
 	IDs     []string `json:"ids"`
 	Message string   `json:"message"`
 	Fix     string   `json:"fix"`
+	// Warning marks a staleness signal: reported, but it makes check exit
+	// 1 only with [check] warnings = "error".
+	Warning bool `json:"warning,omitempty"`
 }
+
+// Staleness and code-scope kinds (warnings; see [Finding.Warning]).
+const (
+	// KindReviewDue: a record's review_by date has passed.
+	KindReviewDue FindingKind = "review-due"
+	// KindStaleProposal: a proposal older than [check]
+	// stale_proposal_days.
+	KindStaleProposal FindingKind = "stale-proposal"
+	// KindScopeUnmatched: an applies_to glob matches no tracked file.
+	KindScopeUnmatched FindingKind = "scope-unmatched"
+	// KindScopeInvalid: an applies_to glob that is not a pattern, or a
+	// [[scope]] table naming no record.
+	KindScopeInvalid FindingKind = "scope-invalid"
+	// KindMarkerUnknown: a source comment names an ADR that is no record.
+	KindMarkerUnknown FindingKind = "marker-unknown"
+	// KindScopeChurn: the paths a record in force governs changed in
+	// more commits since it was accepted than [check] churn_commits.
+	KindScopeChurn FindingKind = "scope-churn"
+)
+
+// ScopeKinds lists the staleness and scope kinds `git adr check` adds.
+var ScopeKinds = []FindingKind{KindReviewDue, KindStaleProposal, KindScopeUnmatched, KindScopeInvalid, KindMarkerUnknown, KindScopeChurn}
 
 // CheckOptions tunes [Log.Check]. The zero value checks the work tree alone.
 type CheckOptions struct {
@@ -572,6 +598,12 @@ func (c *checker) oneWay() {
 				if c.rels[relKey{t, r, rev}] {
 					continue
 				}
+				if rel.Type == Supersedes && r.Status == Proposed && t.Status != Superseded {
+					// A proposal's supersession is written back when it is
+					// accepted; until then the record it names stays in
+					// force, as it should.
+					continue
+				}
 				c.add(Finding{
 					Kind: KindOneWayLink, Path: r.Path, Line: rel.Line, IDs: []string{r.ID, t.ID},
 					Message: fmt.Sprintf("%s %s %s but %s (%s) has no %q link back", r.ID, strings.ToLower(rel.Type.Label()), t.ID, t.ID, t.Path, rev.Label()),
@@ -642,8 +674,8 @@ func titleLine(r *Record) int {
 }
 
 var (
-	digitRun = regexp.MustCompile(`\d+`)
-	yamlLine = regexp.MustCompile(`yaml: line (\d+):`)
+	digitRun = lazyre.New(`\d+`)
+	yamlLine = lazyre.New(`yaml: line (\d+):`)
 )
 
 // renumberTitleLine replaces the title's number in a heading line, keeping

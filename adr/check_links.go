@@ -6,15 +6,16 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 var (
 	// refDefinition is a Markdown link reference definition: "[x]: path.md".
-	refDefinition = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?`)
-	inlineCode    = regexp.MustCompile("`+[^`]*`+")
-	urlScheme     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	refDefinition = lazyre.New(`^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?`)
+	inlineCode    = lazyre.New("`+[^`]*`+")
+	urlScheme     = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 )
 
 // links reports relations that resolve to no record and Markdown links to

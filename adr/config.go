@@ -40,8 +40,13 @@ type Config struct {
 	Hooks HooksConfig `toml:"hooks,omitempty"`
 	// Governance says who may accept decisions.
 	Governance GovernanceConfig `toml:"governance,omitempty"`
+	// Guard is the read guard for coding agents (package adr/guard).
+	Guard GuardConfig `toml:"guard,omitempty"`
 	// Archive says where `git adr archive` puts records.
 	Archive ArchiveConfig `toml:"archive,omitempty"`
+	// Scope gives records a code scope from outside their files (for
+	// logs whose files should not be edited).
+	Scope []ScopeConfig `toml:"scope,omitempty"`
 
 	// Path is where the configuration was read from ("" when absent).
 	Path string `toml:"-"`
@@ -94,6 +99,9 @@ type HooksConfig struct {
 	// Index is "fix" (default: a drifted INDEX.md is regenerated into the
 	// commit) or "check" (it blocks).
 	Index string `toml:"index,omitempty"`
+	// Remind prints, never blocks, the decisions governing the staged
+	// paths (within 800 tokens).
+	Remind bool `toml:"remind,omitempty"`
 }
 
 // GovernanceConfig is the [governance] table: who may accept decisions.
@@ -110,6 +118,14 @@ type GovernanceConfig struct {
 	// such as e-mail addresses) whose signature accepts; empty: any
 	// allowed signer.
 	Approvers []string `toml:"approvers,omitempty"`
+}
+
+// GuardConfig is the [guard] table: the read guard's mode. It is
+// written by `git adr config guard MODE`; git config adr.guard.mode, when
+// set, takes precedence over it (see docs/guard.md).
+type GuardConfig struct {
+	// Mode is "off" (default), "warn" or "guard".
+	Mode string `toml:"mode,omitempty"`
 }
 
 // ArchiveConfig is the [archive] table of .adr.toml.
@@ -148,6 +164,23 @@ type CheckConfig struct {
 	// recorded" and says so once; false does the same silently; true
 	// reports each one as unknown-status.
 	RequireStatus *bool `toml:"require_status,omitempty"`
+	// StaleProposalDays is the age after which a proposal is reported as
+	// stale (0: 90 days; negative: never).
+	StaleProposalDays int `toml:"stale_proposal_days,omitempty"`
+	// ChurnCommits is how many commits may touch the paths a record in
+	// force governs, since it was accepted, before it is reported as
+	// possibly outdated (0: 50; negative: never).
+	ChurnCommits int `toml:"churn_commits,omitempty"`
+	// Warnings is "report" (default: staleness findings do not make
+	// check exit 1) or "error".
+	Warnings string `toml:"warnings,omitempty"`
+}
+
+// ScopeConfig is one [[scope]] table: records (by ID) and the path globs
+// they govern.
+type ScopeConfig struct {
+	IDs   []string `toml:"ids"`
+	Paths []string `toml:"paths"`
 }
 
 // Bounds of configuration values (docs/configuration.md).
@@ -228,7 +261,7 @@ func ParseConfig(data []byte) (*Config, error) {
 	for i, k := range c.Check.Ignore {
 		if _, ok := ParseFindingKind(k); !ok {
 			var names []string
-			for _, fk := range append(append([]FindingKind(nil), FindingKinds...), CompactionKinds...) {
+			for _, fk := range append(append(append([]FindingKind(nil), FindingKinds...), CompactionKinds...), ScopeKinds...) {
 				names = append(names, string(fk))
 			}
 			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("check.ignore[%d] %q is not a finding kind (one of %s)", i, k, strings.Join(names, ", "))}
@@ -244,10 +277,25 @@ func ParseConfig(data []byte) (*Config, error) {
 	default:
 		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("hooks.stale_view %q is not warn or block", c.Hooks.StaleView)}
 	}
+	switch c.Check.Warnings {
+	case "", "report", "error":
+	default:
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("check.warnings %q is not report or error", c.Check.Warnings)}
+	}
+	for i, sc := range c.Scope {
+		if len(sc.IDs) == 0 || len(sc.Paths) == 0 {
+			return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("scope[%d] needs ids and paths", i)}
+		}
+	}
 	switch c.Hooks.Index {
 	case "", "fix", "check":
 	default:
 		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("hooks.index %q is not fix or check", c.Hooks.Index)}
+	}
+	switch c.Guard.Mode {
+	case "", "off", "warn", "guard":
+	default:
+		return nil, &ConfigError{Path: ConfigFile, Msg: fmt.Sprintf("guard.mode %q is not off, warn or guard", c.Guard.Mode)}
 	}
 	if c.Drafter.Timeout != "" {
 		d, err := time.ParseDuration(c.Drafter.Timeout)

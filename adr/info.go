@@ -16,6 +16,8 @@ type RecordInfo struct {
 	Domains   []string       `json:"domains"`
 	Iteration string         `json:"iteration,omitempty"`
 	Scope     string         `json:"scope,omitempty"`
+	AppliesTo []string       `json:"applies_to,omitempty"`
+	ReviewBy  string         `json:"review_by,omitempty"`
 	Relations []RelationInfo `json:"relations"`
 	Problems  []string       `json:"problems,omitempty"`
 }
@@ -35,7 +37,7 @@ func (r *Record) Info() RecordInfo {
 	in := RecordInfo{
 		ID: r.ID, Title: r.Title, Status: r.Status, RawStatus: r.RawStatus, Date: r.Date,
 		Path: r.Path, Style: r.Style, Archived: r.Archived, Domains: r.Domains, Problems: r.Problems,
-		Iteration: r.Iteration, Scope: r.Scope,
+		Iteration: r.Iteration, Scope: r.Scope, AppliesTo: r.AppliesTo, ReviewBy: r.ReviewBy,
 		Relations: []RelationInfo{},
 	}
 	if in.Domains == nil {

@@ -189,45 +189,69 @@ func (r *Record) statusWords() string {
 
 // Decide applies a lifecycle decision (accept, reject or deprecate) to rec
 // and returns the files to rewrite. Accepting a record that supersedes
-// others retires them in the same change, with reciprocal links.
+// others retires them in the same change, with reciprocal links (see
+// [Log.AcceptAll]).
 //
-// Rules: a superseded record is never re-accepted; rejected and deprecated
-// records are not revived (write a new record); an accepted record is
-// deprecated or superseded, not rejected; a proposal is rejected, not
-// deprecated. Records whose status is unknown may take any decision.
+// The rules are [CheckTransition]'s: a superseded record is never
+// re-accepted; rejected and deprecated records are not revived (write a
+// new record); an accepted record is deprecated or superseded, not
+// rejected; a proposal is rejected, not deprecated. Records whose status is
+// unknown may take any decision.
 func (l *Log) Decide(rec *Record, to Status, reason string) ([]FileChange, []string, error) {
-	from := rec.Status
-	if from == to {
+	if rec.Status == to {
 		return nil, nil, ErrNoChange
 	}
-	refuse := func(msg, hint string) ([]FileChange, []string, error) {
-		return nil, nil, &LifecycleError{Msg: msg, Hint: hint}
+	if to == Accepted {
+		return l.AcceptAll([]*Record{rec}, reason, nil)
 	}
-	switch {
-	case from == Superseded:
-		succ := "its successor"
-		for _, r := range rec.Relations {
-			if r.Type == SupersededBy && r.TargetID != "" {
-				succ = r.TargetID
-			}
-		}
-		return refuse(fmt.Sprintf("%s is superseded by %s; a superseded record cannot be %s", rec.ID, succ, pastTense(to)),
-			fmt.Sprintf("record a new decision instead: `git adr new TITLE --supersedes %s`", succIDOr(succ, rec.ID)))
-	case from == Rejected || from == Deprecated:
-		return refuse(fmt.Sprintf("%s is %s; it cannot be %s", rec.ID, from, pastTense(to)),
-			fmt.Sprintf("record a new decision instead: `git adr new TITLE --supersedes %s`", rec.ID))
-	case from == Accepted && to == Rejected:
-		return refuse(fmt.Sprintf("%s is accepted; an accepted decision is deprecated or superseded, not rejected", rec.ID),
-			fmt.Sprintf("run `git adr decide %s deprecate`, or `git adr new TITLE --supersedes %s`", rec.ID, rec.ID))
-	case from == Proposed && to == Deprecated:
-		return refuse(fmt.Sprintf("%s is only proposed; a proposal is rejected, not deprecated", rec.ID),
-			fmt.Sprintf("run `git adr decide %s reject`", rec.ID))
+	if te := CheckTransition(rec, rec.Status, to, false); te != nil {
+		return nil, nil, &LifecycleError{Msg: te.Msg, Hint: te.Hint}
 	}
 	w := newWorkspace(l)
 	word := styleLike(rec.statusWords(), StatusWord(to), lowerStatus(rec.Style), rec.Root.statusDecoration(to))
 	w.set(rec, rec.WithStatusNote(word, reason))
+	changes, err := w.changes()
+	if err != nil {
+		return nil, nil, err
+	}
+	return changes, nil, nil
+}
+
+// Cover tells [Log.AcceptAll] about successors outside the records it
+// accepts (a consolidation's other replacements).
+type Cover struct {
+	// Hold says why old must not retire yet ("" when it may): another
+	// successor that must cover it is not accepted.
+	Hold func(old *Record) string
+	// Also lists accepted records that supersede old too: when old
+	// retires, it links each of them as well.
+	Also func(old *Record) []*Record
+}
+
+// AcceptAll accepts recs in one change (one record for `git adr decide`,
+// every replacement of a consolidation) and retires the records they
+// supersede, each edit in the record's own style: a record several of
+// them supersede is marked superseded once, with a reciprocal link to each
+// of them (many-to-one). cover, when not nil, may keep a record from being
+// retired yet (it is left as it is, with a note) and names the other
+// successors it links when it retires.
+//
+// It returns ErrNoChange when nothing is to change.
+func (l *Log) AcceptAll(recs []*Record, reason string, cover *Cover) ([]FileChange, []string, error) {
+	w := newWorkspace(l)
 	var notes []string
-	if to == Accepted {
+	for _, rec := range recs {
+		if rec.Status == Accepted {
+			continue
+		}
+		if te := CheckTransition(rec, rec.Status, Accepted, false); te != nil {
+			return nil, nil, &LifecycleError{Msg: te.Msg, Hint: te.Hint}
+		}
+		word := styleLike(rec.statusWords(), StatusWord(Accepted), lowerStatus(rec.Style), rec.Root.statusDecoration(Accepted))
+		w.set(rec, rec.WithStatusNote(word, reason))
+	}
+	retiredHere := map[string]bool{}
+	for _, rec := range recs {
 		for _, rel := range rec.Relations {
 			if rel.Type != Supersedes {
 				continue
@@ -237,38 +261,47 @@ func (l *Log) Decide(rec *Record, to Status, reason string) ([]FileChange, []str
 				notes = append(notes, fmt.Sprintf("%s names %q as superseded, but no such record exists", rec.ID, rel.Target))
 				continue
 			}
-			if old.Status == Superseded {
-				continue
+			if cover != nil && cover.Hold != nil {
+				if why := cover.Hold(old); why != "" {
+					notes = append(notes, fmt.Sprintf("%s stays %s: %s", old.ID, old.Status, why))
+					continue
+				}
 			}
 			cur := w.rec(old)
-			w.set(old, supersededEdits(cur, w.rec(rec)))
+			switch {
+			case retiredHere[old.Path]:
+				// Retired by another record of this change: link this one too.
+				if cur.HasRelation(SupersededBy, w.rec(rec)) {
+					continue
+				}
+				w.set(old, cur.WithRelation(SupersededBy.Label(), w.rec(rec)))
+			case old.Status == Superseded:
+				continue
+			default:
+				if te := CheckTransition(old, old.Status, Superseded, true); te != nil {
+					return nil, nil, &LifecycleError{Msg: te.Msg, Hint: te.Hint}
+				}
+				w.set(old, supersededEdits(cur, w.rec(rec)))
+				retiredHere[old.Path] = true
+				if cover != nil && cover.Also != nil {
+					for _, a := range cover.Also(old) {
+						if o := w.rec(old); a.Path != rec.Path && !o.HasRelation(SupersededBy, a) {
+							w.set(old, o.WithRelation(SupersededBy.Label(), a))
+						}
+					}
+				}
+			}
 			notes = append(notes, fmt.Sprintf("%s is now superseded by %s", old.ID, rec.ID))
 		}
+	}
+	if len(w.order) == 0 {
+		return nil, nil, ErrNoChange
 	}
 	changes, err := w.changes()
 	if err != nil {
 		return nil, nil, err
 	}
 	return changes, notes, nil
-}
-
-func succIDOr(succ, id string) string {
-	if succ == "its successor" {
-		return id
-	}
-	return succ
-}
-
-func pastTense(s Status) string {
-	switch s {
-	case Accepted:
-		return "accepted"
-	case Rejected:
-		return "rejected"
-	case Deprecated:
-		return "deprecated"
-	}
-	return string(s)
 }
 
 // Link adds a relation from src to dst labelled label, and the reverse

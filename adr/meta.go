@@ -1,9 +1,10 @@
 package adr
 
 import (
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // metaKey is what a metadata key means, whatever language it is written in.
@@ -17,6 +18,8 @@ const (
 	keyStyle   metaKey = "style"
 	keyIter    metaKey = "iteration"
 	keyScope   metaKey = "scope"
+	keyApplies metaKey = "applies-to"
+	keyReview  metaKey = "review-by"
 	keyIgnored metaKey = "other"
 )
 
@@ -32,7 +35,11 @@ var metaKeys = map[string]metaKey{
 	"categories": keyDomain, "area": keyDomain, "component": keyDomain, "components": keyDomain,
 	"title": keyTitle, "style": keyStyle,
 	"iteration": keyIter, "sprint": keyIter, "milestone": keyIter, "increment": keyIter,
-	"scope": keyScope, "applies to": keyScope, "applies-to": keyScope, "applicability": keyScope,
+	"scope": keyScope, "applicability": keyScope,
+	"applies to": keyApplies, "applies_to": keyApplies, "applies-to": keyApplies, "affects": keyApplies,
+	"governs": keyApplies, "paths": keyApplies,
+	"review by": keyReview, "review_by": keyReview, "review-by": keyReview, "revisit by": keyReview,
+	"review date": keyReview, "revisit": keyReview,
 	"deciders": keyIgnored, "decision-makers": keyIgnored, "decision makers": keyIgnored, "author": keyIgnored,
 	"authors": keyIgnored, "consulted": keyIgnored, "informed": keyIgnored, "technical story": keyIgnored,
 	"owner": keyIgnored, "owners": keyIgnored, "reviewers": keyIgnored, "issue": keyIgnored,
@@ -63,9 +70,9 @@ var dateLayouts = []string{
 	"2006-01", "January 2006",
 }
 
-var dateInText = regexp.MustCompile(`\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|(?i:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4})`)
+var dateInText = lazyre.New(`\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|(?i:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4})`)
 
-var ordinalSuffix = regexp.MustCompile(`(\d)(st|nd|rd|th)\b`)
+var ordinalSuffix = lazyre.New(`(\d)(st|nd|rd|th)\b`)
 
 // normalizeDate returns an ISO date for text that holds one, or the trimmed
 // text itself.
@@ -109,4 +116,34 @@ func splitList(v string) []string {
 		}
 	}
 	return out
+}
+
+// appliesTo reads an "Applies to:" value: path globs ("payments/**,
+// cmd/*.go") are the record's code scope; a plain word ("system") is its
+// applicability, as "Scope:" says it.
+func (p *parser) appliesTo(val string, items []string) {
+	if len(items) == 0 {
+		items = splitList(val)
+	}
+	var globs []string
+	for _, it := range items {
+		it = strings.Trim(strings.TrimSpace(it), "`\"'")
+		if it == "" {
+			continue
+		}
+		globs = append(globs, strings.Fields(it)...)
+	}
+	pathy := false
+	for _, g := range globs {
+		if strings.ContainsAny(g, "/*?[.{") {
+			pathy = true
+		}
+	}
+	if !pathy {
+		if p.rec.Scope == "" {
+			p.rec.Scope = strings.ToLower(strings.Join(globs, " "))
+		}
+		return
+	}
+	p.rec.AppliesTo = append(p.rec.AppliesTo, globs...)
 }

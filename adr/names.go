@@ -2,9 +2,10 @@ package adr
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // fileName is a record file name taken apart: "adr-017-simplify.md" has
@@ -297,7 +298,7 @@ func checkNumber(base string, n int) error {
 
 // idPattern reads an ID as people write it: "ADR-0007", "adr 7", "#7",
 // "0007", "7", "ADR-0042§3", "ADR-0012#decision".
-var idPattern = regexp.MustCompile(`^(?i:([a-z]+)[-_ ]?)?#?(\d{1,9})([a-z])?$`)
+var idPattern = lazyre.New(`^(?i:([a-z]+)[-_ ]?)?#?(\d{1,9})([a-z])?$`)
 
 // parseIDNumber extracts the number, the written prefix and an inserted
 // record's letter ("ADR-0004a") from an ID.

@@ -2,8 +2,9 @@ package adr
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // Built-in templates, one per style. NUMBER, TITLE, DATE and STATUS are
@@ -341,7 +342,7 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 
 // numberPlaceholder is a number still to fill in after an ID prefix:
 // "ADRXXX", "ADR-XXXX", "RFC NNN".
-var numberPlaceholder = regexp.MustCompile(`(?i:adr|rfc)[-_ ]?(X{3,}|N{3,})\b`)
+var numberPlaceholder = lazyre.New(`(?i:adr|rfc)[-_ ]?(X{3,}|N{3,})\b`)
 
 // completeTemplate fills in what a template without adr-tools
 // placeholders leaves open, as MADR's adr-template.md does: its title

@@ -2,12 +2,12 @@ package adr
 
 import (
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/git-adr/git-adr/internal/lazyre"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -85,7 +85,7 @@ func (p *parser) titleOnly() {
 	p.rec.Problems = append(p.rec.Problems, "the record holds only its title")
 }
 
-var fmKeyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_ -]*?)\s*:(?:\s+(.*?)|)\s*$`)
+var fmKeyLine = lazyre.New(`^([A-Za-z_][A-Za-z0-9_ -]*?)\s*:(?:\s+(.*?)|)\s*$`)
 
 func (p *parser) frontMatter() {
 	t := p.t
@@ -184,6 +184,10 @@ func (p *parser) frontMatter() {
 			p.rec.Iteration = strings.TrimSpace(e.Value)
 		case key == keyScope && p.rec.Scope == "":
 			p.rec.Scope = strings.ToLower(strings.TrimSpace(e.Value))
+		case key == keyApplies:
+			p.appliesTo(e.Value, e.Items)
+		case key == keyReview && p.rec.ReviewBy == "":
+			p.rec.ReviewBy = normalizeDate(e.Value)
 		}
 	}
 }
@@ -256,8 +260,8 @@ func unquote(s string) string {
 }
 
 var (
-	titleADR = regexp.MustCompile(`^\[?(?i:architecture\s+decision\s+record|adr|rfc|decision)\s*[-#]?\s*(\d+)?\s*(?:[:.)\]–—-]+\s*)?`)
-	titleNum = regexp.MustCompile(`^\[?(\d+)[a-z]?\]?\s*[.:)–—-]+\s*`)
+	titleADR = lazyre.New(`^\[?(?i:architecture\s+decision\s+record|adr|rfc|decision)\s*[-#]?\s*(\d+)?\s*(?:[:.)\]–—-]+\s*)?`)
+	titleNum = lazyre.New(`^\[?(\d+)[a-z]?\]?\s*[.:)–—-]+\s*`)
 )
 
 func (p *parser) findTitle() {
@@ -441,11 +445,15 @@ func (p *parser) metaLines(from, to int, section string, record bool) {
 			p.rec.Iteration = strings.Trim(strings.TrimSpace(val), "*_`")
 		case m == keyScope && record && p.rec.Scope == "":
 			p.rec.Scope = strings.ToLower(strings.Trim(strings.TrimSpace(val), "*_`"))
+		case m == keyApplies && record:
+			p.appliesTo(val, nil)
+		case m == keyReview && record && p.rec.ReviewBy == "":
+			p.rec.ReviewBy = normalizeDate(val)
 		}
 	}
 }
 
-var metaLine = regexp.MustCompile(`^\s{0,3}(?:[-*+]\s+)?(?:\*\*|__)?([\p{L}][\p{L}\p{M} _-]{0,29}?)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*`)
+var metaLine = lazyre.New(`^\s{0,3}(?:[-*+]\s+)?(?:\*\*|__)?([\p{L}][\p{L}\p{M} _-]{0,29}?)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*`)
 
 // splitMetaLine finds "Key: value" and returns the key and the value's byte
 // range within s (decoration and trailing space excluded).
@@ -511,6 +519,10 @@ func (p *parser) tableRow(i int, section string, record bool) {
 		p.rec.Iteration = strings.Trim(strings.TrimSpace(val), "*_`")
 	case m == keyScope && record && p.rec.Scope == "":
 		p.rec.Scope = strings.ToLower(strings.Trim(strings.TrimSpace(val), "*_`"))
+	case m == keyApplies && record:
+		p.appliesTo(val, nil)
+	case m == keyReview && record && p.rec.ReviewBy == "":
+		p.rec.ReviewBy = normalizeDate(val)
 	}
 }
 
@@ -631,7 +643,7 @@ func statusClauses(val string) []string {
 	return out
 }
 
-var statusWithID = regexp.MustCompile(`(?i)^\W*(superseded(?: by)?|superceded(?: by)?|replaced by|amended by|refined by)\s*:?\s+(.+)$`)
+var statusWithID = lazyre.New(`(?i)^\W*(superseded(?: by)?|superceded(?: by)?|replaced by|amended by|refined by)\s*:?\s+(.+)$`)
 
 func statusWithIDs(val string) (string, []string, bool) {
 	m := statusWithID.FindStringSubmatch(strings.TrimSpace(val))

@@ -1,12 +1,13 @@
 package adr
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
-var mdLink = regexp.MustCompile(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
+var mdLink = lazyre.New(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
 
 // linkIndex is mdLink.FindStringIndex for a line that may hold no link.
 func linkIndex(s string) []int {
@@ -132,7 +133,7 @@ func relationTargets(v string) []string {
 	return out
 }
 
-var idText = regexp.MustCompile(`^(?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}[a-z]?(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
+var idText = lazyre.New(`^(?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}[a-z]?(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
 
 func isIDText(s string) bool { return idText.MatchString(strings.TrimSpace(s)) }
 
@@ -290,8 +291,8 @@ func (p *parser) statusSection() {
 	}
 }
 
-var checkedBox = regexp.MustCompile(`^\s{0,3}[-*+]\s+\[[xX]\]\s+(.*?)\s*$`)
-var uncheckedBox = regexp.MustCompile(`^\s{0,3}[-*+]\s+\[ \]\s+`)
+var checkedBox = lazyre.New(`^\s{0,3}[-*+]\s+\[[xX]\]\s+(.*?)\s*$`)
+var uncheckedBox = lazyre.New(`^\s{0,3}[-*+]\s+\[ \]\s+`)
 
 // statusBody reads the status section whose heading is on line heading
 // and whose body is lines [start, end). It reports whether the section
@@ -491,7 +492,7 @@ var canonicalAnchors = map[string]string{
 	"status": "status", "statut": "status", "état": "status", "etat": "status", "estado": "status",
 }
 
-var sectionNumber = regexp.MustCompile(`^§\s*(\d+)[.:)]?\s*`)
+var sectionNumber = lazyre.New(`^§\s*(\d+)[.:)]?\s*`)
 
 // units splits the record into decision units: one per top-level section,
 // or per "§N" section in a sectioned container.

@@ -84,7 +84,14 @@ type Record struct {
 	Iteration string
 	// Scope is the record's declared applicability ("Scope: system"),
 	// lower case, "" when none.
-	Scope     string
+	Scope string
+	// AppliesTo are the path globs (doublestar syntax, relative to the
+	// repository root) of the code the record governs: "Applies to:" in
+	// its metadata, applies_to in front matter, or .adr.toml [[scope]].
+	AppliesTo []string
+	// ReviewBy is the date by which the decision should be reviewed
+	// ("Review by:", review_by), ISO 8601 when it reads as a date.
+	ReviewBy  string
 	Relations []Relation
 	Style     Style
 	// Path is slash-separated and relative to the repository root.

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -710,10 +711,14 @@ func mostCommon(m map[string]int, def string) string {
 // humanize turns a file-name slug into a title: "use-postgres" gives
 // "Use postgres".
 func humanize(slug string) string {
-	s := strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(slug))
+	s := strings.TrimSpace(slugSpaces.Replace(slug))
 	if s == "" {
 		return s
 	}
-	r := []rune(s)
-	return strings.ToUpper(string(r[0])) + string(r[1:])
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
+
+// slugSpaces turns a slug's separators into spaces (built once: a
+// Replacer is costly to make per record).
+var slugSpaces = strings.NewReplacer("-", " ", "_", " ")

@@ -10,20 +10,37 @@ type TransitionError struct {
 
 func (e *TransitionError) Error() string { return e.Msg }
 
-// CheckTransition applies the lifecycle rules `git adr decide` enforces to
-// a status change written by hand (what a commit does to rec, now in state
-// to). A record superseded, rejected or deprecated stays so; an accepted
-// decision is deprecated or superseded (by a record that says so), not
-// rejected or made a proposal again; a proposal is accepted or rejected,
-// not deprecated. Unknown statuses may change freely.
+// CheckTransition applies the decision lifecycle to a status change: the
+// one set of rules `git adr decide`, acceptance and the pre-commit hook
+// (for a status written by hand: what a commit does to rec, now in state
+// to) enforce. A record superseded, rejected or deprecated stays so; an
+// accepted decision is deprecated or superseded (by a record that says
+// so), not rejected or made a proposal again; a proposal is accepted or
+// rejected, not deprecated. Anything may be superseded by a record that
+// says so. Unknown statuses may change freely.
 func CheckTransition(rec *Record, from, to Status, hasSuccessor bool) *TransitionError {
 	if from == to || from == Unknown || to == Unknown || from == "" {
 		return nil
 	}
 	refuse := func(msg, hint string) *TransitionError { return &TransitionError{Msg: msg, Hint: hint} }
 	switch {
-	case from == Superseded || from == Rejected || from == Deprecated:
-		return refuse(fmt.Sprintf("%s is %s; it cannot become %s again", rec.ID, from, to),
+	case from == Superseded:
+		succ := ""
+		for _, r := range rec.Relations {
+			if r.Type == SupersededBy && r.TargetID != "" {
+				succ = r.TargetID
+			}
+		}
+		if succ == "" {
+			return refuse(fmt.Sprintf("%s is superseded; a superseded record cannot be %s", rec.ID, pastTense(to)),
+				fmt.Sprintf("record a new decision instead: `git adr new TITLE --supersedes %s`", rec.ID))
+		}
+		return refuse(fmt.Sprintf("%s is superseded by %s; a superseded record cannot be %s", rec.ID, succ, pastTense(to)),
+			fmt.Sprintf("record a new decision instead: `git adr new TITLE --supersedes %s`", succ))
+	case (from == Rejected || from == Deprecated) && !(to == Superseded && hasSuccessor):
+		// A record that is not in force may still be superseded by the
+		// new decision its refusal hint asks for.
+		return refuse(fmt.Sprintf("%s is %s; it cannot be %s", rec.ID, from, pastTense(to)),
 			fmt.Sprintf("record a new decision instead: `git adr new TITLE --supersedes %s`", rec.ID))
 	case from == Accepted && to == Rejected:
 		return refuse(fmt.Sprintf("%s is accepted; an accepted decision is deprecated or superseded, not rejected", rec.ID),
@@ -39,4 +56,20 @@ func CheckTransition(rec *Record, from, to Status, hasSuccessor bool) *Transitio
 			fmt.Sprintf("run `git adr decide %s reject`", rec.ID))
 	}
 	return nil
+}
+
+func pastTense(s Status) string {
+	switch s {
+	case Accepted:
+		return "accepted"
+	case Rejected:
+		return "rejected"
+	case Deprecated:
+		return "deprecated"
+	case Proposed:
+		return "proposed again"
+	case Superseded:
+		return "superseded"
+	}
+	return string(s)
 }

@@ -2,7 +2,11 @@ package gitops
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -124,4 +128,62 @@ func (r *Repo) Head() (string, error) {
 		return c, nil
 	}
 	return r.ResolveRef("HEAD")
+}
+
+// Grep runs `git grep -n -o -I -E` for pattern over the tracked files of
+// the work tree (or of rev, when not ""), leaving out the excluded paths,
+// and returns at most maxLines lines of "path:line:match" (git grep is
+// stopped once they are read). No match is not an error.
+func (r *Repo) Grep(pattern, rev string, paths, exclude []string, perFile, maxLines int) ([]byte, error) {
+	args := []string{"grep", "-n", "-o", "-I", "-E", "--full-name", "--no-color", "-m", fmt.Sprint(perFile), "-e", pattern}
+	if rev != "" {
+		args = append(args, rev)
+	}
+	args = append(args, "--")
+	if len(paths) == 0 {
+		args = append(args, ".")
+	}
+	for _, p := range paths {
+		args = append(args, ":(literal)"+p)
+	}
+	for _, e := range exclude {
+		args = append(args, ":(exclude,glob)"+e)
+	}
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.Top
+	if r.Bare {
+		cmd.Dir = r.GitDir
+	}
+	cmd.Env = gitEnv(r.env)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	n := 0
+	for sc.Scan() {
+		if rev != "" {
+			// "rev:path:line:match": drop the revision.
+			line := strings.TrimPrefix(sc.Text(), rev+":")
+			buf.WriteString(line)
+		} else {
+			buf.Write(sc.Bytes())
+		}
+		buf.WriteByte('\n')
+		if n++; n >= maxLines {
+			cmd.Process.Kill()
+			break
+		}
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if n >= maxLines || errors.As(err, &ee) && ee.ExitCode() == 1 {
+		err = nil // stopped by us, or no match
+	}
+	return buf.Bytes(), err
 }

@@ -87,6 +87,12 @@ retained (with the location in the view, e.g. "Effective constraints/Storage"), 
 Answer with one JSON object of schema git-adr/candidate/v1: {"schema", "summary": {"constraints", "rationale", "risks", "proposals", "conflicts", "coverage"}, "records", "notes"}.
 Statements are {"topic", "text", "sources"}; coverage entries are {"unit", "state", "location", "reason"}.`
 
+// ConsolidateInstructions are added for a consolidation.
+const ConsolidateInstructions = `This is a consolidation: besides the view, draft complete replacement ADRs in "records", one per reserved ID you use (brief.reserved), at its reserved path, in the brief's style.
+Each replacement is a proposal (status Proposed): a person accepts it, you never do. It must support ordinary work on its own: Context, Decision (with the rationale), Consequences and Considered options (rejected alternatives included); historical detail stays in the records it supersedes.
+List in "supersedes" the sources it replaces, and link each in the content. Preserve every constraint; a unit you change or retire needs a reason, and only a source a replacement supersedes may have changed or retired units. A unit you leave unresolved keeps its record from being superseded.
+The summary is the CURRENT view after acceptance: cite the replacements' units (for example ADR-0042#decision) where they restate a source.`
+
 // DraftAll sends every batch, then (when there is more than one) the
 // cross-batch pass, and returns the final candidate with the partials.
 func DraftAll(ctx context.Context, d Drafter, brief Brief, batches []Batch, progress func(string)) (*Candidate, []Candidate, error) {

@@ -1,23 +1,24 @@
 package compaction
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/git-adr/git-adr/adr"
 )
 
-// Future applies a consolidation candidate to the log in memory, as its
-// acceptance would: every replacement is written at its reserved path with
-// a Supersedes link to each record it replaces, then accepted, which marks
-// those records superseded with reciprocal links, each edit in the
-// record's own style. It returns the files that change (new records and
-// edited predecessors, with their future bytes) and the future log. The
-// disk is never touched.
-func Future(l *adr.Log, p *Plan, c *Candidate) (map[string][]byte, *adr.Log, error) {
+// Drafts returns a consolidation's replacement records as proposals at
+// their reserved paths: the drafter's content, with a Supersedes link
+// added to every record it lists that the content does not link yet, in
+// the record's own style. This is what Save drafts only writes and what
+// a pull request branch of the plan holds; nothing is accepted and no
+// predecessor is touched. The disk is never touched either.
+func Drafts(l *adr.Log, p *Plan, c *Candidate) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	ov := &adr.Overlay{Base: l.FS, Files: files}
-	paths := map[string]string{} // new record ID -> path
+	paths := map[string]string{} // replacement ID -> path
 	for _, nr := range c.Records {
 		for _, res := range p.Reserved {
 			if res.ID == nr.ID {
@@ -26,16 +27,13 @@ func Future(l *adr.Log, p *Plan, c *Candidate) (map[string][]byte, *adr.Log, err
 			}
 		}
 	}
+	if len(files) == 0 {
+		return files, nil
+	}
 	fl, err := l.Reload(ov)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	ids := make([]string, 0, len(paths))
-	for id := range paths {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	// Links the drafter listed but did not write.
 	for _, nr := range c.Records {
 		rec := fl.ByPath(paths[nr.ID])
 		if rec == nil {
@@ -48,27 +46,69 @@ func Future(l *adr.Log, p *Plan, c *Candidate) (map[string][]byte, *adr.Log, err
 			}
 			files[rec.Path] = rec.WithRelation(adr.Supersedes.Label(), old)
 			if fl, err = l.Reload(ov); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			rec = fl.ByPath(paths[nr.ID])
 		}
 	}
-	// Accept each replacement; its supersessions follow.
-	for _, id := range ids {
-		rec := fl.ByPath(paths[id])
+	return files, nil
+}
+
+// Future applies a consolidation candidate to the log in memory, as its
+// acceptance does: the drafts (see [Drafts]) are written and every
+// replacement is accepted at once, which marks the records they replace
+// superseded, many-to-one with reciprocal links (adr.Log.AcceptAll), each
+// edit in the record's own style. It returns the files that change (new
+// records and edited predecessors, with their future bytes) and the future
+// log. The disk is never touched.
+func Future(l *adr.Log, p *Plan, c *Candidate) (map[string][]byte, *adr.Log, error) {
+	files, err := Drafts(l, p, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	ov := &adr.Overlay{Base: l.FS, Files: files}
+	fl, err := l.Reload(ov)
+	if err != nil {
+		return nil, nil, err
+	}
+	var recs []*adr.Record
+	for _, res := range p.Reserved {
+		if _, ok := files[res.Path]; !ok {
+			continue
+		}
+		rec := fl.ByPath(res.Path)
 		if rec == nil {
-			return nil, nil, fmt.Errorf("replacement %s at %s does not read as a record", id, paths[id])
+			return nil, nil, fmt.Errorf("replacement %s at %s does not read as a record", res.ID, res.Path)
 		}
-		changes, _, err := fl.Decide(rec, adr.Accepted, "")
-		if err != nil && err != adr.ErrNoChange {
-			return nil, nil, fmt.Errorf("accepting %s in the preview: %w", id, err)
-		}
-		for _, ch := range changes {
-			files[ch.Path] = ch.New
-		}
-		if fl, err = l.Reload(ov); err != nil {
-			return nil, nil, err
+		recs = append(recs, rec)
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
+	if len(recs) == 0 {
+		return files, fl, nil
+	}
+	changes, _, err := fl.AcceptAll(recs, "", nil)
+	if err != nil && !errors.Is(err, adr.ErrNoChange) {
+		return nil, nil, fmt.Errorf("accepting the replacements in the preview: %w", err)
+	}
+	for _, ch := range changes {
+		files[ch.Path] = ch.New
+	}
+	if fl, err = l.Reload(ov); err != nil {
+		return nil, nil, err
+	}
+	// A file the plan would write with the bytes it already has is no
+	// change.
+	for p, data := range files {
+		if cur, err := readFile(l, p); err == nil && bytes.Equal(cur, data) {
+			delete(files, p)
 		}
 	}
 	return files, fl, nil
+}
+
+func readFile(l *adr.Log, p string) ([]byte, error) {
+	if r := l.ByPath(p); r != nil && r.Text != nil {
+		return r.Text.Src, nil
+	}
+	return nil, errors.New("not a record")
 }

@@ -52,7 +52,8 @@ const (
 	Planned   State = "planned"   // scope fixed, nothing drafted
 	Drafted   State = "drafted"   // a candidate exists
 	Validated State = "validated" // the candidate passed mechanical validation
-	Published State = "published" // the view (or replacements) was committed
+	Published State = "published" // the view was committed
+	Accepted  State = "accepted"  // the replacements were accepted in one commit
 	Cancelled State = "cancelled"
 )
 
@@ -94,7 +95,14 @@ type Plan struct {
 	Drafter     string        `json:"drafter,omitempty"`
 	Feedback    []string      `json:"feedback,omitempty"`
 	State       State         `json:"state"`
+	// CandidateTree is the git tree of the candidate this revision
+	// reviewed (refs/adr/candidates/<id> at the time): acceptance refuses
+	// a candidate ref that points at any other tree.
+	CandidateTree string `json:"candidate_tree,omitempty"`
 }
+
+// Done reports whether the plan was carried out (published or accepted).
+func (p *Plan) Done() bool { return p.State == Published || p.State == Accepted }
 
 // Source is a record in a plan.
 type Source struct {
@@ -170,6 +178,23 @@ func MembershipHash(sources []Source) string {
 	return hex.EncodeToString(h[:])
 }
 
+// SourcesHash hashes what the plan read of its sources: each record's ID,
+// path, blob, status and every unit's locator and hash. An approval names
+// it; acceptance recomputes it from the log as it is.
+func SourcesHash(sources []Source) string {
+	var lines []string
+	for _, s := range sources {
+		line := s.Path + "\x00" + s.ID + "\x00" + s.Blob + "\x00" + s.Status
+		for _, u := range s.Units {
+			line += "\x00" + u.Locator + "=" + u.Hash
+		}
+		lines = append(lines, line)
+	}
+	sort.Strings(lines)
+	h := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(h[:])
+}
+
 // PlanID derives a plan's identity from what it is about: mode, scope,
 // base and membership. Re-planning the same scope of the same log names
 // the same plan; anything else names another.
@@ -218,7 +243,7 @@ func DecodePlan(data []byte) (*Plan, error) {
 		return nil, fmt.Errorf("plan.json: mode %q is not summary or consolidate", p.Mode)
 	}
 	switch p.State {
-	case Planned, Drafted, Validated, Published, Cancelled:
+	case Planned, Drafted, Validated, Published, Accepted, Cancelled:
 	default:
 		return nil, fmt.Errorf("plan.json: state %q is not a plan state", p.State)
 	}

@@ -15,6 +15,7 @@ func FuzzDecodePlan(f *testing.F) {
 	f.Add([]byte(`{"schema":1,"id":"../../etc","mode":"summary","state":"planned"}`))
 	f.Add([]byte(`{"schema":1,"id":"s-1","mode":"evil","state":"published"}`))
 	f.Add([]byte(`{"schema":1,"id":"s-1","mode":"summary","state":"validated","revision":-3}`))
+	f.Add([]byte(`{"schema":1,"id":"c-1","mode":"consolidate","state":"accepted","revision":4,"candidate_tree":"4b825dc642cb6eb9a060e54bf8d69288fbee4904"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := DecodePlan(data)
 		if err != nil {

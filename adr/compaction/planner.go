@@ -60,6 +60,14 @@ func NewPlan(l *adr.Log, a *Analysis, o PlanOptions) (*Plan, error) {
 	for _, rc := range a.Roots {
 		p.Scope.Roots = append(p.Scope.Roots, rc.Path)
 	}
+	if p.Mode == Consolidate && p.Style == "" {
+		// The project's configuration: the style the first source's root
+		// writes new records in.
+		switch st := inScope[0].Root.Style; st {
+		case adr.StyleNygard, adr.StyleMADR, adr.StyleMADR2, adr.StyleOCP, adr.StyleTable:
+			p.Style = string(st)
+		}
+	}
 	in := map[*adr.Record]bool{}
 	for _, r := range inScope {
 		in[r] = true
@@ -105,6 +113,10 @@ func NewPlan(l *adr.Log, a *Analysis, o PlanOptions) (*Plan, error) {
 	p.Read.Batches = len(Batches(l, p, o.Batch))
 	return p, nil
 }
+
+// SourceOf is a record as a plan lists it: ID, path, blob, status and
+// units.
+func SourceOf(r *adr.Record) Source { return sourceOf(r) }
 
 func sourceOf(r *adr.Record) Source {
 	s := Source{ID: r.ID, Path: r.Path, Blob: view.BlobHash(r.Text.Src), Status: string(r.Status), Units: []Unit{}}

@@ -35,6 +35,64 @@ type Review struct {
 	Outputs []string `json:"outputs"`
 	// Candidate is the candidate commit (git diff BASE CANDIDATE).
 	Candidate string `json:"candidate"`
+	// Approval are the hashes an approval of this review names:
+	// acceptance recomputes them and refuses any difference.
+	Approval Hashes `json:"approval"`
+	// Notes are the drafter's free text, shown as such: they never count
+	// as anything but text.
+	Notes string `json:"notes,omitempty"`
+	// Documents are the full files a person reviews: every replacement
+	// record as it will be accepted, the CURRENT view's prose and the
+	// INDEX preview (not only the coverage lines).
+	Documents []Document `json:"documents"`
+}
+
+// Hashes name exactly what was reviewed: the git tree of the candidate,
+// what the plan read of its sources (SourcesHash) and the scope's record
+// set (MembershipHash).
+type Hashes struct {
+	Candidate  string `json:"candidate_tree"`
+	Sources    string `json:"sources"`
+	Membership string `json:"membership"`
+}
+
+// Document is one full file of a review.
+type Document struct {
+	Path string `json:"path"`
+	// Kind is "replacement", "current" or "index".
+	Kind    string `json:"kind"`
+	Content string `json:"content"`
+}
+
+// AddDocuments adds the proposal's files a person reads in full:
+// replacement records (as accepted), CURRENT.md and INDEX.md files.
+func (rv *Review) AddDocuments(p *Plan, pr *Proposal) {
+	reserved := map[string]bool{}
+	for _, r := range p.Reserved {
+		reserved[r.Path] = true
+	}
+	for _, c := range pr.Changes {
+		kind := ""
+		switch {
+		case reserved[c.Path]:
+			kind = "replacement"
+		case strings.HasSuffix(c.Path, "/CURRENT.md") || c.Path == "CURRENT.md":
+			kind = "current"
+		case pr.Kind(c.Path) == "index":
+			kind = "index"
+		default:
+			continue
+		}
+		rv.Documents = append(rv.Documents, Document{Path: c.Path, Kind: kind, Content: string(c.Data)})
+	}
+	order := map[string]int{"replacement": 0, "current": 1, "index": 2}
+	sort.SliceStable(rv.Documents, func(i, j int) bool { return order[rv.Documents[i].Kind] < order[rv.Documents[j].Kind] })
+}
+
+var documentTitles = map[string]string{
+	"replacement": "replacement record (accepted on acceptance)",
+	"current":     "CURRENT view",
+	"index":       "INDEX preview",
 }
 
 // ReviewItem is one line of a review section.
@@ -48,7 +106,9 @@ type ReviewItem struct {
 func NewReview(p *Plan, c *Candidate, blockers []Issue, outputs []string, candidate string) *Review {
 	rv := &Review{Plan: p.ID, Revision: p.Revision, Mode: p.Mode, State: p.State, Scope: p.Scope, Base: p.Base,
 		Sources: len(p.Sources), Coverage: map[string]int{}, Reorganisation: []ReviewItem{}, Unresolved: []ReviewItem{},
-		Substantive: []ReviewItem{}, Blockers: append([]Issue{}, blockers...), Outputs: append([]string{}, outputs...), Candidate: candidate}
+		Substantive: []ReviewItem{}, Blockers: append([]Issue{}, blockers...), Outputs: append([]string{}, outputs...), Candidate: candidate,
+		Approval: Hashes{Candidate: p.CandidateTree, Sources: SourcesHash(p.Sources), Membership: p.Membership}, Documents: []Document{},
+		Notes: strings.TrimSpace(c.Notes)}
 	for _, s := range p.Sources {
 		rv.Units += len(s.Units)
 	}
@@ -133,9 +193,31 @@ func (rv *Review) Markdown() []byte {
 			fmt.Fprintf(&b, "- %s: %s\n", is.Kind, is.Message)
 		}
 	}
+	if rv.Notes != "" {
+		b.WriteString("\n## Drafter's notes\n\nText from the drafter, for reviewers; it accepts and approves nothing:\n\n")
+		for _, line := range strings.Split(rv.Notes, "\n") {
+			b.WriteString("> " + line + "\n")
+		}
+	}
 	section("Substantive changes", "None: no constraint is changed or retired.", rv.Substantive)
 	section("Unresolved items", "None.", rv.Unresolved)
 	section("Pure reorganisation", "None.", rv.Reorganisation)
+	if len(rv.Documents) > 0 {
+		b.WriteString("\n## Documents\n")
+		for _, d := range rv.Documents {
+			fence := "````"
+			for strings.Contains(d.Content, fence) {
+				fence += "`"
+			}
+			fmt.Fprintf(&b, "\n### `%s` (%s)\n\n%smarkdown\n%s", d.Path, documentTitles[d.Kind], fence, d.Content)
+			if !strings.HasSuffix(d.Content, "\n") {
+				b.WriteString("\n")
+			}
+			b.WriteString(fence + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "\n## Approval\n\nAccepting names exactly this content: candidate tree `%s`, sources `%s`, membership `%s`.\n",
+		rv.Approval.Candidate, rv.Approval.Sources, rv.Approval.Membership)
 	return []byte(b.String())
 }
 
@@ -164,9 +246,26 @@ func (rv *Review) Text() []byte {
 			b.WriteString(line + "\n")
 		}
 	}
+	if rv.Notes != "" {
+		fmt.Fprintf(&b, "\ndrafter's notes (text for reviewers; they accept nothing):\n")
+		for _, line := range strings.Split(rv.Notes, "\n") {
+			b.WriteString("  | " + line + "\n")
+		}
+	}
 	list("substantive changes", rv.Substantive)
 	list("unresolved items", rv.Unresolved)
 	list("pure reorganisation", rv.Reorganisation)
+	for _, d := range rv.Documents {
+		fmt.Fprintf(&b, "\n--- %s: %s ---\n%s", documentTitles[d.Kind], d.Path, d.Content)
+		if !strings.HasSuffix(d.Content, "\n") {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "--- end of %s ---\n", d.Path)
+	}
+	if rv.Approval.Candidate != "" {
+		fmt.Fprintf(&b, "\napproval names: candidate tree %s, sources %s, membership %s\n", short(rv.Approval.Candidate), short(rv.Approval.Sources), short(rv.Approval.Membership))
+		fmt.Fprintf(&b, "to approve exactly this: git adr compaction --confirm %s@%d:%s\n", rv.Plan, rv.Revision, short(rv.Approval.Candidate))
+	}
 	return []byte(b.String())
 }
 

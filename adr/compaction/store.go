@@ -78,6 +78,16 @@ func (s *Store) Save(p *Plan, files map[string][]byte, old string) (string, erro
 	return commit, err
 }
 
+// Owner returns the plan that holds a reservation ref ("" when the ref
+// does not exist, "?" when its commit holds no readable plan).
+func (s *Store) Owner(ref string) string {
+	commit, err := s.Repo.ResolveRef(ref)
+	if err != nil {
+		return ""
+	}
+	return s.reservedBy(commit)
+}
+
 // reservedBy reads the plan ID a reservation ref's commit belongs to.
 func (s *Store) reservedBy(commit string) string {
 	p, err := s.LoadAt(commit)

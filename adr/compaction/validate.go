@@ -19,7 +19,18 @@ const (
 	IssueReference = "reference" // a replacement links a record that does not exist
 	IssueNamespace = "namespace" // a replacement's ID is not one the plan reserved
 	IssueOwnership = "ownership" // the candidate writes a file it does not own
+	IssueLifecycle = "lifecycle" // a replacement that is not a proposal, or a retirement the lifecycle forbids
+	IssueStyle     = "style"     // a replacement not in the plan's style, or missing a required section
 )
+
+// requiredSections are the sections a complete replacement record has
+// (anchors as adr names them): context, decision, consequences and the
+// alternatives considered (rejected ones included). Rationale may live in
+// any of them.
+var requiredSections = []struct{ anchor, heading string }{
+	{"context", "Context"}, {"decision", "Decision"}, {"consequences", "Consequences"},
+	{"options", "Considered options (or Alternatives)"},
+}
 
 var coverageStates = map[string]bool{Retained: true, Changed: true, Retired: true, Unresolved: true}
 
@@ -159,6 +170,7 @@ func validateRecords(l *adr.Log, p *Plan, c *Candidate) []Issue {
 			}
 		}
 	}
+	issues = append(issues, validateReplacements(l, p, c, reserved)...)
 	for _, nr := range c.Records {
 		res, ok := reserved[nr.ID]
 		if !ok {
@@ -172,4 +184,154 @@ func validateRecords(l *adr.Log, p *Plan, c *Candidate) []Issue {
 		}
 	}
 	return issues
+}
+
+// validateReplacements checks what acceptance of the replacements would
+// do: each is a complete proposal in the plan's style; a source it retires
+// has no unresolved unit (unresolved units block whole-record retirement);
+// a source no replacement retires stays in force, so none of its units
+// may be changed or retired (only an accepted successor retires a
+// decision: a proposal never does).
+func validateReplacements(l *adr.Log, p *Plan, c *Candidate, reserved map[string]Reservation) []Issue {
+	var issues []Issue
+	add := func(kind, at string, ids []string, format string, args ...any) {
+		issues = append(issues, Issue{Kind: kind, IDs: ids, Path: at, Message: fmt.Sprintf(format, args...)})
+	}
+	retiredBy := map[string][]string{} // source ID -> replacement IDs
+	for _, nr := range c.Records {
+		res, ok := reserved[nr.ID]
+		if !ok || strings.TrimSpace(nr.Content) == "" {
+			continue
+		}
+		rec := adr.Parse([]byte(nr.Content))
+		switch {
+		case rec.Status == adr.Proposed:
+		case rec.Status == "" || rec.RawStatus == "":
+			add(IssueLifecycle, res.Path, []string{nr.ID}, "%s has no status: write it as a proposal (Proposed); acceptance accepts it", nr.ID)
+		default:
+			add(IssueLifecycle, res.Path, []string{nr.ID}, "%s is written as %s: a drafter never decides, replacements are proposals (Proposed) until a person accepts them", nr.ID, rec.Status)
+		}
+		if rec.TitleNumber >= 0 && rec.TitleNumber != res.Number {
+			add(IssueNamespace, res.Path, []string{nr.ID}, "%s's title says number %d, but the plan reserved %d", nr.ID, rec.TitleNumber, res.Number)
+		}
+		want := adr.Style(p.Style)
+		if want != "" && !sameStyle(rec.Style, want) {
+			add(IssueStyle, res.Path, []string{nr.ID}, "%s is written in %s style, but the plan's style is %s", nr.ID, rec.Style, want)
+		}
+		if rec.Style == adr.StyleOCP || want == adr.StyleOCP {
+			if len(rec.Units) == 0 {
+				add(IssueStyle, res.Path, []string{nr.ID}, "%s has no § section: a sectioned container states each decision in its own section", nr.ID)
+			}
+		} else {
+			var missing []string
+			for _, sec := range requiredSections {
+				if _, ok := rec.Unit(sec.anchor); !ok {
+					missing = append(missing, sec.heading)
+				}
+			}
+			if len(missing) > 0 {
+				add(IssueStyle, res.Path, []string{nr.ID}, "%s is not a complete record: it has no %s section; a replacement must support ordinary work on its own (context, decision, consequences, rejected alternatives)", nr.ID, strings.Join(missing, ", "))
+			}
+		}
+		for _, s := range nr.Supersedes {
+			retiredBy[s] = append(retiredBy[s], nr.ID)
+		}
+	}
+	cov := map[string]string{}
+	for _, cv := range c.Summary.Coverage {
+		cov[cv.Unit] = cv.State
+	}
+	for _, s := range p.Sources {
+		by := retiredBy[s.ID]
+		for _, u := range s.Units {
+			st := cov[u.Locator]
+			switch {
+			case len(by) > 0 && st == Unresolved:
+				add(IssueCoverage, s.Path, []string{s.ID, u.Locator}, "%s would retire %s, but %s is unresolved: unresolved units block whole-record retirement; settle it or do not supersede %s", strings.Join(by, ", "), s.ID, u.Locator, s.ID)
+			case len(by) == 0 && (st == Changed || st == Retired) && s.Status == string(adr.Accepted):
+				add(IssueLifecycle, s.Path, []string{s.ID, u.Locator}, "%s is %s, but no replacement supersedes %s, which stays accepted and in force: only an accepted successor retires a decision (supersede %s in a replacement, or retain the unit)", u.Locator, st, s.ID, s.ID)
+			}
+		}
+	}
+	return issues
+}
+
+func rootOfReservation(l *adr.Log, res Reservation) *adr.Root {
+	for _, r := range l.Roots {
+		if r.Dir() == res.Root || (res.Root == "" || res.Root == ".") && r.Dir() == "." {
+			return r
+		}
+	}
+	return nil
+}
+
+// sameStyle reports whether a record written in got is in the style want
+// asks for (madr covers MADR 2, 3 and 4).
+func sameStyle(got, want adr.Style) bool {
+	if got == want {
+		return true
+	}
+	return want == adr.StyleMADR && got == adr.StyleMADR2 || want == adr.StyleMADR2 && got == adr.StyleMADR
+}
+
+// ReservationIssues checks that every number the plan reserved is still
+// its own: no record of the log takes it but the plan's own draft at the
+// reserved path (drafts, as [Drafts] writes them), no other branch has
+// another record with that number, and its reservation ref still names the
+// plan. A concurrent allocation invalidates the plan; it is never
+// renumbered.
+func ReservationIssues(l *adr.Log, p *Plan, drafts map[string][]byte, branches []adr.BranchRecord, owner func(ref string) string) []Issue {
+	var issues []Issue
+	for _, res := range p.Reserved {
+		root := rootOfReservation(l, res)
+		fix := "; the plan cannot use it (numbers are never changed after review): cancel it (`git adr compaction cancel " + p.ID + "`) and plan again"
+		if owner != nil {
+			switch who := owner(ReservationRef(res.Root, res.Number)); who {
+			case p.ID:
+			case "":
+				issues = append(issues, Issue{Kind: IssueNamespace, IDs: []string{res.ID}, Path: res.Path,
+					Message: fmt.Sprintf("%s is no longer reserved (%s is gone)", res.ID, ReservationRef(res.Root, res.Number)) + fix})
+			default:
+				issues = append(issues, Issue{Kind: IssueNamespace, IDs: []string{res.ID}, Path: res.Path,
+					Message: fmt.Sprintf("%s is reserved by plan %s", res.ID, who) + fix})
+			}
+		}
+		if root == nil {
+			continue
+		}
+		for _, r := range root.Records {
+			if !r.Numbered || r.Number != res.Number || r.Suffix != "" {
+				continue
+			}
+			if r.Path == res.Path {
+				if d, ok := drafts[r.Path]; ok && r.Text != nil && string(r.Text.Src) == string(d) {
+					continue // the plan's own draft, saved or on its branch
+				}
+				issues = append(issues, Issue{Kind: IssueNamespace, IDs: []string{res.ID}, Path: r.Path,
+					Message: fmt.Sprintf("%s is taken: %s exists and is not the plan's draft", res.ID, r.Path) + fix})
+				continue
+			}
+			issues = append(issues, Issue{Kind: IssueNamespace, IDs: []string{res.ID, r.ID}, Path: r.Path,
+				Message: fmt.Sprintf("%s is taken: %s has number %d", res.ID, r.Path, res.Number) + fix})
+		}
+		seen := map[string]bool{}
+		for _, b := range branches {
+			if b.Root != root || b.Number != res.Number || b.Path == res.Path || seen[b.Path] {
+				continue
+			}
+			seen[b.Path] = true
+			issues = append(issues, Issue{Kind: IssueNamespace, IDs: []string{res.ID}, Path: b.Path,
+				Message: fmt.Sprintf("%s is taken on %s: %s has number %d", res.ID, shortRef(b.Ref), b.Path, res.Number) + fix})
+		}
+	}
+	return issues
+}
+
+func shortRef(ref string) string {
+	for _, p := range []string{"refs/heads/", "refs/remotes/"} {
+		if strings.HasPrefix(ref, p) {
+			return strings.TrimPrefix(ref, p)
+		}
+	}
+	return ref
 }

@@ -188,6 +188,7 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 		r.Next = []string{}
 		delivered := before + n
 		r.Coverage = Coverage{Selected: total, Before: before, Included: n}
+		r.Memory = memoryUsed(r.Units)
 		if n == len(seq) {
 			r.Cursor = nil
 			r.Coverage.Complete = true

@@ -112,10 +112,15 @@ type Unit struct {
 	// source excerpts.
 	Status string `json:"status"`
 	// Kind is "decision" (a whole unit), "excerpt" (a part of a unit),
-	// "source" (lines of a repository file) or "current" (a section, or
-	// a part of one, of a fresh reviewed CURRENT view: status "derived").
+	// "source" (lines of a repository file), "current" (a section, or
+	// a part of one, of a fresh reviewed CURRENT view: status "derived")
+	// or "memory" (a memory item: ID, Topic and Source label it; status
+	// empty, lines [0, 0]; never a decision).
 	Kind  string `json:"kind"`
 	Title string `json:"title,omitempty"`
+	// Topic and Source label a memory unit.
+	Topic  string `json:"topic,omitempty"`
+	Source string `json:"source,omitempty"`
 	// Role says why the unit is here: "requested", "successor of
 	// ADR-0003", "system constraint", "dependency (amends ADR-0007)",
 	// "match", "selected file".
@@ -207,6 +212,9 @@ type Response struct {
 	Warnings   []string       `json:"warnings"`
 	Next       []string       `json:"next"`
 	Size       Size           `json:"size"`
+
+	// Memory names the memory items among Units (absent when none).
+	Memory []MemoryUsed `json:"memory,omitempty"`
 }
 
 // RequestError is a bad request: an unknown ID or domain, a stale or

@@ -31,6 +31,8 @@ type Service struct {
 	Prefix string
 	// CacheDir holds derived caches ($GIT_DIR/adr/cache); "" disables them.
 	CacheDir string
+	// Memory supplies memory items to task answers (kind "memory"); nil: none.
+	Memory MemorySource
 
 	fingerprint string
 	cursorKey   []byte
@@ -50,6 +52,8 @@ type item struct {
 	src  *retrieve.Excerpt
 	// view is the CURRENT.md section a "current" unit shows.
 	view *view.Section
+	// mem is the memory item a "memory" unit shows.
+	mem *MemoryNote
 }
 
 // Fingerprint identifies the log's content: every record's path and bytes
@@ -78,6 +82,10 @@ func (s *Service) Fingerprint() string {
 		if v.fresh() {
 			h.Write([]byte("view:" + v.f.CurrentPath + ":" + v.f.Manifest.Summary.SHA256 + "\x00"))
 		}
+	}
+	// Memory items can be in an answer too (without memory: as before).
+	if v := s.memoryVersion(); v != "" {
+		h.Write([]byte("memory:" + v + "\x00"))
 	}
 	s.fingerprint = hex.EncodeToString(h.Sum(nil))
 	return s.fingerprint

@@ -188,6 +188,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	if s.SourceFiles != nil {
 		s.addSources(p, req, q)
 	}
+	s.addMemory(p, req)
 	return p, nil
 }
 

@@ -53,6 +53,10 @@ func renderText(r *Response) []byte {
 		}
 	}
 	for i, u := range r.Units {
+		if u.Kind == KindMemory {
+			writeMemoryUnit(&b, i, u)
+			continue
+		}
 		status := u.Status
 		if status == "" {
 			status = "source"
@@ -95,6 +99,7 @@ func renderText(r *Response) []byte {
 	}
 	c := r.Coverage
 	fmt.Fprintf(&b, "coverage: %d of %d selected units in this response (%d before it); complete: %v\n", c.Included, c.Selected, c.Before, c.Complete)
+	writeMemoryUsed(&b, r.Memory)
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", esc(w))
 	}

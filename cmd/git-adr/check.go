@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/git-adr/git-adr/adr/govern"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/hooks"
 	"github.com/urfave/cli/v2"
 )
 
@@ -115,6 +117,11 @@ func runCheck(env *Env, o checkOptions) error {
 	if opt.Extra, err = temporaryFiles(env, l, opt.Extra); err != nil {
 		return err
 	}
+	stale, err := scopeFindings(env, l)
+	if err != nil {
+		return err
+	}
+	opt.Extra, opt.ExtraKinds = append(opt.Extra, stale...), append(opt.ExtraKinds, adr.ScopeKinds...)
 	if o.since != "" {
 		gov, kinds, err := sinceFindings(env, o.since, compaction)
 		if err != nil {
@@ -139,18 +146,37 @@ func runCheck(env *Env, o checkOptions) error {
 			if f.Line > 0 {
 				loc = fmt.Sprintf("%s:%d", loc, f.Line)
 			}
-			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, f.Kind, adr.Escape(f.Message), adr.Escape(f.Fix))
+			kind := string(f.Kind)
+			if f.Warning {
+				kind += " (warning)"
+			}
+			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, kind, adr.Escape(f.Message), adr.Escape(f.Fix))
 		}
 	}
 	summary := fmt.Sprintf("%d findings", len(rep.Findings))
 	if len(rep.Findings) == 1 {
 		summary = "1 finding"
 	}
+	errs, warns := 0, 0
+	for _, f := range rep.Findings {
+		if f.Warning {
+			warns++
+		} else {
+			errs++
+		}
+	}
+	if warns > 0 {
+		summary += fmt.Sprintf(" (%d warnings)", warns)
+		if warns == 1 {
+			summary = strings.Replace(summary, "(1 warnings)", "(1 warning)", 1)
+		}
+	}
 	if rep.Ignored > 0 {
 		summary += fmt.Sprintf(" (%d ignored by %s)", rep.Ignored, adr.ConfigFile)
 	}
 	fmt.Fprintln(env.Err, summary)
-	if len(rep.Findings) > 0 {
+	strict := l.Config != nil && l.Config.Check.Warnings == "error"
+	if errs > 0 || strict && warns > 0 {
 		return silentExit(ExitFailure)
 	}
 	return nil
@@ -316,15 +342,23 @@ func sinceFindings(env *Env, since string, compaction bool) ([]adr.Finding, []ad
 	if err != nil {
 		return nil, nil, err
 	}
+	// The ledger and, in strict mode, the signature of every acceptance
+	// or publication commit of the range, as pre-push and pre-receive
+	// check them. The policy is the base's: a change cannot relax it.
+	ledgers, err := rangeLedgers(r, from, baseFS)
+	if err != nil {
+		return nil, nil, err
+	}
 	var out []adr.Finding
-	for _, p := range rep.Problems {
+	for _, p := range append(rep.Problems, ledgers...) {
 		if !p.Block && !compaction {
 			continue
 		}
 		out = append(out, adr.Finding{Kind: adr.FindingKind(p.Rule), Path: p.Path, Line: p.Line, Message: p.Message, Fix: p.Fix, IDs: []string{}})
 	}
 	kinds := []adr.FindingKind{adr.FindingKind(govern.RuleAcceptedEdit), adr.FindingKind(govern.RuleLifecycle), adr.FindingKind(govern.RuleDeleted),
-		adr.FindingKind(govern.RuleDuplicateNumber), adr.FindingKind(govern.RuleIndexDrift)}
+		adr.FindingKind(govern.RuleDuplicateNumber), adr.FindingKind(govern.RuleIndexDrift),
+		adr.FindingKind(hooks.RuleLedger), adr.FindingKind(hooks.RuleSignature)}
 	if compaction {
 		kinds = append(kinds, adr.FindingKind(govern.RuleStaleView))
 	}
@@ -352,4 +386,32 @@ func writeCheckMarkdown(env *Env, rep *adr.CheckReport, since string) {
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", adr.EscapeCell(loc), f.Kind, adr.EscapeCell(f.Message), adr.EscapeCell(f.Fix))
 	}
+}
+
+// rangeLedgers checks the ledger commits of from..HEAD (hooks.CheckCommits)
+// with the strict-mode policy of from's tree, its allowed-signers file read
+// from that tree too.
+func rangeLedgers(r *gitops.Repo, from string, baseFS fs.FS) ([]govern.Problem, error) {
+	out, err := r.Git("rev-list", "--reverse", from+"..HEAD")
+	if err != nil {
+		return nil, err
+	}
+	commits := strings.Fields(string(out))
+	if len(commits) == 0 {
+		return nil, nil
+	}
+	cfg := &adr.Config{}
+	if c, err := adr.LoadConfig(baseFS); err == nil {
+		cfg = c
+	}
+	strict := hooks.Strict{On: cfg.Governance.Strict, Approvers: cfg.Governance.Approvers}
+	if strict.On && cfg.Governance.AllowedSigners != "" {
+		file, err := materialise(baseFS, cfg.Governance.AllowedSigners)
+		if err != nil {
+			return nil, failf("strict mode: the allowed signers file %q of the base: %v", cfg.Governance.AllowedSigners, err)
+		}
+		defer os.Remove(file)
+		strict.AllowedSigners = file
+	}
+	return hooks.CheckCommits(r, commits, strict)
 }

@@ -54,7 +54,7 @@ type compactionOptions struct {
 	// dryRun analyses the scope (of mode, when given) and writes nothing.
 	dryRun bool
 	// archive asks for an archive-on-accept plan (consolidate only). It is
-	// refused until consolidation acceptance exists (archival itself is
+	// refused until archive-on-accept is built (archival itself is
 	// `git adr archive`), so it is always false today.
 	archive bool
 	// style of the replacement records ("" for the project's
@@ -64,9 +64,12 @@ type compactionOptions struct {
 	// never input filters and never invented; consolidate only.
 	baseline, iteration string
 	// planID and revision are --confirm's <plan-id>@<revision>; a
-	// confirmation carries nothing else.
+	// confirmation carries nothing else. tree is the optional
+	// ":<candidate-tree>" the review printed: the approval then names the
+	// content reviewed, and any other candidate is refused.
 	planID   string
 	revision int
+	tree     string
 	// drafter names the drafter ("" for the project's configuration).
 	drafter string
 	// yes acknowledges the scope, read volume and cost of drafting without
@@ -121,7 +124,7 @@ func compactionCommand(env *Env) *cli.Command {
 			&cli.GenericFlag{Name: "domain", Value: &f.domain, Usage: "only the unarchived records of domain `SLUG` (not with --sources)"},
 			&cli.GenericFlag{Name: "sources", Value: &f.sources, Usage: "only these exact unarchived records, comma-separated `IDS` (not with --domain)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "analyse the scope (and mode) without a plan, a model call or any write", Destination: &f.dryRun},
-			&cli.BoolFlag{Name: "archive", Usage: "consolidate only: an archive-on-accept plan (refused until acceptance exists; `git adr archive` moves records)", Destination: &f.archive},
+			&cli.BoolFlag{Name: "archive", Usage: "consolidate only: an archive-on-accept plan (refused: not built; accept, then `git adr archive` moves records)", Destination: &f.archive},
 			&cli.GenericFlag{Name: "style", Value: &f.style, Usage: "consolidate only: replacement `STYLE` ocp, madr or nygard (default: project configuration)"},
 			&cli.GenericFlag{Name: "baseline", Value: &f.baseline, Usage: "consolidate only: numbering baseline `V` of the new records (a target, never invented)"},
 			&cli.GenericFlag{Name: "iteration", Value: &f.iteration, Usage: "consolidate only: numbering iteration `I` of the new records (a target, NOT a filter)"},
@@ -172,7 +175,7 @@ Contract:
    --domain SLUG                one domain's unarchived records (unknown domains are errors)
    --sources ID,ID,...          exact unarchived records; missing, ambiguous or archived IDs are errors
    --dry-run                    analyse the scope/mode without model calls or writes
-   --archive                    consolidate only; refused until acceptance exists
+   --archive                    consolidate only; refused: archive-on-accept is not built
                                 (git adr archive ID... archives retired records)
    --style ocp|madr|nygard      consolidate only; default from project configuration
    --baseline V, --iteration I  consolidate only; numbering targets of new records, never
@@ -191,6 +194,15 @@ Rules (each violation exits 2 and changes nothing):
    A flag given twice, an unknown flag (there is no --all, --force, --unlimited,
    --include-archived or --delete-history) and any argument are errors.
 
+Acceptance: after drafting, a consolidation is offered on the controlling
+terminal (never standard input): Accept and execute, Save drafts only, Request
+changes, Cancel; blockers disable Accept and execute only. Accepting is ONE
+commit on the current branch with the decision ledger as trailers (ADR-Plan,
+ADR-Accepted, ADR-Supersedes, ADR-Approved-By). Without a terminal nothing is
+accepted (exit 3 and a receipt), except in strict mode, where --confirm's
+commit, signed by an approver, is the approval. Subcommands: status, review,
+submit, publish (a pull-request branch of the drafts), cancel.
+
 Examples:
    git adr compaction
    git adr compaction --domain storage --json
@@ -206,7 +218,7 @@ var (
 	// numbering targets: a version or iteration label, no spaces.
 	numberingLabel = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$`)
 	drafterName    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	planRevision   = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9_-]{0,63})@([1-9][0-9]{0,8})$`)
+	planRevision   = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9_-]{0,63})@([1-9][0-9]{0,8})(?::([0-9a-f]{7,40}))?$`)
 )
 
 // given reports whether a contract flag was given.
@@ -273,7 +285,7 @@ func (f *compactionFlags) options() (compactionOptions, error) {
 			return o, usagef("--confirm %q is not PLAN-ID@REVISION", f.confirm.value).
 				hint("name the reviewed revision, for example --confirm s-1a2b3c4d5e@2; `git adr compaction status` lists plans and revisions")
 		}
-		o.planID = m[1]
+		o.planID, o.tree = m[1], m[3]
 		fmt.Sscanf(m[2], "%d", &o.revision)
 		return o, nil
 	}
@@ -356,10 +368,10 @@ func (f *compactionFlags) options() (compactionOptions, error) {
 		o.drafter = f.drafter.value
 	}
 	if f.archive {
-		// Archive-on-accept needs acceptance of replacements, which is not
-		// delivered: the flag must fail, never be ignored.
-		return o, usagef("--archive is not available yet: an archive-on-accept plan needs consolidation acceptance, which is not built; nothing was planned").
-			hint("plan without --archive; archive wholly retired records on their own with `git adr archive ID...` (previewed and approved separately)")
+		// Archive-on-accept (moves run as part of an acceptance) is not
+		// built: the flag must fail, never be ignored.
+		return o, usagef("--archive is not available yet: archive-on-accept plans are not built; nothing was planned").
+			hint("plan without --archive and accept it; then archive the records it retired with `git adr archive ID...` (previewed and approved separately)")
 	}
 	o.dryRun = f.dryRun
 	o.yes = f.yes

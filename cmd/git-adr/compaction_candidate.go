@@ -2,87 +2,41 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
-	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
 )
 
+// generator is what manifests name as their generator.
+func generator() string { return "git-adr " + buildVersion() }
+
 // processCandidate validates a candidate, builds the proposal commit on the
-// plan's base (CURRENT pairs, replacement records), stores it on the
-// candidate ref and a new plan revision with the review, and prints the
-// review.
+// plan's base (CURRENT pairs, replacement records, INDEX files), stores it
+// on the candidate ref and a new plan revision with the review (which
+// names the candidate's tree), and prints the review.
 func processCandidate(env *Env, l *adr.Log, p *compaction.Plan, commit string, cand *compaction.Candidate, batches []compaction.Batch) (*compaction.Plan, string, error) {
 	repo := mustRepo(env)
 	store := &compaction.Store{Repo: repo}
-	issues := compaction.Validate(l, p, cand)
 	rev := p.Revision + 1
-	var changes []gitops.TreeChange
-	var outputs []string
-	if p.Mode == compaction.Summary {
-		sources, deps := planRecords(l, p)
-		var ids []string
-		if len(p.Scope.Sources) > 0 {
-			for _, s := range p.Sources {
-				ids = append(ids, s.ID)
-			}
-		}
-		pairs, err := view.BuildAll(l, view.NewSelection(p.Scope.Domain, ids), sources, deps, cand.Summary, p.ID, rev, "git-adr "+buildVersion())
-		var de *view.DraftError
-		var fe *view.ForeignError
-		switch {
-		case errors.As(err, &de):
-			for _, pr := range de.Problems {
-				issues = append(issues, compaction.Issue{Kind: compaction.IssueCoverage, Message: pr})
-			}
-		case errors.As(err, &fe):
-			issues = append(issues, compaction.Issue{Kind: compaction.IssueOwnership, Path: fe.Path, Message: fe.Error() + "; git-adr never overwrites it: rename it or remove it"})
-		case err != nil:
+	prop, err := compaction.Propose(l, p, cand, rev, generator())
+	if err != nil {
+		return nil, "", err
+	}
+	issues := prop.Issues
+	if p.Mode == compaction.Consolidate {
+		ris, err := reservationIssues(env, l, p, prop.Drafts)
+		if err != nil {
 			return nil, "", err
 		}
-		for _, pair := range pairs {
-			cur, man := pair.Paths()
-			changes = append(changes, gitops.TreeChange{Path: cur, Data: pair.Current}, gitops.TreeChange{Path: man, Data: pair.ManifestJSON})
-			outputs = append(outputs, cur, man)
-		}
-	} else {
-		files, future, err := compaction.Future(l, p, cand)
-		if err != nil {
-			issues = append(issues, compaction.Issue{Kind: compaction.IssueReference, Message: err.Error()})
-		} else {
-			var paths []string
-			for path := range files {
-				paths = append(paths, path)
-			}
-			sort.Strings(paths)
-			for _, path := range paths {
-				changes = append(changes, gitops.TreeChange{Path: path, Data: files[path]})
-				outputs = append(outputs, path)
-			}
-			p.Transitions = transitions(l, future, p)
-			// The index preview of roots that keep a generated INDEX.md.
-			if ixs, err := future.Indexes(); err == nil {
-				for _, ix := range ixs {
-					if ix.State == adr.IndexStale {
-						changes = append(changes, gitops.TreeChange{Path: ix.Path, Data: ix.Content})
-						outputs = append(outputs, ix.Path)
-					}
-				}
-			}
-			// The CURRENT view after acceptance, when the drafter wrote one.
-			if len(cand.Summary.Constraints) > 0 {
-				ch, out, viewIssues := futureView(future, p, cand)
-				changes, outputs, issues = append(changes, ch...), append(outputs, out...), append(issues, viewIssues...)
-			}
-		}
+		issues = append(issues, ris...)
+		p.Transitions = prop.Transitions
 	}
 	candidate := ""
-	if len(changes) > 0 {
-		tree, err := repo.BuildTree(p.Base, changes)
+	p.CandidateTree = ""
+	if len(prop.Changes) > 0 {
+		tree, err := repo.BuildTree(p.Base, prop.Changes)
 		if err != nil {
 			return nil, "", err
 		}
@@ -98,17 +52,16 @@ func processCandidate(env *Env, l *adr.Log, p *compaction.Plan, commit string, c
 		if err := repo.UpdateRefs("git-adr candidate "+p.ID, gitops.RefUpdate{Name: compaction.CandidateRef(p.ID), New: candidate, Old: old}); err != nil {
 			return nil, "", planStoreErr(fmt.Errorf("%w: %v", compaction.ErrPlanChanged, err))
 		}
+		p.CandidateTree = tree
 	}
 	// Record each unit's coverage in the plan.
-	cov := map[string]view.UnitCoverage{}
-	for _, c := range cand.Summary.Coverage {
-		cov[c.Unit] = c
-	}
 	for i := range p.Sources {
 		for j := range p.Sources[i].Units {
 			u := &p.Sources[i].Units[j]
-			if c, ok := cov[u.Locator]; ok {
-				u.Coverage, u.Location, u.Reason = c.State, c.Location, c.Reason
+			for _, c := range cand.Summary.Coverage {
+				if c.Unit == u.Locator {
+					u.Coverage, u.Location, u.Reason = c.State, c.Location, c.Reason
+				}
 			}
 		}
 	}
@@ -117,7 +70,8 @@ func processCandidate(env *Env, l *adr.Log, p *compaction.Plan, commit string, c
 		p.State = compaction.Drafted
 	}
 	p.Revision = rev
-	rv := compaction.NewReview(p, cand, issues, outputs, candidate)
+	rv := compaction.NewReview(p, cand, issues, prop.Outputs(), candidate)
+	rv.AddDocuments(p, prop)
 	files := map[string][]byte{"candidate.json": jsonBytes(cand), "review.json": rv.JSON(), "review.md": rv.Markdown()}
 	for _, b := range batches {
 		files[fmt.Sprintf("evidence/batch-%d.json", b.Number)] = jsonBytes(b)
@@ -130,95 +84,22 @@ func processCandidate(env *Env, l *adr.Log, p *compaction.Plan, commit string, c
 	return p, newCommit, nil
 }
 
-// transitions lists the lifecycle changes acceptance of a consolidation
-// would make (sources whose status changes in the future log).
-func transitions(l, future *adr.Log, p *compaction.Plan) []compaction.Transition {
-	out := []compaction.Transition{}
-	for _, s := range p.Sources {
-		now, then := l.ByPath(s.Path), future.ByPath(s.Path)
-		if now != nil && then != nil && now.Status != then.Status {
-			out = append(out, compaction.Transition{ID: s.ID, From: string(now.Status), To: string(then.Status)})
-		}
+// reservationIssues checks the plan's reserved numbers against the log,
+// every other branch and the reservation refs (see
+// compaction.ReservationIssues).
+func reservationIssues(env *Env, l *adr.Log, p *compaction.Plan, drafts map[string][]byte) ([]compaction.Issue, error) {
+	if len(p.Reserved) == 0 {
+		return nil, nil
 	}
-	for _, r := range p.Reserved {
-		if rec := future.ByPath(r.Path); rec != nil {
-			out = append(out, compaction.Transition{ID: r.ID, From: "new", To: string(rec.Status)})
-		}
+	trees, err := env.branchTrees()
+	if err != nil {
+		return nil, err
 	}
-	return out
-}
-
-// futureView renders the CURRENT view a consolidation would publish: over
-// the future log, with the drafter's summary, the replacement records'
-// units counted as retained in their own records.
-func futureView(future *adr.Log, p *compaction.Plan, cand *compaction.Candidate) ([]gitops.TreeChange, []string, []compaction.Issue) {
-	d := cand.Summary
-	d.Coverage = append([]view.UnitCoverage(nil), d.Coverage...)
-	var ids []string
-	for _, s := range p.Sources {
-		ids = append(ids, s.ID)
-	}
-	for _, r := range p.Reserved {
-		rec := future.ByPath(r.Path)
-		if rec == nil {
-			continue
-		}
-		ids = append(ids, r.ID)
-		for _, u := range rec.Units {
-			d.Coverage = append(d.Coverage, view.UnitCoverage{Unit: u.ID, State: compaction.Retained, Location: "replacement " + r.ID})
-		}
-	}
-	if len(p.Scope.Sources) == 0 {
-		ids = nil
-	}
-	sel := view.NewSelection(p.Scope.Domain, ids)
-	var sources, deps []*adr.Record
-	for _, root := range future.Roots {
-		sources = append(sources, view.Members(future, root, sel)...)
-	}
-	for _, e := range p.Evidence {
-		if r := future.ByPath(e.Path); r != nil {
-			deps = append(deps, r)
-		}
-	}
-	pairs, err := view.BuildAll(future, sel, sources, deps, d, p.ID, p.Revision+1, "git-adr "+buildVersion())
-	var issues []compaction.Issue
-	var de *view.DraftError
-	switch {
-	case errors.As(err, &de):
-		for _, pr := range de.Problems {
-			issues = append(issues, compaction.Issue{Kind: compaction.IssueCoverage, Message: "CURRENT after acceptance: " + pr})
-		}
-		return nil, nil, issues
-	case err != nil:
-		return nil, nil, []compaction.Issue{{Kind: compaction.IssueOwnership, Message: err.Error()}}
-	}
-	var changes []gitops.TreeChange
-	var outputs []string
-	for _, pair := range pairs {
-		cur, man := pair.Paths()
-		changes = append(changes, gitops.TreeChange{Path: cur, Data: pair.Current}, gitops.TreeChange{Path: man, Data: pair.ManifestJSON})
-		outputs = append(outputs, cur, man)
-	}
-	return changes, outputs, nil
+	store := &compaction.Store{Repo: mustRepo(env)}
+	return compaction.ReservationIssues(l, p, drafts, adr.ScanBranches(trees, l.Roots), store.Owner), nil
 }
 
 func jsonBytes(v any) []byte {
 	data, _ := json.MarshalIndent(v, "", "  ")
 	return append(data, '\n')
-}
-
-// planRecords returns the plan's sources and evidence as records of l.
-func planRecords(l *adr.Log, p *compaction.Plan) (sources, deps []*adr.Record) {
-	for _, s := range p.Sources {
-		if r := l.ByPath(s.Path); r != nil {
-			sources = append(sources, r)
-		}
-	}
-	for _, e := range p.Evidence {
-		if r := l.ByPath(e.Path); r != nil {
-			deps = append(deps, r)
-		}
-	}
-	return sources, deps
 }

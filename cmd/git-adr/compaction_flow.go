@@ -232,6 +232,9 @@ func briefFor(p *compaction.Plan) compaction.Brief {
 	for _, r := range p.Reserved {
 		b.Reserved = append(b.Reserved, compaction.Reserved{ID: r.ID, Path: r.Path})
 	}
+	if p.Mode == compaction.Consolidate {
+		b.Instructions += "\n" + compaction.ConsolidateInstructions
+	}
 	return b
 }
 

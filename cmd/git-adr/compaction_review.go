@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
@@ -109,16 +112,75 @@ func runCompactionPublish(env *Env, id, branch string) error {
 	if err := env.lockWrites(); err != nil {
 		return err
 	}
-	_, rv, err := loadReview(env, id)
+	p, commit, store, err := loadPlan(env, id)
 	if err != nil {
 		return err
+	}
+	if p.ID != id {
+		return failf("%s holds plan %s, not %s; nothing was published", compaction.PlanRef(id), p.ID, id)
 	}
 	cand, err := repo.ResolveRef(compaction.CandidateRef(id))
 	if err != nil {
 		return failf("plan %s has no candidate ref (%s)", id, compaction.CandidateRef(id)).hint("it was cancelled or never drafted; see git adr compaction status " + id)
 	}
+	if tree, err := repo.ResolveRef(cand + "^{tree}"); err != nil || tree != p.CandidateTree {
+		return failf("%s is not the candidate revision %d of plan %s reviewed; nothing was published", compaction.CandidateRef(id), p.Revision, id).
+			hint("draft a new revision: git adr compaction --mode " + string(p.Mode) + scopeFlags(p.Scope))
+	}
+	// The description and the branch are built again from the plan's
+	// draft over its base, never taken from a stored review.
+	data, err := store.File(commit, "candidate.json")
+	if err != nil {
+		return failf("plan %s revision %d has no candidate to publish", id, p.Revision)
+	}
+	var c compaction.Candidate
+	if err := json.Unmarshal(data, &c); err != nil {
+		return failf("plan %s: candidate.json: %v", id, err)
+	}
+	baseFS, err := repo.TreeFS(p.Base)
+	if err != nil {
+		return err
+	}
+	base, err := adr.Load(baseFS, adr.LoadOptions{Roots: env.rootsRel(), Cwd: repo.Prefix})
+	if err != nil {
+		return err
+	}
+	gen := generator()
+	if m := candidateManifest(repo, p.Base, cand); m != "" {
+		gen = m
+	}
+	prop, err := compaction.Propose(base, p, &c, p.Revision, gen)
+	if err != nil {
+		return err
+	}
+	rv := compaction.NewReview(p, &c, prop.Issues, prop.Outputs(), cand)
+	rv.AddDocuments(p, prop)
+	head := cand
+	what := fmt.Sprintf("is the proposal of plan %s revision %d", id, rv.Revision)
+	if p.Mode == compaction.Consolidate {
+		// A consolidation's branch holds its drafts only: merging it
+		// accepts nothing; the acceptance commit is added by a person.
+		var changes []gitops.TreeChange
+		var ids []string
+		for _, r := range p.Reserved {
+			if d, ok := prop.Drafts[r.Path]; ok {
+				changes = append(changes, gitops.TreeChange{Path: r.Path, Data: d})
+				ids = append(ids, r.ID)
+			}
+		}
+		tree, err := repo.BuildTree(p.Base, changes)
+		if err != nil {
+			return err
+		}
+		msg := fmt.Sprintf("Propose %s from plan %s revision %d\n\nDrafts only: the replacement records are proposals; nothing is accepted and no\nrecord is superseded until a person accepts the plan after review:\n\n    git adr compaction --confirm %s@%d\n",
+			strings.Join(ids, ", "), id, p.Revision, id, p.Revision)
+		if head, err = repo.CommitTree(gitops.CommitOptions{Tree: tree, Parents: []string{p.Base}, Message: msg}); err != nil {
+			return err
+		}
+		what = fmt.Sprintf("proposes %s: the drafts of plan %s revision %d, nothing accepted", strings.Join(ids, ", "), id, rv.Revision)
+	}
 	ref := "refs/heads/" + branch
-	if err := repo.UpdateRefs("git-adr: proposal of plan "+id, gitops.RefUpdate{Name: ref, New: cand, Old: gitops.ZeroHash}); err != nil {
+	if err := repo.UpdateRefs("git-adr: proposal of plan "+id, gitops.RefUpdate{Name: ref, New: head, Old: gitops.ZeroHash}); err != nil {
 		if errors.Is(err, gitops.ErrRefChanged) {
 			return usagef("branch %q already exists", branch).hint("choose another name with --branch")
 		}
@@ -132,10 +194,32 @@ func runCompactionPublish(env *Env, id, branch string) error {
 	if err := writeFileAtomic(desc, rv.Markdown()); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Out, "branch %s is the proposal of plan %s revision %d (git diff %s %s)\n", branch, id, rv.Revision, short(rv.Base), branch)
+	fmt.Fprintf(env.Out, "branch %s %s (git diff %s %s)\n", branch, what, short(rv.Base), branch)
 	fmt.Fprintf(env.Out, "description: %s\n", desc)
-	fmt.Fprintf(env.Out, "next: git push -u origin %s && gh pr create --head %s --body-file %s\n", branch, branch, desc)
+	fmt.Fprintf(env.Out, "next: git push -u origin %s 'refs/adr/*:refs/adr/*' && gh pr create --head %s --body-file %s\n", branch, branch, desc)
+	if p.Mode == compaction.Consolidate {
+		fmt.Fprintf(env.Out, "after review: on a checkout of %s (or of the target branch after the merge), `git adr compaction --confirm %s@%d` makes the acceptance commit\n", branch, id, p.Revision)
+	}
 	return nil
+}
+
+// candidateManifest is the generator a candidate's manifest names ("" when
+// it has none).
+func candidateManifest(repo *gitops.Repo, base, cand string) string {
+	changes, err := repo.TreeChanges(base, cand)
+	if err != nil {
+		return ""
+	}
+	for _, c := range changes {
+		if filepath.Base(c.Path) == "CURRENT.sources.json" {
+			if data, err := repo.ReadBlobAt(cand, c.Path); err == nil {
+				if m, err := view.DecodeManifest(data); err == nil {
+					return m.Generator
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func short(h string) string {
@@ -167,28 +251,20 @@ func runCompactionCancel(env *Env, id string) error {
 	if err != nil {
 		return err
 	}
-	if p.State == compaction.Published {
-		return usagef("plan %s is published; it cannot be cancelled", id).hint("a published view is changed by a new plan")
-	}
-	repo := store.Repo
-	var dropped []string
-	if cand, err := repo.ResolveRef(compaction.CandidateRef(id)); err == nil {
-		if err := repo.UpdateRefs("git-adr: cancel "+id, gitops.RefUpdate{Name: compaction.CandidateRef(id), Old: cand}); err != nil {
-			return err
-		}
-		dropped = append(dropped, compaction.CandidateRef(id))
-	}
-	if dir := compaction.ManualDir(repo, id); dirExists(dir) {
-		if err := repo.WorktreeRemove(dir, true); err != nil {
-			return err
-		}
-		dropped = append(dropped, dir)
+	if p.Done() {
+		return usagef("plan %s is %s; it cannot be cancelled", id, p.State).hint("a published view or an accepted decision is changed by a new plan")
 	}
 	if p.State != compaction.Cancelled {
 		p.State = compaction.Cancelled
 		if _, err := store.Save(p, nil, commit); err != nil {
 			return planStoreErr(err)
 		}
+	}
+	// The candidate, the reserved numbers and the drafting worktree go:
+	// ref counts stay small, and the numbers are free again.
+	dropped, err := accept.Cleanup(store.Repo, store, id)
+	if err != nil {
+		return err
 	}
 	for _, d := range dropped {
 		fmt.Fprintf(env.Out, "removed %s\n", d)

@@ -52,11 +52,17 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 		return err
 	}
 	switch p.State {
-	case compaction.Published:
-		fmt.Fprintf(env.Out, "plan %s is already published (revision %d); the log has not changed since\n", p.ID, p.Revision)
+	case compaction.Published, compaction.Accepted:
+		fmt.Fprintf(env.Out, "plan %s is already %s (revision %d); the log has not changed since\n", p.ID, p.State, p.Revision)
 		return nil
 	case compaction.Validated:
 		fmt.Fprintf(env.Out, "plan %s revision %d is drafted and valid; nothing has changed since\n", p.ID, p.Revision)
+		if p.Mode == compaction.Consolidate {
+			if _, done, err := askConsolidation(env, l, p); done || err != nil {
+				return err
+			}
+			return approve(env, l, p)
+		}
 		return approve(env, l, p)
 	}
 	w := env.Out
@@ -123,10 +129,20 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 		}); err != nil {
 			return err
 		}
-		if p.Mode != compaction.Summary || p.State != compaction.Validated || !env.interactive() {
+		var feedback string
+		if p.Mode == compaction.Consolidate {
+			fb, done, err := askConsolidation(env, l, p)
+			if done {
+				return err
+			}
+			feedback = fb
+		} else if p.State != compaction.Validated || !env.interactive() {
 			return approve(env, l, p)
 		}
-		choice, feedback := promptSummary(env, p.ID, p.Revision, false)
+		choice := choiceChanges
+		if p.Mode == compaction.Summary {
+			choice, feedback = promptSummary(env, p.ID, p.Revision, false)
+		}
 		switch choice {
 		case choicePublish:
 			return runConfirm(env, compactionOptions{planID: p.ID, revision: p.Revision})
@@ -155,20 +171,18 @@ func mustRepo(env *Env) *gitops.Repo {
 	return r
 }
 
-// approve ends a drafting run: blockers are shown; a valid summary waits
-// for approval, which no terminal can give (exit 3 with a receipt); a
-// consolidation points at its review, since accepting replacements is a
-// separate step.
+// approve ends a drafting run that cannot ask: blockers are shown; a
+// valid summary or consolidation waits for approval, which no terminal
+// can give (exit 3 with a receipt).
 func approve(env *Env, l *adr.Log, p *compaction.Plan) error {
 	switch {
 	case p.State == compaction.Drafted:
 		return failf("plan %s revision %d has blockers; nothing can be published", p.ID, p.Revision).
 			hint("see `git adr compaction review " + p.ID + "`, fix the drafter or the draft, and run again")
 	case p.Mode == compaction.Consolidate:
-		fmt.Fprintf(env.Out, "next: review with `git adr compaction review %s`, share with `git adr compaction publish %s --branch BRANCH`\n", p.ID, p.ID)
-		return nil
+		return awaitingAcceptance(env, p)
 	}
-	confirm := fmt.Sprintf("git adr compaction --confirm %s@%d", p.ID, p.Revision)
+	confirm := confirmCommand(p)
 	path, err := writeReceipt(env, receipt{Plan: p.ID, Revision: p.Revision, State: "awaiting approval",
 		Choices: []string{"publish summary", "request changes", "cancel"}, Confirm: confirm, Review: "git adr compaction review " + p.ID})
 	if err != nil {
@@ -198,6 +212,18 @@ func reserve(env *Env, l *adr.Log, a *compaction.Analysis, p *compaction.Plan, c
 	}
 	seen := adr.ScanBranches(branches, l.Roots)
 	want := compaction.Clusters(l, a)
+	if len(want) == 0 && len(a.Records) > 0 {
+		// At least one: the drafter may still merge records the analysis
+		// did not group.
+		first := l.ByPath(a.Records[0].Path)
+		cl := compaction.Cluster{Root: first.Root}
+		for _, rc := range a.Records {
+			if r := l.ByPath(rc.Path); r != nil && r.Root == first.Root && len(cl.IDs) < 3 {
+				cl.IDs = append(cl.IDs, r.ID)
+			}
+		}
+		want = append(want, cl)
+	}
 	for _, cl := range want {
 		root := cl.Root
 		n := adr.NextNumber(root, seen, reserved[root.Path])

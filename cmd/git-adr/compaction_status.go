@@ -1,18 +1,30 @@
 package main
 
 import (
-	"errors"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/ledger"
+	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
 
+// RemotePlansRef is where teams fetch each other's plans
+// (`git fetch origin '+refs/adr/*:refs/adr-remotes/origin/*'`).
+const RemotePlansRef = "refs/adr-remotes/"
+
 type planStatus struct {
-	ID        string           `json:"id"`
+	ID string `json:"id"`
+	// Remote is the remote a fetched plan comes from ("" for this
+	// repository's own plans), Ref the ref it was read from.
+	Remote    string           `json:"remote"`
+	Ref       string           `json:"ref"`
 	Revision  int              `json:"revision"`
 	Mode      compaction.Mode  `json:"mode"`
 	State     compaction.State `json:"state"`
@@ -24,15 +36,29 @@ type planStatus struct {
 	// "current", or why not.
 	Current string `json:"current"`
 	Next    string `json:"next"`
+	// Acceptance is where an accepted (or interrupted) acceptance
+	// stands, component by component; null when none started.
+	Acceptance *acceptanceStatus `json:"acceptance"`
+}
+
+type acceptanceStatus struct {
+	Commit     string                  `json:"commit"`
+	Pending    string                  `json:"pending"`
+	Components []accept.ComponentState `json:"components"`
 }
 
 func compactionStatusCommand(env *Env) *cli.Command {
 	var asJSON bool
 	return &cli.Command{
 		Name:      "status",
-		Usage:     "list compaction plans, or show one",
-		ArgsUsage: "[PLAN-ID]",
-		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Destination: &asJSON, Usage: "print JSON"}},
+		Usage:     "list compaction plans (this repository's and those fetched from remotes), or show one",
+		ArgsUsage: "[PLAN-ID | REMOTE/PLAN-ID]",
+		Description: `Plans are shared through git: push them with
+   git push origin 'refs/adr/*:refs/adr/*'
+and fetch a remote's into their own namespace with
+   git fetch origin '+refs/adr/*:refs/adr-remotes/origin/*'
+status lists both; a fetched plan is named REMOTE/PLAN-ID.`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Destination: &asJSON, Usage: "print JSON"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usagef("status takes at most one plan ID, got %d arguments", c.NArg())
@@ -40,6 +66,33 @@ func compactionStatusCommand(env *Env) *cli.Command {
 			return runCompactionStatus(env, c.Args().First(), asJSON)
 		},
 	}
+}
+
+// planRef is a plan found on a ref: this repository's or a remote's.
+type planRef struct {
+	remote, id, ref string
+}
+
+// listPlans lists this repository's plans and those fetched into
+// refs/adr-remotes/<remote>/plans/.
+func listPlans(repo *gitops.Repo) ([]planRef, error) {
+	refs, err := repo.Refs(compaction.PlansRef, RemotePlansRef)
+	if err != nil {
+		return nil, err
+	}
+	var out, remote []planRef
+	for _, r := range refs {
+		if id, ok := strings.CutPrefix(r.Name, compaction.PlansRef); ok {
+			out = append(out, planRef{id: id, ref: r.Name})
+			continue
+		}
+		rest := strings.TrimPrefix(r.Name, RemotePlansRef)
+		name, tail, ok := strings.Cut(rest, "/plans/")
+		if ok && name != "" && !strings.Contains(tail, "/") {
+			remote = append(remote, planRef{remote: name, id: tail, ref: r.Name})
+		}
+	}
+	return append(out, remote...), nil
 }
 
 func runCompactionStatus(env *Env, id string, asJSON bool) error {
@@ -52,22 +105,51 @@ func runCompactionStatus(env *Env, id string, asJSON bool) error {
 		return err
 	}
 	store := &compaction.Store{Repo: repo}
-	ids := []string{id}
-	if id == "" {
-		if ids, err = store.List(); err != nil {
-			return err
+	all, err := listPlans(repo)
+	if err != nil {
+		return err
+	}
+	var pick []planRef
+	for _, pr := range all {
+		if id == "" || pr.remote == "" && pr.id == id || pr.remote != "" && pr.remote+"/"+pr.id == id {
+			pick = append(pick, pr)
 		}
 	}
+	if id != "" && len(pick) == 0 {
+		return usagef("no plan %q", id).hint("run `git adr compaction status` to list plans")
+	}
 	out := []planStatus{}
-	for _, pid := range ids {
-		p, _, err := store.Load(pid)
-		if errors.Is(err, compaction.ErrNoPlan) {
-			return usagef("no plan %q", pid).hint("run `git adr compaction status` to list plans")
-		}
+	for _, pr := range pick {
+		commit, err := repo.ResolveRef(pr.ref)
 		if err != nil {
 			return err
 		}
-		out = append(out, statusOf(repo, l, p))
+		p, err := store.LoadAt(commit)
+		if err != nil {
+			if pr.remote == "" && id != "" {
+				return err
+			}
+			out = append(out, planStatus{ID: pr.id, Remote: pr.remote, Ref: pr.ref, Current: "unreadable: " + err.Error(), Next: "inspect " + pr.ref})
+			continue
+		}
+		s := statusOf(repo, l, p)
+		s.ID, s.Remote, s.Ref = pr.id, pr.remote, pr.ref
+		if p.ID != pr.id {
+			s.Current = fmt.Sprintf("forged: %s holds plan %s", pr.ref, p.ID)
+			s.Next = "nothing: a plan ref names the plan it holds; acceptance refuses this one"
+		}
+		if pr.remote != "" {
+			s.Candidate = nil
+			if c, err := repo.ResolveRef(RemotePlansRef + pr.remote + "/candidates/" + pr.id); err == nil {
+				s.Candidate = &c
+			}
+			if s.Next != "" && !p.Done() && p.State != compaction.Cancelled && !strings.HasPrefix(s.Current, "forged") {
+				s.Next = fmt.Sprintf("adopt it to review and accept it here: git fetch %s 'refs/adr/plans/%s:refs/adr/plans/%s' 'refs/adr/candidates/%s:refs/adr/candidates/%s'", pr.remote, pr.id, pr.id, pr.id, pr.id)
+			}
+		} else if err := acceptanceOf(repo, p, &s); err != nil {
+			return err
+		}
+		out = append(out, s)
 	}
 	if asJSON {
 		return writeJSON(env.Out, out)
@@ -78,15 +160,74 @@ func runCompactionStatus(env *Env, id string, asJSON bool) error {
 	}
 	tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 	for _, s := range out {
-		fmt.Fprintf(tw, "%s\trevision %d\t%s\t%s\t%d sources\t%s\n", s.ID, s.Revision, s.Mode, s.State, s.Sources, s.Current)
+		name := s.ID
+		if s.Remote != "" {
+			name = s.Remote + "/" + s.ID
+		}
+		fmt.Fprintf(tw, "%s\trevision %d\t%s\t%s\t%d sources\t%s\n", name, s.Revision, s.Mode, s.State, s.Sources, s.Current)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if len(out) == 1 {
+		if a := out[0].Acceptance; a != nil {
+			if a.Pending != "" {
+				fmt.Fprintf(env.Out, "interrupted: %s\n", a.Pending)
+			}
+			for _, c := range a.Components {
+				fmt.Fprintf(env.Out, "%s: %s: %s\n", c.Component, c.State, c.Detail)
+			}
+		}
 		fmt.Fprintf(env.Out, "next: %s\n", out[0].Next)
 	}
 	return nil
+}
+
+// acceptanceOf fills in where a plan's acceptance stands: the commit (the
+// plan's record, or one an interrupted run made), an interrupted run's
+// journal, and each component.
+func acceptanceOf(repo *gitops.Repo, p *compaction.Plan, s *planStatus) error {
+	j, err := accept.ReadJournal(accept.StateDir(repo), p.ID)
+	if err != nil {
+		return err
+	}
+	commit := ""
+	if p.Done() {
+		store := &compaction.Store{Repo: repo}
+		if c, err := repo.ResolveRef(compaction.PlanRef(p.ID)); err == nil {
+			if data, err := store.File(c, "published.json"); err == nil {
+				commit = strings.TrimSpace(jsonField(data, "commit"))
+			}
+		}
+	} else if found, err := publish.Find(repo, p.Base, fmt.Sprintf("%s: %s@%d", ledger.KeyPlan, p.ID, p.Revision)); err == nil {
+		commit = found
+	}
+	if commit == "" && j == nil {
+		return nil
+	}
+	a := &acceptanceStatus{Commit: commit}
+	if j != nil {
+		a.Pending = j.Describe(repo)
+	}
+	if commit != "" && !p.Done() {
+		s.Next = fmt.Sprintf("finish it: git adr compaction --confirm %s@%d (nothing is committed twice)", p.ID, p.Revision)
+	} else if j != nil && commit == "" {
+		s.Next = fmt.Sprintf("nothing was accepted; accept again: git adr compaction --confirm %s@%d", p.ID, p.Revision)
+	}
+	if a.Components, err = accept.Components(repo, commit); err != nil {
+		return err
+	}
+	s.Acceptance = a
+	return nil
+}
+
+func jsonField(data []byte, key string) string {
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return ""
+	}
+	v, _ := m[key].(string)
+	return v
 }
 
 // statusOf compares a plan with the log as it is now.
@@ -95,20 +236,22 @@ func statusOf(repo *gitops.Repo, l *adr.Log, p *compaction.Plan) planStatus {
 	if c, err := repo.ResolveRef(compaction.CandidateRef(p.ID)); err == nil {
 		s.Candidate = &c
 	}
-	for _, src := range p.Sources {
-		r := l.ByPath(src.Path)
-		switch {
-		case r == nil:
-			s.Current = "stale: " + src.ID + " is gone"
-		case blobOf(r) != src.Blob:
-			s.Current = "stale: " + src.ID + " changed"
-		}
-		if s.Current != "current" {
-			break
+	if !p.Done() {
+		for _, src := range p.Sources {
+			r := l.ByPath(src.Path)
+			switch {
+			case r == nil:
+				s.Current = "stale: " + src.ID + " is gone"
+			case blobOf(r) != src.Blob:
+				s.Current = "stale: " + src.ID + " changed"
+			}
+			if s.Current != "current" {
+				break
+			}
 		}
 	}
 	switch {
-	case p.State == compaction.Published || p.State == compaction.Cancelled:
+	case p.Done() || p.State == compaction.Cancelled:
 		s.Next = "nothing: the plan is " + string(p.State)
 	case s.Current != "current":
 		s.Next = "re-plan: git adr compaction --mode " + string(p.Mode)
@@ -119,7 +262,7 @@ func statusOf(repo *gitops.Repo, l *adr.Log, p *compaction.Plan) planStatus {
 	case p.State == compaction.Validated && p.Mode == compaction.Summary:
 		s.Next = fmt.Sprintf("review, then publish: git adr compaction --confirm %s@%d", p.ID, p.Revision)
 	default:
-		s.Next = "review: git adr compaction review " + p.ID + "; share: git adr compaction publish " + p.ID + " --branch BRANCH"
+		s.Next = fmt.Sprintf("review: git adr compaction review %s; accept on a terminal: git adr compaction --confirm %s@%d; share: git adr compaction publish %s --branch BRANCH", p.ID, p.ID, p.Revision, p.ID)
 	}
 	return s
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/urfave/cli/v2"
 )
@@ -43,9 +45,28 @@ func runSubmit(env *Env, id string) error {
 	if err != nil {
 		return err
 	}
-	p, _, err = processCandidate(env, l, p, commit, cand, compaction.Batches(l, p, compaction.BatchLimits{}))
+	p, commit, err = processCandidate(env, l, p, commit, cand, compaction.Batches(l, p, compaction.BatchLimits{}))
 	if err != nil {
 		return err
 	}
-	return approve(env, l, p)
+	if p.Mode != compaction.Consolidate {
+		return approve(env, l, p)
+	}
+	// A person is asked without the lock held.
+	env.unlock()
+	feedback, done, err := askConsolidation(env, l, p)
+	if done {
+		return err
+	}
+	p.Feedback = append(p.Feedback, feedback)
+	p.State = compaction.Planned
+	store := &compaction.Store{Repo: repo}
+	if err := env.locked(func() (err error) {
+		_, err = store.Save(p, nil, commit)
+		return err
+	}); err != nil {
+		return planStoreErr(err)
+	}
+	fmt.Fprintf(env.Out, "revision %d records your feedback; revise the draft in %s and run `git adr compaction submit %s` again\n", p.Revision, dir, p.ID)
+	return nil
 }

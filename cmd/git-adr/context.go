@@ -130,6 +130,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
 	return &evidence.Service{
 		Log: l, Source: repo.WorktreeFS(), CursorKey: repo.CursorKey, Prefix: repo.Prefix, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
+		Memory: newMemorySource(repo),
 		SourceFiles: func() ([]string, error) {
 			out, err := repo.Git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
 			if err != nil {

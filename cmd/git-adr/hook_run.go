@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/adr/govern"
+	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/hooks"
 )
@@ -46,6 +48,9 @@ func runPreCommit(env *Env, r *gitops.Repo) error {
 		return err
 	}
 	problems := rep.Problems
+	if cfg.Hooks.Remind {
+		remind(env, r, next, changes)
+	}
 	if !rep.Blocked() && len(rep.Fixes) > 0 {
 		ps, err := fixIndexes(env, r, rep.Fixes)
 		if err != nil {
@@ -325,4 +330,59 @@ func materialise(fsys fs.FS, p string) (string, error) {
 		return "", err
 	}
 	return f.Name(), nil
+}
+
+// remindBudget bounds the reminder: 800 o200k tokens.
+const remindBudget = 800
+
+// remind prints, never blocks, the decisions in force that govern the
+// staged paths ([hooks] remind = true), within remindBudget tokens.
+func remind(env *Env, r *gitops.Repo, next fs.FS, changes []gitops.DiffEntry) {
+	l, err := adr.Load(next, adr.LoadOptions{Lazy: true})
+	if err != nil || len(l.Roots) == 0 {
+		return
+	}
+	var paths []string
+	for _, c := range changes {
+		if c.Status == 'D' || l.ByPath(c.Path) != nil {
+			continue // records themselves are governed by the rules above
+		}
+		paths = append(paths, c.Path)
+	}
+	if len(paths) == 0 {
+		return
+	}
+	out, err := r.Grep(scope.MarkerPattern, "", paths, nil, markersPerFile, markersMax)
+	if err != nil {
+		return
+	}
+	x := scope.New(l, scope.ParseMarkers(out, markersMax))
+	var b strings.Builder
+	shown, total := 0, 0
+	for _, m := range x.Govern(paths) {
+		if m.Record.Status != adr.Accepted {
+			continue
+		}
+		total++
+		line := fmt.Sprintf("git-adr: note: %s is governed by %s %s (%s)\n", adr.Escape(m.Path), adr.Escape(m.Record.ID), adr.Escape(m.Record.Title), adr.Escape(m.Why))
+		if b.Len()+len(line) > remindBudget*3 {
+			continue
+		}
+		b.WriteString(line)
+		shown++
+	}
+	if total == 0 {
+		return
+	}
+	if shown < total {
+		fmt.Fprintf(&b, "git-adr: note: and %d more: `git adr explain %s`\n", total-shown, strings.Join(paths[:min(3, len(paths))], " "))
+	}
+	text := b.String()
+	// Bytes bound tokens from above; count them only when they might
+	// exceed the budget (the tokenizer takes time to load).
+	for len(text) > remindBudget && evidence.TokensO200k(text) > remindBudget {
+		lines := strings.SplitAfter(strings.TrimSuffix(text, "\n"), "\n")
+		text = strings.Join(lines[:len(lines)-1], "")
+	}
+	fmt.Fprint(env.Err, text)
 }

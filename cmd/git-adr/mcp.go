@@ -120,7 +120,8 @@ func addContextTool(srv *mcpserver.Server, env *Env) {
 			"12,000 code points (the whole result). Every unit names its record ID, path, line range, status and why it is included; " +
 			"a superseded record is led by its accepted successor. Returns JSON {units: [{id, path, lines, status, kind, role, text}], " +
 			"references, cursor, omitted, coverage, confidence, freshness, warnings, size}. When cursor is not null, call again with " +
-			"only the cursor for the rest. confidence \"none\" means no decision record applies.",
+			"only the cursor for the rest. confidence \"none\" means no decision record applies. Units of kind \"memory\" are notes " +
+			"people saved (git adr memory), labelled with topic and source: context, never decisions.",
 		Handle: func(_ context.Context, a contextArgs) (any, error) {
 			repo, err := env.Repo()
 			if err != nil {

@@ -6,9 +6,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/accept"
+	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
@@ -36,7 +40,11 @@ command stops, and recover lets you choose.
    git adr recover --break-lock also remove a lock whose owner cannot be checked
                                 (another host, or no owner recorded)
 
-A lock held by a running git-adr on this host is never removed.`,
+A lock held by a running git-adr on this host is never removed.
+
+Interrupted acceptances are finished too: one whose commit reached the branch
+gets its work tree files, plan record and ref cleanup; one whose commit did
+not accepted nothing, and its journal is cleared.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "finish", Usage: "finish interrupted changes over files edited since (a copy of each is kept)", Destination: &o.finish},
 			&cli.BoolFlag{Name: "keep", Usage: "keep files edited since as they are and finish the rest; drop unusable journals", Destination: &o.keep},
@@ -64,6 +72,8 @@ type recoverResult struct {
 	Saved     map[string]string `json:"saved"`
 	Discarded []string          `json:"discarded"`
 	TempFiles []string          `json:"temp_files_removed"`
+	// Acceptances are interrupted acceptances finished or cleared.
+	Acceptances []string `json:"acceptances"`
 }
 
 type recoverLock struct {
@@ -106,7 +116,7 @@ func runRecover(env *Env, o recoverOptions) error {
 		return err
 	}
 	out := recoverResult{Finished: []recoverJournal{}, Blocked: []recoverJournal{}, Kept: []string{}, Saved: map[string]string{},
-		Discarded: []string{}, TempFiles: []string{}}
+		Discarded: []string{}, TempFiles: []string{}, Acceptances: []string{}}
 	owner, broke, err := r.BreakLock(o.breakLock)
 	if err != nil {
 		var le *gitops.LockError
@@ -159,6 +169,13 @@ func runRecover(env *Env, o recoverOptions) error {
 		}
 		out.TempFiles = append(out.TempFiles, tmps...)
 	}
+	if len(res.Blocked) == 0 {
+		done, err := finishAcceptances(env, r)
+		if err != nil {
+			return err
+		}
+		out.Acceptances = append(out.Acceptances, done...)
+	}
 	if o.json {
 		if err := writeJSON(env.Out, out); err != nil {
 			return err
@@ -187,10 +204,13 @@ func runRecover(env *Env, o recoverOptions) error {
 	for _, t := range out.TempFiles {
 		fmt.Fprintf(w, "removed the temporary file %s\n", adr.Escape(env.display(t)))
 	}
+	for _, a := range out.Acceptances {
+		fmt.Fprintln(w, a)
+	}
 	if len(res.Blocked) > 0 {
 		return pendingErr(res.Blocked)
 	}
-	if out.Lock == nil && len(res.Finished) == 0 && len(res.Discarded) == 0 && len(out.TempFiles) == 0 {
+	if out.Lock == nil && len(res.Finished) == 0 && len(res.Discarded) == 0 && len(out.TempFiles) == 0 && len(out.Acceptances) == 0 {
 		fmt.Fprintln(w, "nothing to recover")
 	}
 	return nil
@@ -235,4 +255,51 @@ func fsReadDir(root *os.Root, dir string) ([]os.DirEntry, error) {
 	}
 	defer f.Close()
 	return f.ReadDir(-1)
+}
+
+// finishAcceptances finishes the acceptances interrupted runs left: one
+// whose commit is on the branch gets its work tree files, its plan record
+// and its ref cleanup (from the commit itself, never recomputed); one
+// whose commit never reached the branch accepted nothing, and its journal
+// is cleared. The caller holds the lock.
+func finishAcceptances(env *Env, r *gitops.Repo) ([]string, error) {
+	dir := accept.StateDir(r)
+	js, err := accept.Pending(dir)
+	if err != nil {
+		return nil, failf("%v", err).hint("remove it if no git-adr is running; acceptance journals are progress, never authority")
+	}
+	store := &compaction.Store{Repo: r}
+	var out []string
+	for _, j := range js {
+		what := "the acceptance of " + strings.Join(j.Accepted, ", ")
+		if j.Plan != "" {
+			what = "the acceptance of plan " + j.Plan
+		}
+		if !j.Committed(r) {
+			j.Remove(dir)
+			out = append(out, fmt.Sprintf("cleared %s: it was interrupted before its commit reached the branch, so nothing was accepted; accept again", what))
+			continue
+		}
+		if head, err := r.ResolveRef("HEAD"); err == nil && head == j.Commit {
+			changes, err := accept.CommitChanges(r, j.Commit)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := publish.Sync(r, j.Commit+"^", j.Commit, changes, journalDir(r), env.command); err != nil {
+				return nil, err
+			}
+		}
+		if id, _, ok := strings.Cut(j.Plan, "@"); ok {
+			p, commit, err := store.Load(id)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := accept.Finish(accept.Input{Repo: r, Store: store}, p, commit, j.Commit, dir); err != nil {
+				return nil, planStoreErr(err)
+			}
+		}
+		j.Remove(dir)
+		out = append(out, fmt.Sprintf("finished %s, committed in %s: work tree, plan and refs are up to date", what, short(j.Commit)))
+	}
+	return out, nil
 }

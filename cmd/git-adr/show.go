@@ -67,6 +67,9 @@ type showJSON struct {
 	Units   []adr.Unit `json:"units"`
 	Content string     `json:"content"`
 	Unit    *adr.Unit  `json:"unit,omitempty"`
+	// ImplementedBy is the newest commit with an Implements: trailer
+	// naming the record.
+	ImplementedBy *recordCommit `json:"implemented_by,omitempty"`
 }
 
 func runShow(env *Env, ref string, asJSON bool) error {
@@ -95,12 +98,16 @@ func runShow(env *Env, ref string, asJSON bool) error {
 		}
 		unit, content = &u, text
 	}
+	var impl *recordCommit
+	if repo, err := env.Repo(); err == nil {
+		impl = latestImplementation(repo, l, r)
+	}
 	if asJSON {
 		units := r.Units
 		if units == nil {
 			units = []adr.Unit{}
 		}
-		return writeJSON(env.Out, showJSON{RecordInfo: r.Info(), Units: units, Content: content, Unit: unit})
+		return writeJSON(env.Out, showJSON{RecordInfo: r.Info(), Units: units, Content: content, Unit: unit, ImplementedBy: impl})
 	}
 	w := env.Out
 	esc := adr.Escape
@@ -124,6 +131,15 @@ func runShow(env *Env, ref string, asJSON bool) error {
 			target = rel.Target + " (unresolved)"
 		}
 		fmt.Fprintf(w, "%s %s\n", esc(string(rel.Type)), esc(target))
+	}
+	if len(r.AppliesTo) > 0 {
+		fmt.Fprintf(w, "applies to: %s\n", esc(strings.Join(r.AppliesTo, ", ")))
+	}
+	if r.ReviewBy != "" {
+		fmt.Fprintf(w, "review by: %s\n", esc(r.ReviewBy))
+	}
+	if impl != nil {
+		fmt.Fprintf(w, "implemented by: %s %s (%s; `git adr log %s`)\n", short(impl.Commit), esc(impl.Subject), impl.Date[:min(10, len(impl.Date))], esc(r.ID))
 	}
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "problem: %s\n", esc(p))

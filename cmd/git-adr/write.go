@@ -158,6 +158,8 @@ type changeResult struct {
 	// Notes are what the command also said (records it superseded,
 	// mentions left alone).
 	Notes []string `json:"notes"`
+	// Commit is decide --commit's acceptance commit.
+	Commit string `json:"commit,omitempty"`
 }
 
 func newChangeResult(id string) changeResult {

@@ -1,0 +1,110 @@
+package scope
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/git-adr/git-adr/adr"
+)
+
+func load(t *testing.T, files map[string]string) *adr.Log {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for p, s := range files {
+		fsys[p] = &fstest.MapFile{Data: []byte(s)}
+	}
+	l, err := adr.Load(fsys, adr.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func rec(n int, title, status, meta, body string) string {
+	return "# " + string(rune('0'+n)) + ". " + title + "\n\nDate: 2026-01-01\n" + meta + "\n## Status\n\n" + status + "\n\n## Decision\n\n" + body + "\n"
+}
+
+func TestGovern(t *testing.T) {
+	l := load(t, map[string]string{
+		"doc/adr/0001-cache.md":        rec(1, "Cache payments", "Accepted", "Applies to: payments/**, cmd/pay/*.go\n", "Read-through cache."),
+		"doc/adr/0002-logging.md":      rec(2, "Log JSON", "Accepted", "", "Every service logs JSON; see payments/ for the first one."),
+		"doc/adr/0003-retry.md":        rec(3, "Retry", "Accepted", "", "Retries with backoff."),
+		"doc/adr/0004-old.md":          rec(4, "Old cache", "Superseded", "Applies to: payments/**\n", "x"),
+		"doc/adr/0005-system.md":       rec(5, "System", "Accepted", "Applies to: system\n", "x"),
+		"doc/adr/archive/0006-gone.md": rec(6, "Gone", "Deprecated", "Applies to: payments/**\n", "x"),
+		".adr.toml":                    "[[scope]]\nids = [\"3\"]\npaths = [\"payments/retry.go\"]\n",
+	})
+	x := New(l, []Marker{{Path: "payments/cache.go", Line: 12, Ref: "ADR-0003"}, {Path: "payments/cache.go", Line: 20, Ref: "ADR-0099"}})
+	var got []string
+	for _, m := range x.Govern([]string{"payments/cache.go"}) {
+		got = append(got, m.Record.ID+" "+m.Why)
+	}
+	want := []string{
+		"ADR-0001 applies_to: payments/**",
+		"ADR-0004 applies_to: payments/**",
+		"ADR-0003 marker ADR-0003 at payments/cache.go:12",
+		"ADR-0002 names payments/",
+	}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("Govern = %q\nwant %q", got, want)
+	}
+	if len(x.Unknown) != 1 || x.Unknown[0].Ref != "ADR-0099" {
+		t.Errorf("unknown markers = %+v", x.Unknown)
+	}
+	got = nil
+	for _, m := range x.Govern([]string{"payments/retry.go", "cmd/pay/main.go", "web/app.js"}) {
+		got = append(got, m.Path+" "+m.Record.ID+" "+m.Kind)
+	}
+	want = []string{"payments/retry.go ADR-0001 applies_to", "payments/retry.go ADR-0004 applies_to", "payments/retry.go ADR-0003 config",
+		"cmd/pay/main.go ADR-0001 applies_to", "payments/retry.go ADR-0002 mention"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("Govern = %q\nwant %q", got, want)
+	}
+	if r, _ := l.Resolve("5"); r.Scope != "system" || len(r.AppliesTo) != 0 {
+		t.Errorf("a plain word is applicability, not a path: %q %q", r.Scope, r.AppliesTo)
+	}
+	un := x.Unmatched([]string{"payments/cache.go", "web/app.js"})
+	var us []string
+	for _, m := range un {
+		us = append(us, m.Record.ID+" "+m.Path)
+	}
+	if strings.Join(us, "; ") != "ADR-0001 cmd/pay/*.go; ADR-0003 payments/retry.go" {
+		t.Errorf("Unmatched = %q", us)
+	}
+}
+
+func TestFrontMatterAndProblems(t *testing.T) {
+	l := load(t, map[string]string{
+		"docs/decisions/0001-a.md": "---\nstatus: accepted\napplies_to:\n  - api/**\n  - \"web/*.ts\"\nreview_by: 2026-06-01\n---\n# Use A\n\n## Decision\n\nA.\n",
+		"docs/decisions/0002-b.md": "---\nstatus: accepted\napplies_to: \"payments/[a\"\n---\n# Use B\n\n## Decision\n\nB.\n",
+		".adr.toml":                "[[roots]]\npath = \"docs/decisions\"\n\n[[scope]]\nids = [\"ADR-0042\"]\npaths = [\"x/**\"]\n",
+	})
+	a, _ := l.Resolve("1")
+	if strings.Join(a.AppliesTo, ",") != "api/**,web/*.ts" || a.ReviewBy != "2026-06-01" {
+		t.Errorf("front matter: %q %q", a.AppliesTo, a.ReviewBy)
+	}
+	x := New(l, nil)
+	var ps []string
+	for _, p := range x.Problems {
+		ps = append(ps, p.Message)
+	}
+	if len(ps) != 2 || !strings.Contains(ps[0]+ps[1], `"payments/[a" is not a valid path pattern`) || !strings.Contains(ps[0]+ps[1], `names "ADR-0042", which is no record`) {
+		t.Errorf("problems = %q", ps)
+	}
+}
+
+func TestParseMarkers(t *testing.T) {
+	out := []byte("payments/cache.go:12:// ADR-0003\nlib/x.py:4:@adr 12\nbad line\nweb/a.js:7:/* ADR_7\n")
+	ms := ParseMarkers(out, 10)
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Path+":"+string(rune('0'+m.Line%10))+":"+m.Ref)
+	}
+	if strings.Join(got, " ") != "payments/cache.go:2:ADR-0003 lib/x.py:4:12 web/a.js:7:ADR_7" {
+		t.Errorf("ParseMarkers = %q", got)
+	}
+	if len(ParseMarkers(out, 1)) != 1 {
+		t.Error("max not honoured")
+	}
+}

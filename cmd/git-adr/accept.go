@@ -1,0 +1,354 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/accept"
+	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/ledger"
+	"github.com/git-adr/git-adr/adr/publish"
+	"github.com/git-adr/git-adr/gitops"
+)
+
+// This file connects the commands that accept (the prompt, --confirm,
+// decide) to the one acceptance service, adr/accept.
+
+// headLog loads the decision log as HEAD commits it (acceptance builds its
+// commit on HEAD, so that is the log it checks), with the command's roots.
+func headLog(env *Env) (*adr.Log, error) {
+	repo, err := env.Repo()
+	if err != nil {
+		return nil, err
+	}
+	tree, err := repo.TreeFS("HEAD")
+	if err != nil {
+		return nil, failf("the repository has no commit yet; acceptance commits on top of HEAD").hint("commit the ADR records first")
+	}
+	var roots []string
+	for _, p := range env.Roots {
+		rel, ok := repo.Rel(p)
+		if !ok {
+			return nil, usagef("--root %q is outside the repository %q", p, repo.Top)
+		}
+		roots = append(roots, rel)
+	}
+	l, err := adr.Load(tree, adr.LoadOptions{Roots: roots, Cwd: repo.Prefix})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// acceptInput is what the acceptance service reads, over l.
+func acceptInput(env *Env, l *adr.Log) (accept.Input, error) {
+	repo, err := env.Repo()
+	if err != nil {
+		return accept.Input{}, err
+	}
+	trees, err := env.branchTrees()
+	if err != nil {
+		return accept.Input{}, err
+	}
+	return accept.Input{Repo: repo, Store: &compaction.Store{Repo: repo}, Log: l, Branches: adr.ScanBranches(trees, l.Roots), Generator: generator()}, nil
+}
+
+// strictOf is the strict-mode policy of a log's configuration (HEAD's
+// for acceptance: what is committed, not what the work tree says).
+func strictOf(repo *gitops.Repo, l *adr.Log) ledger.Strict {
+	if l == nil || l.Config == nil {
+		return ledger.Strict{}
+	}
+	return ledger.StrictFrom(l.Config.Governance, repo.Top)
+}
+
+// execOptions says how an acceptance commits: signed when git or
+// .adr.toml asks, always in strict mode; approved by the person whose
+// identity git commits with.
+func execOptions(env *Env, l *adr.Log) (accept.ExecOptions, error) {
+	repo, err := env.Repo()
+	if err != nil {
+		return accept.ExecOptions{}, err
+	}
+	sign, err := repo.SignByDefault()
+	if err != nil {
+		return accept.ExecOptions{}, err
+	}
+	who, err := approver(repo)
+	if err != nil {
+		return accept.ExecOptions{}, err
+	}
+	return accept.ExecOptions{Sign: sign || l.Config != nil && l.Config.Signing.Sign, Strict: strictOf(repo, l), ApprovedBy: who,
+		JournalDir: journalDir(repo), StateDir: accept.StateDir(repo), Command: env.command}, nil
+}
+
+// approver is "Name <email>" of the committer identity git uses.
+func approver(repo *gitops.Repo) (string, error) {
+	out, err := repo.Git("var", "GIT_COMMITTER_IDENT")
+	if err != nil {
+		return "", failf("git has no committer identity to record as the approver").hint(`set one: git config user.name "Ada Lovelace"; git config user.email ada@example.com`)
+	}
+	s := strings.TrimSpace(string(out))
+	if i := strings.LastIndexByte(s, '>'); i >= 0 {
+		s = s[:i+1]
+	}
+	return s, nil
+}
+
+// effects describes what accepting does, for the prompt and --confirm:
+// acceptance effects are disclosed, never disguised as saving a draft.
+func effects(w io.Writer, env *Env, acc *accept.Acceptance, strict bool, sign bool) {
+	repo := mustRepo(env)
+	branch := strings.TrimPrefix(repo.CurrentBranch(), "refs/heads/")
+	p := acc.Plan
+	verb := "Accepting"
+	if p != nil && p.Mode == compaction.Summary {
+		verb = "Publishing"
+	}
+	what := "this decision"
+	if p != nil {
+		what = fmt.Sprintf("plan %s revision %d", p.ID, p.Revision)
+	}
+	fmt.Fprintf(w, "%s %s makes ONE commit on branch %s that will:\n", verb, what, branch)
+	for _, id := range acc.Ledger.Accepted {
+		fmt.Fprintf(w, "  accept %s%s\n", id, recordPath(acc, id))
+	}
+	olds := map[string][]string{}
+	var order []string
+	for _, pr := range acc.Ledger.Supersedes {
+		if _, ok := olds[pr.Old]; !ok {
+			order = append(order, pr.Old)
+		}
+		olds[pr.Old] = append(olds[pr.Old], pr.New)
+	}
+	for _, old := range order {
+		fmt.Fprintf(w, "  mark %s superseded by %s, with reciprocal links\n", old, strings.Join(olds[old], " and "))
+	}
+	for _, v := range acc.Paths(accept.View) {
+		fmt.Fprintf(w, "  publish %s\n", env.display(v))
+	}
+	for _, ix := range acc.Paths(accept.Index) {
+		fmt.Fprintf(w, "  rebuild %s\n", env.display(ix))
+	}
+	switch {
+	case strict:
+		fmt.Fprintln(w, "  be signed by you and verified against the allowed signers and approvers before the branch moves (strict mode)")
+	case sign:
+		fmt.Fprintln(w, "  be signed (git's commit.gpgsign or .adr.toml [signing])")
+	}
+	fmt.Fprintln(w, "  archive nothing (archival is its own plan: git adr archive)")
+	for _, n := range acc.Notes {
+		fmt.Fprintf(w, "  note: %s\n", adr.EscapeBody(n))
+	}
+	if a := acc.Approval; a.Candidate != "" {
+		fmt.Fprintf(w, "approval names: candidate tree %s, sources %s, membership %s, changes %s\n", short(a.Candidate), short(a.Sources), short(a.Membership), short(a.Changes))
+	}
+}
+
+func recordPath(acc *accept.Acceptance, id string) string {
+	if acc.Plan == nil {
+		return ""
+	}
+	for _, r := range acc.Plan.Reserved {
+		if r.ID == id {
+			return " (" + r.Path + ", a new record)"
+		}
+	}
+	return ""
+}
+
+// runPlanAcceptance accepts (or, for a summary, publishes) exactly the
+// plan revision whose approval was shown, under the project lock: the
+// service prepares it again from content and refuses any difference.
+func runPlanAcceptance(env *Env, id string, revision int, shown accept.Approval) error {
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
+	l, err := headLog(env)
+	if err != nil {
+		return err
+	}
+	in, err := acceptInput(env, l)
+	if err != nil {
+		return err
+	}
+	acc, err := accept.ForPlan(in, id, revision)
+	var de *accept.DoneError
+	if errors.As(err, &de) {
+		return finishDone(env, in, de)
+	}
+	if err != nil {
+		return planAcceptErr(env, id, revision, err)
+	}
+	o, err := execOptions(env, l)
+	if err != nil {
+		return err
+	}
+	res, err := accept.Execute(in, acc, shown, o)
+	if err != nil {
+		if res != nil && res.Commit != "" {
+			return failf("plan %s revision %d was committed in %s, but bringing the work tree up to date failed: %v", id, revision, short(res.Commit), err).
+				hint(fmt.Sprintf("run `git adr compaction --confirm %s@%d` again to finish it; `git adr compaction status %s` shows each component", id, revision, id))
+		}
+		return executeErr(acc, err)
+	}
+	removed, err := accept.Finish(in, acc.Plan, acc.PlanCommit, res.Commit, o.StateDir)
+	if err != nil {
+		return failf("plan %s revision %d was committed in %s, but recording it failed: %v", id, revision, short(res.Commit), err).
+			hint(fmt.Sprintf("run `git adr compaction --confirm %s@%d` again to finish it", id, revision))
+	}
+	state := "accepted in "
+	if acc.Plan.Mode == compaction.Summary {
+		state = "published in "
+	}
+	writeReceipt(env, receipt{Plan: id, Revision: revision, State: state + res.Commit, Review: "git show " + short(res.Commit)})
+	reportAcceptance(env, acc, res, removed)
+	return nil
+}
+
+// reportAcceptance prints what an acceptance did.
+func reportAcceptance(env *Env, acc *accept.Acceptance, res *accept.Result, removed []string) {
+	for _, k := range res.Kept {
+		fmt.Fprintf(env.Err, "git-adr: note: %s was changed in the work tree since; it was left as it is (the commit holds the accepted version)\n", env.display(k))
+	}
+	for _, n := range acc.Notes {
+		if strings.Contains(n, " stays ") {
+			fmt.Fprintf(env.Err, "git-adr: note: %s\n", adr.EscapeBody(n))
+		}
+	}
+	for _, id := range acc.Ledger.Accepted {
+		fmt.Fprintf(env.Out, "accepted %s\n", id)
+	}
+	for _, pr := range acc.Ledger.Supersedes {
+		fmt.Fprintf(env.Out, "superseded %s by %s\n", pr.Old, pr.New)
+	}
+	for _, v := range acc.Paths(accept.View) {
+		fmt.Fprintf(env.Out, "published %s\n", env.display(v))
+	}
+	for _, ix := range acc.Paths(accept.Index) {
+		fmt.Fprintf(env.Out, "updated %s\n", env.display(ix))
+	}
+	fmt.Fprintf(env.Out, "commit %s\n", short(res.Commit))
+	for _, r := range removed {
+		fmt.Fprintf(env.Out, "removed %s\n", r)
+	}
+}
+
+// finishDone completes a plan revision a commit already accepted (a run
+// that was interrupted after its commit reached the branch, or a replay):
+// never a second commit.
+func finishDone(env *Env, in accept.Input, de *accept.DoneError) error {
+	store := in.Store
+	p, commit, err := store.Load(de.Plan)
+	if err != nil {
+		return err
+	}
+	word := "accepted"
+	if p.Mode == compaction.Summary {
+		word = "published"
+	}
+	if !de.OnBranch {
+		return failf("plan %s revision %d was %s in commit %s, which is not on this branch; a plan revision is accepted once, nothing was done", de.Plan, de.Revision, word, short(de.Commit)).
+			hint("to accept the same change again here, draft a new plan: git adr compaction --mode " + string(p.Mode) + scopeFlags(p.Scope))
+	}
+	repo := in.Repo
+	if !p.Done() {
+		fmt.Fprintf(env.Err, "git-adr: note: plan %s revision %d was %s in commit %s by a run that was interrupted; finishing it\n", de.Plan, de.Revision, word, short(de.Commit))
+	}
+	var kept []string
+	if head, err := repo.ResolveRef("HEAD"); err == nil && head == de.Commit {
+		changes, err := accept.CommitChanges(repo, de.Commit)
+		if err != nil {
+			return err
+		}
+		if kept, err = publish.Sync(repo, de.Commit+"^", de.Commit, changes, journalDir(repo), env.command); err != nil {
+			return err
+		}
+	}
+	wasDone := p.Done()
+	if _, err := accept.Finish(in, p, commit, de.Commit, accept.StateDir(repo)); err != nil {
+		return planStoreErr(err)
+	}
+	for _, k := range kept {
+		fmt.Fprintf(env.Err, "git-adr: note: %s was changed in the work tree since; it was left as it is (the commit holds the %s version)\n", env.display(k), word)
+	}
+	if wasDone {
+		fmt.Fprintf(env.Out, "plan %s revision %d is already %s in commit %s; nothing to do\n", de.Plan, de.Revision, word, short(de.Commit))
+		return nil
+	}
+	fmt.Fprintf(env.Out, "plan %s revision %d is %s in commit %s; finished\n", de.Plan, de.Revision, word, short(de.Commit))
+	return nil
+}
+
+// planAcceptErr explains a plan acceptance the service refused.
+func planAcceptErr(env *Env, id string, revision int, err error) error {
+	var rf *accept.Refusal
+	if !errors.As(err, &rf) {
+		if errors.Is(err, compaction.ErrNoPlan) {
+			return usagef("no plan %q", id).hint("run `git adr compaction status` to list plans")
+		}
+		return err
+	}
+	p, _, _, _ := loadPlan(env, id)
+	mode, scope := compaction.Consolidate, compaction.Scope{}
+	if p != nil && p.ID == id {
+		mode, scope = p.Mode, p.Scope
+	}
+	nothing := "nothing was accepted"
+	what := "the reviewed plan no longer describes the log"
+	if mode == compaction.Summary {
+		nothing, what = "nothing was published", "the reviewed summary no longer describes it"
+	}
+	redraft := "draft a new revision: git adr compaction --mode " + string(mode) + scopeFlags(scope)
+	msg := strings.Join(rf.Problems, "; ")
+	switch rf.Kind {
+	case accept.Revision:
+		e := usagef("%s", msg)
+		if rf.Hint != "" {
+			e.hint(rf.Hint)
+		}
+		return e
+	case accept.Stale:
+		return failf("%s; %s, %s", msg, what, nothing).hint(redraft)
+	case accept.Invalid:
+		return failf("plan %s revision %d does not pass validation now, whatever its state says; %s: %s", id, revision, nothing, msg).
+			hint("see `git adr compaction review "+id+"`", redraft)
+	}
+	return failf("plan %s revision %d is not what was reviewed; %s: %s", id, revision, nothing, msg).
+		hint("refs/adr/* are storage, not authority: acceptance checks content, and this content does not check out", redraft)
+}
+
+// executeErr explains an acceptance Execute refused.
+func executeErr(acc *accept.Acceptance, err error) error {
+	again := "confirm again"
+	status := "git adr compaction status"
+	if acc.Plan == nil {
+		again = "decide again"
+	} else {
+		status += " " + acc.Plan.ID
+	}
+	var ae *accept.ApprovalError
+	var se *accept.StrictError
+	switch {
+	case errors.As(err, &ae):
+		return withCode(ExitConflict, err).hint("what would be committed is not what you were shown; review it again and " + again)
+	case errors.As(err, &se):
+		e := failf("%v; nothing was accepted (the branch did not move)", se.Problem.Message)
+		if se.Problem.Fix != "" {
+			e.hint(se.Problem.Fix)
+		}
+		return e
+	case errors.Is(err, publish.ErrLocalChanges):
+		return withCode(ExitConflict, err).hint("commit or stash your changes to these files, then " + again)
+	case errors.Is(err, publish.ErrDetached):
+		return usagef("%v: the acceptance commit needs a branch", err).hint("switch to a branch, then " + again)
+	case errors.Is(err, publish.ErrNothingToPublish):
+		return failf("%v: nothing was accepted", err).hint("see `git log -1` and `" + status + "`")
+	case errors.Is(err, gitops.ErrRefChanged):
+		return withCode(ExitConflict, err).hint("the branch moved meanwhile; " + again)
+	}
+	return err
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/guard"
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/hooks"
+	"github.com/urfave/cli/v2"
+)
+
+func guardCommand(env *Env) *cli.Command {
+	var hook string
+	var agent string
+	var asJSON bool
+	agentFlag := func() []cli.Flag {
+		return []cli.Flag{
+			&cli.StringFlag{Name: "agent", Usage: "the agent: claude, opencode or codex", Destination: &agent},
+			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON", Destination: &asJSON},
+		}
+	}
+	parseAgent := func() (hooks.Agent, error) {
+		a, ok := hooks.ParseAgent(agent)
+		if agent == "" {
+			return "", usagef("--agent is required: claude, opencode or codex").hint("for example `git adr guard install --agent claude`")
+		}
+		if _, installable := hooks.SetupFor(a); !ok || !installable {
+			return "", usagef("--agent %q is not claude, opencode or codex", agent).
+				hint("other tools call `git adr guard --hook generic` themselves (docs/guard.md)")
+		}
+		return a, nil
+	}
+	return &cli.Command{
+		Name:      "guard",
+		Usage:     "the read guard for coding agents: judge a tool call, install or remove the agent hooks",
+		UsageText: "git adr guard --hook claude|opencode|codex|generic < HOOK-INPUT\n   git adr guard install|uninstall --agent claude|opencode|codex [--json]\n   git adr guard status [--json]",
+		Description: `The read guard keeps coding agents from reading archived records and from
+reading or searching a whole ADR directory at once, and keeps them from
+running the commands only a person may run (accepting decisions, changing
+the guard). Its mode is off, warn or guard: see ` + "`git adr config guard`" + `.
+
+--hook reads one tool call as the agent's hook sends it on standard input and
+answers in that agent's protocol before the tool runs: Claude Code and Codex
+CLI PreToolUse JSON, the JSON of git-adr's OpenCode plugin, or git-adr's
+generic JSON. It never fails open: a call it cannot judge is refused in guard
+mode, with the reason.
+
+install writes the hook into the project settings the agent reads
+(.claude/settings.json, .opencode/plugin/git-adr-guard.js,
+.codex/hooks.json), keeping what else is there; installing again changes
+nothing; uninstall removes exactly what install added (byte for byte when the
+file is unchanged since). docs/guard.md lists what the guard recognises and
+what passes it: it is guidance with teeth, not isolation.
+
+Examples:
+   git adr guard install --agent claude
+   echo '{"tool":"shell","command":"grep -r cache doc/adr"}' | git adr guard --hook generic`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "hook", Usage: "judge one tool call of `AGENT` (claude, opencode, codex, generic) read from stdin", Destination: &hook},
+		},
+		Action: func(c *cli.Context) error {
+			if hook == "" {
+				if c.NArg() > 0 {
+					return usagef("unknown guard subcommand %q", c.Args().First()).hint("run `git adr guard -h` for usage")
+				}
+				return runGuardStatus(env, false)
+			}
+			a, ok := hooks.ParseAgent(hook)
+			if !ok {
+				return usagef("--hook %q is not claude, opencode, codex or generic", hook).hint("run `git adr guard -h` for usage")
+			}
+			return runGuardHook(env, a)
+		},
+		Subcommands: []*cli.Command{
+			{
+				Name: "install", Usage: "install the guard's hook for an agent in this project", Flags: agentFlag(),
+				Action: func(c *cli.Context) error {
+					a, err := parseAgent()
+					if err != nil {
+						return err
+					}
+					return runGuardInstall(env, a, false, asJSON)
+				},
+			},
+			{
+				Name: "uninstall", Usage: "remove exactly what install added", Flags: agentFlag(),
+				Action: func(c *cli.Context) error {
+					a, err := parseAgent()
+					if err != nil {
+						return err
+					}
+					return runGuardInstall(env, a, true, asJSON)
+				},
+			},
+			{
+				Name: "status", Usage: "show the mode and which agents have the hook",
+				Flags:  []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON", Destination: &asJSON}},
+				Action: func(c *cli.Context) error { return runGuardStatus(env, asJSON) },
+			},
+		},
+	}
+}
+
+// runGuardHook judges one tool call. Whatever happens it answers in the
+// agent's protocol and exits 0, so that the agent reads the answer; a
+// panic or an error becomes a refusal in guard mode (hooks.Failure).
+func runGuardHook(env *Env, agent hooks.Agent) (err error) {
+	mode := guard.Guard // until the mode is known, a failure refuses
+	answer := func(a hooks.Answer) {
+		env.Out.Write(a.Stdout)
+		env.Err.Write(a.Stderr)
+		env.exit = a.Code
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			a := hooks.Failure(agent, mode, fmt.Errorf("internal error: %v", p))
+			a.Stderr = append(a.Stderr, debug.Stack()...)
+			answer(a)
+			err = nil
+		}
+	}()
+	data, rerr := io.ReadAll(io.LimitReader(env.In, 32<<20+1))
+	in, derr := hooks.Decode(agent, data)
+	if rerr != nil {
+		derr = fmt.Errorf("reading the hook input: %v", rerr)
+	}
+	cwd := in.Request.Cwd
+	if fi, err := os.Stat(cwd); cwd == "" || !filepath.IsAbs(cwd) || err != nil || !fi.IsDir() {
+		cwd = env.Dir
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+		in.Request.Cwd = cwd
+	}
+	p, closeRepo := loadPolicy(cwd, string(agent), in.Request.Session)
+	defer closeRepo()
+	mode = p.Mode()
+	if derr != nil {
+		answer(hooks.Failure(agent, mode, derr))
+		return nil
+	}
+	if in.Event != "" && in.Event != "PreToolUse" {
+		return nil // only calls about to run are judged
+	}
+	answer(hooks.Encode(agent, p.Judge(in.Request)))
+	return nil
+}
+
+// loadPolicy builds the policy of the repository that holds dir. Outside
+// a repository there is nothing to guard (off); anything that cannot be
+// read is the policy's Err, and judged as the degraded state it is.
+func loadPolicy(dir, agent, session string) (*guard.Policy, func()) {
+	nothing := func() {}
+	r, err := gitops.Open(dir)
+	if errors.Is(err, gitops.ErrNotRepository) || errors.Is(err, gitops.ErrBare) {
+		return &guard.Policy{Setting: guard.Setting{Mode: guard.Off, Source: guard.FromDefault}}, nothing
+	}
+	if err != nil {
+		return &guard.Policy{Err: &guard.ModeError{Where: "the repository", Err: err}}, nothing
+	}
+	closeRepo := func() { r.Close() }
+	setting, err := guardSetting(r)
+	p := &guard.Policy{Setting: setting, Top: r.Top, GitConfig: filepath.Join(r.CommonDir, "config")}
+	if err != nil {
+		p.Err = err
+		return p, closeRepo
+	}
+	if setting.Mode == guard.Off {
+		return p, closeRepo
+	}
+	cfs, err := r.Worktree()
+	if err != nil {
+		p.Err = err
+		return p, closeRepo
+	}
+	closeAll := func() { cfs.Close(); r.Close() }
+	log, err := adr.Load(cfs, adr.LoadOptions{Lazy: true})
+	if err != nil {
+		p.Err = err
+		return p, closeAll
+	}
+	p.Log, p.Scope = log, guard.NewScope(log, cfs)
+	if s, err := guard.OpenSession(guardDir(r), agent, session); err == nil {
+		p.Session = s
+	}
+	return p, closeAll
+}
+
+// guardDir is where the guard keeps this work tree's state.
+func guardDir(r *gitops.Repo) string { return filepath.Join(r.GitDir, "adr", "guard") }
+
+// guardSetting reads the mode in effect: git config adr.guard.mode, then
+// .adr.toml's [guard] mode.
+func guardSetting(r *gitops.Repo) (guard.Setting, error) {
+	var git, scope string
+	switch v, err := r.ConfigOrigin(guard.GitKey); {
+	case err == nil:
+		git, scope = v.Value, v.Scope
+	case !errors.Is(err, gitops.ErrNotFound):
+		return guard.Setting{}, &guard.ModeError{Where: "git config " + guard.GitKey, Err: err}
+	}
+	var file guard.Mode
+	data, ferr := fs.ReadFile(r.WorktreeFS(), adr.ConfigFile)
+	switch {
+	case errors.Is(ferr, fs.ErrNotExist):
+		ferr = nil
+	case ferr == nil:
+		file, ferr = guard.FileMode(data)
+	}
+	return guard.Resolve(git, scope, file, ferr)
+}

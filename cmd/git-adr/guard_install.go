@@ -1,0 +1,338 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/guard"
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/hooks"
+)
+
+// agentNames are the agents as people call them.
+var agentNames = map[hooks.Agent]string{hooks.Claude: "Claude Code", hooks.OpenCode: "OpenCode", hooks.Codex: "Codex CLI"}
+
+// installRecord is what install remembers, outside the work tree, so that
+// uninstall can put a file back byte for byte when it is unchanged since.
+type installRecord struct {
+	Path string `json:"path"`
+	// Original is the file before the first install (absent: null).
+	Original *string `json:"original"`
+	// Written is the SHA-256 of what install wrote last.
+	Written string `json:"written"`
+	// Dirs are the folders install created.
+	Dirs []string `json:"dirs,omitempty"`
+}
+
+func installRecordPath(r *gitops.Repo, a hooks.Agent) string {
+	return filepath.Join(guardDir(r), "install", string(a)+".json")
+}
+
+func readInstallRecord(r *gitops.Repo, a hooks.Agent) *installRecord {
+	data, err := os.ReadFile(installRecordPath(r, a))
+	if err != nil {
+		return nil
+	}
+	var rec installRecord
+	if json.Unmarshal(data, &rec) != nil {
+		return nil
+	}
+	return &rec
+}
+
+func writeInstallRecord(r *gitops.Repo, a hooks.Agent, rec *installRecord) error {
+	p := installRecordPath(r, a)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	data, _ := json.MarshalIndent(rec, "", "  ")
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// guardInstallResult is `git adr guard install|uninstall --json`.
+type guardInstallResult struct {
+	Agent   hooks.Agent `json:"agent"`
+	Path    string      `json:"path"`
+	Changed bool        `json:"changed"`
+	// State is installed, already-installed, removed, restored (put back
+	// byte for byte) or not-installed.
+	State string   `json:"state"`
+	Mode  string   `json:"mode"`
+	Notes []string `json:"notes,omitempty"`
+}
+
+func runGuardInstall(env *Env, a hooks.Agent, uninstall, asJSON bool) error {
+	r, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	if err := env.lockWrites(); err != nil {
+		return err
+	}
+	setup, _ := hooks.SetupFor(a)
+	cur, exists, err := adr.ReadWorkFile(r.Top, setup.Path)
+	if err != nil {
+		return failf("reading %s: %v", setup.Path, err).hint("git-adr writes only a regular file inside the repository; move what is there")
+	}
+	if !exists {
+		cur = nil
+	}
+	res := guardInstallResult{Agent: a, Path: setup.Path}
+	if uninstall {
+		err = guardUninstall(env, r, setup, cur, &res)
+	} else {
+		err = guardInstall(env, r, setup, cur, &res)
+	}
+	if err != nil {
+		return err
+	}
+	setting, serr := guardSetting(r)
+	res.Mode = string(setting.Mode)
+	if serr != nil {
+		res.Mode = "unknown"
+		res.Notes = append(res.Notes, fmt.Sprintf("the guard mode cannot be read (%v): until it is fixed the hook refuses reads", serr))
+	} else if !uninstall && setting.Mode == guard.Off {
+		res.Notes = append(res.Notes, "the guard mode is off: the hook judges nothing until a person runs `git adr config guard warn` or `git adr config guard guard`")
+	}
+	if !uninstall {
+		res.Notes = append(res.Notes, agentNote(a)...)
+	}
+	if asJSON {
+		return writeJSON(env.Out, res)
+	}
+	name := agentNames[a]
+	switch res.State {
+	case "installed":
+		fmt.Fprintf(env.Out, "installed the read guard for %s in %s\n", name, setup.Path)
+	case "already-installed":
+		fmt.Fprintf(env.Out, "the read guard is already installed for %s in %s\n", name, setup.Path)
+	case "restored":
+		fmt.Fprintf(env.Out, "removed the read guard for %s: %s is back as it was before install\n", name, setup.Path)
+	case "removed":
+		fmt.Fprintf(env.Out, "removed the read guard for %s from %s\n", name, setup.Path)
+	case "not-installed":
+		fmt.Fprintf(env.Out, "the read guard is not installed for %s (%s has no git-adr hook); nothing changed\n", name, setup.Path)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(env.Err, "git-adr: note: %s\n", n)
+	}
+	return nil
+}
+
+func agentNote(a hooks.Agent) []string {
+	switch a {
+	case hooks.Claude:
+		return []string{"Claude Code reads the hook from the project's .claude/settings.json at session start and runs it before its permission checks, for subagents too; commit the file to share it"}
+	case hooks.OpenCode:
+		return []string{"OpenCode loads .opencode/plugin/*.js at start (restart running sessions); the plugin runs `git adr guard --hook opencode`, so git-adr must be on the PATH OpenCode sees"}
+	case hooks.Codex:
+		return []string{"Codex CLI runs .codex/hooks.json only in a trusted project and only after you review the hook (/hooks in the Codex TUI; `codex exec --dangerously-bypass-hook-trust` for one run); until then it skips the hook without a word, and the guard is not active in Codex",
+			"Codex has no file-read tool: the guard judges its shell commands and MCP calls"}
+	}
+	return nil
+}
+
+func guardInstall(env *Env, r *gitops.Repo, setup hooks.Setup, cur []byte, res *guardInstallResult) error {
+	next, changed, err := setup.Install(cur)
+	if errors.Is(err, hooks.ErrForeign) {
+		return failf("%s exists and is not git-adr's plugin; not overwriting it", setup.Path).
+			hint("move it aside, or add the call `git adr guard --hook opencode` to it yourself (docs/guard.md)")
+	}
+	if err != nil {
+		return failf("%v", err)
+	}
+	if !changed {
+		res.State = "already-installed"
+		return nil
+	}
+	rec := readInstallRecord(r, setup.Agent)
+	if rec == nil || rec.Path != setup.Path || rec.Written != sha(cur) {
+		// A first install, or the file changed since: what is there now is
+		// what uninstall puts back.
+		rec = &installRecord{Path: setup.Path}
+		if cur != nil {
+			s := string(cur)
+			rec.Original = &s
+		}
+		for d := path.Dir(setup.Path); d != "."; d = path.Dir(d) {
+			if _, err := os.Lstat(r.Abs(d)); errors.Is(err, os.ErrNotExist) {
+				rec.Dirs = append(rec.Dirs, d)
+			}
+		}
+	}
+	cs, err := env.Changeset()
+	if err != nil {
+		return err
+	}
+	if cur == nil {
+		cs.Create(setup.Path, next)
+	} else {
+		cs.Update(setup.Path, cur, next)
+	}
+	if err := applyChangeset(cs); err != nil {
+		return err
+	}
+	rec.Written = sha(next)
+	if err := writeInstallRecord(r, setup.Agent, rec); err != nil {
+		return failf("installed, but could not record how to undo it: %v", err)
+	}
+	res.State, res.Changed = "installed", true
+	return nil
+}
+
+func guardUninstall(env *Env, r *gitops.Repo, setup hooks.Setup, cur []byte, res *guardInstallResult) error {
+	rec := readInstallRecord(r, setup.Agent)
+	var next []byte
+	state := ""
+	switch {
+	case cur == nil:
+		res.State = "not-installed"
+		if rec != nil {
+			os.Remove(installRecordPath(r, setup.Agent))
+		}
+		return nil
+	case rec != nil && rec.Path == setup.Path && rec.Written == sha(cur):
+		// Unchanged since install: put back exactly what was there.
+		if rec.Original != nil {
+			next = []byte(*rec.Original)
+		}
+		state = "restored"
+	default:
+		n, removed, err := setup.Uninstall(cur)
+		if err != nil {
+			return failf("%v", err)
+		}
+		if !removed {
+			res.State = "not-installed"
+			return nil
+		}
+		next, state = n, "removed"
+	}
+	cs, err := env.Changeset()
+	if err != nil {
+		return err
+	}
+	if next == nil {
+		cs.Delete(setup.Path, cur)
+	} else {
+		cs.Update(setup.Path, cur, next)
+	}
+	if err := applyChangeset(cs); err != nil {
+		return err
+	}
+	if rec != nil && state == "restored" {
+		for _, d := range rec.Dirs {
+			// Only empty folders, and only real ones (never a link).
+			if fi, err := os.Lstat(r.Abs(d)); err == nil && fi.IsDir() {
+				os.Remove(r.Abs(d))
+			}
+		}
+	}
+	os.Remove(installRecordPath(r, setup.Agent))
+	res.State, res.Changed = state, true
+	return nil
+}
+
+// applyChangeset applies a changeset as applyChanges does.
+func applyChangeset(cs *adr.Changeset) error {
+	if err := cs.Apply(); err != nil {
+		if errors.Is(err, adr.ErrChangedOnDisk) {
+			return withCode(ExitConflict, err).hint("another program changed the file while git-adr worked; run the command again")
+		}
+		return err
+	}
+	return nil
+}
+
+// guardStatus is `git adr guard status --json`.
+type guardStatus struct {
+	Mode   string             `json:"mode"`
+	Source guard.Source       `json:"source,omitempty"`
+	Scope  string             `json:"scope,omitempty"`
+	File   string             `json:"file_mode,omitempty"`
+	Error  string             `json:"error,omitempty"`
+	Agents []guardAgentStatus `json:"agents"`
+	Roots  []string           `json:"protected_roots"`
+}
+
+type guardAgentStatus struct {
+	Agent     hooks.Agent `json:"agent"`
+	Path      string      `json:"path"`
+	Installed bool        `json:"installed"`
+}
+
+func runGuardStatus(env *Env, asJSON bool) error {
+	r, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	st := guardStatus{Agents: []guardAgentStatus{}, Roots: []string{}}
+	setting, serr := guardSetting(r)
+	st.Mode, st.Source, st.Scope, st.File = string(setting.Mode), setting.Source, setting.Scope, string(setting.File)
+	if serr != nil {
+		st.Mode, st.Error = "unknown", serr.Error()
+	}
+	for _, s := range hooks.Setups {
+		cur, exists, _ := adr.ReadWorkFile(r.Top, s.Path)
+		st.Agents = append(st.Agents, guardAgentStatus{Agent: s.Agent, Path: s.Path, Installed: exists && s.Installed(cur)})
+	}
+	if l, err := env.LazyLog(); err == nil {
+		for _, root := range l.Roots {
+			if root.Refused == nil {
+				st.Roots = append(st.Roots, root.Dir())
+			}
+		}
+	} else if st.Error == "" {
+		st.Error = err.Error()
+	}
+	if asJSON {
+		return writeJSON(env.Out, st)
+	}
+	if serr != nil {
+		fmt.Fprintf(env.Out, "mode: unknown: %s (the hooks refuse reads until it is fixed)\n", adr.Escape(serr.Error()))
+	} else {
+		fmt.Fprintf(env.Out, "mode: %s\n", setting)
+		if setting.Source == guard.FromGitConfig && setting.File != "" && setting.File != setting.Mode {
+			fmt.Fprintf(env.Out, "      (.adr.toml says %s; git config overrides it)\n", setting.File)
+		}
+	}
+	for _, a := range st.Agents {
+		state := "not installed"
+		if a.Installed {
+			state = "installed"
+		}
+		fmt.Fprintf(env.Out, "%-12s %-14s %s\n", agentNames[a.Agent], state, a.Path)
+	}
+	if len(st.Roots) > 0 {
+		fmt.Fprintf(env.Out, "protected: %s (archives: %s)\n", adr.Escape(strings.Join(st.Roots, ", ")), adr.Escape(archives(st.Roots)))
+	}
+	if st.Error != "" && serr == nil {
+		fmt.Fprintf(env.Out, "degraded: %s (the hooks refuse reads in guard mode until it is fixed)\n", adr.Escape(st.Error))
+	}
+	return nil
+}
+
+func archives(roots []string) string {
+	var out []string
+	for _, r := range roots {
+		out = append(out, path.Join(r, adr.ArchiveDir)+"/")
+	}
+	return strings.Join(out, ", ")
+}
