@@ -19,11 +19,13 @@ func manPage(app *cli.App) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// One page a line, unfilled: filled text would break names at their
+	// hyphens.
 	var refs []string
 	for _, p := range manPaths(app.Commands, nil) {
 		refs = append(refs, `\fB`+manName(p)+`\fP(1)`)
 	}
-	return page + "\n.SH SEE ALSO\n" + strings.Join(refs, ",\n") + "\n", nil
+	return page + "\n.SH SEE ALSO\n.nf\n" + strings.Join(refs, "\n") + "\n.fi\n", nil
 }
 
 // manPaths lists the visible commands and subcommands, depth first:
