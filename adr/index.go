@@ -247,3 +247,229 @@ func recordLess(a, b *Record) bool {
 	}
 	return a.Path < b.Path
 }
+
+// IndexOptions shape an index printed or written somewhere other than the
+// root's INDEX.md (`git adr index --stdout`, `--output PATH`).
+type IndexOptions struct {
+	// Intro and Outro are Markdown put after the title and after the
+	// tables, as adr-tools' `generate toc -i/-o` does.
+	Intro, Outro []byte
+	// Prefix, when set, replaces relative links: each link is Prefix
+	// followed by the record's path inside its root, as adr-tools' `-p`.
+	Prefix string
+	// Link makes the link to a record from where the index lives; nil
+	// links relative to the root's INDEX.md.
+	Link func(r *Record) string
+}
+
+// RenderIndexWith is [RenderIndex] with an intro, an outro and other
+// links. With zero options it is RenderIndex's output byte for byte.
+func RenderIndexWith(root *Root, l *Log, o IndexOptions) []byte {
+	if len(o.Intro) == 0 && len(o.Outro) == 0 && o.Prefix == "" && o.Link == nil {
+		return RenderIndex(root, l)
+	}
+	link := o.link(root)
+	var live, archived []*Record
+	for _, r := range root.Records {
+		if r.Archived {
+			archived = append(archived, r)
+		} else {
+			live = append(live, r)
+		}
+	}
+	sortRecords(live)
+	sortRecords(archived)
+	var b strings.Builder
+	b.WriteString(indexHeader)
+	b.WriteString("\n# ")
+	b.WriteString(indexTitle(root))
+	b.WriteString("\n\n")
+	writeBlock(&b, o.Intro)
+	if len(live) == 0 {
+		b.WriteString("No records yet.\n")
+	} else {
+		writeIndexRows(&b, live, l, link)
+	}
+	if len(archived) > 0 {
+		b.WriteString("\n## Archived\n\n")
+		writeIndexRows(&b, archived, l, link)
+	}
+	if len(o.Outro) > 0 {
+		b.WriteString("\n" + strings.TrimRight(string(o.Outro), "\r\n") + "\n")
+	}
+	return []byte(b.String())
+}
+
+// writeBlock writes a Markdown block followed by a blank line.
+func writeBlock(b *strings.Builder, block []byte) {
+	if len(block) == 0 {
+		return
+	}
+	s := strings.TrimRight(string(block), "\r\n")
+	b.WriteString(s)
+	b.WriteString("\n\n")
+}
+
+func (o IndexOptions) link(root *Root) func(*Record) string {
+	switch {
+	case o.Prefix != "":
+		return func(r *Record) string {
+			rel := strings.TrimPrefix(r.Path, root.Path+"/")
+			if root.Path == "" || root.Path == "." {
+				rel = r.Path
+			}
+			return LinkDest(o.Prefix + rel)
+		}
+	case o.Link != nil:
+		return func(r *Record) string { return LinkDest(o.Link(r)) }
+	}
+	self := root.Join(root.IndexName())
+	return func(r *Record) string { return LinkDest(RelLink(self, r.Path)) }
+}
+
+// writeIndexRows is writeIndexTable with links made by link.
+func writeIndexRows(b *strings.Builder, recs []*Record, l *Log, link func(*Record) string) {
+	b.WriteString("| ID | Title | Status | Date | Links |\n")
+	b.WriteString("| --- | --- | --- | --- | --- |\n")
+	for _, r := range recs {
+		title := r.Title
+		if title == "" {
+			title = baseOf(r.Path)
+		}
+		cells := []string{
+			fmt.Sprintf("[%s](%s)", escapeMarkdown(r.ID, true), link(r)),
+			escapeCell(title), string(r.Status), escapeCell(r.Date), indexLinksWith(r, l, link),
+		}
+		b.WriteString("|")
+		for _, c := range cells {
+			if c != "" {
+				b.WriteString(" " + c)
+			}
+			b.WriteString(" |")
+		}
+		b.WriteString("\n")
+	}
+}
+
+func indexLinksWith(r *Record, l *Log, link func(*Record) string) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, rel := range r.Relations {
+		phrase := strings.ToLower(rel.Type.Label())
+		if !rel.Type.Known() {
+			phrase = rel.Label
+		}
+		var t *Record
+		if l != nil && rel.TargetID != "" {
+			t = l.Target(r, rel.Target)
+		}
+		target := escapeCell(rel.Target)
+		if t != nil {
+			target = fmt.Sprintf("[%s](%s)", escapeMarkdown(t.ID, true), link(t))
+		}
+		s := escapeCell(phrase) + " " + target
+		if !seen[s] {
+			seen[s] = true
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// The markers of an adr-log section ("<!-- adrlog -->" may carry a note:
+// "<!-- adrlog -- Regenerate the content by using ... -->").
+const (
+	adrlogStart = "<!-- adrlog"
+	adrlogStop  = "<!-- adrlogstop -->"
+)
+
+// ErrNoAdrlogSection means a file has no <!-- adrlog --> ... <!--
+// adrlogstop --> section to fill.
+var ErrNoAdrlogSection = errors.New("no <!-- adrlog --> ... <!-- adrlogstop --> section")
+
+// HasAdrlogSection reports whether text has a section to fill.
+func HasAdrlogSection(text []byte) bool {
+	_, _, err := adrlogSection(text)
+	return err == nil
+}
+
+// adrlogSection finds the bytes between the start marker's line and the
+// stop marker's line.
+func adrlogSection(text []byte) (from, to int, err error) {
+	s := string(text)
+	start := -1
+	for i := 0; i < len(s); {
+		end := strings.IndexByte(s[i:], '\n')
+		next := len(s)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		line := strings.TrimSpace(s[i:next])
+		switch {
+		case start < 0 && strings.HasPrefix(line, adrlogStart) && !strings.HasPrefix(line, adrlogStop):
+			start = next
+		case start >= 0 && line == adrlogStop:
+			return start, i, nil
+		}
+		i = next
+	}
+	return 0, 0, ErrNoAdrlogSection
+}
+
+// FillAdrlogSection replaces what is between the adr-log markers of text
+// with the list of the root's records, as adr-log writes it: a blank line,
+// "* [ADR-0001](0001-x.md) - Title" per live record, a blank line. The
+// marker lines and everything outside them are kept byte for byte; the
+// list takes the file's line ends (CRLF in a CRLF file).
+func FillAdrlogSection(text []byte, root *Root, l *Log, o IndexOptions) ([]byte, error) {
+	from, to, err := adrlogSection(text)
+	if err != nil {
+		return nil, err
+	}
+	eol := "\n"
+	if strings.Contains(string(text[:from]), "\r\n") {
+		eol = "\r\n"
+	}
+	link := o.link(root)
+	var live []*Record
+	for _, r := range root.Records {
+		if !r.Archived {
+			live = append(live, r)
+		}
+	}
+	sortRecords(live)
+	var b strings.Builder
+	b.WriteString(eol)
+	writeBlockEOL(&b, o.Intro, eol)
+	for _, r := range live {
+		title := r.Title
+		if title == "" {
+			title = baseOf(r.Path)
+		}
+		fmt.Fprintf(&b, "* [%s](%s) - %s%s", escapeMarkdown(r.ID, true), link(r), escapeCell(title), eol)
+	}
+	if len(o.Outro) > 0 {
+		b.WriteString(eol)
+		writeBlockEOL(&b, o.Outro, eol)
+	} else {
+		b.WriteString(eol)
+	}
+	out := append([]byte(nil), text[:from]...)
+	out = append(out, b.String()...)
+	return append(out, text[to:]...), nil
+}
+
+func writeBlockEOL(b *strings.Builder, block []byte, eol string) {
+	if len(block) == 0 {
+		return
+	}
+	s := strings.TrimRight(string(block), "\r\n")
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", eol)
+	b.WriteString(s + eol + eol)
+}
+
+// IsGeneratedIndex reports whether text was written by `git adr index`
+// (it starts with the generated header), so it may be rewritten whole.
+func IsGeneratedIndex(text []byte) bool {
+	return bytes.HasPrefix(text, []byte(indexHeader)) || bytes.HasPrefix(text, []byte("\xef\xbb\xbf"+indexHeader))
+}

@@ -471,3 +471,10 @@ func alignTables(content string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// AdrToolsTemplate is adr-tools' template.md, the nygard template.
+func AdrToolsTemplate() string { return templates[StyleNygard] }
+
+// AdrToolsInitRecord is adr-tools' init.md, the first record `adr init`
+// writes (a literal "1." and no TITLE placeholder).
+func AdrToolsInitRecord() string { return initBodies[StyleNygard] }

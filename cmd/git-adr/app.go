@@ -15,6 +15,16 @@ var version = "dev"
 // Main runs git-adr with the process arguments and returns the exit code.
 func Main() int {
 	env := &Env{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	if shimName(os.Args[0]) != "" {
+		// The same binary run as `adr` is adr-tools (shim.go).
+		defer func() {
+			env.unlock()
+			if env.repo != nil {
+				env.repo.Close()
+			}
+		}()
+		return runShim(env, os.Args)
+	}
 	return run(env, os.Args)
 }
 
@@ -96,6 +106,10 @@ func newApp(env *Env) *cli.App {
 			budgetCommand(env),
 			guardCommand(env),
 			configCommand(env),
+			installAdrShimCommand(env),
+			completionCommand(env),
+			exportCommand(env),
+			importCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,

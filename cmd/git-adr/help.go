@@ -11,21 +11,29 @@ import (
 
 func helpCommand(env *Env) *cli.Command {
 	var man bool
+	var manDir string
 	return &cli.Command{
 		Name:      "help",
 		Usage:     "show help for git-adr or one of its commands; --man prints the manual page",
 		ArgsUsage: "[COMMAND [SUBCOMMAND]]",
 		Description: `git turns ` + "`git adr --help`" + ` into ` + "`git help adr`" + `, which opens the manual page
-git-adr.1. Install it next to the binary, where man finds it through PATH:
+git-adr.1. Install the pages next to the binary, where man finds them
+through PATH (the deb and rpm packages install them in /usr/share/man):
 
-   mkdir -p "$(go env GOPATH)/share/man/man1"
-   git adr help --man > "$(go env GOPATH)/share/man/man1/git-adr.1"`,
+   git adr help --man-dir "$(go env GOPATH)/share/man/man1"
+
+--man prints one page: git-adr.1, or git-adr-new.1 for ` + "`--man new`" + `
+(git-adr-nav-search.1 for ` + "`--man nav search`" + `).`,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "man", Usage: "print the manual page (roff) for git-adr.1", Destination: &man},
+			&cli.BoolFlag{Name: "man", Usage: "print the manual page (roff): git-adr.1, or git-adr-COMMAND.1 for a COMMAND", Destination: &man},
+			&cli.StringFlag{Name: "man-dir", Usage: "write every manual page (git-adr.1 and one per command) into `DIR`", Destination: &manDir},
 		},
 		Action: func(c *cli.Context) error {
+			if manDir != "" {
+				return writeManPages(env, c.App, manDir)
+			}
 			if man {
-				page, err := manPage(c.App)
+				page, err := manPageFor(c.App, c.Args().Slice())
 				if err != nil {
 					return err
 				}
@@ -111,14 +119,6 @@ func closest(s string, candidates []string) string {
 		return ""
 	}
 	return best
-}
-
-// manPage renders git-adr.1 from the command tree.
-func manPage(app *cli.App) (string, error) {
-	saved := app.Name
-	app.Name = "git-adr"
-	defer func() { app.Name = saved }()
-	return app.ToManWithSection(1)
 }
 
 // buildVersion is the version stamped at link time, else the module

@@ -12,6 +12,10 @@ import (
 type indexOptions struct {
 	check bool
 	json  bool
+	// stdout, intro, outro, prefix, output: see index_output.go.
+	stdout               bool
+	intro, outro, prefix string
+	output               string
 }
 
 // indexResult is the JSON shape of one root's index (docs/commands/index.md).
@@ -35,17 +39,36 @@ overwritten.
 With --check nothing is written; the exit code is 1 when any INDEX.md is
 missing or stale.
 
+--stdout prints the index instead, and --output PATH writes it to PATH
+(any path you name); --intro FILE and --outro FILE put Markdown before and
+after the tables, and --prefix P links each record as P followed by its
+path in the root (adr-tools' generate toc -i, -o and -p). When PATH already
+has an adr-log section (the lines between the HTML comments "adrlog" and
+"adrlogstop"), only that section is filled, with a "* [ADR-0001](...) -
+Title" list, as adr-log does; the rest of the file is kept byte for byte. INDEX.md itself is always
+the records alone, so that new, link and decide can keep it current.
+
 Examples:
    git adr index
    git adr index --check          # in CI or a pre-commit hook
-   git adr index --json`,
+   git adr index --json
+   git adr index --stdout --intro intro.md --prefix docs/adr/
+   git adr index --output README.md   # fills its adr-log section`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when an INDEX.md is missing or stale", Destination: &o.check},
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array of {root, path, status}", Destination: &o.json},
+			&cli.BoolFlag{Name: "stdout", Usage: "print the index instead of writing INDEX.md", Destination: &o.stdout},
+			&cli.StringFlag{Name: "intro", Usage: "put the Markdown file `FILE` after the title (with --stdout or --output)", Destination: &o.intro},
+			&cli.StringFlag{Name: "outro", Usage: "put the Markdown file `FILE` after the tables (with --stdout or --output)", Destination: &o.outro},
+			&cli.StringFlag{Name: "prefix", Usage: "link each record as `P` + its path in the root (with --stdout or --output)", Destination: &o.prefix},
+			&cli.StringFlag{Name: "output", Usage: "write the index to `PATH`, or fill its adr-log section", Destination: &o.output},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("index takes no arguments, got %q", c.Args().First()).hint("use --root DIR to index one root only")
+			}
+			if o.stdout || o.output != "" || o.intro != "" || o.outro != "" || o.prefix != "" {
+				return runIndexOutput(env, o)
 			}
 			return runIndex(env, o)
 		},

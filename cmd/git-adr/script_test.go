@@ -11,8 +11,12 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-adr":    func() { setKillPoint(); detachUnlessTerminal(); os.Exit(Main()) },
-		"mcp-client": func() { os.Exit(mcpClientMain()) },
+		"git-adr": func() { setKillPoint(); detachUnlessTerminal(); os.Exit(Main()) },
+		// The adr-tools drop-in (shim.go): install-adr-shim links these
+		// names to the binary.
+		"adr":               func() { os.Exit(Main()) },
+		"_adr_autocomplete": func() { os.Exit(Main()) },
+		"mcp-client":        func() { os.Exit(mcpClientMain()) },
 		// Cursors of any content, signed with a given key (cursorforge_test.go).
 		"forge-cursor": func() { os.Exit(forgeCursorMain()) },
 		// Drafters for compaction scenarios (fakedrafter_test.go).
@@ -53,6 +57,7 @@ func scriptCondition(cond string) (bool, error) {
 // setupScript makes every scenario hermetic: its own HOME and git
 // configuration, a fixed identity, fixed dates and no system config.
 func setupScript(e *testscript.Env) error {
+	hideShimNames(e)
 	home := filepath.Join(e.WorkDir, ".home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
@@ -85,6 +90,22 @@ func setupScript(e *testscript.Env) error {
 		e.Setenv(k, v)
 	}
 	return nil
+}
+
+// hideShimNames takes adr and _adr_autocomplete off the scenarios' PATH.
+// They are registered so that the links install-adr-shim writes (to the
+// test binary) dispatch to Main, but on PATH they would shadow the real
+// adr-tools that interop_adr_tools.txtar drives.
+func hideShimNames(e *testscript.Env) {
+	for _, dir := range filepath.SplitList(e.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, "git-adr")); err != nil {
+			continue
+		}
+		for _, name := range []string{"adr", "_adr_autocomplete"} {
+			os.Remove(filepath.Join(dir, name))
+		}
+		return
+	}
 }
 
 // corporaDir is ../shared/corpora from the repository root, or

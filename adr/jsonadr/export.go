@@ -1,0 +1,197 @@
+package jsonadr
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/git-adr/git-adr/adr"
+)
+
+// ExportOptions are what an export needs beside the records.
+type ExportOptions struct {
+	Tool Tool
+	// Dates are stand-in dates (YYYY-MM-DD) by record path for records
+	// whose own date is not one (the schema requires a date): the day git
+	// first recorded the file. Today is used where there is none.
+	Dates map[string]string
+	Today string
+}
+
+// Export turns records of l into a bulk export, in the order given. Each
+// record's exported number is its own when it is at least 1 and not
+// taken by an earlier record of the export; other records get stand-in
+// numbers past the largest, and their own number (or "" for records
+// without one) goes in [KeyNumber].
+func Export(l *adr.Log, recs []*adr.Record, o ExportOptions) *Document {
+	d := &Document{Schema: SchemaURL, Version: Version, Tool: &o.Tool, ADRs: []ADR{}}
+	dirs := map[string]bool{}
+	var first string
+	for _, r := range recs {
+		if r.Root != nil && !dirs[r.Root.Dir()] {
+			dirs[r.Root.Dir()] = true
+			if first == "" {
+				first = r.Root.Dir()
+			}
+		}
+	}
+	if len(dirs) == 1 {
+		d.Repository = &Repository{ADRDirectory: first}
+	}
+	numbers := assignNumbers(recs)
+	byPath := map[string]int{}
+	for i, r := range recs {
+		byPath[r.Path] = numbers[i]
+	}
+	for i, r := range recs {
+		d.ADRs = append(d.ADRs, exportRecord(l, r, numbers[i], byPath, o))
+	}
+	return d
+}
+
+func assignNumbers(recs []*adr.Record) []int {
+	out := make([]int, len(recs))
+	taken := map[int]bool{}
+	next := 0
+	for _, r := range recs {
+		if r.Numbered {
+			next = max(next, r.Number)
+		}
+	}
+	for i, r := range recs {
+		if r.Numbered && r.Number >= 1 && r.Suffix == "" && !taken[r.Number] {
+			out[i] = r.Number
+			taken[r.Number] = true
+		}
+	}
+	for i := range recs {
+		if out[i] == 0 {
+			next++
+			out[i] = next
+		}
+	}
+	return out
+}
+
+func exportRecord(l *adr.Log, r *adr.Record, number int, byPath map[string]int, o ExportOptions) ADR {
+	a := ADR{Number: number, Title: r.Title, Path: r.Path, CustomSections: map[string]string{}}
+	if a.Title == "" {
+		a.Title = baseName(r.Path)
+	}
+	a.Status = string(r.Status)
+	if r.Status == adr.Unknown && strings.TrimSpace(r.RawStatus) != "" {
+		a.Status = r.RawStatus
+	}
+	if r.RawStatus != a.Status {
+		a.CustomSections[KeyRawStatus] = r.RawStatus
+	}
+	a.Date = r.Date
+	if !isDate(r.Date) {
+		a.CustomSections[KeyDate] = r.Date
+		a.Date = o.Dates[r.Path]
+		if !isDate(a.Date) {
+			a.Date = o.Today
+		}
+	}
+	if !r.Numbered || r.Number != number || r.Suffix != "" {
+		own := ""
+		if r.Numbered {
+			own = strconv.Itoa(r.Number) + r.Suffix
+		}
+		a.CustomSections[KeyNumber] = own
+	}
+	a.Tags = r.Domains
+	a.Context = section(r, "context")
+	a.Decision = section(r, "decision")
+	if c := section(r, "consequences"); c != "" {
+		a.Consequences = &Consequences{List: []string{c}}
+	}
+	var loose []map[string]string
+	for _, rel := range r.Relations {
+		var target *adr.Record
+		if l != nil && rel.TargetID != "" {
+			target = l.Target(r, rel.Target)
+		}
+		n, ok := 0, false
+		if target != nil {
+			if n, ok = byPath[target.Path]; !ok && target.Numbered && target.Number >= 1 {
+				n, ok = target.Number, true
+			}
+		}
+		if !ok {
+			loose = append(loose, map[string]string{"label": rel.Label, "target": rel.Target})
+			continue
+		}
+		link := Link{Type: string(rel.Type), Target: n}
+		if !rel.Type.Known() {
+			link.Type = rel.Label
+		} else if rel.Label != rel.Type.Label() {
+			link.Description = rel.Label
+		}
+		a.Links = append(a.Links, link)
+	}
+	if len(loose) > 0 {
+		b, _ := json.Marshal(loose)
+		a.CustomSections[KeyRelations] = string(b)
+	}
+	a.CustomSections[KeyID] = r.ID
+	if r.Root != nil {
+		a.CustomSections[KeyRoot] = r.Root.Dir()
+	}
+	a.CustomSections[KeyStyle] = string(r.Style)
+	if r.Archived {
+		a.CustomSections[KeyArchived] = "true"
+	}
+	src := r.Text.Src
+	if utf8.Valid(src) {
+		a.CustomSections[KeyBody] = string(src)
+	} else {
+		a.CustomSections[KeyBodyBase64] = base64.StdEncoding.EncodeToString(src)
+	}
+	return a
+}
+
+// section is a section's text without its heading and surrounding blank
+// lines, "" when the record has none.
+func section(r *adr.Record, anchor string) string {
+	u, ok := r.Unit(anchor)
+	if !ok {
+		return ""
+	}
+	text := r.UnitText(u)
+	if strings.HasPrefix(strings.TrimLeft(text, " "), "#") {
+		_, text, _ = strings.Cut(text, "\n")
+	}
+	return strings.Trim(text, "\n")
+}
+
+func isDate(s string) bool {
+	_, err := time.Parse("2006-01-02", s)
+	return err == nil
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		p = p[i+1:]
+	}
+	return strings.TrimSuffix(p, ".md")
+}
+
+// Body is the record's exact bytes carried in the extension, and whether
+// there were any.
+func (a *ADR) Body() ([]byte, bool, error) {
+	if s, ok := a.CustomSections[KeyBody]; ok {
+		return []byte(s), true, nil
+	}
+	if s, ok := a.CustomSections[KeyBodyBase64]; ok {
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return nil, false, &Error{Path: "custom_sections." + KeyBodyBase64, Msg: "is not base64"}
+		}
+		return b, true, nil
+	}
+	return nil, false, nil
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/gitops"
+)
+
+// namedFile is a file at a path the user named (--output, --man-dir).
+type namedFile struct {
+	Path string // as given, absolute or relative to the working directory (or -C)
+	Data []byte
+}
+
+// writeNamedFiles writes files the user named. Those inside this
+// repository's work tree go through the project lock and one journalled
+// changeset, like every work-tree write; the others (and all of them
+// outside any repository) are replaced whole in place. It returns how
+// many files changed; a file that already holds its data is left alone.
+func writeNamedFiles(env *Env, files []namedFile) (int, error) {
+	var changes []adr.FileChange
+	var outside []namedFile
+	repo, rerr := env.Repo()
+	if rerr == nil {
+		// The lock comes before reading what the command changes.
+		for _, f := range files {
+			if _, ok := repo.Rel(absNamed(env, f.Path)); ok {
+				if err := env.lockWrites(); err != nil {
+					return 0, err
+				}
+				break
+			}
+		}
+	}
+	for _, f := range files {
+		p := absNamed(env, f.Path)
+		cur, err := gitops.ReadRegularFile(p)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return 0, failf("%s cannot be read: %v", f.Path, pathErrReason(err))
+		}
+		exists := err == nil
+		if exists && bytes.Equal(cur, f.Data) {
+			continue
+		}
+		if rerr == nil {
+			if rel, ok := repo.Rel(p); ok {
+				c := adr.FileChange{Path: rel, New: f.Data}
+				if exists {
+					c.Old = cur
+				}
+				changes = append(changes, c)
+				continue
+			}
+		}
+		outside = append(outside, namedFile{Path: p, Data: f.Data})
+	}
+	if len(changes) > 0 {
+		if err := applyChanges(env, changes); err != nil {
+			return 0, err
+		}
+	}
+	for _, f := range outside {
+		if err := replaceFile(f.Path, f.Data); err != nil {
+			return 0, failf("write %s: %v", f.Path, err)
+		}
+	}
+	return len(changes) + len(outside), nil
+}
+
+// absNamed resolves a path the user named against -C, else the working
+// directory.
+func absNamed(env *Env, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	base := env.Dir
+	wd, _ := os.Getwd()
+	switch {
+	case base == "":
+		base = wd
+	case !filepath.IsAbs(base):
+		base = filepath.Join(wd, base)
+	}
+	return filepath.Join(base, p)
+}
