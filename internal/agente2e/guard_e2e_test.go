@@ -213,7 +213,7 @@ func TestGuardEndToEnd(t *testing.T) {
 			{"Read", map[string]any{"file_path": livePath}, liveTitle},
 			{"Bash", map[string]any{"command": "git adr decide 3 accept", "description": "accept"}, denyPerson},
 			{"mcp__git-adr__adr_read", map[string]any{"path": archivedPath}, denyArchived},
-			{"mcp__git-adr__adr_context", map[string]any{"task": "storage"}, `"selector": "task"`},
+			{"mcp__git-adr__adr_context", map[string]any{"task": "storage"}, `"selector":"task"`},
 			{"Read", map[string]any{"file_path": livePath}, liveTitle},
 		}
 		repo := e2eRepo(t, harness, bin, "claude")
@@ -280,7 +280,7 @@ func TestGuardEndToEnd(t *testing.T) {
 			{"read", map[string]any{"filePath": livePath}, liveTitle},
 			{"bash", map[string]any{"command": "git adr config guard off", "description": "lower the guard"}, denyPerson},
 			{"adr_read", map[string]any{"path": archivedPath}, denyArchived},
-			{"adr_context", map[string]any{"task": "storage"}, `"selector": "task"`},
+			{"adr_context", map[string]any{"task": "storage"}, `"selector":"task"`},
 			{"read", map[string]any{"filePath": livePath}, repeatNote},
 		}
 		repo := e2eRepo(t, harness, bin, "opencode")
@@ -301,7 +301,7 @@ func TestGuardEndToEnd(t *testing.T) {
 			{"exec_command", map[string]any{"cmd": "cat " + livePath}, liveTitle},
 			{"exec_command", map[string]any{"cmd": "git adr compaction --confirm plan-1@1"}, denyPerson},
 			{"adr_read", map[string]any{"path": archivedPath}, denyArchived},
-			{"adr_context", map[string]any{"task": "storage"}, `"selector": "task"`},
+			{"adr_context", map[string]any{"task": "storage"}, `"selector":"task"`},
 			{"exec_command", map[string]any{"cmd": "head -3 " + livePath}, liveTitle},
 		}
 		repo := e2eRepo(t, harness, bin, "codex")
