@@ -61,7 +61,7 @@ const (
 	Lifecycle = "lifecycle" // records accepted and superseded
 	View      = "view"      // CURRENT.md and its manifest
 	Index     = "index"     // generated INDEX.md files
-	Archive   = "archive"   // archive-on-accept moves (none yet)
+	Archive   = "archive"   // archive-on-accept moves, in commits of their own
 )
 
 // Step names, in order: each builds on the tree of the one before.
@@ -117,6 +117,10 @@ type Acceptance struct {
 	// Files are a decision's edits with what they replace, for a decision
 	// applied to the work tree rather than committed.
 	Files []adr.FileChange
+	// Archive is the archive-on-accept part (nil when the plan asked for
+	// none); when authorised, the ledger names it and the approval covers
+	// it.
+	Archive *ArchivePart
 }
 
 // Changes returns every file of the commit (the last step's content of
