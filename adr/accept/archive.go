@@ -123,7 +123,7 @@ func planArchive(in Input, acc *Acceptance) (*ArchivePart, error) {
 func (a *Acceptance) addArchive(part *ArchivePart) {
 	a.Archive = part
 	if !part.Authorised() {
-		a.Body += " Archives nothing on acceptance: " + part.Blocked + "."
+		a.Body += " " + blockedNote + part.Blocked + "."
 		return
 	}
 	ap := part.Plan
@@ -225,14 +225,29 @@ func ArchiveOf(repo *gitops.Repo, c string) (*ArchiveState, error) {
 	return st, nil
 }
 
-// archiveComponent reports the archive component of acceptance commit c.
-func archiveComponent(repo *gitops.Repo, c string) (ComponentState, error) {
+// blockedNote starts the sentence an acceptance commit's message says
+// when its plan asked for an archive part that was not authorised.
+const blockedNote = "Archives nothing on acceptance: "
+
+// archiveComponent reports the archive component of acceptance commit c;
+// asked says the plan asked for an archive part.
+func archiveComponent(repo *gitops.Repo, c string, asked bool) (ComponentState, error) {
 	out := ComponentState{Component: Archive, Paths: []string{}}
 	st, err := ArchiveOf(repo, c)
 	if err != nil {
 		return out, err
 	}
 	switch {
+	case st.Plan == "" && asked:
+		why := "the approval showed it blocked"
+		if msg, err := repo.Git("log", "-1", "--format=%B", c); err == nil {
+			if _, rest, ok := strings.Cut(string(msg), blockedNote); ok {
+				why, _, _ = strings.Cut(rest, ".\n")
+				why = strings.TrimSuffix(strings.TrimSpace(why), ".")
+			}
+		}
+		out.State = "blocked"
+		out.Detail = why + "; nothing was moved, and the acceptance does not depend on it (`git adr archive ID...` plans the move)"
 	case st.Plan == "":
 		out.State, out.Detail = "none", "the acceptance authorises no archive moves (archival is its own plan: `git adr archive`)"
 	case st.Done != nil && st.Done.Kind == archive.KindRestore:

@@ -18,7 +18,8 @@ type ComponentState struct {
 	// tree does not yet: `git adr recover` or the next confirmation
 	// finishes it), "committed, kept" (someone changed the work tree copy
 	// since: left as it is), "pending" (not committed: nothing was
-	// accepted; for archive, approved but not carried out yet), "skipped"
+	// accepted; for archive, approved but not carried out yet), "blocked"
+	// (archive: asked for, but the approval showed it blocked), "skipped"
 	// (archive: not carried out, it was no longer what was approved),
 	// "restored" (archive: carried out, then restored) or "none" (the plan
 	// has no such part).
@@ -50,7 +51,7 @@ func Components(repo *gitops.Repo, commit string, withArchive bool) ([]Component
 		}
 		return out, nil
 	}
-	ac, err := archiveComponent(repo, commit)
+	ac, err := archiveComponent(repo, commit, withArchive)
 	if err != nil {
 		return nil, err
 	}

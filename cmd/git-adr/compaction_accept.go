@@ -51,7 +51,11 @@ func runAcceptConfirm(env *Env, o compactionOptions) error {
 	switch {
 	case ok:
 		defer tty.Close()
-		if !tty.yes(fmt.Sprintf("Accept and execute plan %s revision %d?", acc.Plan.ID, acc.Plan.Revision)) {
+		question := fmt.Sprintf("Accept and execute plan %s revision %d?", acc.Plan.ID, acc.Plan.Revision)
+		if acc.Archive.Authorised() {
+			question = fmt.Sprintf("Accept and execute plan %s revision %d, then archive plan %s as shown?", acc.Plan.ID, acc.Plan.Revision, acc.Archive.Plan.ID)
+		}
+		if !tty.yes(question) {
 			fmt.Fprintln(env.Out, "nothing was accepted")
 			return nil
 		}
