@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/archive"
+	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/publish"
 )
 
@@ -145,4 +148,42 @@ func (in *indented) Write(b []byte) (int, error) {
 		in.mid = !strings.HasSuffix(line, "\n")
 	}
 	return len(b), nil
+}
+
+// archiveReview computes the archive part of a plan made with --archive
+// for `compaction review`, through the acceptance service (read-only: it
+// writes git objects only), and renders it as a section; nothing for
+// other plans.
+func archiveReview(env *Env, p *compaction.Plan) (*compaction.ArchiveReview, []byte) {
+	if p.Mode != compaction.Consolidate || !p.Archive || p.Done() {
+		return nil, nil
+	}
+	var b bytes.Buffer
+	b.WriteString("\narchive on acceptance (--archive):\n")
+	acc, err := prepareForReview(env, p)
+	if err != nil {
+		fmt.Fprintf(&b, "  cannot be computed now: %v\n", err)
+		return &compaction.ArchiveReview{Plan: json.RawMessage("null"), Blocked: "cannot be computed now: " + err.Error(), Held: []string{}}, b.Bytes()
+	}
+	archivePartCard(&b, env, acc.Archive)
+	part := &compaction.ArchiveReview{Plan: json.RawMessage("null"), Blocked: acc.Archive.Blocked, Held: append([]string{}, acc.Archive.Held...)}
+	if acc.Archive.Plan != nil {
+		part.Plan = bytes.TrimSpace(acc.Archive.Plan.Encode())
+	}
+	return part, b.Bytes()
+}
+
+// prepareForReview prepares the acceptance of a plan's newest revision
+// over the log at HEAD, without the lock (nothing is written but git
+// objects).
+func prepareForReview(env *Env, p *compaction.Plan) (*accept.Acceptance, error) {
+	l, err := headLog(env)
+	if err != nil {
+		return nil, err
+	}
+	in, err := acceptInput(env, l)
+	if err != nil {
+		return nil, err
+	}
+	return accept.ForPlan(in, p.ID, p.Revision)
 }
