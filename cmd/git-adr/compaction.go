@@ -555,6 +555,12 @@ func numberingNote(o compactionOptions) string {
 	if o.drafter != "" {
 		parts = append(parts, "drafter "+o.drafter)
 	}
+	switch {
+	case o.archive && o.ack:
+		parts = append(parts, "archive on acceptance, external-link risks acknowledged")
+	case o.archive:
+		parts = append(parts, "archive on acceptance")
+	}
 	if o.baseline != "" {
 		targets = append(targets, "baseline "+o.baseline)
 	}
