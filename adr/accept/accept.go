@@ -32,6 +32,19 @@
 // work tree and index through a journalled changeset, so unrelated staged
 // and unstaged work is untouched.
 //
+// # Archive on acceptance
+//
+// A consolidation planned with --archive has an archive part
+// ([ArchivePart]): an archive plan (adr/archive) for the records the
+// acceptance retires, computed on the tree the acceptance commit will
+// have. When nothing blocks it, the ledger names it with the SHA-256 of
+// its content (ADR-Archive-On-Accept), so the approval covers it; [Execute]
+// stores it as a planned revision on refs/adr/archives/<id> before the
+// commit, and the caller carries it out after the commit, in commits of
+// its own, only when it computes the same plan again on the new HEAD
+// ([ArchiveOf] reads where it stands). A blocked part never blocks the
+// acceptance.
+//
 // # Recovery
 //
 // A journal under $GIT_DIR/adr/accept records each step. A run killed

@@ -215,8 +215,14 @@ func ArchiveOf(repo *gitops.Repo, c string) (*ArchiveState, error) {
 		rev, _ = store.LoadAt(at)
 	}
 	switch {
-	case p.Kind == archive.KindRestore || p.State == archive.Done:
+	case p.State == archive.Done:
 		st.Done = p
+	case p.Kind == archive.KindRestore:
+		// A restore previewed or cancelled: the archival it would undo
+		// is the done revision it names.
+		if done, _, err := store.Revision(p.ID, p.Undoes); err == nil {
+			st.Done = done
+		}
 	case p.State == archive.Skipped:
 		st.Skipped = p.Reason
 	case st.Approved == nil:
@@ -250,7 +256,7 @@ func archiveComponent(repo *gitops.Repo, c string, asked bool) (ComponentState, 
 		out.Detail = why + "; nothing was moved, and the acceptance does not depend on it (`git adr archive ID...` plans the move)"
 	case st.Plan == "":
 		out.State, out.Detail = "none", "the acceptance authorises no archive moves (archival is its own plan: `git adr archive`)"
-	case st.Done != nil && st.Done.Kind == archive.KindRestore:
+	case st.Done != nil && st.Done.Kind == archive.KindRestore && st.Done.State == archive.Done:
 		out.State, out.Detail = "restored", fmt.Sprintf("archive plan %s was carried out, then restored (revision %d)", st.Plan, st.Done.Revision)
 	case st.Done != nil:
 		for _, f := range st.Done.Files {
