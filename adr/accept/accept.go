@@ -32,6 +32,19 @@
 // work tree and index through a journalled changeset, so unrelated staged
 // and unstaged work is untouched.
 //
+// # Archive on acceptance
+//
+// A consolidation planned with --archive has an archive part
+// ([ArchivePart]): an archive plan (adr/archive) for the records the
+// acceptance retires, computed on the tree the acceptance commit will
+// have. When nothing blocks it, the ledger names it with the SHA-256 of
+// its content (ADR-Archive-On-Accept), so the approval covers it; [Execute]
+// stores it as a planned revision on refs/adr/archives/<id> before the
+// commit, and the caller carries it out after the commit, in commits of
+// its own, only when it computes the same plan again on the new HEAD
+// ([ArchiveOf] reads where it stands). A blocked part never blocks the
+// acceptance.
+//
 // # Recovery
 //
 // A journal under $GIT_DIR/adr/accept records each step. A run killed
@@ -61,7 +74,7 @@ const (
 	Lifecycle = "lifecycle" // records accepted and superseded
 	View      = "view"      // CURRENT.md and its manifest
 	Index     = "index"     // generated INDEX.md files
-	Archive   = "archive"   // archive-on-accept moves (none yet)
+	Archive   = "archive"   // archive-on-accept moves, in commits of their own
 )
 
 // Step names, in order: each builds on the tree of the one before.
@@ -117,6 +130,10 @@ type Acceptance struct {
 	// Files are a decision's edits with what they replace, for a decision
 	// applied to the work tree rather than committed.
 	Files []adr.FileChange
+	// Archive is the archive-on-accept part (nil when the plan asked for
+	// none); when authorised, the ledger names it and the approval covers
+	// it.
+	Archive *ArchivePart
 }
 
 // Changes returns every file of the commit (the last step's content of

@@ -64,6 +64,10 @@ func (e *StrictError) Error() string { return e.Problem.Message }
 // difference refuses, whatever changed. Paths with local changes stop it
 // before anything is written.
 //
+// An authorised archive part is stored as a planned revision of its
+// archive plan first (failpoint "accept-archive-plan"); it is carried
+// out after the commit, by the caller.
+//
 // Failpoints, in order: "accept-journal", "accept-<step>" after each
 // tree, "publish-commit" (the commit object), "accept-verified", then
 // "publish-ref" (the branch moved) and the changeset's own.
@@ -94,6 +98,12 @@ func Execute(in Input, acc *Acceptance, approved Approval, o ExecOptions) (*Resu
 				Message: fmt.Sprintf("strict mode: %s is not among the approvers ([governance] approvers: %s)", o.ApprovedBy, strings.Join(o.Strict.Approvers, ", ")),
 				Fix:     "an approver accepts: run it as one (git config user.email), signing with their key"}}
 		}
+	}
+	if acc.Archive.Authorised() {
+		if err := stageArchive(repo, acc.Archive.Plan); err != nil {
+			return nil, err
+		}
+		failpoint.Hit("accept-archive-plan")
 	}
 	j := &Journal{Key: journalKey(acc), Plan: acc.Ledger.Plan, Accepted: acc.Ledger.Accepted, Head: head, Branch: branch,
 		Approval: acc.Approval.Digest(), Command: o.Command}

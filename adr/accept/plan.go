@@ -201,6 +201,13 @@ func ForPlan(in Input, id string, revision int) (*Acceptance, error) {
 	}
 	acc := &Acceptance{Plan: p, PlanCommit: commit, Head: head, Kinds: map[string]string{}}
 	acc.build(l, p, prop)
+	if p.Mode == compaction.Consolidate && p.Archive {
+		part, err := planArchive(in, acc)
+		if err != nil {
+			return nil, err
+		}
+		acc.addArchive(part)
+	}
 	acc.Approval = Approval{Plan: p.ID, Revision: p.Revision, Candidate: candTree, Sources: sources, Membership: membership,
 		Changes: changesHash(acc.Changes(), acc.Ledger)}
 	return acc, nil

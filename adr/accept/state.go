@@ -18,7 +18,11 @@ type ComponentState struct {
 	// tree does not yet: `git adr recover` or the next confirmation
 	// finishes it), "committed, kept" (someone changed the work tree copy
 	// since: left as it is), "pending" (not committed: nothing was
-	// accepted) or "none" (the plan has no such part).
+	// accepted; for archive, approved but not carried out yet), "blocked"
+	// (archive: asked for, but the approval showed it blocked), "skipped"
+	// (archive: not carried out, it was no longer what was approved),
+	// "restored" (archive: carried out, then restored) or "none" (the plan
+	// has no such part).
 	State  string   `json:"state"`
 	Paths  []string `json:"paths"`
 	Detail string   `json:"detail"`
@@ -26,21 +30,32 @@ type ComponentState struct {
 
 // Components reports each component of an acceptance separately:
 // lifecycle (the records accepted and superseded), view (the CURRENT
-// pair), index (generated INDEX files) and archive. commit is the
-// acceptance commit ("" when none reached the branch: everything is
-// pending).
-func Components(repo *gitops.Repo, commit string) ([]ComponentState, error) {
+// pair), index (generated INDEX files) and archive (the archive-on-accept
+// moves, in commits of their own: committed, pending, skipped, restored
+// or none). commit is the acceptance commit ("" when none reached the
+// branch: everything is pending; archive too when withArchive says the
+// plan has an archive part).
+func Components(repo *gitops.Repo, commit string, withArchive bool) ([]ComponentState, error) {
 	out := []ComponentState{
 		{Component: Lifecycle, Paths: []string{}}, {Component: View, Paths: []string{}},
 		{Component: Index, Paths: []string{}},
 		{Component: Archive, State: "none", Paths: []string{}, Detail: "no archive-on-accept moves: archival is its own plan (`git adr archive`)"},
 	}
 	if commit == "" {
-		for i := 0; i < 3; i++ {
+		n := 3
+		if withArchive {
+			n = 4
+		}
+		for i := 0; i < n; i++ {
 			out[i].State, out[i].Detail = "pending", "not committed: nothing was accepted"
 		}
 		return out, nil
 	}
+	ac, err := archiveComponent(repo, commit, withArchive)
+	if err != nil {
+		return nil, err
+	}
+	out[3] = ac
 	changes, err := repo.TreeChanges(commit+"^", commit)
 	if err != nil {
 		return nil, err
@@ -53,6 +68,7 @@ func Components(repo *gitops.Repo, commit string) ([]ComponentState, error) {
 			}
 		}
 	}
+	head, _ := repo.ResolveRef("HEAD")
 	at := map[string]int{Lifecycle: 0, View: 1, Index: 2}
 	pendingIn := map[int][]string{}
 	keptIn := map[int][]string{}
@@ -80,6 +96,13 @@ func Components(repo *gitops.Repo, commit string) ([]ComponentState, error) {
 		now := ""
 		if exists {
 			now = view.BlobHash(data)
+		}
+		if now != want && head != commit {
+			// A later commit (the archive part's, or the person's) may
+			// have moved or changed it: the work tree agrees with HEAD.
+			if atHead, err := repo.TreeBlob(head, c.Path); err == nil && atHead == now {
+				now = want
+			}
 		}
 		switch now {
 		case want:

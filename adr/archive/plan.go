@@ -65,6 +65,11 @@ const (
 	Planned   State = "planned"   // previewed, awaiting approval
 	Done      State = "done"      // committed
 	Cancelled State = "cancelled" // declined; nothing was moved
+	// Skipped is an archive-on-accept plan that was approved with an
+	// acceptance but not carried out: computed again once the acceptance
+	// had landed, it was no longer what was approved (Reason says why).
+	// The acceptance stands; nothing was moved.
+	Skipped State = "skipped"
 )
 
 // Plan is one revision of an archive plan (docs/json.md, "archive").
@@ -96,6 +101,13 @@ type Plan struct {
 	Inverse string `json:"inverse"`
 	// Undoes is, for a restore, the revision of the archival it undoes.
 	Undoes int `json:"undoes,omitempty"`
+	// OnAccept names the consolidation plan revision ("c-…@3") whose
+	// acceptance authorises this archival: it was computed on the log as
+	// that acceptance leaves it and is carried out right after it, only
+	// if it is still exactly what was approved.
+	OnAccept string `json:"on_accept,omitempty"`
+	// Reason says why a skipped plan was not carried out.
+	Reason string `json:"reason,omitempty"`
 	// Published names the commits of a done revision, in order.
 	Published []string `json:"published,omitempty"`
 }
@@ -211,8 +223,15 @@ func DecodePlan(data []byte) (*Plan, error) {
 // computed from.
 func (p *Plan) Content() string {
 	q := *p
-	q.ID, q.Inverse, q.Revision, q.State, q.Base, q.Published = "", "", 0, "", "", nil
+	q.ID, q.Inverse, q.Revision, q.State, q.Base, q.Published, q.Reason = "", "", 0, "", "", nil, ""
 	return string(q.Encode())
+}
+
+// Digest is the hex SHA-256 of [Plan.Content]: what an acceptance that
+// authorises an archive-on-accept plan names in its ledger.
+func (p *Plan) Digest() string {
+	h := sha256.Sum256([]byte(p.Content()))
+	return hex.EncodeToString(h[:])
 }
 
 // Trailer is the line the last commit of a plan revision carries.

@@ -19,8 +19,16 @@ import (
 // Request is what to plan.
 type Request struct {
 	Kind Kind
-	// Base is the commit to plan from (HEAD).
+	// Base is the commit to plan from (HEAD), or the tree of the log as
+	// an acceptance not committed yet will leave it (with OnAccept).
 	Base string
+	// Head is the commit the work tree and the index are at, against
+	// which local changes are found ("": Base).
+	Head string
+	// OnAccept names the consolidation plan revision ("c-…@3") whose
+	// acceptance authorises the archival: the plan's identity derives
+	// from it instead of Base (see [Plan.OnAccept]).
+	OnAccept string
 	// IDs name the records to archive, in any form `git adr` accepts.
 	IDs []string
 	// Layout is adr.ArchiveFlat or adr.ArchiveByYear.
@@ -104,7 +112,7 @@ func Prepare(repo *gitops.Repo, wl *adr.Log, req Request) (*Result, error) {
 	if layout == "" {
 		layout = adr.ArchiveFlat
 	}
-	pl.p = &Plan{Schema: Schema, Kind: req.Kind, State: Planned, Base: req.Base, Layout: layout,
+	pl.p = &Plan{Schema: Schema, Kind: req.Kind, State: Planned, Base: req.Base, Layout: layout, OnAccept: req.OnAccept,
 		Records: []Move{}, Files: []File{}, Generated: []Generated{}, Risks: []Risk{}, Blockers: []string{}, Similarity: []Similarity{}}
 	if req.Kind == KindRestore {
 		pl.p.Layout = req.Undo.Layout
@@ -141,7 +149,7 @@ func Prepare(repo *gitops.Repo, wl *adr.Log, req Request) (*Result, error) {
 	}
 	pl.files2plan()
 	res := &Result{Plan: pl.p, After: after}
-	if res.LocalChanges = publish.CheckClean(pl.repo, pl.req.Base, pl.changes()); res.LocalChanges != nil {
+	if res.LocalChanges = publish.CheckClean(pl.repo, pl.head(), pl.changes()); res.LocalChanges != nil {
 		pl.block("%v: commit or stash it first", res.LocalChanges)
 	}
 	pl.finish()
@@ -162,8 +170,20 @@ func (pl *planner) finish() {
 		p.Inverse = "git adr archive " + strings.Join(p.IDs(), " ")
 		return
 	}
-	p.ID = NewID(p.Kind, p.Base, p.Layout, p.Acknowledged, p.Records)
+	key := p.Base
+	if p.OnAccept != "" {
+		key = "on-accept " + p.OnAccept
+	}
+	p.ID = NewID(p.Kind, key, p.Layout, p.Acknowledged, p.Records)
 	p.Inverse = "git adr archive restore " + p.ID
+}
+
+// head is the commit the work tree and the index are at.
+func (pl *planner) head() string {
+	if pl.req.Head != "" {
+		return pl.req.Head
+	}
+	return pl.req.Base
 }
 
 func (pl *planner) block(format string, args ...any) {
@@ -250,7 +270,7 @@ func (pl *planner) year(r *adr.Record) string {
 	if len(r.Date) >= 4 && adr.IsArchiveYear(r.Date[:4]) {
 		return r.Date[:4]
 	}
-	out, err := pl.repo.Git("log", "--diff-filter=A", "--format=%ad", "--date=format:%Y", pl.req.Base, "--", r.Path)
+	out, err := pl.repo.Git("log", "--diff-filter=A", "--format=%ad", "--date=format:%Y", pl.head(), "--", r.Path)
 	if err != nil {
 		return ""
 	}

@@ -167,7 +167,7 @@ func (pl *planner) workTreeLinks() error {
 	if err != nil {
 		return err
 	}
-	changed, err := pl.repo.Git("diff", "--name-only", "-z", pl.req.Base, "--")
+	changed, err := pl.repo.Git("diff", "--name-only", "-z", pl.head(), "--")
 	if err != nil {
 		return err
 	}

@@ -80,6 +80,10 @@ type Plan struct {
 	Baseline  string `json:"baseline,omitempty"`
 	Iteration string `json:"iteration,omitempty"`
 	Archive   bool   `json:"archive,omitempty"`
+	// AckExternalLinks acknowledges the external-link risks of the
+	// archive part (with Archive): without it, a risk blocks the archive
+	// part (never the acceptance).
+	AckExternalLinks bool `json:"ack_external_links,omitempty"`
 	// Sources are the records in scope with their blob hashes and units.
 	Sources []Source `json:"sources"`
 	// Membership is a hash of the scope's record set (paths and IDs):
@@ -199,12 +203,26 @@ func SourcesHash(sources []Source) string {
 // base and membership. Re-planning the same scope of the same log names
 // the same plan; anything else names another.
 func PlanID(mode Mode, scope Scope, base, membership string) string {
+	return planID(mode, scope, base, membership, false, false)
+}
+
+// planID is PlanID of a plan that may carry an archive part: with one
+// (and with its risks acknowledged) it is another plan.
+func planID(mode Mode, scope Scope, base, membership string, archive, ack bool) string {
 	data, _ := json.Marshal(struct {
 		M Mode
 		S Scope
 		B string
 		H string
 	}{mode, scope, base, membership})
+	if archive {
+		data, _ = json.Marshal(struct {
+			M    Mode
+			S    Scope
+			B, H string
+			A, K bool
+		}{mode, scope, base, membership, archive, ack})
+	}
 	h := sha256.Sum256(data)
 	prefix := "s"
 	if mode == Consolidate {

@@ -18,7 +18,10 @@ type PlanOptions struct {
 	Baseline  string
 	Iteration string
 	Archive   bool
-	Drafter   string
+	// AckExternalLinks acknowledges the archive part's external-link
+	// risks (with Archive).
+	AckExternalLinks bool
+	Drafter          string
 	// Base is the commit the log was read from.
 	Base string
 	// Tokens counts o200k tokens of a text (nil: not counted).
@@ -54,7 +57,7 @@ func NewPlan(l *adr.Log, a *Analysis, o PlanOptions) (*Plan, error) {
 		return nil, &ScopeError{Msg: "no record is in scope", Hint: "widen the scope: drop --domain or --sources"}
 	}
 	p := &Plan{Schema: SchemaVersion, Mode: o.Mode, Base: o.Base, Style: o.Style, Baseline: o.Baseline,
-		Iteration: o.Iteration, Archive: o.Archive, Drafter: o.Drafter, State: Planned,
+		Iteration: o.Iteration, Archive: o.Archive, AckExternalLinks: o.AckExternalLinks, Drafter: o.Drafter, State: Planned,
 		Scope:  Scope{Domain: o.Domain, Sources: append([]string(nil), o.Sources...)},
 		Issues: append([]Issue{}, a.Issues...), Transitions: []Transition{}, Reserved: []Reservation{}}
 	for _, rc := range a.Roots {
@@ -100,7 +103,7 @@ func NewPlan(l *adr.Log, a *Analysis, o PlanOptions) (*Plan, error) {
 		p.Evidence = []Source{}
 	}
 	p.Membership = MembershipHash(p.Sources)
-	p.ID = PlanID(p.Mode, p.Scope, p.Base, p.Membership)
+	p.ID = planID(p.Mode, p.Scope, p.Base, p.Membership, p.Archive, p.AckExternalLinks)
 	// Read volume: every source and evidence body once.
 	for _, r := range append(append([]*adr.Record(nil), inScope...), evidenceRecords(l, p.Evidence)...) {
 		text := string(r.Text.Src)

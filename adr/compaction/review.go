@@ -45,6 +45,19 @@ type Review struct {
 	// record as it will be accepted, the CURRENT view's prose and the
 	// INDEX preview (not only the coverage lines).
 	Documents []Document `json:"documents"`
+	// ArchiveOnAccept is the archive part of a plan made with --archive,
+	// computed when the review is shown (on the log as the acceptance
+	// would leave it now); never stored, never read to decide anything.
+	ArchiveOnAccept *ArchiveReview `json:"archive_on_accept,omitempty"`
+}
+
+// ArchiveReview is the archive part of a consolidation's acceptance as a
+// review shows it: the archive plan (docs/json.md, "archive"), why it is
+// not authorised ("" when it is) and the retired records that stay.
+type ArchiveReview struct {
+	Plan    json.RawMessage `json:"plan"`
+	Blocked string          `json:"blocked"`
+	Held    []string        `json:"held"`
 }
 
 // Hashes name exactly what was reviewed: the git tree of the candidate,

@@ -23,6 +23,8 @@ package govern
 import (
 	"fmt"
 	"io/fs"
+	"net/url"
+	"path"
 	"sort"
 	"strings"
 
@@ -131,8 +133,8 @@ func Judge(in Input) (*Report, error) {
 			return nil, err
 		}
 	}
-	j := &judge{in: in, next: next, base: base, rep: rep, touched: map[*adr.Root]bool{}}
-	for _, c := range in.Changes {
+	j := &judge{in: in, next: next, base: base, rep: rep, touched: map[*adr.Root]bool{}, moves: map[string]string{}}
+	for _, c := range j.noteMoves(j.pairMoves(in.Changes)) {
 		if err := j.change(c); err != nil {
 			return nil, err
 		}
@@ -162,6 +164,8 @@ type judge struct {
 	added []*adr.Record
 	// touched are the roots of the next state the change touches.
 	touched map[*adr.Root]bool
+	// moves are the files the change moves, old path to new.
+	moves map[string]string
 }
 
 func (j *judge) add(p Problem) { j.rep.Problems = append(j.rep.Problems, p) }
@@ -175,6 +179,60 @@ func (j *judge) rootOf(p string) *adr.Root {
 		}
 	}
 	return nil
+}
+
+// pairMoves turns a deleted record and an added one with the same file
+// name and ID, one of them archived, into the rename it is: archival (and
+// restore) moves a record and rewrites its links, and across a range of
+// commits a small record may change too much for git's rename detection
+// to pair the two sides.
+func (j *judge) pairMoves(changes []gitops.DiffEntry) []gitops.DiffEntry {
+	if j.base == nil {
+		return changes
+	}
+	deleted := map[string]int{} // file name -> index of its D entry
+	for i, c := range changes {
+		if c.Status == 'D' && j.base.ByPath(c.Path) != nil {
+			deleted[path.Base(c.Path)] = i
+		}
+	}
+	if len(deleted) == 0 {
+		return changes
+	}
+	drop := map[int]bool{}
+	out := make([]gitops.DiffEntry, 0, len(changes))
+	for _, c := range changes {
+		i, ok := deleted[path.Base(c.Path)]
+		if c.Status != 'A' || !ok || drop[i] {
+			out = append(out, c)
+			continue
+		}
+		was, now := j.base.ByPath(changes[i].Path), j.next.ByPath(c.Path)
+		if now == nil || was.ID != now.ID || was.Archived == now.Archived {
+			out = append(out, c)
+			continue
+		}
+		drop[i] = true
+		out = append(out, gitops.DiffEntry{Status: 'R', OldPath: changes[i].Path, Path: c.Path})
+	}
+	kept := out[:0]
+	for _, c := range out {
+		if i, ok := deleted[path.Base(c.Path)]; ok && c.Status == 'D' && drop[i] && changes[i].Path == c.Path {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return kept
+}
+
+// noteMoves records the renames of changes.
+func (j *judge) noteMoves(changes []gitops.DiffEntry) []gitops.DiffEntry {
+	for _, c := range changes {
+		if c.Status == 'R' {
+			j.moves[c.OldPath] = c.Path
+		}
+	}
+	return changes
 }
 
 func (j *judge) change(c gitops.DiffEntry) error {
@@ -249,7 +307,7 @@ func (j *judge) edited(was, now *adr.Record) {
 	if was.Status != adr.Accepted {
 		return
 	}
-	changed, line := substanceChanges(was, now)
+	changed, line := substanceChanges(was, now, j.moves)
 	if len(changed) == 0 {
 		return
 	}
@@ -264,7 +322,16 @@ func (j *judge) edited(was, now *adr.Record) {
 // unit but its status, without relation and status lines and with blank
 // lines and trailing spaces ignored, keyed by unit anchor. Each line keeps
 // its 1-based line number.
-func substance(r *adr.Record) map[string][]numbered {
+//
+// A relative link destination counts by the file it reaches, so that a
+// move that only rewrites where links point (archival, restore) is no
+// edit: moves maps the old paths of files the change moves to their new
+// ones (applied to the record as it was).
+func substance(r *adr.Record, moves map[string]string) map[string][]numbered {
+	dests := map[int][]adr.Link{}
+	for _, l := range r.Text.Links() {
+		dests[l.Line] = append(dests[l.Line], l)
+	}
 	skip := map[int]bool{}
 	for _, rel := range r.Relations {
 		skip[rel.Line-1] = true
@@ -282,13 +349,43 @@ func substance(r *adr.Record) map[string][]numbered {
 			if skip[i] {
 				continue
 			}
-			if line := strings.TrimRight(r.Text.LineText(i), " \t\r"); line != "" {
+			if line := strings.TrimRight(linkTargets(r, i, dests[i], moves), " \t\r"); line != "" {
 				lines = append(lines, numbered{line, i + 1})
 			}
 		}
 		out[u.Anchor] = lines
 	}
 	return out
+}
+
+// linkTargets is line i of r with each relative link destination replaced
+// by the repository path it reaches (through moves), fragment kept.
+func linkTargets(r *adr.Record, i int, links []adr.Link, moves map[string]string) string {
+	line := r.Text.LineText(i)
+	if len(links) == 0 {
+		return line
+	}
+	start := r.Text.Lines[i].Start
+	var b strings.Builder
+	at := 0
+	for _, l := range links {
+		d, frag, _ := strings.Cut(l.Dest, "#")
+		if d == "" || strings.Contains(d, ":") || strings.HasPrefix(d, "/") {
+			continue
+		}
+		if u, err := url.PathUnescape(d); err == nil {
+			d = u
+		}
+		target := path.Join(path.Dir(r.Path), d)
+		if to, ok := moves[target]; ok {
+			target = to
+		}
+		b.WriteString(line[at : l.Start-start])
+		b.WriteString("<" + target + "#" + frag + ">")
+		at = l.End - start
+	}
+	b.WriteString(line[at:])
+	return b.String()
 }
 
 type numbered struct {
@@ -315,8 +412,8 @@ func firstDifference(a, b []numbered) int {
 
 // substanceChanges names the parts of an accepted record a change edited,
 // and the first line concerned in the new version.
-func substanceChanges(was, now *adr.Record) ([]string, int) {
-	a, b := substance(was), substance(now)
+func substanceChanges(was, now *adr.Record, moves map[string]string) ([]string, int) {
+	a, b := substance(was, moves), substance(now, nil)
 	var changed []string
 	line := 0
 	note := func(k string, l int) {

@@ -130,3 +130,41 @@ func TestFirstDifference(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeArchivedRange judges a range that supersedes two accepted
+// records and moves them into the archive, links rewritten, as one diff:
+// git pairs neither side as a rename (the files are small and changed a
+// lot), so the judge pairs a deleted record with the archived one of the
+// same file name and ID, and reads link destinations by the file they
+// reach. A record deleted outright, or one whose decision changed during
+// the move, is still refused.
+func TestJudgeArchivedRange(t *testing.T) {
+	base := fstest.MapFS{
+		"doc/adr/0001-a.md": rec(1, "A", "Accepted", "A; see [3](0003-c.md)."),
+		"doc/adr/0002-b.md": rec(2, "B", "Accepted", "B."),
+		"doc/adr/0003-c.md": rec(3, "C", "Accepted", "C; see [1](0001-a.md)."),
+	}
+	next := fstest.MapFS{
+		"doc/adr/archive/0001-a.md": rec(1, "A", "Superseded", "A; see [3](../0003-c.md).", "Superseded by [4](../0004-d.md)"),
+		"doc/adr/0002-b.md":         rec(2, "B", "Accepted", "B."),
+		"doc/adr/0003-c.md":         rec(3, "C", "Accepted", "C; see [1](archive/0001-a.md)."),
+		"doc/adr/0004-d.md":         rec(4, "D", "Accepted", "D.", "Supersedes [1](archive/0001-a.md)"),
+	}
+	changes := []gitops.DiffEntry{{Status: 'D', Path: "doc/adr/0001-a.md"}, {Status: 'M', Path: "doc/adr/0003-c.md"},
+		{Status: 'A', Path: "doc/adr/0004-d.md"}, {Status: 'A', Path: "doc/adr/archive/0001-a.md"}}
+	if got := rules(judgeFS(t, base, next, changes...)); len(got) != 0 {
+		t.Errorf("an archival with its links repaired: %v", got)
+	}
+	edited := fstest.MapFS{}
+	for k, v := range next {
+		edited[k] = v
+	}
+	edited["doc/adr/archive/0001-a.md"] = rec(1, "A", "Superseded", "Not A any more.", "Superseded by [4](../0004-d.md)")
+	if got := rules(judgeFS(t, base, edited, changes...)); len(got) != 1 || !strings.HasPrefix(got[0], "accepted-edit ") {
+		t.Errorf("a decision edited during the move: %v", got)
+	}
+	gone := fstest.MapFS{"doc/adr/0002-b.md": next["doc/adr/0002-b.md"], "doc/adr/0003-c.md": base["doc/adr/0003-c.md"]}
+	if got := rules(judgeFS(t, base, gone, gitops.DiffEntry{Status: 'D', Path: "doc/adr/0001-a.md"})); len(got) != 1 || !strings.HasPrefix(got[0], "deleted-record ") {
+		t.Errorf("a record deleted: %v", got)
+	}
+}

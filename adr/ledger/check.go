@@ -134,6 +134,9 @@ func Check(r *gitops.Repo, c string) ([]govern.Problem, error) {
 			problem(nw.Path, "says %s supersedes %s, but %s is %s in it", pr.New, pr.Old, pr.New, statusText(nw))
 		}
 	}
+	if led.Archive.Plan != "" && len(led.Supersedes) == 0 {
+		problem(c, "authorises archive plan %s (%s) but retires no record: only records an acceptance supersedes move on acceptance", led.Archive.Plan, KeyArchive)
+	}
 	if len(led.Accepted) > 0 && led.ApprovedBy == "" {
 		problem(c, "accepts %s without an %s trailer", strings.Join(led.Accepted, ", "), KeyApprovedBy)
 	}

@@ -101,6 +101,13 @@ func TestCheck(t *testing.T) {
 			[]string{"accepts ADR-0003 without an ADR-Approved-By trailer"}},
 		{"a name that is no record", func(dir string) { accept(t, dir) }, good + "ADR-Accepted: ADR-0042\n", []string{"names \"ADR-0042\" in its ledger, which is no record in it"}},
 		{"a malformed pair", func(dir string) { accept(t, dir) }, good + "ADR-Supersedes: ADR-0003\n", []string{"has a malformed ledger: ADR-Supersedes: \"ADR-0003\" is not \"NEW -> OLD\""}},
+		{"an archive plan with the acceptance", func(dir string) { accept(t, dir) }, good + "ADR-Archive-On-Accept: a-0123456789 " + strings.Repeat("ab", 32) + "\n", nil},
+		{"a malformed archive plan", func(dir string) { accept(t, dir) }, good + "ADR-Archive-On-Accept: a-0123456789\n",
+			[]string{"has a malformed ledger: ADR-Archive-On-Accept: \"a-0123456789\" is not \"PLAN-ID SHA256\" given once"}},
+		{"an archive plan that retires nothing", func(dir string) {
+			write(t, dir, "doc/adr/0003-c.md", "# 3. C\n\n## Status\n\nAccepted\n\nSupersedes [1. A](0001-a.md)\n\n## Decision\n\nC.\n")
+		}, "Accept\n\nADR-Accepted: ADR-0003\nADR-Archive-On-Accept: a-0123456789 " + strings.Repeat("ab", 32) + "\nADR-Approved-By: T <t@e>\n",
+			[]string{"authorises archive plan a-0123456789 (ADR-Archive-On-Accept) but retires no record"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, dir := repo(t)
@@ -129,10 +136,12 @@ func TestCheck(t *testing.T) {
 func TestParseRoundTrip(t *testing.T) {
 	l := Ledger{Plan: "c-0123456789@3", Accepted: []string{"ADR-0010", "ADR-0011"},
 		Supersedes: []Pair{{"ADR-0010", "ADR-0003"}, {"ADR-0011", "ADR-0003"}},
-		Views:      []string{"doc/adr/CURRENT.md"}, ApprovedBy: "Ada Lovelace <ada@example.com>"}
+		Views:      []string{"doc/adr/CURRENT.md"}, ApprovedBy: "Ada Lovelace <ada@example.com>",
+		Archive: ArchiveOnAccept{Plan: "a-0123456789", Digest: strings.Repeat("0f", 32)}}
 	got, bad := Parse("Subject\n\nBody text.\n\n" + l.Trailers())
 	if len(bad) > 0 || got.Plan != l.Plan || strings.Join(got.Accepted, ",") != "ADR-0010,ADR-0011" || len(got.Supersedes) != 2 ||
-		got.Supersedes[1] != l.Supersedes[1] || got.ApprovedBy != l.ApprovedBy || len(got.Views) != 1 || !got.IsLedger() {
+		got.Supersedes[1] != l.Supersedes[1] || got.ApprovedBy != l.ApprovedBy || len(got.Views) != 1 || !got.IsLedger() ||
+		got.Archive != l.Archive {
 		t.Errorf("Parse(Trailers) = %+v, %v", got, bad)
 	}
 	if l, _ := Parse("Fix a typo\n\nADR-View: x\n"); l.IsLedger() {

@@ -10,6 +10,13 @@
 //	ADR-Supersedes: ADR-0010 -> ADR-0004   one line per retired record and its successor
 //	ADR-View: doc/adr/CURRENT.md      a published CURRENT view (its manifest beside it)
 //	ADR-Approved-By: Ada Lovelace <ada@example.com>   the person who accepted
+//	ADR-Archive-On-Accept: a-0123456789 <sha256>     an archive plan the acceptance authorises
+//
+// ADR-Archive-On-Accept names the archive plan (refs/adr/archives/<id>)
+// the person approved with the acceptance, and the SHA-256 of its content:
+// the moves are carried out in commits of their own after this one, only
+// when the plan computed again on the new HEAD has exactly that content.
+// It is not a ledger key by itself: the commit that carries it accepts.
 //
 // A commit carrying any of ADR-Plan, ADR-Accepted or ADR-Supersedes is a
 // ledger commit: [Check] compares its ledger with the files it changes,
@@ -32,6 +39,7 @@ const (
 	KeySupersedes = "ADR-Supersedes"
 	KeyView       = "ADR-View"
 	KeyApprovedBy = "ADR-Approved-By"
+	KeyArchive    = "ADR-Archive-On-Accept"
 )
 
 // Rules the ledger checks add to package govern's.
@@ -60,7 +68,17 @@ type Ledger struct {
 	Supersedes []Pair
 	Views      []string
 	ApprovedBy string
+	// Archive is the archive plan the acceptance authorises (zero: none).
+	Archive ArchiveOnAccept
 }
+
+// ArchiveOnAccept names an archive plan by its ID and the SHA-256 of its
+// content.
+type ArchiveOnAccept struct {
+	Plan, Digest string
+}
+
+func (a ArchiveOnAccept) String() string { return a.Plan + " " + a.Digest }
 
 // IsLedger reports whether the commit is a ledger commit: one that
 // accepts a decision or publishes a reviewed plan.
@@ -83,6 +101,9 @@ func (l Ledger) Trailers() string {
 	}
 	for _, v := range l.Views {
 		fmt.Fprintf(&b, "%s: %s\n", KeyView, v)
+	}
+	if l.Archive.Plan != "" {
+		fmt.Fprintf(&b, "%s: %s\n", KeyArchive, l.Archive)
 	}
 	if l.ApprovedBy != "" {
 		fmt.Fprintf(&b, "%s: %s\n", KeyApprovedBy, l.ApprovedBy)
@@ -119,6 +140,14 @@ func Parse(msg string) (l Ledger, bad []string) {
 	l.Views = append(l.Views, tr[KeyView]...)
 	if v := tr[KeyApprovedBy]; len(v) > 0 {
 		l.ApprovedBy = v[0]
+	}
+	if v := tr[KeyArchive]; len(v) > 0 {
+		id, digest, ok := strings.Cut(v[0], " ")
+		if !ok || len(v) > 1 || id == "" || len(strings.TrimSpace(digest)) != 64 {
+			bad = append(bad, fmt.Sprintf("%s: %q is not \"PLAN-ID SHA256\" given once", KeyArchive, v[0]))
+		} else {
+			l.Archive = ArchiveOnAccept{Plan: id, Digest: strings.TrimSpace(digest)}
+		}
 	}
 	return l, bad
 }

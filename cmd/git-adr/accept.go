@@ -85,6 +85,17 @@ func execOptions(env *Env, l *adr.Log) (accept.ExecOptions, error) {
 		JournalDir: journalDir(repo), StateDir: accept.StateDir(repo), Command: env.command}, nil
 }
 
+// signCommits reports whether git-adr's commits are signed: when git's
+// commit.gpgsign or .adr.toml [signing] sign asks, and always in strict
+// mode.
+func signCommits(repo *gitops.Repo, l *adr.Log) (bool, error) {
+	sign, err := repo.SignByDefault()
+	if err != nil {
+		return false, err
+	}
+	return sign || l != nil && l.Config != nil && l.Config.Signing.Sign || strictOf(repo, l).On, nil
+}
+
 // approver is "Name <email>" of the committer identity git uses.
 func approver(repo *gitops.Repo) (string, error) {
 	out, err := repo.Git("var", "GIT_COMMITTER_IDENT")
@@ -139,7 +150,11 @@ func effects(w io.Writer, env *Env, acc *accept.Acceptance, strict bool, sign bo
 	case sign:
 		fmt.Fprintln(w, "  be signed (git's commit.gpgsign or .adr.toml [signing])")
 	}
-	fmt.Fprintln(w, "  archive nothing (archival is its own plan: git adr archive)")
+	if p != nil && p.Archive {
+		archivePartCard(w, env, acc.Archive)
+	} else {
+		fmt.Fprintln(w, "  archive nothing (archival is its own plan: git adr archive)")
+	}
 	for _, n := range acc.Notes {
 		fmt.Fprintf(w, "  note: %s\n", adr.EscapeBody(n))
 	}
@@ -206,7 +221,24 @@ func runPlanAcceptance(env *Env, id string, revision int, shown accept.Approval)
 	}
 	writeReceipt(env, receipt{Plan: id, Revision: revision, State: state + res.Commit, Review: "git show " + short(res.Commit)})
 	reportAcceptance(env, acc, res, removed)
-	return nil
+	if !acc.Plan.Archive {
+		return nil
+	}
+	err = runArchiveOnAccept(env, res.Commit, fmt.Sprintf("%s@%d", id, revision))
+	reportComponents(env, res.Commit)
+	return err
+}
+
+// reportComponents prints where each component of an acceptance with an
+// archive part stands (lifecycle, view, index, archive), separately.
+func reportComponents(env *Env, commit string) {
+	cs, err := accept.Components(mustRepo(env), commit, true)
+	if err != nil {
+		return
+	}
+	for _, c := range cs {
+		fmt.Fprintf(env.Out, "%s: %s\n", c.Component, c.State)
+	}
 }
 
 // reportAcceptance prints what an acceptance did.
@@ -274,6 +306,19 @@ func finishDone(env *Env, in accept.Input, de *accept.DoneError) error {
 	}
 	for _, k := range kept {
 		fmt.Fprintf(env.Err, "git-adr: note: %s was changed in the work tree since; it was left as it is (the commit holds the %s version)\n", env.display(k), word)
+	}
+	planRev := fmt.Sprintf("%s@%d", de.Plan, de.Revision)
+	st, err := accept.ArchiveOf(repo, de.Commit)
+	if err != nil {
+		return err
+	}
+	if st.Plan != "" && st.Done == nil {
+		// The archive part is what is left: carry it out if it is still
+		// what was approved, else say it was skipped.
+		fmt.Fprintf(env.Out, "plan %s revision %d is %s in commit %s; its archive part is not carried out yet\n", de.Plan, de.Revision, word, short(de.Commit))
+		err := runArchiveOnAccept(env, de.Commit, planRev)
+		reportComponents(env, de.Commit)
+		return err
 	}
 	if wasDone {
 		fmt.Fprintf(env.Out, "plan %s revision %d is already %s in commit %s; nothing to do\n", de.Plan, de.Revision, word, short(de.Commit))

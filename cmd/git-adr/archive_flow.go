@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/archive"
 	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
@@ -183,6 +184,9 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 	case rev < p.Revision:
 		return usagef("archive plan %s changed since revision %d: revision %d is the one to review", p.ID, rev, p.Revision).
 			hint("review it with `git adr archive status " + p.ID + "`")
+	case p.OnAccept != "" && p.State == archive.Planned:
+		return usagef("archive plan %s is carried out by the acceptance of consolidation plan %s, which authorises it: confirm that plan", p.ID, p.OnAccept).
+			hint(fmt.Sprintf("`git adr compaction --confirm %s` carries it out right after the acceptance, if it is still what was approved; `git adr compaction status %s` shows where it stands", p.OnAccept, strings.SplitN(p.OnAccept, "@", 2)[0]))
 	case p.Kind != kind:
 		other := "git adr archive"
 		if p.Kind == archive.KindRestore {
@@ -204,21 +208,7 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 		return err
 	} else if pub != "" {
 		fmt.Fprintf(env.Err, "git-adr: note: %s plan %s revision %d was committed in %s by a run that was interrupted; finishing it\n", p.Kind, p.ID, rev, short(pub))
-		commits, err := planCommits(repo, pub, p.Commits)
-		if err != nil {
-			return err
-		}
-		var kept []string
-		if head, err := repo.ResolveRef("HEAD"); err == nil && head == pub {
-			changes, err := archive.Changes(repo, p, pub)
-			if err != nil {
-				return err
-			}
-			if kept, err = publish.Sync(repo, commits[0]+"^", pub, changes, journalDir(repo), env.command); err != nil {
-				return err
-			}
-		}
-		return recordArchive(env, store, p, commit, commits, kept, o.json)
+		return finishArchive(env, store, p, commit, pub, o.json)
 	}
 	l, err := env.Log()
 	if err != nil {
@@ -243,32 +233,67 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 		return prepareErr(err)
 	}
 	now := res.Plan
+	again := fmt.Sprintf("%s --confirm %s@%d", cmd, p.ID, rev)
 	if res.LocalChanges != nil {
 		return withCode(ExitConflict, fmt.Errorf("%w; nothing was moved", res.LocalChanges)).
-			hint(fmt.Sprintf("commit or stash your changes to that file, then run `%s --confirm %s@%d` again", cmd, p.ID, rev))
+			hint(fmt.Sprintf("commit or stash your changes to that file, then run `%s` again", again))
 	}
 	if now.Content() != p.Content() {
-		again := cmd + " " + p.ID
+		preview := cmd + " " + p.ID
 		if p.Kind == archive.KindArchive {
-			again = cmd + " " + strings.Join(p.IDs(), " ")
+			preview = cmd + " " + strings.Join(p.IDs(), " ")
 		}
 		return failf("%s since %s plan %s revision %d was previewed; nothing was moved", archive.Diff(p, now), p.Kind, p.ID, rev).
-			hint("preview it again: `" + again + "` shows the plan as it is now")
+			hint("preview it again: `" + preview + "` shows the plan as it is now")
 	}
-	sign, err := repo.SignByDefault()
+	return commitArchive(env, l, store, p, commit, res, again, "git adr archive status "+p.ID, o.json)
+}
+
+// finishArchive completes a publication of plan p that an interrupted run
+// committed (pub, its last commit, found by its trailer): the work tree
+// and index get its files when HEAD is still there, and the plan records
+// it. Never a second publication.
+func finishArchive(env *Env, store *archive.Store, p *archive.Plan, planCommit, pub string, asJSON bool) error {
+	repo := store.Repo
+	commits, err := planCommits(repo, pub, p.Commits)
+	if err != nil {
+		return err
+	}
+	var kept []string
+	if head, err := repo.ResolveRef("HEAD"); err == nil && head == pub {
+		changes, err := archive.Changes(repo, p, pub)
+		if err != nil {
+			return err
+		}
+		if kept, err = publish.Sync(repo, commits[0]+"^", pub, changes, journalDir(repo), env.command); err != nil {
+			return err
+		}
+	}
+	return recordArchive(env, store, p, planCommit, commits, kept, asJSON)
+}
+
+// commitArchive makes the commits of plan p, whose revision commit is
+// planCommit, and records them. res is p computed again from HEAD under
+// the lock, with the same content. again is the command that retries,
+// status the one that shows the plan. The commits are signed when
+// commit.gpgsign, .adr.toml [signing] or strict mode asks, like an
+// acceptance commit.
+func commitArchive(env *Env, l *adr.Log, store *archive.Store, p *archive.Plan, planCommit string, res *archive.Result, again, status string, asJSON bool) error {
+	repo := store.Repo
+	sign, err := signCommits(repo, l)
 	if err != nil {
 		return err
 	}
 	commits, kept, err := publish.Commit(repo, publish.Options{Steps: archive.Publication(p, res.Steps),
-		Sign: sign || l.Config != nil && l.Config.Signing.Sign, JournalDir: journalDir(repo), Command: env.command})
+		Sign: sign, JournalDir: journalDir(repo), Command: env.command})
 	switch {
 	case err != nil && len(commits) == 0:
-		return publishErr(err, "confirm again", "git adr archive status "+p.ID)
+		return publishErr(err, "run `"+again+"` again", status)
 	case err != nil:
 		return failf("%s plan %s was committed in %s, but bringing the work tree up to date failed: %v", p.Kind, p.ID, short(last(commits)), err).
-			hint(fmt.Sprintf("run `%s --confirm %s@%d` again to finish it", cmd, p.ID, rev))
+			hint(fmt.Sprintf("run `%s` again to finish it", again))
 	}
-	return recordArchive(env, store, p, commit, commits, kept, o.json)
+	return recordArchive(env, store, p, planCommit, commits, kept, asJSON)
 }
 
 // planCommits lists a publication's commits, oldest first, from its last.

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -16,14 +17,23 @@ const maxRisksShown = 20
 // writePreview prints a plan the way a person reviews it: the moves, every
 // rewritten link, the generated files, blockers, risks, the commits and
 // the inverse.
-func writePreview(env *Env, p *archive.Plan) error {
-	w := bufio.NewWriter(env.Out)
+func writePreview(env *Env, p *archive.Plan) error { return writePreviewTo(env.Out, env, p) }
+
+// writePreviewTo is writePreview to out (the approval card of an
+// acceptance shows its archive part so, indented).
+func writePreviewTo(out io.Writer, env *Env, p *archive.Plan) error {
+	w := bufio.NewWriter(out)
 	d := env.display
 	state := ""
 	if p.State != archive.Planned {
 		state = " (" + string(p.State) + ")"
 	}
-	if p.Revision == 0 { // refused: never stored
+	if p.OnAccept != "" {
+		fmt.Fprintf(w, "%s plan %s on acceptance of %s%s: %s, %s\n", p.Kind, p.ID, p.OnAccept, state, plural(len(p.Records), "record"), plural(p.Commits, "commit"))
+		if p.Reason != "" {
+			fmt.Fprintf(w, "  skipped: %s\n", p.Reason)
+		}
+	} else if p.Revision == 0 { // refused: never stored
 		fmt.Fprintf(w, "%s preview (refused, nothing planned): %s\n", p.Kind, plural(len(p.Records), "record"))
 	} else {
 		fmt.Fprintf(w, "%s plan %s revision %d%s: %s, %s\n", p.Kind, p.ID, p.Revision, state, plural(len(p.Records), "record"), plural(p.Commits, "commit"))
@@ -95,7 +105,7 @@ func writePreview(env *Env, p *archive.Plan) error {
 	if p.Kind == archive.KindRestore {
 		fmt.Fprintln(w, "status: every record keeps its status; restoring a location does not restore a superseded decision's authority")
 	}
-	if p.Revision > 0 {
+	if p.Revision > 0 || p.OnAccept != "" {
 		fmt.Fprintf(w, "inverse: %s\n", p.Inverse)
 	}
 	return w.Flush()
@@ -188,12 +198,16 @@ func runArchiveStatus(env *Env, id string, asJSON bool) error {
 // nextStep says what can be done with a plan's latest revision.
 func nextStep(p *archive.Plan) string {
 	switch {
+	case p.OnAccept != "" && p.State == archive.Planned:
+		return fmt.Sprintf("it is carried out with the acceptance of plan %s: git adr compaction --confirm %s", p.OnAccept, p.OnAccept)
 	case p.Kind == archive.KindArchive && p.State == archive.Planned:
 		return fmt.Sprintf("carry it out: git adr archive --confirm %s@%d", p.ID, p.Revision)
 	case p.Kind == archive.KindRestore && p.State == archive.Planned:
 		return fmt.Sprintf("carry it out: git adr archive restore --confirm %s@%d", p.ID, p.Revision)
 	case p.Kind == archive.KindArchive && p.State == archive.Done:
 		return "undo it: " + p.Inverse
+	case p.State == archive.Skipped:
+		return "nothing: the acceptance stands; preview the move as the log is now with `git adr archive " + strings.Join(p.IDs(), " ") + "`"
 	case p.State == archive.Cancelled:
 		return "nothing: the plan is cancelled; preview it again to make a new revision"
 	}

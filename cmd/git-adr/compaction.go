@@ -53,10 +53,11 @@ type compactionOptions struct {
 	sources []string
 	// dryRun analyses the scope (of mode, when given) and writes nothing.
 	dryRun bool
-	// archive asks for an archive-on-accept plan (consolidate only). It is
-	// refused until archive-on-accept is built (archival itself is
-	// `git adr archive`), so it is always false today.
-	archive bool
+	// archive asks for an archive-on-accept part (consolidate only): the
+	// records the acceptance retires are moved into the archive right
+	// after it, as approved with it; ack acknowledges that part's
+	// external-link risks (with archive).
+	archive, ack bool
 	// style of the replacement records ("" for the project's
 	// configuration); consolidate only.
 	style adr.Style
@@ -107,7 +108,7 @@ func (v *listValue) String() string     { return strings.Join(v.values, ",") }
 type compactionFlags struct {
 	mode, domain, style, baseline, iteration, confirm, drafter onceValue
 	sources                                                    listValue
-	dryRun, archive, json, yes                                 bool
+	dryRun, archive, ack, json, yes                            bool
 }
 
 func compactionCommand(env *Env) *cli.Command {
@@ -124,7 +125,8 @@ func compactionCommand(env *Env) *cli.Command {
 			&cli.GenericFlag{Name: "domain", Value: &f.domain, Usage: "only the unarchived records of domain `SLUG` (not with --sources)"},
 			&cli.GenericFlag{Name: "sources", Value: &f.sources, Usage: "only these exact unarchived records, comma-separated `IDS` (not with --domain)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "analyse the scope (and mode) without a plan, a model call or any write", Destination: &f.dryRun},
-			&cli.BoolFlag{Name: "archive", Usage: "consolidate only: an archive-on-accept plan (refused: not built; accept, then `git adr archive` moves records)", Destination: &f.archive},
+			&cli.BoolFlag{Name: "archive", Usage: "consolidate only: also move the records the acceptance retires into the archive, right after it (approved with it; never immediately)", Destination: &f.archive},
+			&cli.BoolFlag{Name: "ack-external-links", Usage: "with --archive: acknowledge the links the archive part cannot repair (the plan records it)", Destination: &f.ack},
 			&cli.GenericFlag{Name: "style", Value: &f.style, Usage: "consolidate only: replacement `STYLE` ocp, madr or nygard (default: project configuration)"},
 			&cli.GenericFlag{Name: "baseline", Value: &f.baseline, Usage: "consolidate only: numbering baseline `V` of the new records (a target, never invented)"},
 			&cli.GenericFlag{Name: "iteration", Value: &f.iteration, Usage: "consolidate only: numbering iteration `I` of the new records (a target, NOT a filter)"},
@@ -158,7 +160,7 @@ func compactionCommand(env *Env) *cli.Command {
 
 const compactionUsage = `git adr compaction [--domain SLUG | --sources ID,ID,...] [--dry-run] [--json]
 git adr compaction --mode summary [--domain SLUG | --sources IDS] [--dry-run] [--drafter NAME]
-git adr compaction --mode consolidate [--domain SLUG | --sources IDS] [--archive] [--style ocp|madr|nygard]
+git adr compaction --mode consolidate [--domain SLUG | --sources IDS] [--archive [--ack-external-links]] [--style ocp|madr|nygard]
                    [--baseline V] [--iteration I] [--dry-run] [--drafter NAME]
 git adr compaction --confirm PLAN-ID@REVISION [--json]`
 
@@ -175,8 +177,10 @@ Contract:
    --domain SLUG                one domain's unarchived records (unknown domains are errors)
    --sources ID,ID,...          exact unarchived records; missing, ambiguous or archived IDs are errors
    --dry-run                    analyse the scope/mode without model calls or writes
-   --archive                    consolidate only; refused: archive-on-accept is not built
-                                (git adr archive ID... archives retired records)
+   --archive                    consolidate only: archive-on-accept; the records the acceptance
+                                retires move into the archive right after it, in commits of
+                                their own, as the approval card shows them (never immediately)
+   --ack-external-links         with --archive: acknowledge the links the move cannot repair
    --style ocp|madr|nygard      consolidate only; default from project configuration
    --baseline V, --iteration I  consolidate only; numbering targets of new records, never
                                 input filters, never invented
@@ -188,7 +192,8 @@ Contract:
 Rules (each violation exits 2 and changes nothing):
    --domain and --sources are mutually exclusive.
    --mode summary rejects --archive, --style, --baseline and --iteration; without
-   --mode they need --mode consolidate, and --drafter needs a mode.
+   --mode they need --mode consolidate, and --drafter needs a mode;
+   --ack-external-links needs --archive.
    --confirm rejects every scope, mode, numbering, archive, drafter and --yes flag
    and --dry-run: generate a new plan instead.
    A flag given twice, an unknown flag (there is no --all, --force, --unlimited,
@@ -212,7 +217,7 @@ Examples:
    git adr compaction --confirm s-1a2b3c4d5e@2`
 
 // The contract's flags in the order messages list them.
-var compactionFlagOrder = []string{"mode", "domain", "sources", "dry-run", "archive", "style", "baseline", "iteration", "drafter", "yes"}
+var compactionFlagOrder = []string{"mode", "domain", "sources", "dry-run", "archive", "ack-external-links", "style", "baseline", "iteration", "drafter", "yes"}
 
 var (
 	// numbering targets: a version or iteration label, no spaces.
@@ -234,6 +239,8 @@ func (f *compactionFlags) given(name string) bool {
 		return f.dryRun
 	case "archive":
 		return f.archive
+	case "ack-external-links":
+		return f.ack
 	case "style":
 		return f.style.n > 0
 	case "baseline":
@@ -306,7 +313,7 @@ func (f *compactionFlags) options() (compactionOptions, error) {
 			hint("select one domain, or name exact records, not both")
 	}
 
-	consolidateOnly := f.givenOf("archive", "style", "baseline", "iteration")
+	consolidateOnly := f.givenOf("archive", "ack-external-links", "style", "baseline", "iteration")
 	switch {
 	case o.mode == compaction.Summary && len(consolidateOnly) > 0:
 		return o, usagef("--mode summary rejects %s: %s only to --mode consolidate", andList(consolidateOnly), applies(len(consolidateOnly))).
@@ -314,6 +321,9 @@ func (f *compactionFlags) options() (compactionOptions, error) {
 	case o.mode == "" && len(consolidateOnly) > 0:
 		return o, usagef("%s %s --mode consolidate", andList(consolidateOnly), needs(len(consolidateOnly))).
 			hint("without --mode, `git adr compaction` only analyses; add --mode consolidate (and --dry-run to preview)")
+	case f.ack && !f.archive:
+		return o, usagef("--ack-external-links needs --archive: it acknowledges the risks of the archive part").
+			hint("add --archive to move the records the acceptance retires, or drop --ack-external-links")
 	case o.mode == "" && f.given("drafter"):
 		return o, usagef("--drafter needs --mode: without a mode nothing is drafted").
 			hint("add --mode summary or --mode consolidate")
@@ -367,12 +377,7 @@ func (f *compactionFlags) options() (compactionOptions, error) {
 		}
 		o.drafter = f.drafter.value
 	}
-	if f.archive {
-		// Archive-on-accept (moves run as part of an acceptance) is not
-		// built: the flag must fail, never be ignored.
-		return o, usagef("--archive is not available yet: archive-on-accept plans are not built; nothing was planned").
-			hint("plan without --archive and accept it; then archive the records it retired with `git adr archive ID...` (previewed and approved separately)")
-	}
+	o.archive, o.ack = f.archive, f.ack
 	o.dryRun = f.dryRun
 	o.yes = f.yes
 	return o, nil
@@ -549,6 +554,12 @@ func numberingNote(o compactionOptions) string {
 	}
 	if o.drafter != "" {
 		parts = append(parts, "drafter "+o.drafter)
+	}
+	switch {
+	case o.archive && o.ack:
+		parts = append(parts, "archive on acceptance, external-link risks acknowledged")
+	case o.archive:
+		parts = append(parts, "archive on acceptance")
 	}
 	if o.baseline != "" {
 		targets = append(targets, "baseline "+o.baseline)

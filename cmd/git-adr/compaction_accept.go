@@ -51,7 +51,11 @@ func runAcceptConfirm(env *Env, o compactionOptions) error {
 	switch {
 	case ok:
 		defer tty.Close()
-		if !tty.yes(fmt.Sprintf("Accept and execute plan %s revision %d?", acc.Plan.ID, acc.Plan.Revision)) {
+		question := fmt.Sprintf("Accept and execute plan %s revision %d?", acc.Plan.ID, acc.Plan.Revision)
+		if acc.Archive.Authorised() {
+			question = fmt.Sprintf("Accept and execute plan %s revision %d, then archive plan %s as shown?", acc.Plan.ID, acc.Plan.Revision, acc.Archive.Plan.ID)
+		}
+		if !tty.yes(question) {
 			fmt.Fprintln(env.Out, "nothing was accepted")
 			return nil
 		}
@@ -87,11 +91,19 @@ func consolidationPrompt(env *Env, tty *terminal, p *compaction.Plan, acc *accep
 		fmt.Fprintf(tty, "the full review and documents: git adr compaction review %s (the proposal: git diff %s %s)\n", p.ID, short(p.Base), compaction.CandidateRef(p.ID))
 		if acc != nil {
 			effects(tty, env, acc, opts.Strict.On, opts.Sign)
-			fmt.Fprintln(tty, "  [a] Accept and execute: accept the replacements and do all of the above in one commit")
+			if acc.Archive.Authorised() {
+				fmt.Fprintln(tty, "  [a] Accept and execute: accept the replacements in one commit, then carry out the archive plan above; no second question")
+			} else {
+				fmt.Fprintln(tty, "  [a] Accept and execute: accept the replacements and do all of the above in one commit")
+			}
 		} else {
 			fmt.Fprintf(tty, "  (Accept and execute is disabled: %s; the drafts can still be read and saved)\n", plural(blockers, "blocker"))
 		}
-		fmt.Fprintln(tty, "  [s] Save drafts only: write the replacements as proposed records; supersede nothing, publish nothing")
+		if p.Archive {
+			fmt.Fprintln(tty, "  [s] Save drafts only: write the replacements as proposed records; supersede nothing, publish nothing, archive nothing")
+		} else {
+			fmt.Fprintln(tty, "  [s] Save drafts only: write the replacements as proposed records; supersede nothing, publish nothing")
+		}
 		fmt.Fprintln(tty, "  [r] Request changes: tell the drafter what to change; a new revision is drafted and reviewed")
 		fmt.Fprintln(tty, "  [c] Cancel: accept nothing; drop the candidate and the reserved numbers")
 		fmt.Fprint(tty, "choice: ")

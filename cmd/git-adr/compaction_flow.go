@@ -27,6 +27,7 @@ type draftParams struct {
 	baseline  string
 	iteration string
 	archive   bool
+	ack       bool
 	drafter   string
 	yes       bool
 }
@@ -48,7 +49,7 @@ func planFor(env *Env, l *adr.Log, a *compaction.Analysis, dp draftParams) (*com
 			hint("commit or stash the changes to these records, then run the command again")
 	}
 	p, err := compaction.NewPlan(l, a, compaction.PlanOptions{Mode: dp.mode, Domain: dp.domain, Sources: dp.sources,
-		Style: dp.style, Baseline: dp.baseline, Iteration: dp.iteration, Archive: dp.archive, Drafter: dp.drafter,
+		Style: dp.style, Baseline: dp.baseline, Iteration: dp.iteration, Archive: dp.archive, AckExternalLinks: dp.ack, Drafter: dp.drafter,
 		Base: head, Tokens: evidence.TokensO200k})
 	if err != nil {
 		return nil, "", err

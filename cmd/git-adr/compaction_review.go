@@ -65,11 +65,15 @@ func compactionReviewCommand(env *Env) *cli.Command {
 			if format != "text" && format != "markdown" && format != "json" {
 				return usagef("--format %q is not text, markdown or json", format)
 			}
-			_, rv, err := loadReview(env, c.Args().First())
+			p, rv, err := loadReview(env, c.Args().First())
 			if err != nil {
 				return err
 			}
-			out := map[string][]byte{"text": rv.Text(), "markdown": rv.Markdown(), "json": rv.JSON()}[format]
+			part, card := archiveReview(env, p)
+			if part != nil {
+				rv.ArchiveOnAccept = part
+			}
+			out := map[string][]byte{"text": append(rv.Text(), card...), "markdown": append(rv.Markdown(), card...), "json": rv.JSON()}[format]
 			if format != "json" {
 				out = []byte(adr.EscapeBody(string(out)))
 			}

@@ -42,7 +42,7 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 	}
 	drafter, drafterName := ds.drafter, ds.name
 	dp := draftParams{mode: o.mode, domain: o.domain, sources: o.sources, style: string(o.style), baseline: o.baseline,
-		iteration: o.iteration, drafter: drafterName, yes: o.yes}
+		iteration: o.iteration, archive: o.archive, ack: o.ack, drafter: drafterName, yes: o.yes}
 	var p *compaction.Plan
 	var commit string
 	if err := env.locked(func() (err error) {

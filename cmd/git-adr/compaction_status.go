@@ -214,7 +214,7 @@ func acceptanceOf(repo *gitops.Repo, p *compaction.Plan, s *planStatus) error {
 	} else if j != nil && commit == "" {
 		s.Next = fmt.Sprintf("nothing was accepted; accept again: git adr compaction --confirm %s@%d", p.ID, p.Revision)
 	}
-	if a.Components, err = accept.Components(repo, commit); err != nil {
+	if a.Components, err = accept.Components(repo, commit, p.Archive); err != nil {
 		return err
 	}
 	s.Acceptance = a

@@ -299,7 +299,11 @@ func finishAcceptances(env *Env, r *gitops.Repo) ([]string, error) {
 			}
 		}
 		j.Remove(dir)
-		out = append(out, fmt.Sprintf("finished %s, committed in %s: work tree, plan and refs are up to date", what, short(j.Commit)))
+		done := fmt.Sprintf("finished %s, committed in %s: work tree, plan and refs are up to date", what, short(j.Commit))
+		if st, err := accept.ArchiveOf(r, j.Commit); err == nil && st.Plan != "" && st.Done == nil && st.Skipped == "" {
+			done += fmt.Sprintf("; its archive part (archive plan %s) is not carried out yet: `git adr compaction --confirm %s` carries it out if it is still what was approved", st.Plan, j.Plan)
+		}
+		out = append(out, done)
 	}
 	return out, nil
 }
