@@ -251,6 +251,14 @@ func decodeArgs(raw json.RawMessage, schema *jsonschema.Schema, in any) error {
 	if fields == nil {
 		return nil
 	}
+	for k, v := range fields {
+		// A number where a string is wanted is taken as its digits: record
+		// IDs are strings ("12", "ADR-0012"), but clients that coerce
+		// key=value arguments (the MCP Inspector) and models send 12.
+		if p := schema.Properties[k]; p != nil && p.Type == "string" && isJSONNumber(v) {
+			fields[k], _ = json.Marshal(string(bytes.TrimSpace(v)))
+		}
+	}
 	b, _ := json.Marshal(fields)
 	if err := json.Unmarshal(b, in); err != nil {
 		var te *json.UnmarshalTypeError
@@ -264,6 +272,16 @@ func decodeArgs(raw json.RawMessage, schema *jsonschema.Schema, in any) error {
 		return &Error{Err: fmt.Errorf("arguments: %v", err), Hints: []string{usage}}
 	}
 	return nil
+}
+
+// isJSONNumber reports a JSON number literal.
+func isJSONNumber(v json.RawMessage) bool {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || v[0] != '-' && (v[0] < '0' || v[0] > '9') {
+		return false
+	}
+	var n json.Number
+	return json.Unmarshal(v, &n) == nil
 }
 
 // argSummary lists the arguments as "name (type, required), ...".

@@ -191,6 +191,12 @@ func TestSearch(t *testing.T) {
 	if !res.Truncated || len(res.Matches) != 100 || res.Hint == nil || !strings.Contains(*res.Hint, "narrow the search with path") {
 		t.Errorf("truncated search: %d matches, hint %v", len(res.Matches), res.Hint)
 	}
+	// A number where a string is wanted is read as its digits (clients
+	// coerce key=value arguments): pattern 7 searches for "7".
+	text, isErr = call(t, cs, "adr_search", map[string]any{"pattern": 7, "glob": "b.txt"})
+	if isErr || !strings.Contains(text, `needle 7`) {
+		t.Errorf("numeric pattern: %s", text)
+	}
 	text, _ = call(t, cs, "adr_search", map[string]any{"pattern": "NEEDLE 7", "case_sensitive": true, "glob": "*.txt"})
 	if !strings.HasPrefix(text, `{"matches":[],`) {
 		t.Errorf("case-sensitive: %s", text)
