@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // JournalVersion is the format of acceptance journals.
@@ -46,7 +46,7 @@ type JournalStep struct {
 	Tree string `json:"tree"`
 }
 
-var unsafeKey = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeKey = lazyre.New(`[^A-Za-z0-9._-]+`)
 
 func journalKey(a *Acceptance) string {
 	if a.Plan != nil {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // Commands are adr-tools' commands, as `adr help` and autocompletion list
@@ -478,7 +478,7 @@ loop:
 	return nil
 }
 
-var leadingZeros = regexp.MustCompile(`^0*`)
+var leadingZeros = lazyre.New(`^0*`)
 
 // graph is _adr_generate_graph [-p LINK_PREFIX] [-e LINK-EXTENSION].
 func (t *Tool) graph(args []string) error {
@@ -542,7 +542,7 @@ func (t *Tool) graph(args []string) error {
 	return nil
 }
 
-var ddmmyyyy = regexp.MustCompile(`Date: ([0-9]{2})/([0-9]{2})/([0-9]{4})`)
+var ddmmyyyy = lazyre.New(`Date: ([0-9]{2})/([0-9]{2})/([0-9]{4})`)
 
 // upgrade is adr-upgrade-repository: dates written DD/MM/YYYY become ISO
 // 8601.

@@ -3,6 +3,8 @@ package adrtools
 import (
 	"regexp"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // addLink is _adr_add_link SOURCE LINK-TYPE TARGET: the line
@@ -45,7 +47,7 @@ func (t *Tool) addLink(sourceRef, linkType, targetRef string) error {
 }
 
 // blankLine is awk's /^\s*$/.
-var blankLine = regexp.MustCompile(`^[ \t\n\v\f\r]*$`)
+var blankLine = lazyre.New(`^[ \t\n\v\f\r]*$`)
 
 // removeStatus is _adr_remove_status STATUS FILE: lines equal to STATUS
 // in the "## Status" section are dropped and runs of blank lines there

@@ -3,10 +3,10 @@ package archive
 import (
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // mover rewrites link destinations for a set of file moves (old
@@ -49,7 +49,7 @@ func (m *mover) target(p string) (string, bool) {
 	return "", false
 }
 
-var scheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var scheme = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // split cuts a destination into its path and the "#fragment" or "?query"
 // after it, and decodes the path's percent escapes.

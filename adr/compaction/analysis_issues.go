@@ -3,12 +3,12 @@ package compaction
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // analyzer holds the relation graph of a whole log and what blocks each
@@ -269,7 +269,7 @@ func (a *analyzer) unresolvedRelation(r *adr.Record, rel adr.Relation) {
 	a.block(r, rankAmbiguous, fmt.Sprintf("%q on line %d names several records: link the one meant by its path", phrase, rel.Line))
 }
 
-var trailingNumber = regexp.MustCompile(`(\d+)$`)
+var trailingNumber = lazyre.New(`(\d+)$`)
 
 // numbered counts the records of the log per number, once.
 func (a *analyzer) numbered() map[int]int {

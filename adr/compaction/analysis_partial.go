@@ -2,24 +2,24 @@ package compaction
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 var (
 	// A status such as "Partly superseded" or "Partially replaced".
-	partialStatus = regexp.MustCompile(`(?i)\b(?:in\s+part|partly|partially|partial)\b.*\b(?:supersed|superced|replac)|\b(?:supersed|superced|replac)\w*\s+(?:in\s+part|partly|partially)\b`)
+	partialStatus = lazyre.New(`(?i)\b(?:in\s+part|partly|partially|partial)\b.*\b(?:supersed|superced|replac)|\b(?:supersed|superced|replac)\w*\s+(?:in\s+part|partly|partially)\b`)
 	// Prose that supersedes in part: "in part supersedes", "partly
 	// replaced by", "supersedes some aspects of", "superseded in part".
-	partialProse = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(?:in\s+part|partly|partially)\s+(supersedes?|superseded|supercedes?|superceded|replaces?|replaced)\b`),
-		regexp.MustCompile(`(?i)\b(supersedes?|superseded|supercedes?|superceded|replaces?|replaced)\s+(?:in\s+part|partly|partially)\b`),
-		regexp.MustCompile(`(?i)\b(supersedes?|supercedes?)\s+(?:only\s+)?(?:some|certain|several|parts?|portions?|aspects|elements|sections?)\s+(?:(?:aspects|parts|elements)\s+)?of\b`),
+	partialProse = []*lazyre.Regexp{
+		lazyre.New(`(?i)\b(?:in\s+part|partly|partially)\s+(supersedes?|superseded|supercedes?|superceded|replaces?|replaced)\b`),
+		lazyre.New(`(?i)\b(supersedes?|superseded|supercedes?|superceded|replaces?|replaced)\s+(?:in\s+part|partly|partially)\b`),
+		lazyre.New(`(?i)\b(supersedes?|supercedes?)\s+(?:only\s+)?(?:some|certain|several|parts?|portions?|aspects|elements|sections?)\s+(?:(?:aspects|parts|elements)\s+)?of\b`),
 	}
-	mdLinkTarget = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)`)
-	idMention    = regexp.MustCompile(`(?i)\bADRs?[-\s#]*0*([0-9]{1,6})\b`)
+	mdLinkTarget = lazyre.New(`\]\(\s*<?([^)\s>]+)`)
+	idMention    = lazyre.New(`(?i)\bADRs?[-\s#]*0*([0-9]{1,6})\b`)
 )
 
 // partial finds partial supersession around r: its status says so, a line

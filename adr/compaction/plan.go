@@ -20,9 +20,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // Refs.
@@ -272,4 +273,4 @@ func DecodePlan(data []byte) (*Plan, error) {
 }
 
 // planIDPattern is what PlanID makes, loosely: one safe path element.
-var planIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+var planIDPattern = lazyre.New(`^[a-z0-9][a-z0-9-]{0,63}$`)

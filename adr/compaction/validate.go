@@ -3,12 +3,12 @@ package compaction
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // Validation issue kinds: each blocks publication until fixed.
@@ -134,7 +134,7 @@ func Validate(l *adr.Log, p *Plan, c *Candidate) []Issue {
 	return issues
 }
 
-var linkTarget = regexp.MustCompile(`\]\(\s*<?([^)\s>#]+\.md)`)
+var linkTarget = lazyre.New(`\]\(\s*<?([^)\s>#]+\.md)`)
 
 // validateRecords checks replacement records: reserved IDs only, each
 // once, superseding only sources of the plan, links that resolve.

@@ -2,10 +2,10 @@ package evidence
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // standing is whether a record is in force, and why not.
@@ -24,13 +24,13 @@ type standing struct {
 // "replaced by", "deprecated in favour of", "we are moving on from this
 // decision"). A phrase counts only on a line that also names another
 // record, so "will be replaced by a Send method" does not.
-var replacedWords = regexp.MustCompile(`(?i)\b(super[sc]e+ded|replaced|obsoleted|deprecated?|retired)\b[^.\n]{0,40}\b(by|in favou?r of|with)\b|\bmoving on from\b|\bno longer (in force|valid|applies|applicable)\b|\bin favou?r of\b`)
+var replacedWords = lazyre.New(`(?i)\b(super[sc]e+ded|replaced|obsoleted|deprecated?|retired)\b[^.\n]{0,40}\b(by|in favou?r of|with)\b|\bmoving on from\b|\bno longer (in force|valid|applies|applicable)\b|\bin favou?r of\b`)
 
 // recordMention finds references to other records on a line: Markdown
 // link targets and bare IDs such as ADR-9, ADR #0033.
 var (
-	linkTarget = regexp.MustCompile(`\]\(([^)\s]+)\)`)
-	bareID     = regexp.MustCompile(`(?i)\b(ADR)[-_ #]?0*([0-9]{1,6})\b`)
+	linkTarget = lazyre.New(`\]\(([^)\s]+)\)`)
+	bareID     = lazyre.New(`(?i)\b(ADR)[-_ #]?0*([0-9]{1,6})\b`)
 )
 
 // standingOf says whether r is in force: accepted, and not marked

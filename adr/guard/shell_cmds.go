@@ -4,10 +4,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/lazyre"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -277,7 +277,7 @@ func (sh *shell) read(name string, args []field) {
 }
 
 // interpret judges inline code by the paths it names literally.
-var codePath = regexp.MustCompile(`[A-Za-z0-9_.~*?/\-]*/[A-Za-z0-9_.*?/\-]+|[A-Za-z0-9_.*?\-]+\.(?:md|markdown|rst|adoc|txt)\b`)
+var codePath = lazyre.New(`[A-Za-z0-9_.~*?/\-]*/[A-Za-z0-9_.*?/\-]+|[A-Za-z0-9_.*?\-]+\.(?:md|markdown|rst|adoc|txt)\b`)
 
 func (sh *shell) interpret(name string, args []field) {
 	flags := interpreters[name]

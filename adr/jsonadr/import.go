@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // ImportOptions say where imported records go.
@@ -77,7 +77,7 @@ func safePath(p string) bool {
 	return strings.HasSuffix(strings.ToLower(p), ".md")
 }
 
-var leadingDigits = regexp.MustCompile(`^(\D*?)(\d+)`)
+var leadingDigits = lazyre.New(`^(\D*?)(\d+)`)
 
 // PlanImport decides where each ADR of d goes and what it holds. Nothing
 // is written. Without Renumber, a path that exists with other content or

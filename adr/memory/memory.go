@@ -31,10 +31,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // Ref is the ref the memory lives on.
@@ -90,7 +91,7 @@ func (it *Item) Encode() []byte {
 }
 
 // idPattern is the form of an item ID: "m-" and eight lowercase hex digits.
-var idPattern = regexp.MustCompile(`^m-[0-9a-f]{8}$`)
+var idPattern = lazyre.New(`^m-[0-9a-f]{8}$`)
 
 // ValidID reports whether s has the form of an item ID.
 func ValidID(s string) bool { return idPattern.MatchString(s) }

@@ -2,8 +2,9 @@ package view
 
 import (
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // Parts of CURRENT.md, as [Sections] names them.
@@ -42,7 +43,7 @@ type Section struct {
 	Cites []string
 }
 
-var mdLink = regexp.MustCompile(`\]\(\s*<?([^)>\s]+)>?\s*\)`)
+var mdLink = lazyre.New(`\]\(\s*<?([^)>\s]+)>?\s*\)`)
 
 // Sections splits a CURRENT.md that [Render] wrote (currentPath is its
 // repository-relative path, to resolve links) into its sections, in

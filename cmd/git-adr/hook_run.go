@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -15,6 +14,7 @@ import (
 	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/hooks"
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // runPreCommit judges what is staged (read through the git binary, so a
@@ -191,7 +191,7 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 	return nil
 }
 
-var refsTrailer = regexp.MustCompile(`(?m)^Refs:.*$`)
+var refsTrailer = lazyre.New(`(?m)^Refs:.*$`)
 
 // runCommitMsg suggests a Refs: trailer naming the records a commit
 // changes; it never edits the message.

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/trust"
+	"github.com/git-adr/git-adr/internal/lazyre"
 	"github.com/urfave/cli/v2"
 )
 
@@ -259,7 +259,7 @@ func trustStoreErr(err error) error {
 	return err
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // does says in words what a setting's value makes git-adr do.
 func does(v trust.Value, top string) string {

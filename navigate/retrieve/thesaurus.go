@@ -1,6 +1,9 @@
 package retrieve
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // concepts are groups of words that software teams use for the same thing.
 // A request that says "datastore" should find the record that says
@@ -73,11 +76,17 @@ var phrases = [][2]string{
 	{"write ahead log", "wal"}, {"change data capture", "cdc"}, {"json web token", "jwt"},
 }
 
-// conceptIndex maps an analysed word to the groups it belongs to.
-var conceptIndex = map[string][]int{}
-var conceptTerms [][]string
+// thesaurus is the analysed form of concepts, built the first time a
+// request is expanded (not when git-adr starts: most processes never
+// rank anything).
+type thesaurus struct {
+	// index maps an analysed word to the groups it belongs to.
+	index map[string][]int
+	terms [][]string
+}
 
-func init() {
+var concept = sync.OnceValue(func() *thesaurus {
+	th := &thesaurus{index: map[string][]int{}}
 	for gi, line := range concepts {
 		seen := map[string]bool{}
 		var terms []string
@@ -88,12 +97,13 @@ func init() {
 				terms = append(terms, t)
 			}
 		}
-		conceptTerms = append(conceptTerms, terms)
+		th.terms = append(th.terms, terms)
 		for _, t := range terms {
-			conceptIndex[t] = append(conceptIndex[t], gi)
+			th.index[t] = append(th.index[t], gi)
 		}
 	}
-}
+	return th
+})
 
 // conceptTerm is the one term a thesaurus entry stands for. A hyphenated
 // entry ("user-interface", "sign-in") is the whole identifier, as the
@@ -180,9 +190,10 @@ func QueryWith(text string, lang Language, o QueryOptions) []QueryTerm {
 	if o.NoThesaurus {
 		words = 0
 	}
+	th := concept()
 	for i := 0; i < words; i++ {
-		for _, gi := range conceptIndex[q[i].Text] {
-			for _, e := range conceptTerms[gi] {
+		for _, gi := range th.index[q[i].Text] {
+			for _, e := range th.terms[gi] {
 				if !seen[e] {
 					seen[e] = true
 					q = append(q, QueryTerm{Text: e, Weight: ExpansionWeight, Group: q[i].Group})
