@@ -237,8 +237,11 @@ func dirOrDot(p string) string {
 }
 
 // detect scans the tree breadth-first, within limits, for folders holding
-// numbered (or date-slug) records with ADR structure. Nested finds (an
-// archive or a translation mirror inside a found root) are dropped.
+// numbered (or date-slug) records with ADR structure. A nested find that
+// is a translation mirror, templates, assets or drafts is dropped (archives
+// are not scanned); any other folder of records inside a found root (one
+// log per component: "adr/operator/", "adr/payments/") is a root of its
+// own, even with a single record.
 func detect(fsys fs.FS) []string {
 	type item struct {
 		dir   string
@@ -255,7 +258,13 @@ func detect(fsys fs.FS) []string {
 			continue
 		}
 		visited += len(entries)
-		if qualifies(fsys, it.dir, entries) {
+		// Inside a log already found, one record makes a component's
+		// folder a root of its own.
+		inLog := false
+		for _, f := range found {
+			inLog = inLog || f != "" && strings.HasPrefix(it.dir, f+"/") && !notALog(path.Base(it.dir))
+		}
+		if qualifies(fsys, it.dir, entries, inLog) {
 			found = append(found, it.dir)
 		}
 		if it.depth >= scanMaxDepth {
@@ -274,7 +283,7 @@ func detect(fsys fs.FS) []string {
 	for _, f := range found {
 		nested := false
 		for _, o := range out {
-			if o != "" && strings.HasPrefix(f, o+"/") {
+			if o != "" && strings.HasPrefix(f, o+"/") && notALog(path.Base(f)) {
 				nested = true
 			}
 		}
@@ -308,6 +317,39 @@ func detect(fsys fs.FS) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// mirrorName reports a folder name that is a language tag ("zh", "fr",
+// "pt-br", "zh_CN"): inside an ADR root such a folder mirrors the log in
+// another language, and is not a log of its own. Other folders that hold
+// records of their own inside a root ("operator/", "payments/": one log
+// per component) are roots too.
+func mirrorName(name string) bool {
+	lang, region, _ := strings.Cut(strings.ToLower(name), "-")
+	if l, r, ok := strings.Cut(lang, "_"); ok {
+		lang, region = l, r
+	}
+	letters := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] < 'a' || s[i] > 'z' {
+				return false
+			}
+		}
+		return true
+	}
+	return (len(lang) == 2 || len(lang) == 3) && letters(lang) &&
+		(region == "" || (len(region) == 2 || len(region) == 4) && letters(region))
+}
+
+// notALog reports a folder inside an ADR root that is never a log of its
+// own: a translation mirror, templates, assets or drafts.
+func notALog(name string) bool { return mirrorName(name) || specialFolder(name) != "" }
+
+// leadSaysADR reports a file-name lead that names ADRs ("adr-",
+// "ODH-ADR-"), as record names at the repository root must.
+func leadSaysADR(lead string) bool {
+	l := strings.ToLower(lead)
+	return strings.HasPrefix(l, "adr") || strings.Contains(l, "-adr") || strings.Contains(l, "_adr")
 }
 
 func contains(ss []string, s string) bool {
@@ -354,7 +396,7 @@ func recordNames(fsys fs.FS, dir string, entries []fs.DirEntry, limit int) []str
 		default:
 			continue
 		}
-		if dir == "" && !strings.HasPrefix(strings.ToLower(fn.Lead), "adr") {
+		if dir == "" && !leadSaysADR(fn.Lead) {
 			continue
 		}
 		names = append(names, n)
@@ -363,11 +405,11 @@ func recordNames(fsys fs.FS, dir string, entries []fs.DirEntry, limit int) []str
 }
 
 // qualifies reports whether a folder looks like an ADR root: at least two
-// numbered or date-slug record files, most of the first few of which parse
+// numbered or date-slug record files (one inside a log already found), most of the first few of which parse
 // with ADR structure. At the repository root, names must say "adr".
-func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry) bool {
+func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry, inLog bool) bool {
 	names := recordNames(fsys, dir, entries, 4)
-	if len(names) < 2 {
+	if len(names) < 2 && !(inLog && len(names) == 1) {
 		return false
 	}
 	checked, ok := 0, 0

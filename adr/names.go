@@ -97,12 +97,44 @@ func parseFileName(name string) fileName {
 		}
 	}
 	if !ok {
+		// "ODH-ADR-0003-x.md", "ODH-ADR-Operator-0007-x.md": a project or
+		// component word beside the lead word.
+		if lead, named := projectLead(stem); named {
+			got, ok = try(lead)
+		}
+	}
+	if !ok {
 		got, ok = try("")
 	}
 	if !ok || isDatePrefix(got.Digits) || dashedDate(stem) || partialDate(stem) {
 		return fn
 	}
 	return got
+}
+
+// projectLead returns the lead of a name that carries a project or
+// component word beside the lead word: two to four words of letters, each
+// followed by "-" or "_", one of them a lead word, then the number
+// ("ODH-ADR-", "ODH-ADR-Operator-", "ADR-MS-", "decision-records-").
+func projectLead(stem string) (string, bool) {
+	i, hasLead := 0, false
+	for words := 1; words <= 4; words++ {
+		j := i
+		for j < len(stem) && isLetter(stem[j]) {
+			j++
+		}
+		if j == i || j-i > 24 || j == len(stem) || stem[j] != '-' && stem[j] != '_' {
+			return "", false
+		}
+		for _, w := range leads {
+			hasLead = hasLead || strings.EqualFold(stem[i:j], w)
+		}
+		i = j + 1
+		if i < len(stem) && stem[i] >= '0' && stem[i] <= '9' {
+			return stem[:i], hasLead && words >= 2
+		}
+	}
+	return "", false
 }
 
 // partialDate reports a stem that starts with a year and a month but no
@@ -298,7 +330,9 @@ func checkNumber(base string, n int) error {
 
 // idPattern reads an ID as people write it: "ADR-0007", "adr 7", "#7",
 // "0007", "7", "ADR-0042§3", "ADR-0012#decision".
-var idPattern = lazyre.New(`^(?i:([a-z]+)[-_ ]?)?#?(\d{1,9})([a-z])?$`)
+// A prefix may have several words, as project-prefixed logs write their
+// IDs ("ODH-ADR-MS-0002").
+var idPattern = lazyre.New(`^(?i:((?:[a-z]+[-_ ]){0,3}[a-z]+)[-_ ]?)?#?(\d{1,9})([a-z])?$`)
 
 // parseIDNumber extracts the number, the written prefix and an inserted
 // record's letter ("ADR-0004a") from an ID.

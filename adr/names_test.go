@@ -211,25 +211,37 @@ func TestParseStyle(t *testing.T) {
 
 // The hand-written parser agrees with the regular expression it replaced,
 // kept here as its specification.
-var numberedNameSpec = regexp.MustCompile(`^(?i:(adr|rfc|dr|decision)([-_ ]?))?(\d{1,9})(?:([-_ .]+)(.*?))?(\.(?i:md|markdown|mdx))$`)
+// A lead of two to four words ("ODH-ADR-Operator-") must hold a lead
+// word; an inserted record's letter ("0004a-x.md") needs a lead or a
+// padded number.
+var (
+	numberedNameSpec = regexp.MustCompile(`^(?i:(adr|rfc|dr|decision)([-_ ]?))?(\d{1,9})([a-z])?(?:([-_ .]+)(.*?))?(\.(?i:md|markdown|mdx))$`)
+	projectNameSpec  = regexp.MustCompile(`^((?:[A-Za-z]{1,24}[-_]){2,4})(\d{1,9})([a-z])?(?:([-_ .]+)(.*?))?(\.(?i:md|markdown|mdx))$`)
+	leadWordSpec     = regexp.MustCompile(`(?i)(?:^|[-_])(?:adr|rfc|dr|decision)[-_]`)
+)
 
-func parseFileNameSpec(name string) (lead, digits, sep, slug string, ok bool) {
-	m := numberedNameSpec.FindStringSubmatch(name)
-	if m == nil || isDatePrefix(m[3]) || dashedDate(strings.TrimSuffix(name, recordExt(name))) {
-		return "", "", "", "", false
+func parseFileNameSpec(name string) (lead, digits, suffix, sep, slug string, ok bool) {
+	var m []string
+	if n := numberedNameSpec.FindStringSubmatch(name); n != nil {
+		m = []string{n[1] + n[2], n[3], n[4], n[5], n[6]}
+	} else if p := projectNameSpec.FindStringSubmatch(name); p != nil && leadWordSpec.MatchString(p[1]) {
+		m = []string{p[1], p[2], p[3], p[4], p[5]}
 	}
-	return m[1] + m[2], m[3], m[4], m[5], true
+	if m == nil || isDatePrefix(m[1]) || dashedDate(strings.TrimSuffix(name, recordExt(name))) || m[2] != "" && m[0] == "" && len(m[1]) < 3 {
+		return "", "", "", "", "", false
+	}
+	return m[0], m[1], m[2], m[3], m[4], true
 }
 
 func FuzzParseFileNameAgreesWithSpec(f *testing.F) {
-	for _, s := range []string{"2021-03-04-use-x.md", "0001-x.md", "adr-017-x.md", "ADR-48.md", "20200926-x.md", "adr--5.md", "dr5_x.MD", "decision-0001.markdown", "1a-x.md", "0001.x.y.md", "1234567890-x.md", "adr.md", "0001-.mdx"} {
+	for _, s := range []string{"2021-03-04-use-x.md", "0001-x.md", "adr-017-x.md", "ADR-48.md", "20200926-x.md", "adr--5.md", "dr5_x.MD", "decision-0001.markdown", "1a-x.md", "0001.x.y.md", "1234567890-x.md", "adr.md", "0001-.mdx", "ODH-ADR-0003-use-x.md", "ODH-ADR-Operator-0007-auth.md", "ODH-ADR-ART-001.md", "ADR-MS-12-x.md", "my-notes-0001-x.md", "a-b-c-d-e-1-x.md"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		lead, digits, sep, slug, ok := parseFileNameSpec(name)
+		lead, digits, suffix, sep, slug, ok := parseFileNameSpec(name)
 		got := parseFileName(name)
-		if got.Numbered != ok || ok && (got.Lead != lead || got.Digits != digits || got.Sep != sep || got.Slug != slug) {
-			t.Fatalf("%q: got %+v, spec lead=%q digits=%q sep=%q slug=%q ok=%v", name, got, lead, digits, sep, slug, ok)
+		if got.Numbered != ok || ok && (got.Lead != lead || got.Digits != digits || got.Suffix != suffix || got.Sep != sep || got.Slug != slug) {
+			t.Fatalf("%q: got %+v, spec lead=%q digits=%q suffix=%q sep=%q slug=%q ok=%v", name, got, lead, digits, suffix, sep, slug, ok)
 		}
 	})
 }

@@ -547,6 +547,18 @@ func recordFolderFile(fsys fs.FS, dir string) string {
 
 // folderReason says why a subfolder of a root holds no records.
 func folderReason(name string) string {
+	if r := specialFolder(name); r != "" {
+		return r
+	}
+	if len(name) <= 7 && !strings.ContainsAny(name, " ") && name == strings.ToLower(name) && !strings.ContainsAny(name, "0123456789") {
+		return "a folder; records are the Markdown files of the root and of archive/ (a short name like this one is often a translation mirror)"
+	}
+	return "a folder; records are the Markdown files of the root and of archive/"
+}
+
+// specialFolder is why a folder of an ADR root holds no records of its own
+// (templates, assets, drafts), or "".
+func specialFolder(name string) string {
 	switch strings.ToLower(name) {
 	case "templates", "template":
 		return "templates (git adr new uses templates/template.md)"
@@ -555,10 +567,7 @@ func folderReason(name string) string {
 	case "drafts", "draft":
 		return "drafts are not records"
 	}
-	if len(name) <= 7 && !strings.ContainsAny(name, " ") && name == strings.ToLower(name) && !strings.ContainsAny(name, "0123456789") {
-		return "a folder; records are the Markdown files of the root and of archive/ (a short name like this one is often a translation mirror)"
-	}
-	return "a folder; records are the Markdown files of the root and of archive/"
+	return ""
 }
 
 // isDateSlug reports a file stem that starts with a date, as log4brains
@@ -655,6 +664,12 @@ func (root *Root) deriveConventions() {
 		// "ADR019-io-manager.md": the log writes its IDs without a dash,
 		// and so does git-adr (ADR019).
 		root.Prefix = strings.ToUpper(root.Lead)
+	} else if !root.prefixSet {
+		if lead, ok := projectLead(root.Lead + "0"); ok && lead == root.Lead {
+			// "ODH-ADR-MS-0002-x.md": the log's IDs carry its project and
+			// component words, as written, and so do git-adr's.
+			root.Prefix = root.Lead
+		}
 	}
 	root.NoSlug = noSlug > 0 && noSlug*2 > len(root.Records)
 	n := 0
