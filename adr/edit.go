@@ -86,6 +86,20 @@ func (r *Record) statusEdits(text, note string) []Edit {
 		return edits
 	}
 	switch f.Kind {
+	case FieldChangeLog:
+		// A new entry after the last one, in its list's style: the state,
+		// today's date and the reason.
+		line := t.LineText(f.Line)
+		body := strings.TrimLeft(line, " \t")
+		item := line[:len(line)-len(body)+2] + text + " (" + Today() + ")"
+		if note != "" {
+			item += ": " + note
+		}
+		at := f.Line
+		if end := lineEOL(t, at); end != "" {
+			return []Edit{{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: end + item}} // no final newline
+		}
+		return []Edit{{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: item + eol}}
 	case FieldFrontMatter:
 		v := yamlScalar(text)
 		if f.Start == f.End && f.Start > 0 && t.Src[f.Start-1] == ':' {

@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"os"
 	"strings"
 	"time"
 
@@ -146,4 +147,13 @@ func (p *parser) appliesTo(val string, items []string) {
 		return
 	}
 	p.rec.AppliesTo = append(p.rec.AppliesTo, globs...)
+}
+
+// Today is ADR_DATE (honoured as adr-tools does, for reproducible records)
+// or the local date, as records write dates.
+func Today() string {
+	if d := os.Getenv("ADR_DATE"); d != "" {
+		return d
+	}
+	return time.Now().Format("2006-01-02")
 }

@@ -51,6 +51,7 @@ func (p *parser) run() {
 	p.preambleMeta()
 	p.metadataSectionMeta()
 	p.statusSection()
+	p.changeLogStatus()
 	p.otherSections()
 	p.units()
 	p.classifyStyle()

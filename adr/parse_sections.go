@@ -412,17 +412,116 @@ func (p *parser) statusBody(heading, start, end int, setEmpty bool) bool {
 	return true
 }
 
+// changeLogStatus reads the status of a record that states none elsewhere
+// from its change log: the state the last entry starts with (a status word,
+// plain or as a link's text), as EdgeX's template writes it.
+func (p *parser) changeLogStatus() {
+	if p.rec.StatusField.Kind != FieldNone {
+		return
+	}
+	t := p.t
+	for hi, h := range p.headings {
+		if hi == p.title || !changelogSections[headingKey(h.Text)] {
+			continue
+		}
+		end := len(t.Lines)
+		for _, h2 := range p.headings[hi+1:] {
+			if h2.Level <= h.Level {
+				end = h2.Line
+				break
+			}
+		}
+		var last *Field
+		word := ""
+		for i := h.Line + 1; i < end; i++ {
+			if t.Lines[i].Kind != LineText {
+				continue
+			}
+			line := t.LineText(i)
+			body := strings.TrimLeft(line, " \t")
+			indent := len(line) - len(body)
+			if len(body) < 3 || !strings.ContainsRune("-*+", rune(body[0])) || body[1] != ' ' {
+				continue
+			}
+			off := indent + 2
+			for off < len(line) && line[off] == ' ' {
+				off++
+			}
+			rest := line[off:]
+			linked := strings.HasPrefix(rest, "[")
+			if linked {
+				off++
+				rest = rest[1:]
+			}
+			n := stateWord(rest)
+			if NormalizeStatus(rest[:n]) == Unknown {
+				// "[revised](PR) - approved (2023-04-17)": the state after
+				// the entry's name.
+				k := strings.Index(rest, ") ")
+				if k < 0 || !linked {
+					continue
+				}
+				after := rest[k+1:]
+				trimmed := strings.TrimLeft(after, " -–:")
+				if len(after)-len(trimmed) < 2 {
+					continue
+				}
+				off += k + 1 + len(after) - len(trimmed)
+				rest = trimmed
+				if n = stateWord(rest); NormalizeStatus(rest[:n]) == Unknown {
+					continue
+				}
+			}
+			start := t.Lines[i].Start + off
+			last = &Field{Kind: FieldChangeLog, Line: i, Section: h.Line, Start: start, End: start + n}
+			word = rest[:n]
+			if !linked {
+				// "superseded by [5. X](0005-x.md) (2026-12-01)": the entry
+				// up to its date is the status, relations included.
+				word = strings.TrimSpace(rest[:datedAt(rest)])
+			}
+		}
+		if last != nil {
+			p.setStatus(word, *last, last.Line)
+			return
+		}
+	}
+}
+
+// datedAt is where an entry's date in parentheses starts (" (2026-12-01)"),
+// or len(s).
+func datedAt(s string) int {
+	for k := 0; k+2 < len(s); k++ {
+		if s[k] == ' ' && s[k+1] == '(' && s[k+2] >= '0' && s[k+2] <= '9' {
+			return k
+		}
+	}
+	return len(s)
+}
+
+// stateWord is the length of the word rest starts with (letters, inner
+// dashes).
+func stateWord(rest string) int {
+	n := 0
+	for n < len(rest) && (isLetter(rest[n]) || rest[n] == '-' && n > 0) {
+		n++
+	}
+	return n
+}
+
 // linkSections are sections whose bullets are relations.
 var linkSections = map[string]bool{
 	"links": true, "related": true, "related decisions": true, "related adrs": true, "related records": true,
 	"relations": true, "see also": true, "more information": true, "supersedes": true, "references": true,
 }
 
-// changelogSections hold dated entries; the first date is the record's
-// date when nothing else gives one (Tendermint's "## Changelog").
+// changelogSections hold dated entries, oldest first; the first date is
+// the record's date when nothing else gives one (Tendermint's
+// "## Changelog"), and the state of the last entry its status when nothing
+// else states one (EdgeX's "## Change Log": "- [approved](PR) (2022-07-12)").
 var changelogSections = map[string]bool{
 	"changelog": true, "change log": true, "history": true, "revision history": true, "revisions": true,
-	"change history": true, "document history": true,
+	"change history": true, "document history": true, "status history": true, "status log": true,
 }
 
 func (p *parser) otherSections() {
@@ -432,6 +531,9 @@ func (p *parser) otherSections() {
 			for i := h.Line + 1; i < len(t.Lines) && p.rec.Date == ""; i++ {
 				if t.Lines[i].Kind == LineHeading && atxLevel(strings.TrimLeft(t.LineText(i), " ")) <= h.Level {
 					break
+				}
+				if k := t.Lines[i].Kind; k == LineComment || k == LineCode || k == LineFence {
+					continue // a comment or code: guidance, not an entry
 				}
 				if m := dateInText.FindString(t.LineText(i)); m != "" {
 					if d := normalizeDate(m); len(d) == 10 && d[4] == '-' {

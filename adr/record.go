@@ -170,6 +170,10 @@ const (
 	FieldLine        FieldKind = "line"    // "Status: X", "- Status: X", "**Status:** X"
 	FieldTable       FieldKind = "table"   // "| Status | X |"
 	FieldSection     FieldKind = "section" // the first paragraph of "## Status"
+	// FieldChangeLog is the state of the last entry of a change log
+	// ("## Change Log" then "- [approved](PR) (2022-07-12)"); a decision
+	// adds an entry, never rewrites one.
+	FieldChangeLog FieldKind = "change-log"
 )
 
 // Field locates a metadata value in the source for minimal edits.

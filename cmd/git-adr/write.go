@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/git-adr/git-adr/adr"
 )
@@ -50,14 +49,8 @@ func (e *Env) display(rel string) string {
 	return filepath.ToSlash(p)
 }
 
-// today is ADR_DATE (honoured as adr-tools does, for reproducible records)
-// or the local date.
-func today() string {
-	if d := os.Getenv("ADR_DATE"); d != "" {
-		return d
-	}
-	return time.Now().Format("2006-01-02")
-}
+// today is ADR_DATE or the local date ([adr.Today]).
+func today() string { return adr.Today() }
 
 // noteLines prints notes to stderr.
 func (e *Env) notes(lines []string) {
