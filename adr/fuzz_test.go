@@ -65,6 +65,8 @@ func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
 		lines("# 4. Old", "", "## Status", "", "⌛️ Superseded by [7. New](0007-new.md)", "", "## Context"),
 		lines("# 4. Old", "", "## Status", "", "⌛ Superseded [0019](0019-x.md)"),
+		lines("# E", "## Change Log", "- [approved](https://x/pull/1) (2022-07-12)", "- [revised](https://x/2) - pending (2023-04-17)", "  - more", "", "## Context"),
+		lines("# E", "## History", "<!--", "- [approved](URL) (2022-04-01)", "-->", "- superseded by [5. X](0005-x.md) (2026-12-01): why"),
 		lines("# 1. A", "", "## Status", "", "> Accepted", "", "## Context"),
 		lines("---", "status: accepted; supersedes ADR-0012", "---", "# New"),
 		lines("# N", "", "- Status: Proposed (amends ADR-3; relates to [4. D, E](0004-d.md))"),
