@@ -102,7 +102,7 @@ func Discover(fsys fs.FS, cfg *Config, opt DiscoverOptions) (roots []*Root, note
 	for _, p := range found {
 		src := "detected"
 		for _, c := range ConventionalDirs {
-			if c == p {
+			if strings.EqualFold(c, p) {
 				src = "conventional"
 			}
 		}
@@ -295,6 +295,9 @@ func detect(fsys fs.FS) []string {
 	// treats an existing doc/adr as the log); the others once they hold a
 	// record file.
 	for i, c := range ConventionalDirs {
+		// "docs/ADR" and "Doc/Adr" are the same folder to people (and to
+		// case-insensitive file systems): match the name without case.
+		c = foldPath(fsys, c)
 		if contains(out, c) {
 			continue
 		}
@@ -350,6 +353,38 @@ func notALog(name string) bool { return mirrorName(name) || specialFolder(name) 
 func leadSaysADR(lead string) bool {
 	l := strings.ToLower(lead)
 	return strings.HasPrefix(l, "adr") || strings.Contains(l, "-adr") || strings.Contains(l, "_adr")
+}
+
+// foldPath returns the folder of fsys that p names without regard to case
+// ("docs/ADR" for "docs/adr"), or p itself when it exists as written, when
+// none does, or when two folders differ only in case.
+func foldPath(fsys fs.FS, p string) string {
+	if fi, err := fs.Stat(fsys, p); err == nil && fi.IsDir() {
+		return p
+	}
+	dir := "."
+	var got []string
+	for _, part := range strings.Split(p, "/") {
+		entries, err := fs.ReadDir(fsys, dir)
+		if err != nil {
+			return p
+		}
+		match := ""
+		for _, e := range entries {
+			if e.IsDir() && strings.EqualFold(e.Name(), part) {
+				if match != "" {
+					return p // ambiguous
+				}
+				match = e.Name()
+			}
+		}
+		if match == "" {
+			return p
+		}
+		got = append(got, match)
+		dir = path.Join(dir, match)
+	}
+	return strings.Join(got, "/")
 }
 
 func contains(ss []string, s string) bool {
