@@ -46,7 +46,7 @@ var statusWords = map[string]Status{
 	"in progress": Proposed, "requested": Proposed,
 	"accepted": Accepted, "approved": Accepted, "adopted": Accepted, "agreed": Accepted,
 	"decided": Accepted, "implemented": Accepted, "active": Accepted, "done": Accepted,
-	"in force": Accepted, "established": Accepted, "final": Accepted, "current": Accepted,
+	"in force": Accepted, "in effect": Accepted, "effective": Accepted, "established": Accepted, "final": Accepted, "current": Accepted,
 	"partially implemented": Accepted, "partially accepted": Accepted, "partly implemented": Accepted,
 	"partially adopted": Accepted, "partly superseded": Accepted, "partially superseded": Accepted,
 	"accept":   Accepted,
