@@ -281,7 +281,7 @@ func FuzzCleanTitle(f *testing.F) {
 	f.Add("ADR 035: Documentation")
 	f.Fuzz(func(t *testing.T, raw string) {
 		title, num := cleanTitle(raw)
-		s := strings.TrimSpace(raw)
+		s := unwrapEmphasis(strings.TrimSpace(raw))
 		if !strings.HasSuffix(s, title) || strings.TrimSpace(title) != title {
 			t.Fatalf("cleanTitle(%q) = %q: not a trimmed tail of the heading", raw, title)
 		}

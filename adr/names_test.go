@@ -20,6 +20,8 @@ func TestCleanTitle(t *testing.T) {
 		{"ADR 1: Logging", "Logging", 1},
 		{"ADR-0007: Use Go", "Use Go", 7},
 		{"ADR-7 - Use Go", "Use Go", 7},
+		{"**ADR-1: Bold title**", "Bold title", 1},
+		{"**Bold** and **more**", "**Bold** and **more**", -1},
 		{"adr 12. Lower case", "Lower case", 12},
 		{"3) Parenthesis", "Parenthesis", 3},
 		{"RFC 7: Process", "Process", 7},

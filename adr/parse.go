@@ -313,7 +313,7 @@ func (p *parser) leadsRecord(h Heading) bool {
 // cleanTitle strips "5. ", "ADR 035: ", "ADR-7 - " or "Architecture Decision
 // Record: " from a heading and returns the number it named (-1 when none).
 func cleanTitle(raw string) (string, int) {
-	s := strings.TrimSpace(raw)
+	s := unwrapEmphasis(strings.TrimSpace(raw))
 	num := -1
 	if m := titleNum.FindStringSubmatchIndex(s); m != nil && m[1] < len(s) {
 		num, _ = strconv.Atoi(s[m[2]:m[3]])
@@ -334,6 +334,17 @@ func cleanTitle(raw string) (string, int) {
 		}
 	}
 	return s, num
+}
+
+// unwrapEmphasis drops strong emphasis around the whole of s ("**ADR-1:
+// Title**" in a heading): it is no part of the title.
+func unwrapEmphasis(s string) string {
+	for _, em := range []string{"**", "__"} {
+		if len(s) > 2*len(em) && strings.HasPrefix(s, em) && strings.HasSuffix(s, em) && !strings.Contains(s[len(em):len(s)-len(em)], em) {
+			s = strings.TrimSpace(s[len(em) : len(s)-len(em)])
+		}
+	}
+	return s
 }
 
 // bareTitleNumber splits "29 Use Kafka" into 29 and "Use Kafka": at most
