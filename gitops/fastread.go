@@ -55,7 +55,7 @@ func (r *Repo) readIndexFile() ([]entry, bool) {
 		if e.Stage != 0 {
 			continue // a conflict's stages 1-3: not what a commit would hold
 		}
-		out = append(out, entry{name: e.Name, hash: e.Hash.String(), mode: e.Mode})
+		out = append(out, entry{name: e.Name, hash: e.Hash.String(), mode: e.Mode, intentToAdd: e.IntentToAdd})
 	}
 	return out, true
 }

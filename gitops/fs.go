@@ -68,9 +68,18 @@ func (r *Repo) TreeFS(rev string) (fs.FS, error) {
 // pre-commit hook git may point it at a temporary index). Only stage-0
 // entries are visible.
 func (r *Repo) IndexFS() (fs.FS, error) {
-	if files, ok := r.readIndexFile(); ok {
-		return indexTree(files, r.readBlob), nil
+	files, ok := r.readIndexFile()
+	if !ok {
+		var err error
+		if files, err = r.lsFiles(); err != nil {
+			return nil, err
+		}
 	}
+	return indexTree(files, r.readBlob), nil
+}
+
+// lsFiles lists the index's stage-0 entries through the git binary.
+func (r *Repo) lsFiles() ([]entry, error) {
 	out, err := r.Git("ls-files", "-s", "-z")
 	if err != nil {
 		return nil, err
@@ -91,7 +100,7 @@ func (r *Repo) IndexFS() (fs.FS, error) {
 		mode, _ := strconv.ParseUint(f[0], 8, 32)
 		files = append(files, entry{name: string(rec[tab+1:]), hash: f[1], mode: filemode.FileMode(mode)})
 	}
-	return indexTree(files, r.readBlob), nil
+	return files, nil
 }
 
 // indexTree arranges index entries (name holding the full path) as the
@@ -128,6 +137,9 @@ type entry struct {
 	hash string
 	mode filemode.FileMode
 	size int64
+	// intentToAdd marks an index entry of `git add -N` (read in process
+	// only): staged as a name, never in HEAD.
+	intentToAdd bool
 }
 
 func (e entry) isDir() bool { return e.mode == filemode.Dir }

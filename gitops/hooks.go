@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
 // InternalEnv is set in the environment of every git process git-adr
@@ -259,4 +262,147 @@ func (r *Repo) diffNames(args ...string) ([]DiffEntry, error) {
 		}
 	}
 	return es, nil
+}
+
+// Staged is what a commit would change, and the two states it changes
+// between, read together for the pre-commit hook.
+type Staged struct {
+	Changes []DiffEntry
+	// Next is the index; Base is HEAD (nil before the first commit).
+	Next, Base fs.FS
+}
+
+// StagedState reads the staged change and the index, and derives HEAD's
+// state from them: the index with each change undone (the old blob of
+// every modified, deleted and renamed path, added paths left out), so
+// HEAD's tree is never walked. It falls back to HEAD's tree whenever the
+// change does not say everything (a conflict, an unexpected status).
+func (r *Repo) StagedState() (*Staged, error) {
+	out, err := r.Git("diff", "--cached", "--raw", "-z", "-M", "--no-ext-diff", "--no-abbrev")
+	if err != nil {
+		return nil, err
+	}
+	raw, err := parseRaw(out)
+	if err != nil {
+		return nil, err
+	}
+	st := &Staged{}
+	for _, c := range raw {
+		st.Changes = append(st.Changes, c.DiffEntry)
+	}
+	if len(st.Changes) == 0 {
+		return st, nil
+	}
+	files, inProcess := r.readIndexFile()
+	if !inProcess {
+		if files, err = r.lsFiles(); err != nil {
+			return nil, err
+		}
+	}
+	st.Next = indexTree(files, r.readBlob)
+	if _, err := r.Head(); err != nil {
+		return st, nil // no commit yet: nothing to compare with
+	}
+	// Only the index read in process says which entries are `git add -N`
+	// names (in the index, never in HEAD, not in the diff).
+	if base, ok := undo(files, raw); ok && inProcess {
+		st.Base = indexTree(base, r.readBlob)
+		return st, nil
+	}
+	if st.Base, err = r.TreeFS("HEAD"); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// rawChange is one line of `git diff --raw`: the change and the old
+// side's mode and blob.
+type rawChange struct {
+	DiffEntry
+	oldMode filemode.FileMode
+	oldHash string
+}
+
+// parseRaw reads `git diff --raw -z` output: ":old new oldsha newsha
+// STATUS\0path\0" (two paths for a rename or copy).
+func parseRaw(out []byte) ([]rawChange, error) {
+	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	var cs []rawChange
+	for i := 0; i < len(f); i++ {
+		if f[i] == "" {
+			continue
+		}
+		meta := strings.Fields(strings.TrimPrefix(f[i], ":"))
+		if len(meta) != 5 || meta[4] == "" {
+			return nil, fmt.Errorf("git diff --raw: unexpected line %q", f[i])
+		}
+		mode, err := strconv.ParseUint(meta[0], 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("git diff --raw: bad mode in %q", f[i])
+		}
+		c := rawChange{DiffEntry: DiffEntry{Status: meta[4][0]}, oldMode: filemode.FileMode(mode), oldHash: meta[2]}
+		switch c.Status {
+		case 'R', 'C':
+			if i+2 >= len(f) {
+				return nil, errors.New("git diff --raw: truncated output")
+			}
+			c.OldPath, c.Path = f[i+1], f[i+2]
+			i += 2
+		default:
+			if i+1 >= len(f) {
+				return nil, errors.New("git diff --raw: truncated output")
+			}
+			c.Path = f[i+1]
+			i++
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+// undo returns the index entries as they were before the changes: false
+// when a change does not say what was there (a conflict, an unknown
+// status), so the caller reads HEAD instead.
+func undo(files []entry, changes []rawChange) ([]entry, bool) {
+	drop := map[string]bool{}
+	old := map[string]entry{}
+	for _, c := range changes {
+		switch c.Status {
+		case 'A':
+			drop[c.Path] = true
+		case 'M', 'T', 'D':
+			old[c.Path] = entry{name: c.Path, hash: c.oldHash, mode: c.oldMode}
+		case 'R':
+			drop[c.Path] = true
+			old[c.OldPath] = entry{name: c.OldPath, hash: c.oldHash, mode: c.oldMode}
+		case 'C':
+			drop[c.Path] = true // the source is unchanged
+		default:
+			return nil, false
+		}
+	}
+	for _, e := range old {
+		if strings.Trim(e.hash, "0") == "" {
+			return nil, false
+		}
+	}
+	base := make([]entry, 0, len(files)+len(old))
+	for _, f := range files {
+		if drop[f.name] {
+			continue
+		}
+		if e, ok := old[f.name]; ok {
+			base = append(base, e)
+			delete(old, f.name)
+			continue
+		}
+		if f.intentToAdd {
+			continue // `git add -N`: never in HEAD
+		}
+		base = append(base, f)
+	}
+	for _, e := range old {
+		base = append(base, e) // deleted, or the old side of a rename
+	}
+	return base, true
 }

@@ -20,20 +20,11 @@ import (
 // runPreCommit judges what is staged (read through the git binary, so a
 // hook's GIT_INDEX_FILE is honoured) against HEAD.
 func runPreCommit(env *Env, r *gitops.Repo) error {
-	changes, err := r.StagedChanges()
-	if err != nil || len(changes) == 0 {
+	st, err := r.StagedState()
+	if err != nil || len(st.Changes) == 0 {
 		return err
 	}
-	next, err := r.IndexFS()
-	if err != nil {
-		return err
-	}
-	var base fs.FS
-	if _, err := r.Head(); err == nil {
-		if base, err = r.TreeFS("HEAD"); err != nil {
-			return err
-		}
-	}
+	changes, next, base := st.Changes, st.Next, st.Base
 	cfg, err := adr.LoadConfig(r.WorktreeFS())
 	if err != nil {
 		return usagef("%v", err)
