@@ -36,15 +36,17 @@ func (r *Repo) readIndexFile() ([]entry, bool) {
 	case !filepath.IsAbs(p):
 		p = filepath.Join(r.Top, p)
 	}
-	f, err := os.Open(p)
+	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, false // no index yet, or unreadable: let git say
 	}
-	defer f.Close()
+	if out, ok := decodeIndex(data); ok {
+		return out, true
+	}
 	// A split or sparse index carries a mandatory extension ("link",
-	// "sdir") go-git does not know: it refuses, and git reads it instead.
+	// "sdir") go-git does not know either: it refuses, and git reads it.
 	var idx index.Index
-	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
+	if err := index.NewDecoder(bytes.NewReader(data)).Decode(&idx); err != nil {
 		return nil, false
 	}
 	out := make([]entry, 0, len(idx.Entries))
