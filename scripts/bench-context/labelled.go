@@ -20,6 +20,7 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/fresh-tasks.json",
 	"adr/evidence/labelled/testdata/outside1-tasks.json",
 	"adr/evidence/labelled/testdata/outside2-tasks.json",
+	"adr/evidence/labelled/testdata/outside3-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
