@@ -30,6 +30,9 @@ const (
 	StyleOCP Style = "ocp"
 	// StylePlain is anything else: a title and prose.
 	StylePlain Style = "plain"
+	// StyleLog is a single-file log's: one Markdown file holding every
+	// decision as a section. It is a root's style, never written.
+	StyleLog Style = "single-file"
 )
 
 // WritableStyles are the styles `git adr new` and `init` can write.
@@ -106,6 +109,9 @@ type Record struct {
 
 	// lazy marks a record known by its file name only (see Log.Ensure).
 	lazy bool
+	// span is the section of a single-file log the record is (nil for a
+	// record file); see InLogFile.
+	span *logSpan
 	// otherStatuses are statuses stated after the first one that differ
 	// from it ("status: active" in the front matter, "Rejected" in the
 	// Status section); check reports them.

@@ -70,6 +70,9 @@ type showJSON struct {
 	// ImplementedBy is the newest commit with an Implements: trailer
 	// naming the record.
 	ImplementedBy *recordCommit `json:"implemented_by,omitempty"`
+	// Lines is the section's line range in its file, for a record that is
+	// a section of a single-file log.
+	Lines *[2]int `json:"lines,omitempty"`
 }
 
 func runShow(env *Env, ref string, asJSON bool) error {
@@ -86,7 +89,7 @@ func runShow(env *Env, ref string, asJSON bool) error {
 	}
 	_, anchor := adr.SplitLocator(ref)
 	var unit *adr.Unit
-	content := string(r.Text.Src)
+	content := string(r.Content())
 	if anchor != "" {
 		u, text, ok := r.Excerpt(anchor)
 		if !ok {
@@ -107,7 +110,12 @@ func runShow(env *Env, ref string, asJSON bool) error {
 		if units == nil {
 			units = []adr.Unit{}
 		}
-		return writeJSON(env.Out, showJSON{RecordInfo: r.Info(), Units: units, Content: content, Unit: unit, ImplementedBy: impl})
+		out := showJSON{RecordInfo: r.Info(), Units: units, Content: content, Unit: unit, ImplementedBy: impl}
+		if r.InLogFile() {
+			from, to := r.LineRange()
+			out.Lines = &[2]int{from, to}
+		}
+		return writeJSON(env.Out, out)
 	}
 	w := env.Out
 	esc := adr.Escape
@@ -120,7 +128,12 @@ func runShow(env *Env, ref string, asJSON bool) error {
 	if r.Date != "" {
 		fmt.Fprintf(w, "date:    %s\n", esc(r.Date))
 	}
-	fmt.Fprintf(w, "path:    %s\n", esc(r.Path))
+	if r.InLogFile() {
+		from, to := r.LineRange()
+		fmt.Fprintf(w, "path:    %s:%d-%d (a section of a single-file log)\n", esc(r.Path), from, to)
+	} else {
+		fmt.Fprintf(w, "path:    %s\n", esc(r.Path))
+	}
 	fmt.Fprintf(w, "style:   %s\n", r.Style)
 	if len(r.Domains) > 0 {
 		fmt.Fprintf(w, "domains: %s\n", esc(strings.Join(r.Domains, ", ")))
