@@ -415,24 +415,20 @@ type SectionError struct {
 	ID, Path string
 	// Line is the 1-based line of the section's heading.
 	Line int
-	// Op says what was refused ("renumber", "archive").
+	// Op is the command refused ("renumber", "archive"), "" when not
+	// known.
 	Op string
 }
 
 func (e *SectionError) Error() string {
-	what := e.ID + " is a section"
-	if e.ID == "" {
-		what = "it is"
-	}
-	op := ""
+	cmd := "git-adr"
 	if e.Op != "" {
-		op = e.Op + ": "
+		cmd = "`git adr " + e.Op + "`"
 	}
-	at := ""
-	if e.Line > 0 {
-		at = fmt.Sprintf(" (line %d)", e.Line)
+	if e.ID == "" {
+		return fmt.Sprintf("%s is a single-file log; git-adr writes records that are files, so %s writes nothing there", e.Path, cmd)
 	}
-	return fmt.Sprintf("%s%s of %s%s, a single-file log; git-adr writes records that are files", op, what, e.Path, at)
+	return fmt.Sprintf("%s is a section of %s (line %d), a single-file log; git-adr writes records that are files, so %s changes nothing", e.ID, e.Path, e.Line, cmd)
 }
 
 // Hint says what to do instead.
@@ -482,4 +478,46 @@ func logFilesIn(fsys fs.FS, dir string, entries []fs.DirEntry) []string {
 		}
 	}
 	return out
+}
+
+// logFileAt returns the single-file log at path p, or nil.
+func (l *Log) logFileAt(p string) *Root {
+	for _, r := range l.Roots {
+		if r.File && r.Path == p {
+			return r
+		}
+	}
+	return nil
+}
+
+// sectionByFragment resolves a link into a single-file log
+// ("DECISIONS.md#adr-002-keep-the-cache") to the section whose heading
+// has that anchor, as GitHub renders it; nil when none does.
+func sectionByFragment(root *Root, target string) *Record {
+	_, frag, ok := strings.Cut(target, "#")
+	if !ok || frag == "" {
+		return nil
+	}
+	frag = strings.ToLower(frag)
+	for _, r := range root.Records {
+		if headingAnchor(r.RawTitle) == frag {
+			return r
+		}
+	}
+	return nil
+}
+
+// headingAnchor is GitHub's anchor of a heading: lower case, spaces to
+// dashes, punctuation other than "-" and "_" dropped.
+func headingAnchor(h string) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(strings.TrimSpace(h)) {
+		switch {
+		case c == ' ':
+			b.WriteByte('-')
+		case c == '-' || c == '_' || isLetterOrDigit(c):
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }
