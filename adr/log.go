@@ -170,6 +170,10 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 		return nil, nil
 	}
 	var cands []*Record
+	// A section of a single-file log by its place: "docs/DECISIONS.md:21".
+	if r := l.sectionAt(rref); r != nil {
+		return r, nil
+	}
 	// A path or file name.
 	if strings.Contains(rref, "/") || recordExt(rref) != "" {
 		p := cleanRel(rref)

@@ -521,3 +521,26 @@ func headingAnchor(h string) string {
 	}
 	return b.String()
 }
+
+// sectionAt resolves "docs/DECISIONS.md:21" (see [Record.Locus]): the
+// section of that log whose heading is on that line, or nil.
+func (l *Log) sectionAt(ref string) *Record {
+	i := strings.LastIndexByte(ref, ':')
+	if i <= 0 {
+		return nil
+	}
+	line, err := strconv.Atoi(ref[i+1:])
+	if err != nil {
+		return nil
+	}
+	root := l.logFileAt(cleanRel(ref[:i]))
+	if root == nil {
+		return nil
+	}
+	for _, r := range root.Records {
+		if from, _ := r.LineRange(); from == line {
+			return r
+		}
+	}
+	return nil
+}
