@@ -347,10 +347,14 @@ func headingRelations(p *parser, line int) {
 		if len(words) == 0 || len(words) > 4 {
 			continue
 		}
+		// The label may stand anywhere among the words ("partially
+		// replaces", "remplace en partie"): the longest known run wins.
 		var rt RelationType
 		for n := len(words); n >= 1 && rt == ""; n-- {
-			if t := ParseRelationType(strings.Join(words[:n], " ")); t.Known() {
-				rt = t
+			for i := 0; i+n <= len(words) && rt == ""; i++ {
+				if t := ParseRelationType(strings.Join(words[i:i+n], " ")); t.Known() {
+					rt = t
+				}
 			}
 		}
 		if rt == "" {
