@@ -227,15 +227,17 @@ func (r *Record) Content() []byte {
 	return t.Src[t.Lines[r.span.From].Start:t.Lines[r.span.To-1].Next]
 }
 
-// maskedText is base with every line outside [from, to) masked.
+// maskedText is base with every line before from masked and the lines
+// from to on left out: line i is still line i of the file, and Src is
+// the whole file. Each section holds its own line index, so a log costs
+// its sections times the lines up to each; leaving out what follows a
+// section halves that.
 func maskedText(base *Text, from, to int) *Text {
 	t := *base
-	t.Lines = make([]Line, len(base.Lines))
-	copy(t.Lines, base.Lines)
-	for i := range t.Lines {
-		if i < from || i >= to {
-			t.Lines[i].Kind = LineComment
-		}
+	t.Lines = make([]Line, to)
+	copy(t.Lines, base.Lines[:to])
+	for i := 0; i < from; i++ {
+		t.Lines[i].Kind = LineComment
 	}
 	if t.Unclosed < from || t.Unclosed >= to {
 		t.Unclosed = -1
