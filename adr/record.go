@@ -338,7 +338,11 @@ func (r *Record) blocks(u Unit) [][2]int {
 			start = -1
 		}
 	}
-	for i := u.Start; i < u.End && i < len(t.Lines); i++ { // u.Start is 1-based heading: body starts there
+	from := u.Start // u.Start is the 1-based heading: the body starts there
+	if r.InLogFile() && from > 0 && from <= len(t.Lines) && t.Lines[from-1].Kind != LineHeading {
+		from-- // a labelled bullet of a single-file log's section holds text itself
+	}
+	for i := from; i < u.End && i < len(t.Lines); i++ {
 		k := t.Lines[i].Kind
 		s := t.LineText(i)
 		switch {
