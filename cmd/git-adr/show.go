@@ -78,9 +78,6 @@ type showJSON struct {
 	// ImplementedBy is the newest commit with an Implements: trailer
 	// naming the record.
 	ImplementedBy *recordCommit `json:"implemented_by,omitempty"`
-	// Lines is the section's line range in its file, for a record that is
-	// a section of a single-file log.
-	Lines *[2]int `json:"lines,omitempty"`
 }
 
 func runShow(env *Env, ref string, asJSON bool) error {
@@ -118,12 +115,7 @@ func runShow(env *Env, ref string, asJSON bool) error {
 		if units == nil {
 			units = []adr.Unit{}
 		}
-		out := showJSON{RecordInfo: r.Info(), Units: units, Content: content, Unit: unit, ImplementedBy: impl}
-		if r.InLogFile() {
-			from, to := r.LineRange()
-			out.Lines = &[2]int{from, to}
-		}
-		return writeJSON(env.Out, out)
+		return writeJSON(env.Out, showJSON{RecordInfo: r.Info(), Units: units, Content: content, Unit: unit, ImplementedBy: impl})
 	}
 	w := env.Out
 	esc := adr.Escape
