@@ -502,6 +502,9 @@ func (root *Root) emptyNote(fsys fs.FS) string {
 	if !root.Exists || len(root.Records) > 0 {
 		return ""
 	}
+	if root.File {
+		return fmt.Sprintf("ADR log %q holds no decision sections; a single-file log holds two or more headings such as \"## ADR-001: Title\" or \"## Decision 2: Title\"", root.Dir())
+	}
 	folders, files := 0, 0
 	var deeper []string
 	for _, s := range root.Skipped {
