@@ -24,7 +24,8 @@ var logFileStems = map[string]bool{
 	"decisions": true, "decision-log": true, "decision_log": true, "decisionlog": true,
 	"adr": true, "adrs": true, "architecture-decisions": true, "architecture_decisions": true,
 	"architecture-decision-records": true, "architecture_decision_records": true,
-	"decision-records": true, "decision_records": true,
+	"decision-records": true, "decision_records": true, "architecture-decision-log": true,
+	"architecture_decision_log": true, "adr-log": true, "adr_log": true, "adrlog": true,
 }
 
 // IsLogFileName reports a Markdown file name that says the file is a
