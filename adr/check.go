@@ -333,11 +333,15 @@ func (c *checker) duplicates() {
 		})
 		keep := g[0]
 		for _, r := range g[1:] {
-			c.add(Finding{
+			f := Finding{
 				Kind: KindDuplicateID, Path: r.Path, Line: titleLine(r), IDs: []string{r.ID},
-				Message: fmt.Sprintf("%s is also used by %s%s", r.ID, keep.Path, archivedNote(keep)),
+				Message: fmt.Sprintf("%s is also used by %s%s", r.ID, keep.Locus(), archivedNote(keep)),
 				Fix:     "git adr renumber " + r.Path,
-			})
+			}
+			if r.InLogFile() {
+				f.Fix = fmt.Sprintf("give the section on line %d a free number by hand (git-adr does not rewrite single-file logs)", titleLine(r))
+			}
+			c.add(f)
 		}
 	}
 }
@@ -409,6 +413,9 @@ func (c *checker) record(r *Record) {
 			f.IDs = append(f.IDs, s.ID)
 			f.Message = fmt.Sprintf("the status is superseded and %s supersedes it, but it has no \"Superseded by\" link back", s.ID)
 			f.Fix = linkCommand(c.ref(s), Supersedes, c.ref(r))
+			if r.InLogFile() || s.InLogFile() {
+				f.Fix = sectionLinkFix(r, SupersededBy, s)
+			}
 		}
 		c.add(f)
 	case Accepted, Proposed:
@@ -604,10 +611,14 @@ func (c *checker) oneWay() {
 					// force, as it should.
 					continue
 				}
+				fix := activeLinkCommand(c.ref(r), rel.Type, c.ref(t))
+				if r.InLogFile() || t.InLogFile() {
+					fix = sectionLinkFix(t, rev, r)
+				}
 				c.add(Finding{
 					Kind: KindOneWayLink, Path: r.Path, Line: rel.Line, IDs: []string{r.ID, t.ID},
-					Message: fmt.Sprintf("%s %s %s but %s (%s) has no %q link back", r.ID, strings.ToLower(rel.Type.Label()), t.ID, t.ID, t.Path, rev.Label()),
-					Fix:     activeLinkCommand(c.ref(r), rel.Type, c.ref(t)),
+					Message: fmt.Sprintf("%s %s %s but %s (%s) has no %q link back", r.ID, strings.ToLower(rel.Type.Label()), t.ID, t.ID, t.Locus(), rev.Label()),
+					Fix:     fix,
 				})
 				continue
 			}
@@ -622,6 +633,17 @@ func (c *checker) oneWay() {
 			})
 		}
 	}
+}
+
+// sectionLinkFix is the fix for a missing link when a record is a section
+// of a single-file log: `git adr link` does not write those, so the line
+// to add by hand.
+func sectionLinkFix(r *Record, t RelationType, to *Record) string {
+	where := r.Path
+	if r.InLogFile() {
+		where = fmt.Sprintf("the section of %s on line %d of %s", r.ID, titleLine(r), r.Path)
+	}
+	return fmt.Sprintf("add \"%s %s\" to %s by hand (git-adr does not rewrite single-file logs)", t.Label(), to.ID, where)
 }
 
 // recordLinkText is how adr-tools writes a link to a record: "N. Title".

@@ -63,13 +63,18 @@ func (c *checker) brokenRelation(r *Record, rel Relation) (Finding, bool) {
 		var amb *AmbiguousError
 		if _, err := c.l.resolveIn(id, r.Root); errors.As(err, &amb) {
 			var paths []string
+			sections := false
 			for _, cand := range amb.Candidates {
-				paths = append(paths, cand.Path)
+				paths = append(paths, cand.Locus())
+				sections = sections || cand.InLogFile()
 			}
 			f.IDs = append(f.IDs, amb.Candidates[0].ID)
 			f.Message = fmt.Sprintf("%q names %s, which %d records carry: %s", phrase, rel.Target, len(paths), strings.Join(paths, ", "))
 			f.Fix = fmt.Sprintf("link the record meant by its file, for example \"%s [%s](%s)\" on line %d, or renumber one of them (`git adr renumber %s`)",
 				phrase, amb.Candidates[0].ID, r.Link(amb.Candidates[0]), rel.Line, ShellWord(amb.Candidates[len(amb.Candidates)-1].Path))
+			if sections {
+				f.Fix = fmt.Sprintf("give one of %s a free number by hand (git-adr does not rewrite single-file logs)", strings.Join(paths, ", "))
+			}
 			return f, true
 		}
 		f.Message = fmt.Sprintf("%q names %s, which is no record", phrase, rel.Target)

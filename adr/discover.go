@@ -110,12 +110,16 @@ func Discover(fsys fs.FS, cfg *Config, opt DiscoverOptions) (roots []*Root, note
 	}
 	if len(roots) > 0 {
 		var ds []string
+		files := false
 		for _, r := range roots {
 			if r.Source == "detected" {
 				ds = append(ds, r.Dir())
+				files = files || recordExt(r.Path) != ""
 			}
 		}
-		if len(ds) > 0 {
+		if files {
+			notes = append(notes, fmt.Sprintf("no ADR directory configured; detected %s (pin with `git adr init --dir DIR` or list roots in %s; a single-file log is read, never written)", strings.Join(ds, ", "), ConfigFile))
+		} else if len(ds) > 0 {
 			notes = append(notes, fmt.Sprintf("no ADR directory configured; detected %s (pin with `git adr init --dir DIR` or list roots in %s)", strings.Join(ds, ", "), ConfigFile))
 		}
 	}
@@ -237,7 +241,8 @@ func dirOrDot(p string) string {
 }
 
 // detect scans the tree breadth-first, within limits, for folders holding
-// numbered (or date-slug) records with ADR structure. A nested find that
+// numbered (or date-slug) records with ADR structure, and for single-file
+// logs (a file named like "DECISIONS.md" holding decision sections). A nested find that
 // is a translation mirror, templates, assets or drafts is dropped (archives
 // are not scanned); any other folder of records inside a found root (one
 // log per component: "adr/operator/", "adr/payments/") is a root of its
@@ -249,7 +254,7 @@ func detect(fsys fs.FS) []string {
 	}
 	queue := []item{{"", 0}}
 	visited := 0
-	var found []string
+	var found, files []string
 	for len(queue) > 0 && visited < scanMaxEntries {
 		it := queue[0]
 		queue = queue[1:]
@@ -267,6 +272,7 @@ func detect(fsys fs.FS) []string {
 		if qualifies(fsys, it.dir, entries, inLog) {
 			found = append(found, it.dir)
 		}
+		files = append(files, logFilesIn(fsys, it.dir, entries)...)
 		if it.depth >= scanMaxDepth {
 			continue
 		}
@@ -316,6 +322,17 @@ func detect(fsys fs.FS) []string {
 		}
 		if len(recordNames(fsys, c, entries, 1)) > 0 {
 			out = append(out, c)
+		}
+	}
+	// A single-file log ("docs/DECISIONS.md") is a root of its own, unless
+	// it lies in a folder of records (an index beside them).
+	for _, f := range files {
+		inRoot := false
+		for _, o := range out {
+			inRoot = inRoot || o == dirOf(f) || o != "" && strings.HasPrefix(f, o+"/")
+		}
+		if !inRoot {
+			out = append(out, f)
 		}
 	}
 	sort.Strings(out)

@@ -59,7 +59,7 @@ func (l *Log) Graph(opt GraphOptions) *Graph {
 		}
 		k := r.ID
 		if idCount[r.ID] > 1 {
-			k = r.Path
+			k = r.Locus()
 		}
 		key[r], order[r] = k, len(g.Nodes)
 		title := r.Title

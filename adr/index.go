@@ -63,11 +63,13 @@ func (e *IndexCollisionError) Error() string {
 
 // Indexes renders the INDEX.md of every existing root and compares it with
 // the file in the log's file system. Roots whose directory does not exist
-// yet get no index.
+// yet, and single-file logs, get no index.
 func (l *Log) Indexes() ([]Index, error) {
 	var out []Index
 	for _, root := range l.Roots {
-		if !root.Exists {
+		// A single-file log is its own index: there is no folder to put
+		// an INDEX.md in.
+		if !root.Exists || root.File {
 			continue
 		}
 		ix := Index{Root: root, Path: root.Join(root.IndexName()), Content: RenderIndex(root, l)}

@@ -20,6 +20,9 @@ type RecordInfo struct {
 	ReviewBy  string         `json:"review_by,omitempty"`
 	Relations []RelationInfo `json:"relations"`
 	Problems  []string       `json:"problems,omitempty"`
+	// Lines is the 1-based line range of a section of a single-file log
+	// in its file; absent for a record file.
+	Lines *[2]int `json:"lines,omitempty"`
 }
 
 // RelationInfo is the JSON shape of a relation.
@@ -49,6 +52,10 @@ func (r *Record) Info() RecordInfo {
 	if r.Numbered {
 		n := r.Number
 		in.Number = &n
+	}
+	if r.InLogFile() {
+		from, to := r.LineRange()
+		in.Lines = &[2]int{from, to}
 	}
 	for _, rel := range r.Relations {
 		ri := RelationInfo{Type: rel.Type, Label: rel.Label, Target: rel.Target, Line: rel.Line, Section: rel.Section}

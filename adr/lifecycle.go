@@ -37,8 +37,11 @@ func (e *UnparseableError) Error() string {
 }
 
 // editable returns an *UnparseableError for a record that must not be
-// edited.
+// edited, a *SectionError for a section of a single-file log.
 func editable(r *Record) error {
+	if err := Writable(r, ""); err != nil {
+		return err
+	}
 	if ps := r.Unparseable(); len(ps) > 0 {
 		return &UnparseableError{Path: r.Path, Reason: ps[0], Fix: problemFinding(r, ps[0]).Fix}
 	}

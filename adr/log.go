@@ -170,6 +170,10 @@ func (l *Log) resolveIn(ref string, prefer *Root) (*Record, error) {
 		return nil, nil
 	}
 	var cands []*Record
+	// A section of a single-file log by its place: "docs/DECISIONS.md:21".
+	if r := l.sectionAt(rref); r != nil {
+		return r, nil
+	}
 	// A path or file name.
 	if strings.Contains(rref, "/") || recordExt(rref) != "" {
 		p := cleanRel(rref)
@@ -267,6 +271,9 @@ func (l *Log) Target(from *Record, target string) *Record {
 	if r := l.recordAt(cand); r != nil {
 		return r
 	}
+	if root := l.logFileAt(cand); root != nil {
+		return sectionByFragment(root, tg)
+	}
 	// Site-absolute links ("/docs/0003-x") and links to a record that has
 	// moved into or out of the root's archive: match by file name within
 	// the same root.
@@ -287,7 +294,11 @@ func (l *Log) index() {
 	l.byID = make(map[string][]*Record, len(l.Records))
 	l.byNumber = make(map[int][]*Record, len(l.Records))
 	for _, r := range l.Records {
-		l.byPath[r.Path] = r
+		// The sections of a single-file log share its path: a path names
+		// none of them (see Target for links to a section).
+		if !r.InLogFile() {
+			l.byPath[r.Path] = r
+		}
 		k := strings.ToLower(r.ID)
 		l.byID[k] = append(l.byID[k], r)
 		if r.Numbered {
@@ -340,6 +351,12 @@ func (l *Log) RootFor(dir string) (*Root, error) {
 	}
 	if len(l.Roots) == 0 {
 		return nil, ErrNoRoots
+	}
+	// A folder before a single-file log: new records are files.
+	for _, r := range l.Roots {
+		if r.Refused == nil && !r.File {
+			return r, nil
+		}
 	}
 	for _, r := range l.Roots {
 		if r.Refused == nil {

@@ -29,6 +29,9 @@ type parser struct {
 	title    int // index into headings of the title, -1 when none
 	fm       []fmEntry
 	forceOCP bool
+	// titleAt is the 1-based line of the title heading when the caller
+	// knows it (a section of a single-file log), 0 otherwise.
+	titleAt int
 }
 
 // fmEntry is one top-level front matter key.
@@ -268,6 +271,13 @@ var (
 func (p *parser) findTitle() {
 	p.title = -1
 	for i, h := range p.headings {
+		if p.titleAt > 0 {
+			if h.Line == p.titleAt-1 {
+				p.title = i
+				break
+			}
+			continue
+		}
 		if h.Level == 1 {
 			p.title = i
 			break

@@ -30,6 +30,9 @@ const (
 	StyleOCP Style = "ocp"
 	// StylePlain is anything else: a title and prose.
 	StylePlain Style = "plain"
+	// StyleLog is a single-file log's: one Markdown file holding every
+	// decision as a section. It is a root's style, never written.
+	StyleLog Style = "single-file"
 )
 
 // WritableStyles are the styles `git adr new` and `init` can write.
@@ -106,6 +109,9 @@ type Record struct {
 
 	// lazy marks a record known by its file name only (see Log.Ensure).
 	lazy bool
+	// span is the section of a single-file log the record is (nil for a
+	// record file); see InLogFile.
+	span *logSpan
 	// otherStatuses are statuses stated after the first one that differ
 	// from it ("status: active" in the front matter, "Rejected" in the
 	// Status section); check reports them.
@@ -332,7 +338,11 @@ func (r *Record) blocks(u Unit) [][2]int {
 			start = -1
 		}
 	}
-	for i := u.Start; i < u.End && i < len(t.Lines); i++ { // u.Start is 1-based heading: body starts there
+	from := u.Start // u.Start is the 1-based heading: the body starts there
+	if r.InLogFile() && from > 0 && from <= len(t.Lines) && t.Lines[from-1].Kind != LineHeading {
+		from-- // a labelled bullet of a single-file log's section holds text itself
+	}
+	for i := from; i < u.End && i < len(t.Lines); i++ {
 		k := t.Lines[i].Kind
 		s := t.LineText(i)
 		switch {

@@ -41,6 +41,9 @@ type Root struct {
 	// inside ("README.md").
 	Folders    bool
 	RecordFile string
+	// File reports a root that is a single-file log: Path names one
+	// Markdown file whose decision sections are the records.
+	File bool
 	// Template is a project template for new records ("" for built-in).
 	Template string
 	// Records are the live and the archived records, in number order
@@ -161,6 +164,9 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 	dir := root.Path
 	if dir == "" {
 		dir = "."
+	}
+	if fi, err := fs.Stat(fsys, dir); err == nil && fi.Mode().IsRegular() {
+		return root.readLogFile(fsys)
 	}
 	entries, err := fs.ReadDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -495,6 +501,9 @@ func (root *Root) LogTemplate() string {
 func (root *Root) emptyNote(fsys fs.FS) string {
 	if !root.Exists || len(root.Records) > 0 {
 		return ""
+	}
+	if root.File {
+		return fmt.Sprintf("ADR log %q holds no decision sections; a single-file log holds two or more headings such as \"## ADR-001: Title\" or \"## Decision 2: Title\"", root.Dir())
 	}
 	folders, files := 0, 0
 	var deeper []string

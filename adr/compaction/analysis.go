@@ -392,7 +392,13 @@ func hasDecisionText(r *adr.Record) bool {
 		if u.Anchor == "status" {
 			continue
 		}
-		for i := u.Start; i < u.End && i < len(r.Text.Lines); i++ {
+		from := u.Start
+		if r.InLogFile() && from > 0 && from <= len(r.Text.Lines) && r.Text.Lines[from-1].Kind != adr.LineHeading {
+			// A labelled bullet of a single-file log's section
+			// ("- **Decision:** ..."): its first line is text too.
+			from--
+		}
+		for i := from; i < u.End && i < len(r.Text.Lines); i++ {
 			switch r.Text.Lines[i].Kind {
 			case adr.LineBlank, adr.LineComment:
 				continue

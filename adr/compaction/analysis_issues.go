@@ -260,7 +260,7 @@ func (a *analyzer) unresolvedRelation(r *adr.Record, rel adr.Relation) {
 	}
 	var paths []string
 	for _, c := range amb.Candidates {
-		paths = append(paths, c.Path)
+		paths = append(paths, c.Locus())
 	}
 	a.ambiguousAt[loc{r.Path, rel.Line}.String()] = true
 	phrase := strings.TrimSpace(rel.Label + " " + rel.Target)

@@ -106,7 +106,7 @@ func NewPlan(l *adr.Log, a *Analysis, o PlanOptions) (*Plan, error) {
 	p.ID = planID(p.Mode, p.Scope, p.Base, p.Membership, p.Archive, p.AckExternalLinks)
 	// Read volume: every source and evidence body once.
 	for _, r := range append(append([]*adr.Record(nil), inScope...), evidenceRecords(l, p.Evidence)...) {
-		text := string(r.Text.Src)
+		text := string(r.Content())
 		p.Read.Bytes += len(text)
 		p.Read.CodePoints += utf8.RuneCountInString(text)
 		if o.Tokens != nil {

@@ -51,7 +51,7 @@ func (s *Service) byID(req Request) (*plan, error) {
 		if errors.As(err, &amb) {
 			var c []string
 			for _, r := range amb.Candidates {
-				c = append(c, r.Path)
+				c = append(c, r.Locus())
 			}
 			return nil, badRequest("name one record by its path: "+strings.Join(c, ", "), "%q names %d records", req.ID, len(amb.Candidates))
 		}

@@ -71,9 +71,9 @@ func recordDoc(r *adr.Record) retrieve.Doc {
 		fields = append(fields, retrieve.Field{Text: r.UnitText(u), Weight: w})
 	}
 	if len(r.Units) == 0 {
-		fields = append(fields, retrieve.Field{Text: string(r.Text.Src), Weight: 1})
+		fields = append(fields, retrieve.Field{Text: string(r.Content()), Weight: 1})
 	}
-	return retrieve.Doc{ID: r.Path, Fields: fields, Lang: recordLanguage(r)}
+	return retrieve.Doc{ID: r.Locus(), Fields: fields, Lang: recordLanguage(r)}
 }
 
 func baseName(p string) string {
@@ -84,7 +84,7 @@ func baseName(p string) string {
 }
 
 func recordLanguage(r *adr.Record) retrieve.Language {
-	sample := r.Text.Src
+	sample := r.Content()
 	if len(sample) > 4000 {
 		sample = sample[:4000]
 	}
@@ -300,7 +300,9 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 		if r.Archived {
 			continue // archived bodies are reached through relations only
 		}
-		k := keyOf(r.Path, r.Text.Src)
+		// A section of a single-file log is known by its place in the
+		// file and its own bytes, not the file's.
+		k := keyOf(r.Locus(), r.Content())
 		d, ok := cache.get(k)
 		if !ok {
 			doc := recordDoc(r)
@@ -308,7 +310,7 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 			cache.put(k, d)
 		}
 		recs = append(recs, r)
-		ids = append(ids, r.Path)
+		ids = append(ids, r.Locus())
 		body = append(body, d.body)
 		title = append(title, d.title)
 	}

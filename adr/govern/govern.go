@@ -239,6 +239,10 @@ func (j *judge) change(c gitops.DiffEntry) error {
 	if root := j.rootOf(c.Path); root != nil {
 		j.touched[root] = true
 	}
+	if j.logFile(c.Path) || c.Status == 'R' && j.logFile(c.OldPath) {
+		j.logChange(c)
+		return nil
+	}
 	var was *adr.Record
 	if j.base != nil {
 		from := c.Path

@@ -145,7 +145,7 @@ func exportRecord(l *adr.Log, r *adr.Record, number int, byPath map[string]int, 
 	if r.Archived {
 		a.CustomSections[KeyArchived] = "true"
 	}
-	src := r.Text.Src
+	src := r.Content()
 	if utf8.Valid(src) {
 		a.CustomSections[KeyBody] = string(src)
 	} else {

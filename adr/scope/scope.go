@@ -181,7 +181,7 @@ func (x *Index) Govern(paths []string) []Match {
 // so that a word in prose does not count; folders further up are not
 // asked about: "src/" would name every file.
 func mentions(r *adr.Record, p string) string {
-	src := string(r.Text.Src)
+	src := string(r.Content())
 	if strings.Contains(src, p) {
 		return p
 	}

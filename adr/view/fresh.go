@@ -132,8 +132,9 @@ func (f Freshness) Fix() string {
 // make a view stale: content is compared as git stores it.
 func Check(l *adr.Log, root *adr.Root) Freshness {
 	f := Freshness{Root: root.Dir(), CurrentPath: root.Join(CurrentFile), ManifestPath: root.Join(ManifestFile), Reasons: []Reason{}}
-	if root.Refused != nil {
-		// Nothing in a refused root is read (loading noted why).
+	if root.Refused != nil || root.File {
+		// Nothing in a refused root is read (loading noted why); a
+		// single-file log has no folder for a view.
 		f.State = Missing
 		return f
 	}

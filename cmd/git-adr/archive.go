@@ -152,6 +152,13 @@ func runArchive(env *Env, o archiveOptions) error {
 	if err != nil {
 		return err
 	}
+	for _, id := range o.ids {
+		if r, err := l.Resolve(id); err == nil {
+			if err := refuseSections("archive", r); err != nil {
+				return err
+			}
+		}
+	}
 	layout := ""
 	if l.Config != nil {
 		layout = l.Config.Archive.Layout

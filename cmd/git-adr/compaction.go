@@ -444,6 +444,16 @@ func runCompaction(env *Env, o compactionOptions) error {
 		return err
 	}
 	if !o.analysisOnly() {
+		// Drafting rewrites and supersedes records: not sections of a
+		// single-file log.
+		for _, rc := range a.Roots {
+			for _, root := range l.LogFiles() {
+				if root.Dir() == rc.Path && rc.Count > 0 {
+					se := adr.WritableRoot(root, "compaction --mode "+string(o.mode)).(*adr.SectionError)
+					return usagef("%v", se).hint(se.Hint(), "name records that are files with --sources, or choose a --domain without the log's sections; `git adr compaction` without --mode analyses the log read-only")
+				}
+			}
+		}
 		if runCompactionMode == nil {
 			return failf("drafting is being built: --mode %s cannot run yet; nothing was planned or written", o.mode).
 				hint(fmt.Sprintf("preview the scope with `git adr compaction --mode %s --dry-run`", o.mode))

@@ -87,6 +87,9 @@ func runDecide(env *Env, ref, decision, reason string, commit, asJSON bool) erro
 	if err != nil {
 		return err
 	}
+	if err := refuseSections("decide", rec); err != nil {
+		return err
+	}
 	res := newChangeResult(rec.ID)
 	res.From, res.To = string(rec.Status), string(to)
 	changes, notes, err := l.Decide(rec, to, reason)
@@ -138,6 +141,9 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON
 	}
 	rec, err := resolveRecord(env, l, ref)
 	if err != nil {
+		return err
+	}
+	if err := refuseSections("decide", rec); err != nil {
 		return err
 	}
 	in, err := acceptInput(env, l)

@@ -295,7 +295,9 @@ func runGuardStatus(env *Env, asJSON bool) error {
 	}
 	if l, err := env.LazyLog(); err == nil {
 		for _, root := range l.Roots {
-			if root.Refused == nil {
+			// The guard protects archived records; a single-file log has
+			// no archive.
+			if root.Refused == nil && !root.File {
 				st.Roots = append(st.Roots, root.Dir())
 			}
 		}

@@ -92,6 +92,14 @@ func runIndex(env *Env, o indexOptions) error {
 	if err != nil {
 		return err
 	}
+	var logs []string
+	for _, r := range l.LogFiles() {
+		logs = append(logs, fmt.Sprintf("%s is a single-file log and its own index; no %s is written for it", r.Path, r.IndexName()))
+	}
+	env.notes(logs)
+	if len(logs) == len(l.Roots) && !o.json {
+		return nil
+	}
 	for _, ix := range ixs {
 		if ix.State == adr.IndexForeign {
 			return failf("%v", &adr.ForeignIndexError{Path: ix.Path}).
@@ -183,7 +191,9 @@ func indexes(env *Env, l *adr.Log) ([]adr.Index, error) {
 	}
 	want := map[string]bool{}
 	for _, r := range l.Roots {
-		want[r.Path] = true
+		if !r.File {
+			want[r.Path] = true
+		}
 	}
 	all, err := full.Indexes()
 	if err != nil {
@@ -195,7 +205,7 @@ func indexes(env *Env, l *adr.Log) ([]adr.Index, error) {
 			out = append(out, ix)
 		}
 	}
-	if len(out) != len(l.Roots) {
+	if len(out) != len(want) {
 		return l.Indexes()
 	}
 	return out, nil

@@ -114,6 +114,19 @@ func runInit(env *Env, dir, styleName string, asJSON bool) error {
 		created = append(created, ".adr-dir")
 	}
 	for _, root := range l.Roots {
+		if root.File {
+			// A single-file log is pinned as it is: it has no style of
+			// new records, and git-adr writes none into it.
+			if len(root.Records) == 0 {
+				return lifecycleErr(adr.WritableRoot(root, "init"))
+			}
+			fmt.Fprintf(&cfg, "\n[[roots]]\npath = %q\n", root.Dir())
+			res.Pinned = append(res.Pinned, pinnedRoot{Root: root.Dir(), Records: len(root.Records), Style: string(root.Style)})
+			if !asJSON {
+				fmt.Fprintf(env.Out, "pinned %s (%d records, %s)\n", adr.Escape(root.Dir()), len(root.Records), root.Style)
+			}
+			continue
+		}
 		s := root.Style
 		if style != "" {
 			s = style

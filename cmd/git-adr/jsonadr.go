@@ -274,6 +274,9 @@ func runImportJSON(env *Env, file string, o importOptions) error {
 	if root.Refused != nil {
 		return refusedRoot(root)
 	}
+	if err := adr.WritableRoot(root, "import"); err != nil {
+		return lifecycleErr(err)
+	}
 	repo, err := env.Repo()
 	if err != nil {
 		return err

@@ -74,6 +74,9 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string, asJSON bool) error
 	if err != nil {
 		return err
 	}
+	if err := refuseSections("link", src, dst); err != nil {
+		return err
+	}
 	res := newChangeResult(src.ID)
 	res.From, res.To = src.ID, dst.ID
 	changes, notes, err := l.Link(src, strings.TrimSpace(label), dst, strings.TrimSpace(reverse))
@@ -126,7 +129,23 @@ func lifecycleErr(err error) error {
 	if errors.As(err, &ue) {
 		return unparseable(ue)
 	}
+	var se *adr.SectionError
+	if errors.As(err, &se) {
+		return usagef("%v", se).hint(se.Hint())
+	}
 	return err
+}
+
+// refuseSections refuses command op when one of recs is a section of a
+// single-file log: git-adr writes records that are files (exit 2, nothing
+// written).
+func refuseSections(op string, recs ...*adr.Record) error {
+	for _, r := range recs {
+		if err := adr.Writable(r, op); err != nil {
+			return lifecycleErr(err)
+		}
+	}
+	return nil
 }
 
 // unparseable is the error for an edit of a record check reports

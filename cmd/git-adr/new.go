@@ -149,6 +149,9 @@ func runNew(env *Env, title string, o newOptions) error {
 	if root.Refused != nil {
 		return refusedRoot(root)
 	}
+	if err := adr.WritableRoot(root, "new"); err != nil {
+		return lifecycleErr(err)
+	}
 	opt.Root = root
 	for _, ref := range o.supersedes {
 		r, err := resolveRecord(env, l, ref)
@@ -156,6 +159,9 @@ func runNew(env *Env, title string, o newOptions) error {
 			return err
 		}
 		if err := l.Ensure(r); err != nil {
+			return err
+		}
+		if err := refuseSections("new", r); err != nil {
 			return err
 		}
 		opt.Supersedes = append(opt.Supersedes, r)
@@ -170,6 +176,9 @@ func runNew(env *Env, title string, o newOptions) error {
 			return err
 		}
 		if err := l.Ensure(r); err != nil {
+			return err
+		}
+		if err := refuseSections("new", r); err != nil {
 			return err
 		}
 		opt.Links = append(opt.Links, adr.LinkSpec{Target: r, Label: strings.TrimSpace(parts[1]), Reverse: strings.TrimSpace(parts[2])})

@@ -57,6 +57,9 @@ func runRenumber(env *Env, ref string, to int, toSet bool, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	if err := refuseSections("renumber", rec); err != nil {
+		return err
+	}
 	branches, err := env.branchTrees()
 	if err != nil {
 		return err

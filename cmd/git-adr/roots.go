@@ -34,7 +34,8 @@ func rootsCommand(env *Env) *cli.Command {
 from the current directory upwards) and .log4brains.yml; otherwise the
 conventional directories (doc/adr, docs/adr, docs/decisions,
 docs/architecture/decisions, ...) plus a bounded scan for folders of numbered
-records with ADR structure.
+records with ADR structure and for single-file logs (a DECISIONS.md, ADR.md or
+decision-log.md holding "## ADR-001: Title" sections; style single-file).
 
 With --verbose, also lists every file and folder of each root that is not a
 record, with the reason (a README, a template, a folder, a file without a

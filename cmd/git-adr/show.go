@@ -37,10 +37,18 @@ Examples:
 // usage errors with hints.
 func resolveRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
 	recRef, _ := adr.SplitLocator(ref)
-	if strings.Contains(recRef, "/") || strings.HasSuffix(strings.ToLower(recRef), ".md") {
+	if strings.Contains(recRef, "/") || strings.HasSuffix(strings.ToLower(recRef), ".md") || strings.Contains(strings.ToLower(recRef), ".md:") {
 		if repo, err := env.Repo(); err == nil {
 			if rel, ok := repo.Rel(recRef); ok && l.ByPath(rel) != nil {
 				return l.ByPath(rel), nil
+			}
+			// "DECISIONS.md:21": a section of a single-file log.
+			if p, line, ok := strings.Cut(recRef, ":"); ok {
+				if rel, ok := repo.Rel(p); ok {
+					if r, err := l.Resolve(rel + ":" + line); err == nil {
+						return r, nil
+					}
+				}
 			}
 		}
 	}
@@ -52,9 +60,9 @@ func resolveRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
 	if errors.As(err, &amb) {
 		e := usagef("%q names %d records", ref, len(amb.Candidates))
 		for _, c := range amb.Candidates {
-			e.hint(fmt.Sprintf("%s is %s", c.ID, c.Path))
+			e.hint(fmt.Sprintf("%s is %s", c.ID, c.Locus()))
 		}
-		return nil, e.hint("name one by its path, for example `" + amb.Candidates[0].Path + "`")
+		return nil, e.hint("name one by its path, for example `" + amb.Candidates[0].Locus() + "`")
 	}
 	if adr.IsNotFound(err) {
 		return nil, usagef("no record %q", ref).hint("run `git adr list` to see IDs")
@@ -86,7 +94,7 @@ func runShow(env *Env, ref string, asJSON bool) error {
 	}
 	_, anchor := adr.SplitLocator(ref)
 	var unit *adr.Unit
-	content := string(r.Text.Src)
+	content := string(r.Content())
 	if anchor != "" {
 		u, text, ok := r.Excerpt(anchor)
 		if !ok {
@@ -120,7 +128,12 @@ func runShow(env *Env, ref string, asJSON bool) error {
 	if r.Date != "" {
 		fmt.Fprintf(w, "date:    %s\n", esc(r.Date))
 	}
-	fmt.Fprintf(w, "path:    %s\n", esc(r.Path))
+	if r.InLogFile() {
+		from, to := r.LineRange()
+		fmt.Fprintf(w, "path:    %s:%d-%d (a section of a single-file log)\n", esc(r.Path), from, to)
+	} else {
+		fmt.Fprintf(w, "path:    %s\n", esc(r.Path))
+	}
 	fmt.Fprintf(w, "style:   %s\n", r.Style)
 	if len(r.Domains) > 0 {
 		fmt.Fprintf(w, "domains: %s\n", esc(strings.Join(r.Domains, ", ")))
