@@ -385,19 +385,19 @@ func liveSections(r *adr.Record) (live, total int) {
 // hasDecisionText reports whether any section other than the status has a
 // non-blank line. A record without sections is taken to have text.
 func hasDecisionText(r *adr.Record) bool {
-	if r.Text == nil || len(r.Units) == 0 {
+	if r.Text() == nil || len(r.Units) == 0 {
 		return true
 	}
 	for _, u := range r.Units {
 		if u.Anchor == "status" {
 			continue
 		}
-		for i := u.Start; i < u.End && i < len(r.Text.Lines); i++ {
-			switch r.Text.Lines[i].Kind {
+		for i := u.Start; i < u.End && i < len(r.Text().Lines); i++ {
+			switch r.Text().Lines[i].Kind {
 			case adr.LineBlank, adr.LineComment:
 				continue
 			}
-			if strings.TrimSpace(r.Text.LineText(i)) != "" {
+			if strings.TrimSpace(r.Text().LineText(i)) != "" {
 				return true
 			}
 		}

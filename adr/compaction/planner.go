@@ -103,7 +103,7 @@ func NewPlan(l *adr.Log, a *Analysis, o PlanOptions) (*Plan, error) {
 	p.ID = PlanID(p.Mode, p.Scope, p.Base, p.Membership)
 	// Read volume: every source and evidence body once.
 	for _, r := range append(append([]*adr.Record(nil), inScope...), evidenceRecords(l, p.Evidence)...) {
-		text := string(r.Text.Src)
+		text := string(r.Text().Src)
 		p.Read.Bytes += len(text)
 		p.Read.CodePoints += utf8.RuneCountInString(text)
 		if o.Tokens != nil {
@@ -119,7 +119,7 @@ func NewPlan(l *adr.Log, a *Analysis, o PlanOptions) (*Plan, error) {
 func SourceOf(r *adr.Record) Source { return sourceOf(r) }
 
 func sourceOf(r *adr.Record) Source {
-	s := Source{ID: r.ID, Path: r.Path, Blob: view.BlobHash(r.Text.Src), Status: string(r.Status), Units: []Unit{}}
+	s := Source{ID: r.ID, Path: r.Path, Blob: view.BlobHash(r.Text().Src), Status: string(r.Status), Units: []Unit{}}
 	for _, u := range r.Units {
 		s.Units = append(s.Units, Unit{Locator: u.ID, Hash: u.Hash, Lines: [2]int{u.Start, u.End}})
 	}

@@ -25,7 +25,7 @@ type part struct {
 // part of a unit's evidence. The cut depends only on the text and limit,
 // so a part's identity ("[2/3]") is stable across pages.
 func splitUnit(r *adr.Record, u adr.Unit, limit int) []part {
-	t := r.Text
+	t := r.Text()
 	first, last := u.Start-1, min(u.End, len(t.Lines))-1
 	for last > first && strings.TrimSpace(t.LineText(last)) == "" {
 		last--

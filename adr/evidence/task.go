@@ -71,7 +71,7 @@ func recordDoc(r *adr.Record) retrieve.Doc {
 		fields = append(fields, retrieve.Field{Text: r.UnitText(u), Weight: w})
 	}
 	if len(r.Units) == 0 {
-		fields = append(fields, retrieve.Field{Text: string(r.Text.Src), Weight: 1})
+		fields = append(fields, retrieve.Field{Text: string(r.Text().Src), Weight: 1})
 	}
 	return retrieve.Doc{ID: r.Path, Fields: fields, Lang: recordLanguage(r)}
 }
@@ -84,7 +84,7 @@ func baseName(p string) string {
 }
 
 func recordLanguage(r *adr.Record) retrieve.Language {
-	sample := r.Text.Src
+	sample := r.Text().Src
 	if len(sample) > 4000 {
 		sample = sample[:4000]
 	}
@@ -300,7 +300,7 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 		if r.Archived {
 			continue // archived bodies are reached through relations only
 		}
-		k := keyOf(r.Path, r.Text.Src)
+		k := keyOf(r.Path, r.Text().Src)
 		d, ok := cache.get(k)
 		if !ok {
 			doc := recordDoc(r)

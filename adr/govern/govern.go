@@ -278,11 +278,11 @@ func substance(r *adr.Record) map[string][]numbered {
 			continue
 		}
 		var lines []numbered
-		for i := u.Start - 1; i < u.End && i < len(r.Text.Lines); i++ {
+		for i := u.Start - 1; i < u.End && i < len(r.Text().Lines); i++ {
 			if skip[i] {
 				continue
 			}
-			if line := strings.TrimRight(r.Text.LineText(i), " \t\r"); line != "" {
+			if line := strings.TrimRight(r.Text().LineText(i), " \t\r"); line != "" {
 				lines = append(lines, numbered{line, i + 1})
 			}
 		}

@@ -164,7 +164,7 @@ func (x *Index) Govern(paths []string) []Match {
 			addm(Match{Record: m.rec, Path: p, Kind: ByMarker, Why: fmt.Sprintf("marker %s at %s:%d", m.ref, p, m.line)})
 		}
 		for _, r := range x.log.Records {
-			if seen[r] || r.Archived || r.Text == nil {
+			if seen[r] || r.Archived || r.Text() == nil {
 				continue
 			}
 			if what := mentions(r, p); what != "" {
@@ -181,7 +181,7 @@ func (x *Index) Govern(paths []string) []Match {
 // so that a word in prose does not count; folders further up are not
 // asked about: "src/" would name every file.
 func mentions(r *adr.Record, p string) string {
-	src := string(r.Text.Src)
+	src := string(r.Text().Src)
 	if strings.Contains(src, p) {
 		return p
 	}

@@ -106,7 +106,7 @@ func addShowTool(srv *mcpserver.Server, env *Env) {
 				}
 				pg.Units = append(pg.Units, u.ID)
 			}
-			content := string(r.Text.Src)
+			content := string(r.Text().Src)
 			if _, anchor := adr.SplitLocator(a.ID); anchor != "" {
 				u, text, ok := r.Excerpt(anchor)
 				if !ok {

@@ -86,7 +86,7 @@ func runShow(env *Env, ref string, asJSON bool) error {
 	}
 	_, anchor := adr.SplitLocator(ref)
 	var unit *adr.Unit
-	content := string(r.Text.Src)
+	content := string(r.Text().Src)
 	if anchor != "" {
 		u, text, ok := r.Excerpt(anchor)
 		if !ok {
