@@ -106,6 +106,8 @@ type Record struct {
 
 	// lazy marks a record known by its file name only (see Log.Ensure).
 	lazy bool
+	// src reads text on demand for a record the parse cache served.
+	src *lazySource
 	// otherStatuses are statuses stated after the first one that differ
 	// from it ("status: active" in the front matter, "Rejected" in the
 	// Status section); check reports them.
@@ -124,9 +126,6 @@ type statusMention struct {
 	// Line is 1-based.
 	Line int
 }
-
-// Text is the record's source: its exact bytes with a line index.
-func (r *Record) Text() *Text { return r.text }
 
 // TextRecord is a record made of a text alone, identified by its path (a
 // CURRENT view answered as evidence): no metadata is read from it.
