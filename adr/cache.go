@@ -433,4 +433,3 @@ func gitBlobHash(data []byte) string {
 // blobHasher is implemented by the directory entries of git trees and of
 // the index (gitops): the blob a file holds, known without reading it.
 type blobHasher interface{ BlobHash() string }
-

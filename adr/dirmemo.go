@@ -34,7 +34,7 @@ func (m *dirMemo) ReadDir(name string) ([]fs.DirEntry, error) {
 	return append([]fs.DirEntry(nil), d.entries...), d.err
 }
 
-func (m *dirMemo) ReadFile(name string) ([]byte, error) { return fs.ReadFile(m.FS, name) }
+func (m *dirMemo) ReadFile(name string) ([]byte, error)  { return fs.ReadFile(m.FS, name) }
 func (m *dirMemo) Stat(name string) (fs.FileInfo, error) { return fs.Stat(m.FS, name) }
 
 // underlying is the file system a memo lists, for readers that outlive
