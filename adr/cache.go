@@ -89,7 +89,7 @@ const CacheFile = "parse.bin"
 // with what Parse derives.
 const (
 	cacheMagic   = "git-adr parse cache\n"
-	cacheVersion = 1
+	cacheVersion = 2
 )
 
 // The bounds of the file: entries unused by the last cacheKeepGens saves

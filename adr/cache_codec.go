@@ -60,6 +60,7 @@ func encodeParsed(b []byte, r *Record) []byte {
 	}
 	e.bool(r.onlyTitle)
 	e.str(r.bareTitle)
+	e.str(r.sum)
 	return e.b
 }
 
@@ -119,6 +120,7 @@ func decodeParsed(s string) (*Record, error) {
 	}
 	r.onlyTitle = d.bool()
 	r.bareTitle = d.str()
+	r.sum = d.str()
 	if d.err != nil || d.s != "" {
 		return nil, errCacheEntry
 	}

@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"sync"
@@ -31,6 +32,7 @@ func readRecord(fsys fs.FS, p string, e fs.DirEntry, cache *Cache, now time.Time
 			if blob := bh.BlobHash(); blob != "" {
 				if rec := cache.lookup(blob); rec != nil {
 					rec.src = &lazySource{fsys: underlying(fsys), path: p, blob: blob}
+					rec.blob = blob
 					return rec, nil
 				}
 			}
@@ -38,6 +40,7 @@ func readRecord(fsys fs.FS, p string, e fs.DirEntry, cache *Cache, now time.Time
 			if blob, ok := cache.statBlob(key, st); ok {
 				if rec := cache.lookup(blob); rec != nil {
 					rec.src = &lazySource{fsys: underlying(fsys), path: p, blob: blob, verify: true}
+					rec.blob = blob
 					return rec, nil
 				}
 			}
@@ -53,8 +56,11 @@ func readRecord(fsys fs.FS, p string, e fs.DirEntry, cache *Cache, now time.Time
 		rec.text = NewText(data)
 	} else {
 		rec = Parse(data)
+		sum := sha256.Sum256(data)
+		rec.sum = string(sum[:])
 		cache.store(blob, rec)
 	}
+	rec.blob = blob
 	if hasStat {
 		st.blob = blob
 		cache.noteStat(key, st, now)
@@ -92,6 +98,25 @@ func (r *Record) Text() *Text {
 		return s.text
 	}
 	return r.text
+}
+
+// Blob is the git blob hash of the record's text (the object name git
+// gives its bytes), known without reading the file when the parse cache
+// served the record.
+func (r *Record) Blob() string {
+	if r.blob != "" {
+		return r.blob // re-parsing a changed file clears it
+	}
+	return gitBlobHash(r.Text().Src)
+}
+
+// SourceSHA256 is the SHA-256 of the record's text, known without reading
+// the file when the parse cache served the record.
+func (r *Record) SourceSHA256() [32]byte {
+	if len(r.sum) == sha256.Size {
+		return [32]byte([]byte(r.sum))
+	}
+	return sha256.Sum256(r.Text().Src)
 }
 
 func (s *lazySource) load(r *Record) {

@@ -108,6 +108,11 @@ type Record struct {
 	lazy bool
 	// src reads text on demand for a record the parse cache served.
 	src *lazySource
+	// blob is the git blob hash of the text, when the load knew it.
+	blob string
+	// sum is the SHA-256 of the text (32 bytes), when the parse cache
+	// holds it.
+	sum string
 	// otherStatuses are statuses stated after the first one that differ
 	// from it ("status: active" in the front matter, "Rejected" in the
 	// Status section); check reports them.

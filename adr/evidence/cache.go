@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
@@ -40,11 +39,11 @@ type termCache struct {
 
 // keyOf keys a record by its path and git blob hash (the object name git
 // gives its bytes), so the cache agrees with git about what changed.
-func keyOf(path string, src []byte) cacheKey {
+func keyOf(path, blob string) cacheKey {
 	h := sha256.New()
 	h.Write([]byte(path))
 	h.Write([]byte{0})
-	h.Write([]byte(view.BlobHash(src)))
+	h.Write([]byte(blob))
 	var k cacheKey
 	copy(k[:], h.Sum(nil))
 	return k

@@ -300,7 +300,7 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 		if r.Archived {
 			continue // archived bodies are reached through relations only
 		}
-		k := keyOf(r.Path, r.Text().Src)
+		k := keyOf(r.Path, r.Blob())
 		d, ok := cache.get(k)
 		if !ok {
 			doc := recordDoc(r)
