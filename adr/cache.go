@@ -30,8 +30,12 @@ import (
 //     bytes in the work tree are not always the blob the index names
 //     (core.autocrlf, eol attributes, filters): the cache trusts only
 //     bytes it hashed itself. A file changed less than two seconds before
-//     it was read is never recorded, so a change within one tick of the
-//     file system clock cannot go unseen (git's "racily clean" entries).
+//     it was read is never recorded, nor trusted when it changed less than
+//     two seconds before the cache file was written (the file system's
+//     clock, as git compares with its index file's time), so a change
+//     within one tick of the file system clock cannot go unseen, not even
+//     one that keeps size and modification time (git's "racily clean"
+//     entries).
 //   - Any other file is read and hashed; only a hash the cache does not
 //     know is parsed.
 //
@@ -50,10 +54,13 @@ type Cache struct {
 
 	once sync.Once
 	// data is the file read, as one string that decoded records share.
-	data  string
-	gen   uint32
-	blobs map[string]cacheEntry // blob hash -> encoded record
-	stats map[statKey]statEntry
+	data string
+	gen  uint32
+	// written is the modification time of the file read (Unix ns), on
+	// the clock of the file system that holds it.
+	written int64
+	blobs   map[string]cacheEntry // blob hash -> encoded record
+	stats   map[statKey]statEntry
 
 	mu       sync.Mutex
 	added    map[string]string // blob hash -> encoded record, new in this run
@@ -122,10 +129,11 @@ func (c *Cache) load() {
 		c.used = map[string]bool{}
 		c.newStats = map[statKey]statEntry{}
 		c.keptStat = map[statKey]bool{}
-		data, err := os.ReadFile(filepath.Join(c.dir, CacheFile))
+		data, written, err := readCacheFile(filepath.Join(c.dir, CacheFile))
 		if err != nil {
 			return
 		}
+		c.written = written
 		// The file is never changed once read: decoded records share its
 		// bytes as strings without a copy.
 		if err := c.decode(unsafe.String(unsafe.SliceData(data), len(data))); err != nil {
@@ -177,6 +185,14 @@ func (c *Cache) statBlob(k statKey, st statEntry) (string, bool) {
 	c.load()
 	e, ok := c.stats[k]
 	if !ok || e.size != st.size || e.mtime != st.mtime || e.ctime != st.ctime {
+		return "", false
+	}
+	// git's rule for racily clean entries, on the file system's clock
+	// rather than this process's: a file modified or changed less than
+	// the margin before the cache file was written may have changed again
+	// within the same tick of that clock (a clock skewed from the wall
+	// clock, as on network file systems, passes noteStat's check).
+	if lim := c.written - int64(statMargin); e.mtime >= lim || e.ctime >= lim {
 		return "", false
 	}
 	c.mu.Lock()
@@ -263,6 +279,22 @@ func (c *Cache) Save() error {
 	}
 	c.changed = false
 	return nil
+}
+
+// readCacheFile reads the cache file and the modification time it has as
+// it is read.
+func readCacheFile(p string) ([]byte, int64, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	data, err := io.ReadAll(f)
+	return data, fi.ModTime().UnixNano(), err
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

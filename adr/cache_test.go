@@ -48,6 +48,20 @@ func copyCorpora(t *testing.T) []string {
 	return out
 }
 
+// saveAged saves the cache and dates its file at the cache's clock (see
+// laterClock): the stat entries it holds are then older than the file by
+// more than the margin, as they are in use.
+func saveAged(t *testing.T, c *Cache) {
+	t.Helper()
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	now := cacheNow()
+	if err := os.Chtimes(filepath.Join(c.dir, CacheFile), now, now); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // laterClock moves the cache's clock past the stat margin, so that files
 // written by the test count as old enough to be trusted by stat data.
 func laterClock(t *testing.T) {
@@ -120,9 +134,7 @@ func TestCacheColdWarm(t *testing.T) {
 					if got := snapshot(t, l); got != want {
 						t.Fatalf("lazy=%v, %s load differs from a load without cache:\n%s", lazy, step, firstDiff(want, got))
 					}
-					if err := c.Save(); err != nil {
-						t.Fatal(err)
-					}
+					saveAged(t, c)
 				}
 				// Stat data that no longer match (a copy of the files,
 				// new inodes): records are read, hashed and served.
@@ -257,9 +269,7 @@ func cacheRepo(t *testing.T) (dir, cdir, want string) {
 	if _, err := Load(os.DirFS(dir), LoadOptions{Cache: c}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Save(); err != nil {
-		t.Fatal(err)
-	}
+	saveAged(t, c)
 	return dir, cdir, want
 }
 
@@ -383,7 +393,7 @@ func TestCacheChangedFile(t *testing.T) {
 	// Now served from the cache by stat data, then changed under it.
 	c := OpenCache(cdir, false)
 	l0, _ := Load(os.DirFS(dir), LoadOptions{Cache: c})
-	c.Save()
+	saveAged(t, c)
 	c = OpenCache(cdir, false)
 	l, err = Load(os.DirFS(dir), LoadOptions{Cache: c})
 	if err != nil {
@@ -490,5 +500,68 @@ func TestCachePrunes(t *testing.T) {
 	}
 	if len(c.stats) > 3 {
 		t.Errorf("%d stat entries for 3 files", len(c.stats))
+	}
+}
+
+// TestCacheRacyStat: stat data are trusted only when the file had not
+// changed for a while when the cache read it (git's "racily clean"
+// entries). A file written just before a load gets no stat entry, so an
+// edit in the same clock tick that keeps its size and modification time
+// (`touch -r`) is seen; and an entry is not trusted when the cache file
+// itself was written within the margin of the file's times, whatever the
+// process's clock said (a file system clock skewed from it).
+func TestCacheRacyStat(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "doc", "adr")
+	os.MkdirAll(root, 0o755)
+	p := filepath.Join(root, "0001-use-postgresql.md")
+	body := "# 1. Use PostgreSQL\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\nWe will.\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cdir := t.TempDir()
+	c := OpenCache(cdir, false)
+	if _, err := Load(os.DirFS(dir), LoadOptions{Cache: c}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(cdir, false)
+	c.load()
+	if len(c.blobs) != 1 || len(c.stats) != 0 {
+		t.Fatalf("a file written just now: %d records, %d stat entries cached; want 1 and 0", len(c.blobs), len(c.stats))
+	}
+	fi, _ := os.Stat(p)
+	os.WriteFile(p, []byte(strings.Replace(body, "Accepted", "Rejected", 1)), 0o644)
+	os.Chtimes(p, fi.ModTime(), fi.ModTime())
+	l, err := Load(os.DirFS(dir), LoadOptions{Cache: OpenCache(cdir, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := l.Resolve("1"); r.Status != Rejected {
+		t.Fatalf("status %q after a same-size edit with the mtime put back", r.Status)
+	}
+
+	// The process's clock says the file is old enough, the cache file's
+	// time says it is not: the entry is written but never trusted.
+	laterClock(t)
+	c = OpenCache(cdir, false)
+	if _, err := Load(os.DirFS(dir), LoadOptions{Cache: c}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(cdir, false)
+	l, err = Load(os.DirFS(dir), LoadOptions{Cache: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.stats) != 1 {
+		t.Fatalf("%d stat entries, want 1", len(c.stats))
+	}
+	if n := servedUnread(l); n != 0 {
+		t.Fatalf("%d records served by stat data recorded within the margin of the cache file's time", n)
 	}
 }
