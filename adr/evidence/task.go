@@ -206,13 +206,16 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	// matches the task more than 1/notInForceFactor times as well (a
 	// question about a rejected option should get that record).
 	if req.Intent != History && !s.Ablate.NoTiering {
-		adjusted := func(h retrieve.Hit) float64 {
-			if s.standingOf(recs[h.Doc]).inForce {
-				return h.Score
+		// Each record's standing once, not per comparison: it reads the
+		// record's text and scans every line.
+		adjusted := map[int]float64{}
+		for _, h := range matched {
+			adjusted[h.Doc] = h.Score
+			if !s.standingOf(recs[h.Doc]).inForce {
+				adjusted[h.Doc] = h.Score * notInForceFactor
 			}
-			return h.Score * notInForceFactor
 		}
-		sort.SliceStable(matched, func(a, b int) bool { return adjusted(matched[a]) > adjusted(matched[b]) })
+		sort.SliceStable(matched, func(a, b int) bool { return adjusted[matched[a].Doc] > adjusted[matched[b].Doc] })
 	}
 	// Applicable system constraints first, then matches in that order,
 	// each superseded match led by its successor.
