@@ -143,9 +143,16 @@ var (
 	encErr  error
 )
 
+func loadEncoder() { enc, encErr = tokenizer.Get(tokenizer.O200kBase) }
+
+// PrepareTokens starts building the o200k_base vocabulary (some 30 ms of
+// one core, a map of 200,000 tokens) in the background, for a caller
+// that will count tokens once it has done other work.
+func PrepareTokens() { go encOnce.Do(loadEncoder) }
+
 // tokensO200k counts o200k_base tokens; -1 when the encoder is unavailable.
 func tokensO200k(b []byte) int {
-	encOnce.Do(func() { enc, encErr = tokenizer.Get(tokenizer.O200kBase) })
+	encOnce.Do(loadEncoder)
 	if encErr != nil {
 		return -1
 	}
