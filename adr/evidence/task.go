@@ -3,8 +3,10 @@ package evidence
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/navigate/retrieve"
@@ -297,8 +299,9 @@ func (s *Service) leadWhy(h retrieve.Hit, rk *ranked) string {
 func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index) {
 	cache := loadTermCache(s.CacheDir)
 	var recs []*adr.Record
-	var ids []string
-	var body, title []retrieve.DocTerms
+	var keys []cacheKey
+	var docs []cachedDoc
+	var missing []int
 	for _, r := range s.Log.Records {
 		if r.Archived {
 			continue // archived bodies are reached through relations only
@@ -306,14 +309,39 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 		k := keyOf(r.Path, r.Blob())
 		d, ok := cache.get(k)
 		if !ok {
-			doc := recordDoc(r)
-			d = cachedDoc{body: retrieve.Analyze(doc), title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
-			cache.put(k, d)
+			missing = append(missing, len(recs))
 		}
 		recs = append(recs, r)
-		ids = append(ids, r.Path)
-		body = append(body, d.body)
-		title = append(title, d.title)
+		keys = append(keys, k)
+		docs = append(docs, d)
+	}
+	// Analysis is most of a cold query: records are independent, so it
+	// runs on every core.
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(missing)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				doc := recordDoc(recs[i])
+				docs[i] = cachedDoc{body: retrieve.Analyze(doc), title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
+			}
+		}()
+	}
+	for _, i := range missing {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, i := range missing {
+		cache.put(keys[i], docs[i])
+	}
+	ids := make([]string, len(recs))
+	body := make([]retrieve.DocTerms, len(recs))
+	title := make([]retrieve.DocTerms, len(recs))
+	for i, r := range recs {
+		ids[i], body[i], title[i] = r.Path, docs[i].body, docs[i].title
 	}
 	// A cache that cannot be written only costs time.
 	_ = cache.save()
