@@ -115,8 +115,8 @@ type result struct {
 	// lines and code are the warm-up run's stdout line count and exit
 	// code, for notes (check's findings).
 	lines, code int
-	// rss is the largest peak resident set size of the timed runs, in
-	// KiB (of the process and its children: git-adr under git).
+	// rss is the peak resident set size of one more, untimed run, in
+	// KiB (see measureRSS).
 	rss int64
 }
 
@@ -199,7 +199,7 @@ func (b *bench) measure(r *result, dir string) {
 				return
 			}
 		}
-		d, code, stdout, rss, err := b.once(r.cmd, r.n, dir)
+		d, code, stdout, err := b.once(r.cmd, r.n, dir, nil)
 		if err != nil {
 			if i == 0 && r.cmd.tool == toolGitADR && isUnknownCommand(err) {
 				r.unavailable = true
@@ -219,7 +219,6 @@ func (b *bench) measure(r *result, dir string) {
 		}
 		if i > 0 {
 			r.times = append(r.times, d)
-			r.rss = max(r.rss, rss)
 			spent += d
 		}
 		if r.cmd.writes {
@@ -238,6 +237,47 @@ func (b *bench) measure(r *result, dir string) {
 			break
 		}
 	}
+	if r.cmd.tool == toolGitADR {
+		b.measureRSS(r, dir)
+	}
+}
+
+// measureRSS runs a git-adr command once more, untimed, under
+// /usr/bin/time, for its peak resident set size: the kernel charges a
+// child started by vfork (as Go starts processes) with its parent's peak
+// until it calls exec, so a child's own rusage would report the
+// benchmark's memory, not git-adr's. Without /usr/bin/time nothing is
+// reported.
+func (b *bench) measureRSS(r *result, dir string) {
+	timeBin, err := exec.LookPath("/usr/bin/time")
+	if err != nil {
+		return
+	}
+	f, err := os.CreateTemp(b.dir, "rss-*")
+	if err != nil {
+		return
+	}
+	f.Close()
+	defer os.Remove(f.Name())
+	if r.cmd.cold {
+		if os.RemoveAll(filepath.Join(dir, ".git", "adr", "cache")) != nil {
+			return
+		}
+	}
+	if _, _, _, err := b.once(r.cmd, r.n, dir, []string{timeBin, "-f", "%M", "-o", f.Name()}); err != nil {
+		return
+	}
+	if r.cmd.writes && b.reset(dir) != nil {
+		return
+	}
+	data, err := os.ReadFile(f.Name())
+	if err != nil {
+		return
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if kb, err := strconv.ParseInt(strings.TrimSpace(lines[len(lines)-1]), 10, 64); err == nil {
+		r.rss = kb
+	}
 }
 
 // runError is a command that exited with an unexpected code.
@@ -255,9 +295,10 @@ func isUnknownCommand(err error) bool {
 	return errors.As(err, &re) && re.code == 2 && strings.Contains(re.stderr, "unknown command")
 }
 
-// once runs the command in dir and times it from start to exit; it also
-// returns the exit code, stdout and peak RSS (KiB).
-func (b *bench) once(c command, n int, dir string) (time.Duration, int, []byte, int64, error) {
+// once runs the command in dir, behind the wrapper command line when
+// there is one, and times it from start to exit; it also returns the exit
+// code and stdout.
+func (b *bench) once(c command, n int, dir string, wrapper []string) (time.Duration, int, []byte, error) {
 	var stdout, stderr bytes.Buffer
 	args := slices.Clone(c.args)
 	for i, a := range args {
@@ -265,10 +306,11 @@ func (b *bench) once(c command, n int, dir string) (time.Duration, int, []byte, 
 			args[i] = strconv.Itoa(max(1, n/2))
 		}
 	}
-	cmd := exec.Command(args[0], args[1:]...)
 	if c.tool == toolGitADR {
-		cmd = exec.Command("git", args...)
+		args = append([]string{"git"}, args...)
 	}
+	args = append(slices.Clone(wrapper), args...)
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir, cmd.Env = dir, b.env
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -278,7 +320,7 @@ func (b *bench) once(c command, n int, dir string) (time.Duration, int, []byte, 
 	if err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
-			return 0, 0, nil, 0, err
+			return 0, 0, nil, err
 		}
 		code = ee.ExitCode()
 	}
@@ -287,9 +329,9 @@ func (b *bench) once(c command, n int, dir string) (time.Duration, int, []byte, 
 		ok = []int{0}
 	}
 	if !slices.Contains(ok, code) {
-		return 0, code, nil, 0, &runError{code: code, stderr: stderr.String()}
+		return 0, code, nil, &runError{code: code, stderr: stderr.String()}
 	}
-	return d, code, stdout.Bytes(), peakRSS(cmd.ProcessState), nil
+	return d, code, stdout.Bytes(), nil
 }
 
 func verifyNew(n int, dir string, _ []byte) error {
