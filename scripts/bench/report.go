@@ -215,7 +215,8 @@ func (rep *report) machine() []string {
 
 func (rep *report) method() string {
 	return fmt.Sprintf("Median wall-clock time of %d timed runs per command after one discarded warm-up run "+
-		"(warm file cache), each a fresh process started from the repository root as a user would; "+
+		"(warm file cache), each a fresh process started from the repository root as a user would, "+
+		"with the median CPU time (user plus system) and the peak RSS of git-adr; "+
 		"generated adr-tools logs, seed %d; measured %s.", rep.opts.runs, rep.opts.seed, rep.facts.date)
 }
 
@@ -296,9 +297,9 @@ func (rep *report) text(w io.Writer) {
 	fmt.Fprintln(w, rep.method())
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "records\tcommand\tgit-adr\tpeak RSS\tadr-tools\tadr-tools / git-adr")
+	fmt.Fprintln(tw, "records\tcommand\tgit-adr\tCPU\tpeak RSS\tadr-tools\tadr-tools / git-adr")
 	for _, rw := range rep.rows() {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", rw.n, rep.command(rw, false), rep.cell(rw.gitADR), rss(rw.gitADR), rep.cell(rw.other), ratio(rw.gitADR, rw.other))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", rw.n, rep.command(rw, false), rep.cell(rw.gitADR), cpu(rw.gitADR), rss(rw.gitADR), rep.cell(rw.other), ratio(rw.gitADR, rw.other))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
@@ -340,9 +341,9 @@ func (rep *report) markdown() string {
 	for _, l := range rep.machine() {
 		fmt.Fprintf(&b, "- %s\n", l)
 	}
-	b.WriteString("\n| records | command | git-adr | peak RSS | adr-tools | adr-tools ÷ git-adr |\n|---:|---|---:|---:|---:|---:|\n")
+	b.WriteString("\n| records | command | git-adr | CPU | peak RSS | adr-tools | adr-tools ÷ git-adr |\n|---:|---|---:|---:|---:|---:|---:|\n")
 	for _, rw := range rep.rows() {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", thousands(rw.n), rep.command(rw, true), rep.cell(rw.gitADR), rss(rw.gitADR), rep.cell(rw.other), ratio(rw.gitADR, rw.other))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", thousands(rw.n), rep.command(rw, true), rep.cell(rw.gitADR), cpu(rw.gitADR), rss(rw.gitADR), rep.cell(rw.other), ratio(rw.gitADR, rw.other))
 	}
 	b.WriteString("\nThe goals of issue 17, from the figures above (`nav search` against `rg -F` is measured by `scripts/bench-nav`, see benchmarks-nav.md):\n\n")
 	b.WriteString("| goal | records | measured | target | met |\n|---|---:|---:|---:|---|\n")
@@ -378,6 +379,16 @@ func (rep *report) markdown() string {
 		}
 	}
 	return b.String()
+}
+
+// cpu is the median user plus system CPU time of a result's runs: less
+// moved by other work on the machine than the wall-clock time, and above
+// it when a command uses several cores.
+func cpu(r *result) string {
+	if r == nil || len(r.cpu) == 0 {
+		return "–"
+	}
+	return formatDuration(medianOf(r.cpu))
 }
 
 // rss is a result's peak RSS in MiB.

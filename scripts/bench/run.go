@@ -104,8 +104,9 @@ func verifyNonEmpty(_ int, _ string, stdout []byte) error {
 type result struct {
 	n   int
 	cmd command
-	// times are the timed runs (the warm-up run excluded).
-	times []time.Duration
+	// times are the timed runs (the warm-up run excluded), and cpu their
+	// user plus system CPU time (of git and the git-adr it waits for).
+	times, cpu []time.Duration
 	// skipped or unavailable explain a missing measurement.
 	skipped     string
 	unavailable bool
@@ -124,11 +125,13 @@ func (r *result) label() string {
 	return fmt.Sprintf("%s at %d records", r.cmd.display(), r.n)
 }
 
-func (r *result) median() time.Duration {
-	if len(r.times) == 0 {
+func (r *result) median() time.Duration { return medianOf(r.times) }
+
+func medianOf(times []time.Duration) time.Duration {
+	if len(times) == 0 {
 		return 0
 	}
-	t := slices.Clone(r.times)
+	t := slices.Clone(times)
 	slices.Sort(t)
 	if len(t)%2 == 1 {
 		return t[len(t)/2]
@@ -199,7 +202,7 @@ func (b *bench) measure(r *result, dir string) {
 				return
 			}
 		}
-		d, code, stdout, err := b.once(r.cmd, r.n, dir, nil)
+		d, code, stdout, cpu, err := b.once(r.cmd, r.n, dir, nil)
 		if err != nil {
 			if i == 0 && r.cmd.tool == toolGitADR && isUnknownCommand(err) {
 				r.unavailable = true
@@ -219,6 +222,7 @@ func (b *bench) measure(r *result, dir string) {
 		}
 		if i > 0 {
 			r.times = append(r.times, d)
+			r.cpu = append(r.cpu, cpu)
 			spent += d
 		}
 		if r.cmd.writes {
@@ -264,7 +268,7 @@ func (b *bench) measureRSS(r *result, dir string) {
 			return
 		}
 	}
-	if _, _, _, err := b.once(r.cmd, r.n, dir, []string{timeBin, "-f", "%M", "-o", f.Name()}); err != nil {
+	if _, _, _, _, err := b.once(r.cmd, r.n, dir, []string{timeBin, "-f", "%M", "-o", f.Name()}); err != nil {
 		return
 	}
 	if r.cmd.writes && b.reset(dir) != nil {
@@ -297,8 +301,8 @@ func isUnknownCommand(err error) bool {
 
 // once runs the command in dir, behind the wrapper command line when
 // there is one, and times it from start to exit; it also returns the exit
-// code and stdout.
-func (b *bench) once(c command, n int, dir string, wrapper []string) (time.Duration, int, []byte, error) {
+// code, stdout and the CPU time used.
+func (b *bench) once(c command, n int, dir string, wrapper []string) (time.Duration, int, []byte, time.Duration, error) {
 	var stdout, stderr bytes.Buffer
 	args := slices.Clone(c.args)
 	for i, a := range args {
@@ -320,7 +324,7 @@ func (b *bench) once(c command, n int, dir string, wrapper []string) (time.Durat
 	if err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
-			return 0, 0, nil, err
+			return 0, 0, nil, 0, err
 		}
 		code = ee.ExitCode()
 	}
@@ -329,9 +333,9 @@ func (b *bench) once(c command, n int, dir string, wrapper []string) (time.Durat
 		ok = []int{0}
 	}
 	if !slices.Contains(ok, code) {
-		return 0, code, nil, &runError{code: code, stderr: stderr.String()}
+		return 0, code, nil, 0, &runError{code: code, stderr: stderr.String()}
 	}
-	return d, code, stdout.Bytes(), nil
+	return d, code, stdout.Bytes(), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
 }
 
 func verifyNew(n int, dir string, _ []byte) error {
