@@ -367,7 +367,7 @@ func (c *checker) record(r *Record) {
 		line := titleLine(r)
 		fix := fmt.Sprintf("change the number in the title to %d", r.Number)
 		if line > 0 {
-			fix = fmt.Sprintf("change line %d to %q", line, renumberTitleLine(r.Text.LineText(line-1), r.TitleNumber, r.Number))
+			fix = fmt.Sprintf("change line %d to %q", line, renumberTitleLine(r.Text().LineText(line-1), r.TitleNumber, r.Number))
 		}
 		c.add(Finding{
 			Kind: KindIDMismatch, Path: r.Path, Line: line, IDs: []string{r.ID},
@@ -504,7 +504,7 @@ func problemFinding(r *Record, p string) Finding {
 	switch {
 	case p == ProblemNUL:
 		f.Fix = fmt.Sprintf("replace %s with UTF-8 text; if it is UTF-16, convert it with iconv -f UTF-16 -t UTF-8", r.Path)
-	case strings.Contains(p, "UTF-8") && r.Text != nil && hasUTF16BOM(r.Text.Src):
+	case strings.Contains(p, "UTF-8") && r.Text() != nil && hasUTF16BOM(r.Text().Src):
 		f.Fix = fmt.Sprintf("re-encode %s as UTF-8, for example with iconv -f UTF-16 -t UTF-8", r.Path)
 	case strings.Contains(p, "only its title"):
 		f.Line = titleLine(r)
@@ -676,19 +676,19 @@ func ReverseLabel(label string) string {
 // titleLine returns the 1-based line of the record's title, 0 when it has
 // none.
 func titleLine(r *Record) int {
-	if r.Text == nil || r.RawTitle == "" {
+	if r.Text() == nil || r.RawTitle == "" {
 		return 0
 	}
-	for _, h := range r.Text.Headings() {
+	for _, h := range r.Text().Headings() {
 		if h.Text == r.RawTitle {
 			return h.Line + 1
 		}
 	}
-	for i, ln := range r.Text.Lines {
+	for i, ln := range r.Text().Lines {
 		if ln.Kind != LineFrontMatter {
 			break
 		}
-		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(r.Text.LineText(i))), "title:") {
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(r.Text().LineText(i))), "title:") {
 			return i + 1
 		}
 	}

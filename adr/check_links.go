@@ -34,10 +34,10 @@ func (c *checker) links(r *Record) {
 		reported[fmt.Sprintf("%d\x00%s", rel.Line, rel.Target)] = true
 		c.add(f)
 	}
-	if r.Text == nil {
+	if r.Text() == nil {
 		return
 	}
-	for _, l := range r.Text.Links() {
+	for _, l := range r.Text().Links() {
 		key := fmt.Sprintf("%d\x00%s", l.Line+1, l.Dest)
 		if reported[key] {
 			continue

@@ -189,10 +189,10 @@ func checkCorpus(t *testing.T, dir, srcFile string) {
 			t.Errorf("%s: %v", r.Path, err)
 			continue
 		}
-		if got := r.Text.Apply(); !bytes.Equal(got, data) {
+		if got := r.Text().Apply(); !bytes.Equal(got, data) {
 			t.Errorf("%s: Text.Apply() with no edits differs from the file (%d bytes, want %d)", r.Path, len(got), len(data))
 		}
-		if got := adr.Parse(data).Text.Src; !bytes.Equal(got, data) {
+		if got := adr.Parse(data).Text().Src; !bytes.Equal(got, data) {
 			t.Errorf("%s: Parse(file).Text.Src differs from the file", r.Path)
 		}
 	}

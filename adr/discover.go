@@ -38,6 +38,9 @@ type DiscoverOptions struct {
 	// a sample for the root's style; Log.Ensure parses a record when it is
 	// needed. For commands that touch few records of a large log (new).
 	Lazy bool
+	// Cache, when set, is the parse cache records are taken from and
+	// added to (see [Cache]); nil parses every record read.
+	Cache *Cache
 }
 
 // Scan limits keep automatic detection cheap in large repositories.

@@ -55,19 +55,19 @@ func styleWordLike(raw, word string, lower bool) string {
 // (written as is: "Accepted", "superseded by [X](x.md)"). A record without
 // a status gets one where its style keeps it.
 func (r *Record) WithStatus(text string) []byte {
-	return r.Text.Apply(r.statusEdits(text, "")...)
+	return r.Text().Apply(r.statusEdits(text, "")...)
 }
 
 // WithStatusNote is WithStatus plus a note (a reason) written beside the
 // status in the record's style.
 func (r *Record) WithStatusNote(text, note string) []byte {
-	return r.Text.Apply(r.statusEdits(text, note)...)
+	return r.Text().Apply(r.statusEdits(text, note)...)
 }
 
 // statusEdits returns the edits that set the status to text and, when
 // note is not empty, add note beside it.
 func (r *Record) statusEdits(text, note string) []Edit {
-	t := r.Text
+	t := r.Text()
 	f := r.StatusField
 	eol := t.EOL
 	if f.WordEnd > f.WordStart {
@@ -187,7 +187,7 @@ func yamlScalar(s string) string {
 // cellEdit replaces the status cell of a metadata table, keeping the
 // column's width when the new value fits.
 func (r *Record) cellEdit(text string) Edit {
-	t := r.Text
+	t := r.Text()
 	f := r.StatusField
 	lineEnd := t.Lines[f.Line].End
 	pipe := f.End
@@ -208,7 +208,7 @@ func (r *Record) cellEdit(text string) Edit {
 // insertStatusEdit adds a status (and note, when not empty) to a record
 // that has none, where its style keeps the status.
 func (r *Record) insertStatusEdit(text, note string) Edit {
-	t := r.Text
+	t := r.Text()
 	eol := t.EOL
 	// Front matter: a "status:" key before the closing delimiter.
 	if len(t.Lines) > 0 && t.Lines[0].Kind == LineFrontMatter {
@@ -279,7 +279,7 @@ func (r *Record) insertStatusEdit(text, note string) Edit {
 // text before its key (marker, indentation, emphasis) and between its key
 // and value.
 func (r *Record) metaBullet() (line int, prefix, sep string, ok bool) {
-	t := r.Text
+	t := r.Text()
 	i := 0
 	for i < len(t.Lines) && t.Lines[i].Kind != LineHeading {
 		i++
@@ -306,7 +306,7 @@ func (r *Record) metaBullet() (line int, prefix, sep string, ok bool) {
 // titleEnd is the byte offset after the title line (after front matter when
 // there is no title).
 func (r *Record) titleEnd() int {
-	t := r.Text
+	t := r.Text()
 	for i := range t.Lines {
 		if t.Lines[i].Kind == LineHeading {
 			return t.Lines[i].Next
@@ -338,11 +338,11 @@ func (r *Record) linkTextFor(target *Record) string {
 // "| Label | ID |" row in a metadata table, a "Label: ID" line in a
 // container's metadata, or a bullet under "## More Information" for MADR 3/4.
 func (r *Record) WithRelation(label string, target *Record) []byte {
-	return r.Text.Apply(r.relationEdit(label, target))
+	return r.Text().Apply(r.relationEdit(label, target))
 }
 
 func (r *Record) relationEdit(label string, target *Record) Edit {
-	t := r.Text
+	t := r.Text()
 	eol := t.EOL
 	link := fmt.Sprintf("%s [%s](%s)", label, r.linkTextFor(target), r.Link(target))
 	if sec, ok := r.statusSectionRange(); ok {
@@ -391,7 +391,7 @@ func (r *Record) relationEdit(label string, target *Record) Edit {
 // that of the list's last bullet there ("* "), else the record's most used
 // one, else "- ".
 func (r *Record) bulletMarker(from, to int) string {
-	t := r.Text
+	t := r.Text()
 	marker := func(i int) string {
 		s := t.LineText(i)
 		if t.Lines[i].Kind != LineText || len(s) < 2 || s[1] != ' ' || !strings.ContainsRune("-*+", rune(s[0])) {
@@ -444,7 +444,7 @@ func appendEdit(t *Text, block string) Edit {
 // lastMetaLine returns the last consecutive metadata line of the block that
 // contains line from.
 func (r *Record) lastMetaLine(from int) int {
-	t := r.Text
+	t := r.Text()
 	at := from
 	for at+1 < len(t.Lines) && t.Lines[at+1].Kind == LineText {
 		s := t.LineText(at + 1)
@@ -493,7 +493,7 @@ func (r *Record) statusSectionRange() ([2]int, bool) {
 		return [2]int{}, false
 	}
 	h := r.StatusField.Section
-	t := r.Text
+	t := r.Text()
 	level := atxLevel(strings.TrimLeft(t.LineText(h), " "))
 	if level == 0 {
 		level = 2

@@ -120,10 +120,10 @@ func summary(r *Record) string {
 // checkRecord asserts what holds for any parsed record.
 func checkRecord(t *testing.T, r *Record, data []byte) {
 	t.Helper()
-	if !bytes.Equal(r.Text.Src, data) || !bytes.Equal(r.Text.Apply(), data) {
+	if !bytes.Equal(r.Text().Src, data) || !bytes.Equal(r.Text().Apply(), data) {
 		t.Fatalf("no-edit round trip changed the input")
 	}
-	n := len(r.Text.Lines)
+	n := len(r.Text().Lines)
 	f := r.StatusField
 	if f.Start < 0 || f.Start > f.End || f.End > len(data) {
 		t.Fatalf("status field [%d, %d) in %d bytes", f.Start, f.End, len(data))

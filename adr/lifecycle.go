@@ -78,7 +78,7 @@ func (w *workspace) rec(r *Record) *Record {
 func (w *workspace) set(r *Record, data []byte) *Record {
 	if _, ok := w.orig[r.Path]; !ok {
 		if _, isNew := w.cur[r.Path]; !isNew {
-			w.orig[r.Path] = r.Text.Src
+			w.orig[r.Path] = r.Text().Src
 			if err := editable(r); err != nil && w.err == nil {
 				w.err = err
 			}
@@ -106,7 +106,7 @@ func (w *workspace) changes() ([]FileChange, error) {
 	}
 	var out []FileChange
 	for _, p := range w.order {
-		out = append(out, FileChange{Path: p, Old: w.orig[p], New: w.cur[p].Text.Src})
+		out = append(out, FileChange{Path: p, Old: w.orig[p], New: w.cur[p].Text().Src})
 	}
 	return out, nil
 }
@@ -134,7 +134,7 @@ func lowerStatus(s Style) bool { return s == StyleMADR || s == StyleMADR2 }
 // "superseded by [x](file)" as the status value; a metadata table gets
 // "Superseded" and a "| Superseded by | ID |" row.
 func supersededEdits(old, successor *Record) []byte {
-	t := old.Text
+	t := old.Text()
 	f := old.StatusField
 	linkText := old.linkTextFor(successor)
 	link := fmt.Sprintf("[%s](%s)", linkText, old.Link(successor))
@@ -184,8 +184,8 @@ func supersededEdits(old, successor *Record) []byte {
 // statusWords is the status as written without the relations that follow
 // it in the same value ("accepted" of "accepted; supersedes ADR-0012").
 func (r *Record) statusWords() string {
-	if f := r.StatusField; f.WordEnd > f.WordStart && f.WordEnd <= len(r.Text.Src) {
-		return string(r.Text.Src[f.WordStart:f.WordEnd])
+	if f := r.StatusField; f.WordEnd > f.WordStart && f.WordEnd <= len(r.Text().Src) {
+		return string(r.Text().Src[f.WordStart:f.WordEnd])
 	}
 	return r.RawStatus
 }

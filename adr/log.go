@@ -46,13 +46,14 @@ func Load(fsys fs.FS, opt LoadOptions) (*Log, error) {
 
 // LoadWithConfig is Load with an already read configuration.
 func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
-	roots, notes, err := Discover(fsys, cfg, opt)
+	memo := newDirMemo(fsys)
+	roots, notes, err := Discover(memo, cfg, opt)
 	if err != nil {
 		return nil, err
 	}
 	l := &Log{FS: fsys, Config: cfg, Roots: roots, Notes: notes, Options: opt}
 	for _, root := range roots {
-		if err := root.scanRecords(fsys, opt.Lazy); err != nil {
+		if err := root.scanRecords(memo, opt.Lazy, opt.Cache); err != nil {
 			return nil, err
 		}
 		if root.Refused != nil {
@@ -70,6 +71,11 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 		l.Records = append(l.Records, root.Records...)
 	}
 	l.resolveRelations()
+	for _, r := range l.Records {
+		if r.src != nil {
+			r.src.log = l
+		}
+	}
 	return l, nil
 }
 

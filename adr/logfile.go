@@ -206,7 +206,7 @@ func maskedText(base *Text, from, to int) *Text {
 // is the section's heading.
 func ParseSection(base *Text, sec LogSection) *Record {
 	t := maskedText(base, sec.Heading, sec.End)
-	p := &parser{t: t, rec: &Record{Text: t, TitleNumber: -1, Status: Unknown}, titleAt: sec.Heading + 1}
+	p := &parser{t: t, rec: &Record{text: t, TitleNumber: -1, Status: Unknown}, titleAt: sec.Heading + 1}
 	p.run()
 	r := p.rec
 	r.span = &logSpan{From: sec.Heading, To: sec.End}

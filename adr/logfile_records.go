@@ -24,10 +24,10 @@ func (r *Record) LineRange() (from, to int) {
 	if r.span != nil {
 		return r.span.From + 1, r.span.To
 	}
-	if r.Text == nil {
+	if r.Text() == nil {
 		return 0, 0
 	}
-	return 1, len(r.Text.Lines)
+	return 1, len(r.Text().Lines)
 }
 
 // Locus names the record's place uniquely: its path, or for a section of
@@ -42,13 +42,13 @@ func (r *Record) Locus() string {
 // Content returns the record's own bytes: the file, or for a section of a
 // single-file log the section alone.
 func (r *Record) Content() []byte {
-	if r.Text == nil {
+	if r.Text() == nil {
 		return nil
 	}
 	if r.span == nil {
-		return r.Text.Src
+		return r.Text().Src
 	}
-	t := r.Text
+	t := r.Text()
 	if r.span.To <= r.span.From {
 		return nil
 	}

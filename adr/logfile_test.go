@@ -95,7 +95,7 @@ func TestParseSection(t *testing.T) {
 		t.Errorf("first lines %d-%d", from, to)
 	}
 	// The whole file stays the record's text, so an edit is a splice of it.
-	if !bytes.Equal(a.Text.Src, []byte(src)) {
+	if !bytes.Equal(a.Text().Src, []byte(src)) {
 		t.Error("the section's text is not the file")
 	}
 	b := ParseSection(base, secs[1])
@@ -174,7 +174,7 @@ func FuzzSplitLog(f *testing.F) {
 			}
 			last = s.End - 1
 			r := ParseSection(base, s)
-			if !bytes.Equal(r.Text.Src, data) {
+			if !bytes.Equal(r.Text().Src, data) {
 				t.Fatal("the section's text is not the file")
 			}
 			if c := r.Content(); !bytes.Contains(data, c) {

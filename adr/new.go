@@ -354,7 +354,7 @@ var numberPlaceholder = lazyre.New(`(?i:adr|rfc)[-_ ]?(X{3,}|N{3,})\b`)
 // it keeps one.
 func completeTemplate(content string, number int, title, date, status string, statusGiven bool) string {
 	rec := Parse([]byte(content))
-	t := rec.Text
+	t := rec.Text()
 	var edits []Edit
 	if l := titleLine(rec); l > 0 && t.Lines[l-1].Kind == LineHeading {
 		line, start := t.LineText(l-1), t.Lines[l-1].Start
@@ -397,7 +397,7 @@ func completeTemplate(content string, number int, title, date, status string, st
 	if rec.StatusField.Kind != FieldNone && rec.Status == Unknown || rec.StatusField.Kind == FieldNone && statusGiven {
 		return string(rec.WithStatus(status))
 	}
-	return string(rec.Text.Src)
+	return string(rec.Text().Src)
 }
 
 // addDomains writes domains in the style's metadata form.

@@ -17,7 +17,7 @@ import (
 // knows the file name and root; see [Root.parseRecord].
 func Parse(src []byte) *Record {
 	t := NewText(src)
-	p := &parser{t: t, rec: &Record{Text: t, TitleNumber: -1, Status: Unknown}}
+	p := &parser{t: t, rec: &Record{text: t, TitleNumber: -1, Status: Unknown}}
 	p.run()
 	return p.rec
 }

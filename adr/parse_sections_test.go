@@ -103,8 +103,8 @@ func TestParseStatusSection(t *testing.T) {
 				t.Fatalf("no status field")
 			}
 			f := r.StatusField
-			if f.Start < 0 || f.Start > f.End || f.End > len(r.Text.Src) {
-				t.Fatalf("status field range [%d, %d) outside the %d-byte source", f.Start, f.End, len(r.Text.Src))
+			if f.Start < 0 || f.Start > f.End || f.End > len(r.Text().Src) {
+				t.Fatalf("status field range [%d, %d) outside the %d-byte source", f.Start, f.End, len(r.Text().Src))
 			}
 			if tt.empty {
 				if f.Start != f.End || r.RawStatus != "" {
@@ -116,7 +116,7 @@ func TestParseStatusSection(t *testing.T) {
 			if got := relString(r.Relations); got != tt.rels {
 				t.Errorf("relations %q, want %q", got, tt.rels)
 			}
-			if string(r.Text.Apply()) != tt.src {
+			if string(r.Text().Apply()) != tt.src {
 				t.Errorf("round trip changed the source")
 			}
 		})
@@ -146,7 +146,7 @@ func TestStatusFieldEdit(t *testing.T) {
 		"# A\r\n\r\n## Status\r\n\r\nProposed\r\n",
 	} {
 		r := Parse([]byte(src))
-		out := r.Text.Apply(Edit{Start: r.StatusField.Start, End: r.StatusField.End, New: "accepted"})
+		out := r.Text().Apply(Edit{Start: r.StatusField.Start, End: r.StatusField.End, New: "accepted"})
 		r2 := Parse(out)
 		if r2.Status != Accepted || len(out) != len(src) || strings.Count(string(out), "*") != strings.Count(src, "*") {
 			t.Errorf("editing the status field of %q gave %q (%s)", src, out, r2.Status)
@@ -191,7 +191,7 @@ func TestParseRelations(t *testing.T) {
 		t.Errorf("relations\n got %s\nwant %s", got, want)
 	}
 	for _, rel := range r.Relations {
-		if rel.Line < 1 || rel.Line > len(r.Text.Lines) {
+		if rel.Line < 1 || rel.Line > len(r.Text().Lines) {
 			t.Errorf("relation %+v has line %d outside the record", rel, rel.Line)
 		}
 		if rel.Target == "0003-c.md" && rel.Label != "Superceded by" {
@@ -343,7 +343,7 @@ func TestUnits(t *testing.T) {
 		if !ok || u.Start != tt.start || u.End != tt.end || tt.text != "" && text != tt.text {
 			t.Errorf("Excerpt(%q) = %d-%d %q %v; want %d-%d %q", tt.anchor, u.Start, u.End, text, ok, tt.start, tt.end, tt.text)
 		}
-		if ok && tt.text != "" && u.Hash != hashLines(r.Text, u.Start-1, u.End) {
+		if ok && tt.text != "" && u.Hash != hashLines(r.Text(), u.Start-1, u.End) {
 			t.Errorf("Excerpt(%q) hash does not cover its lines", tt.anchor)
 		}
 	}

@@ -13,7 +13,7 @@ func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 // fieldText is the source text a record's status field points at.
 func fieldText(r *Record) string {
 	f := r.StatusField
-	return string(r.Text.Src[f.Start:f.End])
+	return string(r.Text().Src[f.Start:f.End])
 }
 
 func relString(rs []Relation) string {
@@ -156,7 +156,7 @@ func TestParseFrontMatter(t *testing.T) {
 			if tt.problem != "" && !hasProblem || tt.problem == "" && len(r.Problems) > 0 {
 				t.Errorf("problems %q, want %q", r.Problems, tt.problem)
 			}
-			if string(r.Text.Apply()) != tt.src {
+			if string(r.Text().Apply()) != tt.src {
 				t.Errorf("round trip changed the source")
 			}
 		})

@@ -44,7 +44,7 @@ func checkWild(t *testing.T, tests []wildCase) {
 			if got := relLabels(r.Relations); got != tt.rels {
 				t.Errorf("relations\n got %s\nwant %s", got, tt.rels)
 			}
-			if got := string(r.Text.Apply()); got != tt.src {
+			if got := string(r.Text().Apply()); got != tt.src {
 				t.Errorf("round trip changed the record")
 			}
 		})

@@ -102,7 +102,7 @@ type Record struct {
 	Root     *Root
 	Archived bool
 	Units    []Unit
-	Text     *Text
+	text     *Text
 	// Problems are reasons the record could not be read fully (not UTF-8,
 	// no title, ...). A record with problems is still listed.
 	Problems []string
@@ -112,6 +112,13 @@ type Record struct {
 	// span is the section of a single-file log the record is (nil for a
 	// record file); see InLogFile.
 	span *logSpan
+	// src reads text on demand for a record the parse cache served.
+	src *lazySource
+	// blob is the git blob hash of the text, when the load knew it.
+	blob string
+	// sum is the SHA-256 of the text (32 bytes), when the parse cache
+	// holds it.
+	sum string
 	// otherStatuses are statuses stated after the first one that differ
 	// from it ("status: active" in the front matter, "Rejected" in the
 	// Status section); check reports them.
@@ -131,12 +138,18 @@ type statusMention struct {
 	Line int
 }
 
+// TextRecord is a record made of a text alone, identified by its path (a
+// CURRENT view answered as evidence): no metadata is read from it.
+func TextRecord(path string, src []byte, root *Root) *Record {
+	return &Record{ID: path, Path: path, text: NewText(src), Root: root}
+}
+
 // Unparseable returns why `git adr check` reports the record unparseable
 // (nil when it does not): the parser's Problems, after NUL bytes (a binary
 // file, or UTF-16 text) when the parser did not name them. Commands that
 // edit refuse such a record.
 func (r *Record) Unparseable() []string {
-	if r.Text == nil || bytes.IndexByte(r.Text.Src, 0) < 0 {
+	if r.Text() == nil || bytes.IndexByte(r.Text().Src, 0) < 0 {
 		return r.Problems
 	}
 	for _, p := range r.Problems {
@@ -222,8 +235,8 @@ type Unit struct {
 // Body returns the unit's text (lines Start..End, LF line endings).
 func (r *Record) UnitText(u Unit) string {
 	var b strings.Builder
-	for i := u.Start - 1; i < u.End && i < len(r.Text.Lines); i++ {
-		b.WriteString(r.Text.LineText(i))
+	for i := u.Start - 1; i < u.End && i < len(r.Text().Lines); i++ {
+		b.WriteString(r.Text().LineText(i))
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -321,7 +334,7 @@ func (r *Record) Excerpt(anchor string) (Unit, string, bool) {
 	ex.ID = u.ID + "." + strconv.Itoa(sub)
 	ex.Anchor = u.Anchor + "." + strconv.Itoa(sub)
 	ex.Start, ex.End = b[0]+1, b[1]
-	ex.Hash = hashLines(r.Text, b[0], b[1])
+	ex.Hash = hashLines(r.Text(), b[0], b[1])
 	return ex, r.UnitText(ex), true
 }
 
@@ -329,7 +342,7 @@ func (r *Record) Excerpt(anchor string) (Unit, string, bool) {
 // paragraphs separated by blank lines, each top-level list item, fenced
 // code blocks whole. Ranges are 0-based [start, end).
 func (r *Record) blocks(u Unit) [][2]int {
-	t := r.Text
+	t := r.Text()
 	var out [][2]int
 	start := -1
 	flush := func(end int) {

@@ -71,7 +71,7 @@ func (l *Log) Renumber(rec *Record, n int) (*RenumberResult, error) {
 	mention := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(strings.TrimRight(root.Prefix, "-_ ")) + `[-_ ]?0*` + strconv.Itoa(rec.Number) + `\b`)
 
 	for _, r := range l.Records {
-		t := r.Text
+		t := r.Text()
 		var edits []Edit
 		for i := range t.Lines {
 			k := t.Lines[i].Kind
@@ -194,7 +194,7 @@ func (r *Record) titleNumberEdit(n int) (Edit, bool) {
 	if r.TitleNumber != r.Number {
 		return Edit{}, false
 	}
-	t := r.Text
+	t := r.Text()
 	for i := range t.Lines {
 		if t.Lines[i].Kind != LineHeading {
 			continue

@@ -34,7 +34,7 @@ func RenumberText(src []byte, from, to int, renames []FileRename) []byte {
 			byBase[r.OldBase] = r
 		}
 	}
-	t := rec.Text
+	t := rec.Text()
 	for _, ln := range t.Links() {
 		dir, base := "", ln.Dest
 		if i := strings.LastIndexByte(base, '/'); i >= 0 {

@@ -160,7 +160,7 @@ func (root *Root) Live() []*Record {
 
 // scanRecords lists and parses the records of a root and its archive, and
 // derives the root's naming conventions from them.
-func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
+func (root *Root) scanRecords(fsys fs.FS, lazy bool, cache *Cache) error {
 	dir := root.Path
 	if dir == "" {
 		dir = "."
@@ -180,7 +180,7 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 		return fmt.Errorf("read ADR root %q: %w", root.Dir(), err)
 	}
 	root.Exists = true
-	live, err := root.readRecords(fsys, dir, entries, false, lazy)
+	live, err := root.readRecords(fsys, dir, entries, false, lazy, cache)
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 		if err != nil {
 			return fmt.Errorf("read archive %q: %w", adir, err)
 		}
-		archived, err := root.readRecords(fsys, adir, aentries, true, lazy)
+		archived, err := root.readRecords(fsys, adir, aentries, true, lazy, cache)
 		if err != nil {
 			return err
 		}
@@ -209,7 +209,7 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool) error {
 			if err != nil {
 				return fmt.Errorf("read archive %q: %w", ydir, err)
 			}
-			archived, err := root.readRecords(fsys, ydir, yentries, true, lazy)
+			archived, err := root.readRecords(fsys, ydir, yentries, true, lazy, cache)
 			if err != nil {
 				return err
 			}
@@ -258,10 +258,12 @@ func specialFileReason(m fs.FileMode) string {
 	return "not a regular file"
 }
 
-func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool) ([]*Record, error) {
+func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool, cache *Cache) ([]*Record, error) {
 	type cand struct {
 		name string
 		fn   fileName
+		// entry is the file's directory entry (nil for a record folder).
+		entry fs.DirEntry
 	}
 	var cands []cand
 	numbered, dated := 0, 0
@@ -292,7 +294,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			} else {
 				dated++
 			}
-			cands = append(cands, cand{name + "/" + file, fn})
+			cands = append(cands, cand{name + "/" + file, fn, nil})
 		case e.Type()&fs.ModeSymlink != 0:
 			root.skip(dir, name, "a symbolic link; git-adr does not follow links in an ADR folder", false)
 		case !e.Type().IsRegular():
@@ -316,7 +318,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			case isDateSlug(fn.Stem):
 				dated++
 			}
-			cands = append(cands, cand{name, fn})
+			cands = append(cands, cand{name, fn, e})
 		}
 	}
 	// A lazy load parses only a sample (and files whose name does not say
@@ -330,6 +332,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	// CPUs, keeping the directory order.
 	recs := make([]*Record, len(cands))
 	errs := make([]error, len(cands))
+	now := cacheNow()
 	var wg sync.WaitGroup
 	next := make(chan int)
 	workers := min(runtime.GOMAXPROCS(0), 8, max(len(cands), 1))
@@ -346,12 +349,11 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 					recs[i] = &Record{Path: p, Status: Unknown, TitleNumber: -1, lazy: true}
 					continue
 				}
-				data, err := fs.ReadFile(fsys, p)
+				rec, err := readRecord(fsys, p, cands[i].entry, cache, now)
 				if err != nil {
-					errs[i] = fmt.Errorf("read %q: %w", p, err)
+					errs[i] = err
 					continue
 				}
-				rec := Parse(data)
 				rec.Path = p
 				recs[i] = rec
 			}

@@ -386,6 +386,16 @@ func (l *lazyFS) ReadDir(name string) ([]fs.DirEntry, error) {
 
 type fileInfo struct{ e entry }
 
+// BlobHash is the blob a file entry names ("" for a folder), so that a
+// reader that knows that blob's content need not read it (adr's parse
+// cache).
+func (fi fileInfo) BlobHash() string {
+	if fi.e.isDir() {
+		return ""
+	}
+	return fi.e.hash
+}
+
 func (fi fileInfo) Name() string { return fi.e.name }
 func (fi fileInfo) Size() int64  { return fi.e.size }
 func (fi fileInfo) Mode() fs.FileMode {

@@ -226,7 +226,7 @@ func (a *Acceptance) build(l *adr.Log, p *compaction.Plan, prop *compaction.Prop
 		case "record":
 			a.Kinds[c.Path] = Lifecycle
 			if d, ok := prop.Drafts[c.Path]; ok {
-				if cur := l.ByPath(c.Path); cur == nil || !bytes.Equal(cur.Text.Src, d) {
+				if cur := l.ByPath(c.Path); cur == nil || !bytes.Equal(cur.Text().Src, d) {
 					mat = append(mat, gitops.TreeChange{Path: c.Path, Data: d})
 				}
 			}
@@ -314,7 +314,7 @@ func recompute(l *adr.Log, p *compaction.Plan) (membership, sources string, stal
 		case r == nil:
 			stale = append(stale, fmt.Sprintf("%s (%s) no longer exists", s.ID, s.Path))
 			continue
-		case view.BlobHash(r.Text.Src) != s.Blob:
+		case view.BlobHash(r.Text().Src) != s.Blob:
 			stale = append(stale, fmt.Sprintf("%s changed since plan %s was drafted", s.ID, p.ID))
 		}
 		now = append(now, compaction.SourceOf(r))

@@ -385,7 +385,7 @@ func liveSections(r *adr.Record) (live, total int) {
 // hasDecisionText reports whether any section other than the status has a
 // non-blank line. A record without sections is taken to have text.
 func hasDecisionText(r *adr.Record) bool {
-	if r.Text == nil || len(r.Units) == 0 {
+	if r.Text() == nil || len(r.Units) == 0 {
 		return true
 	}
 	for _, u := range r.Units {
@@ -393,17 +393,18 @@ func hasDecisionText(r *adr.Record) bool {
 			continue
 		}
 		from := u.Start
-		if r.InLogFile() && from > 0 && from <= len(r.Text.Lines) && r.Text.Lines[from-1].Kind != adr.LineHeading {
+		t := r.Text()
+		if r.InLogFile() && from > 0 && from <= len(t.Lines) && t.Lines[from-1].Kind != adr.LineHeading {
 			// A labelled bullet of a single-file log's section
 			// ("- **Decision:** ..."): its first line is text too.
 			from--
 		}
-		for i := from; i < u.End && i < len(r.Text.Lines); i++ {
-			switch r.Text.Lines[i].Kind {
+		for i := from; i < u.End && i < len(t.Lines); i++ {
+			switch t.Lines[i].Kind {
 			case adr.LineBlank, adr.LineComment:
 				continue
 			}
-			if strings.TrimSpace(r.Text.LineText(i)) != "" {
+			if strings.TrimSpace(r.Text().LineText(i)) != "" {
 				return true
 			}
 		}

@@ -107,8 +107,8 @@ func Future(l *adr.Log, p *Plan, c *Candidate) (map[string][]byte, *adr.Log, err
 }
 
 func readFile(l *adr.Log, p string) ([]byte, error) {
-	if r := l.ByPath(p); r != nil && r.Text != nil {
-		return r.Text.Src, nil
+	if r := l.ByPath(p); r != nil && r.Text() != nil {
+		return r.Text().Src, nil
 	}
 	return nil, errors.New("not a record")
 }

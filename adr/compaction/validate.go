@@ -53,7 +53,7 @@ func Validate(l *adr.Log, p *Plan, c *Candidate) []Issue {
 		switch {
 		case r == nil:
 			add(IssueHash, s.Path, []string{s.ID}, "%s no longer exists at %s; re-plan", s.ID, s.Path)
-		case view.BlobHash(r.Text.Src) != s.Blob:
+		case view.BlobHash(r.Text().Src) != s.Blob:
 			add(IssueHash, s.Path, []string{s.ID}, "%s changed since the plan was made; re-plan", s.ID)
 		}
 	}
@@ -305,7 +305,7 @@ func ReservationIssues(l *adr.Log, p *Plan, drafts map[string][]byte, branches [
 				continue
 			}
 			if r.Path == res.Path {
-				if d, ok := drafts[r.Path]; ok && r.Text != nil && string(r.Text.Src) == string(d) {
+				if d, ok := drafts[r.Path]; ok && r.Text() != nil && string(r.Text().Src) == string(d) {
 					continue // the plan's own draft, saved or on its branch
 				}
 				issues = append(issues, Issue{Kind: IssueNamespace, IDs: []string{res.ID}, Path: r.Path,

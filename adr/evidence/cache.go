@@ -6,12 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 
-	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
@@ -19,11 +19,19 @@ import (
 // path and git blob hash, under $GIT_DIR/adr/cache/. Analysis is
 // most of the cost of a task query; with the cache a repeated query over
 // 10,000 records only re-analyses records that changed. The cache is
-// derived data: a missing, corrupt or outdated file is rebuilt silently.
+// derived data: a missing, corrupt (a CRC-32C covers the file) or outdated
+// file is rebuilt silently, never trusted in part.
 
-// cacheFormat changes whenever analysis changes (stemming, stop words,
-// field weights), so old caches are never read.
-const cacheFormat = "git-adr terms v6\n"
+// cacheFormat changes whenever analysis or the layout changes (stemming,
+// stop words, field weights), so old caches are never read.
+const cacheFormat = "git-adr terms v7\n"
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// seal appends the CRC-32C of b, little-endian.
+func seal(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
 
 type cacheKey [32]byte
 
@@ -40,11 +48,11 @@ type termCache struct {
 
 // keyOf keys a record by its path and git blob hash (the object name git
 // gives its bytes), so the cache agrees with git about what changed.
-func keyOf(path string, src []byte) cacheKey {
+func keyOf(path, blob string) cacheKey {
 	h := sha256.New()
 	h.Write([]byte(path))
 	h.Write([]byte{0})
-	h.Write([]byte(view.BlobHash(src)))
+	h.Write([]byte(blob))
 	var k cacheKey
 	copy(k[:], h.Sum(nil))
 	return k
@@ -114,7 +122,7 @@ func (c *termCache) save() error {
 
 // Layout: format line; vocabulary (count, then length-prefixed strings);
 // entries (count, then key, and body and title as length, term count and
-// (vocabulary index, frequency) pairs).
+// (vocabulary index, frequency) pairs); the CRC-32C of all that.
 func encodeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
 	vocab := map[string]uint64{}
 	var words []string
@@ -149,17 +157,21 @@ func encodeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
 			}
 		}
 	}
-	_, err := w.Write(buf)
+	_, err := w.Write(seal(buf))
 	return err
 }
 
 var errCorrupt = errors.New("corrupt term cache")
 
 func decodeCache(data []byte) (map[cacheKey]cachedDoc, error) {
-	if !bytes.HasPrefix(data, []byte(cacheFormat)) {
+	if len(data) < len(cacheFormat)+4 || !bytes.HasPrefix(data, []byte(cacheFormat)) {
 		return nil, errCorrupt
 	}
-	b := data[len(cacheFormat):]
+	body := data[:len(data)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(body):]) {
+		return nil, errCorrupt
+	}
+	b := body[len(cacheFormat):]
 	get := func() (uint64, error) {
 		v, n := binary.Uvarint(b)
 		if n <= 0 {

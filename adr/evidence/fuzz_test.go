@@ -101,15 +101,23 @@ func fuzzCursorService(f *testing.F) (*Service, string) {
 }
 
 // The term cache is read from disk: corrupt files are rejected, never
-// trusted, never a panic; what was encoded decodes the same.
+// trusted, never a panic; what was encoded decodes the same. The fuzzer
+// writes the body; the harness seals it with its checksum, so that the
+// decoder past the checksum is what gets explored (an unsealed input is
+// tried too: it must be refused).
 func FuzzDecodeCache(f *testing.F) {
 	var buf bytes.Buffer
 	encodeCache(&buf, map[cacheKey]cachedDoc{{1}: {body: retrieve.Analyze(retrieve.Doc{Fields: []retrieve.Field{{Text: "cache orders"}}})}})
-	f.Add(buf.Bytes())
+	f.Add(buf.Bytes()[:buf.Len()-4])
 	f.Add([]byte(cacheFormat))
 	f.Add([]byte("junk"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, err := decodeCache(data)
+		if _, err := decodeCache(data); err == nil && len(data) >= 4 {
+			if _, err := decodeCache(seal(data[:len(data)-4])); err != nil {
+				t.Fatal("an input accepted as sealed does not carry its checksum")
+			}
+		}
+		entries, err := decodeCache(seal(append([]byte(nil), data...)))
 		if err != nil {
 			return
 		}
@@ -122,4 +130,27 @@ func FuzzDecodeCache(f *testing.F) {
 			t.Fatalf("re-encoded cache does not decode: %v", err)
 		}
 	})
+}
+
+// TestTermCacheDamaged: a term cache with any byte changed, or cut short,
+// is refused as a whole.
+func TestTermCacheDamaged(t *testing.T) {
+	var buf bytes.Buffer
+	encodeCache(&buf, map[cacheKey]cachedDoc{{1}: {body: retrieve.Analyze(retrieve.Doc{Fields: []retrieve.Field{{Text: "cache orders in front of the payments API"}}})}})
+	good := buf.Bytes()
+	if _, err := decodeCache(good); err != nil {
+		t.Fatal(err)
+	}
+	for i := range good {
+		bad := append([]byte(nil), good...)
+		bad[i] ^= 0x04
+		if _, err := decodeCache(bad); err == nil {
+			t.Errorf("a flipped bit at byte %d of %d was trusted", i, len(good))
+		}
+	}
+	for n := 0; n < len(good); n++ {
+		if _, err := decodeCache(good[:n]); err == nil {
+			t.Errorf("the first %d of %d bytes were trusted", n, len(good))
+		}
+	}
 }

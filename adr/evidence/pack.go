@@ -25,7 +25,7 @@ type part struct {
 // part of a unit's evidence. The cut depends only on the text and limit,
 // so a part's identity ("[2/3]") is stable across pages.
 func splitUnit(r *adr.Record, u adr.Unit, limit int) []part {
-	t := r.Text
+	t := r.Text()
 	first, last := u.Start-1, min(u.End, len(t.Lines))-1
 	for last > first && strings.TrimSpace(t.LineText(last)) == "" {
 		last--
@@ -143,9 +143,16 @@ var (
 	encErr  error
 )
 
+func loadEncoder() { enc, encErr = tokenizer.Get(tokenizer.O200kBase) }
+
+// PrepareTokens starts building the o200k_base vocabulary (some 30 ms of
+// one core, a map of 200,000 tokens) in the background, for a caller
+// that will count tokens once it has done other work.
+func PrepareTokens() { go encOnce.Do(loadEncoder) }
+
 // tokensO200k counts o200k_base tokens; -1 when the encoder is unavailable.
 func tokensO200k(b []byte) int {
-	encOnce.Do(func() { enc, encErr = tokenizer.Get(tokenizer.O200kBase) })
+	encOnce.Do(loadEncoder)
 	if encErr != nil {
 		return -1
 	}

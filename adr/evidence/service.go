@@ -78,7 +78,7 @@ func (s *Service) Fingerprint() string {
 	recs := append([]*adr.Record(nil), s.Log.Records...)
 	sort.Slice(recs, func(i, j int) bool { return recs[i].Path < recs[j].Path })
 	for _, r := range recs {
-		sum := sha256.Sum256(r.Text.Src)
+		sum := r.SourceSHA256()
 		h.Write([]byte(r.Path))
 		h.Write([]byte{0})
 		h.Write(sum[:])

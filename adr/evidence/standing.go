@@ -61,7 +61,7 @@ func (s *Service) standingOf(r *adr.Record) standing {
 // replacedInProse finds a line of r (outside its status section) that
 // says it is replaced and names the record that replaces it.
 func (s *Service) replacedInProse(r *adr.Record) (*adr.Record, string) {
-	t := r.Text
+	t := r.Text()
 	skip := map[int]bool{}
 	if u, ok := r.Unit("status"); ok {
 		for i := u.Start; i <= u.End; i++ {

@@ -3,10 +3,13 @@ package evidence
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
@@ -206,13 +209,16 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	// matches the task more than 1/notInForceFactor times as well (a
 	// question about a rejected option should get that record).
 	if req.Intent != History && !s.Ablate.NoTiering {
-		adjusted := func(h retrieve.Hit) float64 {
-			if s.standingOf(recs[h.Doc]).inForce {
-				return h.Score
+		// Each record's standing once, not per comparison: it reads the
+		// record's text and scans every line.
+		adjusted := map[int]float64{}
+		for _, h := range matched {
+			adjusted[h.Doc] = h.Score
+			if !s.standingOf(recs[h.Doc]).inForce {
+				adjusted[h.Doc] = h.Score * notInForceFactor
 			}
-			return h.Score * notInForceFactor
 		}
-		sort.SliceStable(matched, func(a, b int) bool { return adjusted(matched[a]) > adjusted(matched[b]) })
+		sort.SliceStable(matched, func(a, b int) bool { return adjusted[matched[a].Doc] > adjusted[matched[b].Doc] })
 	}
 	// Applicable system constraints first, then matches in that order,
 	// each superseded match led by its successor.
@@ -294,25 +300,54 @@ func (s *Service) leadWhy(h retrieve.Hit, rk *ranked) string {
 func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index) {
 	cache := loadTermCache(s.CacheDir)
 	var recs []*adr.Record
-	var ids []string
-	var body, title []retrieve.DocTerms
+	var keys []cacheKey
+	var docs []cachedDoc
+	var missing []int
 	for _, r := range s.Log.Records {
 		if r.Archived {
 			continue // archived bodies are reached through relations only
 		}
-		// A section of a single-file log is known by its place in the
-		// file and its own bytes, not the file's.
-		k := keyOf(r.Locus(), r.Content())
+		k := keyOf(r.Path, r.Blob())
+		if r.InLogFile() {
+			// A section of a single-file log is known by its place in
+			// the file and its own bytes, not the file's.
+			k = keyOf(r.Locus(), view.BlobHash(r.Content()))
+		}
 		d, ok := cache.get(k)
 		if !ok {
-			doc := recordDoc(r)
-			d = cachedDoc{body: retrieve.Analyze(doc), title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
-			cache.put(k, d)
+			missing = append(missing, len(recs))
 		}
 		recs = append(recs, r)
-		ids = append(ids, r.Locus())
-		body = append(body, d.body)
-		title = append(title, d.title)
+		keys = append(keys, k)
+		docs = append(docs, d)
+	}
+	// Analysis is most of a cold query: records are independent, so it
+	// runs on every core.
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(missing)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				doc := recordDoc(recs[i])
+				docs[i] = cachedDoc{body: retrieve.Analyze(doc), title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
+			}
+		}()
+	}
+	for _, i := range missing {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, i := range missing {
+		cache.put(keys[i], docs[i])
+	}
+	ids := make([]string, len(recs))
+	body := make([]retrieve.DocTerms, len(recs))
+	title := make([]retrieve.DocTerms, len(recs))
+	for i, r := range recs {
+		ids[i], body[i], title[i] = r.Locus(), docs[i].body, docs[i].title
 	}
 	// A cache that cannot be written only costs time.
 	_ = cache.save()

@@ -59,7 +59,7 @@ func (s *Service) views() []*rootView {
 	for _, root := range s.Log.Roots {
 		v := &rootView{root: root, f: view.Check(s.Log, root)}
 		if v.fresh() {
-			v.rec = &adr.Record{ID: v.f.CurrentPath, Path: v.f.CurrentPath, Text: adr.NewText(v.f.Current), Root: root}
+			v.rec = adr.TextRecord(v.f.CurrentPath, v.f.Current, root)
 			v.sections = view.Sections(v.f.CurrentPath, v.f.Current)
 			v.sources = map[string]bool{}
 			for _, src := range v.f.Manifest.Sources {

@@ -333,7 +333,7 @@ func (j *judge) edited(was, now *adr.Record) {
 // ones (applied to the record as it was).
 func substance(r *adr.Record, moves map[string]string) map[string][]numbered {
 	dests := map[int][]adr.Link{}
-	for _, l := range r.Text.Links() {
+	for _, l := range r.Text().Links() {
 		dests[l.Line] = append(dests[l.Line], l)
 	}
 	skip := map[int]bool{}
@@ -349,7 +349,7 @@ func substance(r *adr.Record, moves map[string]string) map[string][]numbered {
 			continue
 		}
 		var lines []numbered
-		for i := u.Start - 1; i < u.End && i < len(r.Text.Lines); i++ {
+		for i := u.Start - 1; i < u.End && i < len(r.Text().Lines); i++ {
 			if skip[i] {
 				continue
 			}
@@ -365,11 +365,11 @@ func substance(r *adr.Record, moves map[string]string) map[string][]numbered {
 // linkTargets is line i of r with each relative link destination replaced
 // by the repository path it reaches (through moves), fragment kept.
 func linkTargets(r *adr.Record, i int, links []adr.Link, moves map[string]string) string {
-	line := r.Text.LineText(i)
+	line := r.Text().LineText(i)
 	if len(links) == 0 {
 		return line
 	}
-	start := r.Text.Lines[i].Start
+	start := r.Text().Lines[i].Start
 	var b strings.Builder
 	at := 0
 	for _, l := range links {

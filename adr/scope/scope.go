@@ -164,7 +164,7 @@ func (x *Index) Govern(paths []string) []Match {
 			addm(Match{Record: m.rec, Path: p, Kind: ByMarker, Why: fmt.Sprintf("marker %s at %s:%d", m.ref, p, m.line)})
 		}
 		for _, r := range x.log.Records {
-			if seen[r] || r.Archived || r.Text == nil {
+			if seen[r] || r.Archived || r.Text() == nil {
 				continue
 			}
 			if what := mentions(r, p); what != "" {

@@ -271,7 +271,7 @@ func build(l *adr.Log, root *adr.Root, sel Selection, sources, deps []*adr.Recor
 }
 
 func sourceOf(r *adr.Record) Source {
-	return Source{ID: r.ID, Title: r.Title, Path: r.Path, Blob: BlobHash(r.Text.Src), Status: string(r.Status), Units: []Unit{}}
+	return Source{ID: r.ID, Title: r.Title, Path: r.Path, Blob: BlobHash(r.Text().Src), Status: string(r.Status), Units: []Unit{}}
 }
 
 func citesExcerptOf(cited map[string]bool, unit string) bool {

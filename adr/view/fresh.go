@@ -290,7 +290,7 @@ func staleReasons(l *adr.Log, root *adr.Root, m *Manifest, man []byte) []Reason 
 			}
 			continue
 		}
-		if r.Text != nil && !sameUnits(r, s) {
+		if r.Text() != nil && !sameUnits(r, s) {
 			add(ReasonUnits, r.Path, "%s is divided into decision units differently by this git-adr than when the view was built", s.ID)
 		}
 	}
@@ -337,8 +337,8 @@ func staleReasons(l *adr.Log, root *adr.Root, m *Manifest, man []byte) []Reason 
 
 // content returns a record's bytes without parsing it.
 func content(l *adr.Log, r *adr.Record) []byte {
-	if r.Text != nil {
-		return r.Text.Src
+	if r.Text() != nil {
+		return r.Text().Src
 	}
 	data, err := fs.ReadFile(l.FS, r.Path)
 	if err != nil {

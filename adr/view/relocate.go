@@ -129,7 +129,7 @@ func Moved(l *adr.Log, root *adr.Root, m *Manifest, current []byte, mv Moves) (*
 			if r == nil || !strings.EqualFold(r.ID, s.ID) {
 				return nil, nil, fmt.Errorf("the CURRENT view of %s needs a reviewed summary: %s is not at %s", root.Dir(), s.ID, to)
 			}
-			blob := BlobHash(r.Text.Src)
+			blob := BlobHash(r.Text().Src)
 			if blob != s.Blob && mv.Rewritten[to] != s.Blob {
 				return nil, nil, fmt.Errorf("the CURRENT view of %s needs a reviewed summary: %s changed since it was reviewed", root.Dir(), s.ID)
 			}

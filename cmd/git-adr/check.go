@@ -141,6 +141,8 @@ func runCheck(env *Env, o checkOptions) error {
 	} else if o.format == "markdown" {
 		writeCheckMarkdown(env, rep, o.since)
 	} else {
+		w := bulkWriter(env.Out)
+		defer w.Flush() // an error return prints after the findings
 		for _, f := range rep.Findings {
 			loc := adr.Escape(f.Path)
 			if f.Line > 0 {
@@ -150,7 +152,10 @@ func runCheck(env *Env, o checkOptions) error {
 			if f.Warning {
 				kind += " (warning)"
 			}
-			fmt.Fprintf(env.Out, "%s: %s: %s\n  fix: %s\n", loc, kind, adr.Escape(f.Message), adr.Escape(f.Fix))
+			fmt.Fprintf(w, "%s: %s: %s\n  fix: %s\n", loc, kind, adr.Escape(f.Message), adr.Escape(f.Fix))
+		}
+		if err := w.Flush(); err != nil {
+			return err
 		}
 	}
 	summary := fmt.Sprintf("%d findings", len(rep.Findings))
@@ -368,7 +373,8 @@ func sinceFindings(env *Env, since string, compaction bool) ([]adr.Finding, []ad
 // writeCheckMarkdown prints the findings as a Markdown table (a CI job
 // summary or a pull request comment).
 func writeCheckMarkdown(env *Env, rep *adr.CheckReport, since string) {
-	w := env.Out
+	w := bulkWriter(env.Out)
+	defer w.Flush()
 	title := "git adr check"
 	if since != "" {
 		title += " since " + since

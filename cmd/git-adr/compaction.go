@@ -415,8 +415,12 @@ func runCompaction(env *Env, o compactionOptions) error {
 		}
 		return runCompactionConfirm(env, o)
 	}
-	env.readOnly = o.analysisOnly()
+	// The load writes nothing, not even the parse cache: the analysis
+	// promises no write at all, and a mode run checks its drafter and
+	// scope before it writes its plan.
+	env.readOnly = true
 	l, err := env.Log()
+	env.readOnly = o.analysisOnly()
 	if err != nil {
 		return err
 	}

@@ -240,7 +240,7 @@ func runSaveDrafts(env *Env, p *compaction.Plan) error {
 			continue
 		}
 		if cur := l.ByPath(r.Path); cur != nil {
-			if string(cur.Text.Src) == string(d) {
+			if string(cur.Text().Src) == string(d) {
 				saved = append(saved, r.Path)
 				continue
 			}

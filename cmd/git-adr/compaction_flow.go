@@ -98,7 +98,7 @@ func uncommittedSources(repo *gitops.Repo, l *adr.Log, a *compaction.Analysis) [
 	return dirty
 }
 
-func blobOf(r *adr.Record) string { return view.BlobHash(r.Text.Src) }
+func blobOf(r *adr.Record) string { return view.BlobHash(r.Text().Src) }
 
 // volumeText says how much a drafter would read and what it may cost.
 func volumeText(p *compaction.Plan, cfg *adr.Config) string {

@@ -103,6 +103,9 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if n > 1 {
 		return usagef("--current, --rationale and --history are exclusive").hint("pick one intent")
 	}
+	// Every answer states its o200k token count: the tokenizer's
+	// vocabulary is built on another core while the log loads.
+	evidence.PrepareTokens()
 	l, err := env.Log()
 	if err != nil {
 		return err

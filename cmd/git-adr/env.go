@@ -153,7 +153,10 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 			return nil, failf("the bare repository has no HEAD commit to read the log from")
 		}
 	}
-	l, err := adr.Load(fsys, adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy})
+	cache := e.parseCache(r)
+	l, err := adr.Load(fsys, adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy, Cache: cache})
+	// A cache that cannot be written costs time in later runs, nothing else.
+	_ = cache.Save()
 	if err != nil {
 		var ce *adr.ConfigError
 		if errors.As(err, &ce) {
@@ -178,6 +181,13 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 	}
 	e.log = l
 	return l, nil
+}
+
+// parseCache is the repository's parse cache ($GIT_COMMON_DIR/adr/cache,
+// shared by linked worktrees: it is keyed by blob). A command that
+// promises no write at all reads it and never writes it.
+func (e *Env) parseCache(r *gitops.Repo) *adr.Cache {
+	return adr.OpenCache(filepath.Join(r.AdrDir(), "cache"), e.readOnly)
 }
 
 // requireRoots fails with a hint when the repository has no ADR directory.

@@ -82,7 +82,8 @@ func runList(env *Env, o listOptions) error {
 		}
 		return writeJSON(env.Out, infos)
 	}
-	tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+	bw := bulkWriter(env.Out)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	for _, r := range recs {
 		if r.Archived && !o.archived {
 			continue
@@ -97,7 +98,10 @@ func runList(env *Env, o listOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", adr.Escape(r.ID), r.Status, adr.Escape(date), adr.Escape(title))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // knownDomain refuses a --domain no record declares, as context does,

@@ -83,6 +83,9 @@ func runMCP(env *Env, verbose bool) error {
 	if !ok {
 		in = io.NopCloser(env.In)
 	}
+	// adr_context states token counts: build the vocabulary while the
+	// client starts up rather than in its first call.
+	evidence.PrepareTokens()
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(context.Background(), mcpserver.StdioTransport(in, env.Out)) }()
 	select {

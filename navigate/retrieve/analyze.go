@@ -166,6 +166,33 @@ func (a Analyzer) stem(w string) string {
 	return s
 }
 
+// languageMarkers are the frequent short words of each language
+// DetectLanguage counts (each belongs to one language).
+var languageMarkers = func() map[string]Language {
+	m := map[string]Language{}
+	for lang, ws := range map[Language][]string{
+		English: {"the", "and", "is", "to", "of", "we", "will", "this"},
+		French:  {"le", "la", "les", "et", "est", "des", "nous", "pour", "une"},
+		Spanish: {"el", "los", "las", "es", "para", "una", "que", "por"},
+		German:  {"der", "die", "das", "und", "ist", "wir", "nicht", "eine"},
+	} {
+		for _, w := range ws {
+			m[w] = lang
+		}
+	}
+	return m
+}()
+
+// lowerASCII reports whether w is made of the letters a to z only.
+func lowerASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
 // lightStem strips common plural and inflection endings for languages
 // without a stemmer here; it only ever shortens a word.
 func lightStem(w string) string {
@@ -246,6 +273,10 @@ type part struct {
 // splitIdentifier splits on "-", "_", ".", "'" and case changes:
 // "parseHTTPRequest" -> parse, HTTP, Request; "pre-commit" -> pre, commit.
 func splitIdentifier(w string) []part {
+	if w != "" && lowerASCII(w) {
+		// Most words: nothing to split.
+		return []part{{text: w, start: 0, end: len(w)}}
+	}
 	var out []part
 	rs := []rune(w)
 	offs := make([]int, len(rs)+1)
@@ -360,25 +391,18 @@ func isDigit(s string) bool {
 // words; English when unsure.
 func DetectLanguage(text string) Language {
 	counts := map[Language]int{}
-	markers := map[Language][]string{
-		English: {"the", "and", "is", "to", "of", "we", "will", "this"},
-		French:  {"le", "la", "les", "et", "est", "des", "nous", "pour", "une"},
-		Spanish: {"el", "los", "las", "es", "para", "una", "que", "por"},
-		German:  {"der", "die", "das", "und", "ist", "wir", "nicht", "eine"},
-	}
 	n := 0
 	forEachWord(text, func(w string, _, _ int) {
 		if n > 400 {
 			return
 		}
 		n++
-		lw := strings.ToLower(w)
-		for lang, ms := range markers {
-			for _, m := range ms {
-				if lw == m {
-					counts[lang]++
-				}
-			}
+		lw := w
+		if !lowerASCII(w) {
+			lw = strings.ToLower(w)
+		}
+		if lang, ok := languageMarkers[lw]; ok {
+			counts[lang]++
 		}
 		if len(w) > 0 && unicode.Is(unicode.Cyrillic, firstRune(w)) {
 			counts[Russian]++

@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/evidence"
 )
 
 // BenchmarkLoad times what every git-adr command starts with: discovering
@@ -35,6 +37,78 @@ func BenchmarkLoad(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkLoadCached is BenchmarkLoad with a warm parse cache: every
+// record served by its stat data, unread and unparsed (the setup waits out
+// the two-second margin within which a file's stat data are not trusted).
+func BenchmarkLoadCached(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := b.TempDir()
+			if err := WriteLog(filepath.Join(dir, "doc", "adr"), Generate(n, 1)); err != nil {
+				b.Fatal(err)
+			}
+			fsys := os.DirFS(dir)
+			cdir := filepath.Join(b.TempDir(), "cache")
+			time.Sleep(2100 * time.Millisecond)
+			for i := 0; i < 2; i++ { // the second save dates the stat entries
+				c := adr.OpenCache(cdir, false)
+				if _, err := adr.Load(fsys, adr.LoadOptions{Cache: c}); err != nil {
+					b.Fatal(err)
+				}
+				if err := c.Save(); err != nil {
+					b.Fatal(err)
+				}
+				time.Sleep(2100 * time.Millisecond)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				l, err := adr.Load(fsys, adr.LoadOptions{Cache: adr.OpenCache(cdir, true)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(l.Records) != n {
+					b.Fatalf("loaded %d records, want %d", len(l.Records), n)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTask times the ranking and packing of `context --task` over a
+// loaded log, with the term cache warm and without it (every record
+// analysed).
+func BenchmarkTask(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		dir := b.TempDir()
+		if err := WriteLog(filepath.Join(dir, "doc", "adr"), Generate(n, 1)); err != nil {
+			b.Fatal(err)
+		}
+		l, err := adr.Load(os.DirFS(dir), adr.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		req := evidence.Request{Task: benchTask, Format: evidence.Text}
+		for _, warm := range []bool{true, false} {
+			name := fmt.Sprintf("%d/cold", n)
+			svc := &evidence.Service{Log: l}
+			if warm {
+				name = fmt.Sprintf("%d/warm", n)
+				svc.CacheDir = b.TempDir()
+				if _, _, err := svc.Answer(req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					if _, _, err := svc.Answer(req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 

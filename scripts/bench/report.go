@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
@@ -186,6 +187,12 @@ func (rep *report) command(rw row, md bool) string {
 		return s
 	}
 	s := q(rw.gitADR.cmd.display())
+	if rw.gitADR.cmd.cold {
+		s += " (cold: `$GIT_DIR/adr/cache` removed before every run)"
+		if !md {
+			s = strings.ReplaceAll(s, "`", "")
+		}
+	}
 	if rw.other != nil {
 		s += " vs " + q(rw.other.cmd.display())
 	}
@@ -208,7 +215,8 @@ func (rep *report) machine() []string {
 
 func (rep *report) method() string {
 	return fmt.Sprintf("Median wall-clock time of %d timed runs per command after one discarded warm-up run "+
-		"(warm file cache), each a fresh process started from the repository root as a user would; "+
+		"(warm file cache), each a fresh process started from the repository root as a user would, "+
+		"with the median CPU time (user plus system) and the peak RSS of git-adr; "+
 		"generated adr-tools logs, seed %d; measured %s.", rep.opts.runs, rep.opts.seed, rep.facts.date)
 }
 
@@ -258,7 +266,10 @@ func (rep *report) floor() []floorRow {
 	var out []floorRow
 	at := map[int]int{}
 	for _, r := range rep.results {
-		if r.cmd.tool != toolFloor && r.cmd.row != "list" {
+		switch {
+		case r.cmd.row == "startup", r.cmd.row == "read every record":
+		case r.cmd.row == "list" && r.cmd.tool == toolGitADR:
+		default:
 			continue
 		}
 		i, ok := at[r.n]
@@ -270,7 +281,7 @@ func (rep *report) floor() []floorRow {
 		switch {
 		case r.cmd.row == "startup":
 			out[i].startup = r
-		case r.cmd.tool == toolFloor:
+		case r.cmd.row == "read every record":
 			out[i].rg = r
 		default:
 			out[i].list = r
@@ -286,11 +297,27 @@ func (rep *report) text(w io.Writer) {
 	fmt.Fprintln(w, rep.method())
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "records\tcommand\tgit-adr\tadr-tools\tadr-tools / git-adr")
+	fmt.Fprintln(tw, "records\tcommand\tgit-adr\tCPU\tpeak RSS\tadr-tools\tadr-tools / git-adr")
 	for _, rw := range rep.rows() {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", rw.n, rep.command(rw, false), rep.cell(rw.gitADR), rep.cell(rw.other), ratio(rw.gitADR, rw.other))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", rw.n, rep.command(rw, false), rep.cell(rw.gitADR), cpu(rw.gitADR), rss(rw.gitADR), rep.cell(rw.other), ratio(rw.gitADR, rw.other))
 	}
 	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "goal\trecords\tmeasured\ttarget\tmet")
+	for _, g := range rep.goals() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", g.name, thousands(g.n), g.measured, g.target, g.met)
+	}
+	tw.Flush()
+	if gr := rep.growth(); len(gr) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "command\tgrowth exponent")
+		for _, g := range gr {
+			fmt.Fprintf(tw, "%s\t%s\n", g[0], g[1])
+		}
+		tw.Flush()
+	}
 	if fl := rep.floor(); len(fl) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -314,9 +341,20 @@ func (rep *report) markdown() string {
 	for _, l := range rep.machine() {
 		fmt.Fprintf(&b, "- %s\n", l)
 	}
-	b.WriteString("\n| records | command | git-adr | adr-tools | adr-tools ÷ git-adr |\n|---:|---|---:|---:|---:|\n")
+	b.WriteString("\n| records | command | git-adr | CPU | peak RSS | adr-tools | adr-tools ÷ git-adr |\n|---:|---|---:|---:|---:|---:|---:|\n")
 	for _, rw := range rep.rows() {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", thousands(rw.n), rep.command(rw, true), rep.cell(rw.gitADR), rep.cell(rw.other), ratio(rw.gitADR, rw.other))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", thousands(rw.n), rep.command(rw, true), rep.cell(rw.gitADR), cpu(rw.gitADR), rss(rw.gitADR), rep.cell(rw.other), ratio(rw.gitADR, rw.other))
+	}
+	b.WriteString("\nThe goals of issue 17, from the figures above (`nav search` against `rg -F` is measured by `scripts/bench-nav`, see benchmarks-nav.md):\n\n")
+	b.WriteString("| goal | records | measured | target | met |\n|---|---:|---:|---:|---|\n")
+	for _, g := range rep.goals() {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", g.name, thousands(g.n), g.measured, g.target, g.met)
+	}
+	if gr := rep.growth(); len(gr) > 0 {
+		b.WriteString("\nGrowth exponents: the log-log slope of the median from the smallest to the largest log (1 is linear in the number of records, 0 is constant).\n\n| command | growth exponent |\n|---|---:|\n")
+		for _, g := range gr {
+			fmt.Fprintf(&b, "| `%s` | %s |\n", g[0], g[1])
+		}
 	}
 	if fl := rep.floor(); len(fl) > 0 {
 		var startup, rg string
@@ -324,7 +362,7 @@ func (rep *report) markdown() string {
 			switch {
 			case c.row == "startup":
 				startup = c.display()
-			case c.tool == toolFloor:
+			case c.row == "read every record":
 				rg = c.display()
 			}
 		}
@@ -341,6 +379,128 @@ func (rep *report) markdown() string {
 		}
 	}
 	return b.String()
+}
+
+// cpu is the median user plus system CPU time of a result's runs: less
+// moved by other work on the machine than the wall-clock time, and above
+// it when a command uses several cores.
+func cpu(r *result) string {
+	if r == nil || len(r.cpu) == 0 {
+		return "–"
+	}
+	return formatDuration(medianOf(r.cpu))
+}
+
+// rss is a result's peak RSS in MiB.
+func rss(r *result) string {
+	if r == nil || r.rss == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f MiB", float64(r.rss)/1024)
+}
+
+// find is the result of the command in row for tool at n records.
+func (rep *report) find(n int, rowName, tool string) *result {
+	for _, r := range rep.results {
+		if r.n == n && r.cmd.row == rowName && r.cmd.tool == tool && len(r.times) > 0 {
+			return r
+		}
+	}
+	return nil
+}
+
+type goal struct {
+	name, measured, target, met string
+	n                           int
+}
+
+// goals are the targets of issue 17, each at the size it names (or the
+// largest measured).
+func (rep *report) goals() []goal {
+	sizes := map[int]bool{}
+	largest := 0
+	for _, r := range rep.results {
+		sizes[r.n] = true
+		largest = max(largest, r.n)
+	}
+	at := func(want int) int {
+		if sizes[want] {
+			return want
+		}
+		return largest
+	}
+	var out []goal
+	// times: a is divided by b, at most limit (or at least, with atLeast).
+	times := func(name string, n int, a, b *result, limit float64, atLeast bool) {
+		g := goal{name: name, n: n, target: fmt.Sprintf("≤ %g×", limit), met: "not measured", measured: "–"}
+		if atLeast {
+			g.target = fmt.Sprintf("≥ %g×", limit)
+		}
+		if a != nil && b != nil {
+			x := float64(a.median()) / float64(b.median())
+			g.measured = fmt.Sprintf("%.2f×", x)
+			if x >= 100 {
+				g.measured = fmt.Sprintf("%.0f×", x)
+			}
+			ok := x <= limit
+			if atLeast {
+				ok = x >= limit
+			}
+			g.met = map[bool]string{true: "yes", false: "no"}[ok]
+		}
+		out = append(out, g)
+	}
+	n := at(10000)
+	status := rep.find(n, "git status", toolFloor)
+	times("warm `list` ÷ `git status`", n, rep.find(n, "list", toolGitADR), status, 3, false)
+	times("warm `context --task` ÷ `git status`", n, rep.find(n, "context --task", toolGitADR), status, 3, false)
+	times("cold `context --task` ÷ `git status`", n, rep.find(n, "context --task, cold cache", toolGitADR), status, 10, false)
+	m := at(1000)
+	times("`adr generate toc` ÷ `index`", m, rep.find(m, "index", toolAdrTools), rep.find(m, "index", toolGitADR), 2000, true)
+	times("`list` ÷ `adr list`", n, rep.find(n, "list", toolGitADR), rep.find(n, "list", toolAdrTools), 3, false)
+	var peak *result
+	for _, r := range rep.results {
+		if r.n == n && r.cmd.tool == toolGitADR && (peak == nil || r.rss > peak.rss) {
+			peak = r
+		}
+	}
+	g := goal{name: "peak RSS of every command", n: n, target: "≤ 64 MiB", met: "not measured", measured: "–"}
+	if peak != nil && peak.rss > 0 {
+		g.measured = fmt.Sprintf("%s (`%s`)", rss(peak), peak.cmd.display())
+		g.met = map[bool]string{true: "yes", false: "no"}[peak.rss <= 64*1024]
+	}
+	out = append(out, g)
+	times("`git adr -h` ÷ `git --version`", n, rep.find(n, "help", toolGitADR), rep.find(n, "git --version", toolFloor), 2, false)
+	return out
+}
+
+// growth is the log-log slope of each git-adr command's median from the
+// smallest to the largest size.
+func (rep *report) growth() [][2]string {
+	lo, hi := 0, 0
+	for _, r := range rep.results {
+		if lo == 0 || r.n < lo {
+			lo = r.n
+		}
+		hi = max(hi, r.n)
+	}
+	if lo == hi {
+		return nil
+	}
+	var out [][2]string
+	for _, c := range commands() {
+		a, b := rep.find(lo, c.row, c.tool), rep.find(hi, c.row, c.tool)
+		if a == nil || b == nil {
+			continue
+		}
+		k := math.Log(float64(b.median())/float64(a.median())) / math.Log(float64(hi)/float64(lo))
+		name := c.display()
+		if c.cold {
+			name += " (cold cache)"
+		}
+		out = append(out, [2]string{name, fmt.Sprintf("%.2f (%s → %s records)", k, thousands(lo), thousands(hi))})
+	}
+	return out
 }
 
 func thousands(n int) string {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -35,6 +36,9 @@ type command struct {
 	// slow commands take minutes on large logs: above -adr-tools-max
 	// records they run -slow-runs times without a warm-up run.
 	slow bool
+	// cold commands run with git-adr's caches removed ($GIT_DIR/adr/cache)
+	// before every run, outside the timed region.
+	cold bool
 	// okCodes are the exit codes that mean success (0 unless set).
 	okCodes []int
 	// verify checks the first run's effect, so that a timing is never of
@@ -57,29 +61,52 @@ func (c command) display() string {
 	return strings.Join(q, " ")
 }
 
+// benchTask is the request `context --task` is timed with.
+const benchTask = "replace MySQL with PostgreSQL for order storage"
+
+// midID stands for the number of the log's middle record in arguments.
+const midID = "{mid}"
+
 // commands lists what is timed, in table order.
 func commands() []command {
 	return []command{
 		{row: "new", tool: toolGitADR, args: []string{"adr", "new", newTitle}, writes: true, verify: verifyNew},
 		{row: "new", tool: toolAdrTools, args: []string{"adr", "new", newTitle}, writes: true, verify: verifyNew},
 		{row: "list", tool: toolGitADR, args: []string{"adr", "list"}, verify: verifyLines("")},
+		{row: "list", tool: toolAdrTools, args: []string{"adr", "list"}, verify: verifyLines("doc/adr/")},
 		{row: "list --json", tool: toolGitADR, args: []string{"adr", "list", "--json"}, verify: verifyJSON},
+		{row: "show", tool: toolGitADR, args: []string{"adr", "show", midID}, verify: verifyNonEmpty},
+		{row: "context --task", tool: toolGitADR, args: []string{"adr", "context", "--task", benchTask}, verify: verifyNonEmpty},
+		{row: "context --task, cold cache", tool: toolGitADR, args: []string{"adr", "context", "--task", benchTask}, cold: true, verify: verifyNonEmpty},
 		{row: "index", tool: toolGitADR, args: []string{"adr", "index"}, writes: true, verify: verifyIndex},
 		{row: "index", tool: toolAdrTools, args: []string{"adr", "generate", "toc"}, slow: true, verify: verifyLines("* [")},
 		{row: "check", tool: toolGitADR, args: []string{"adr", "check"}, okCodes: []int{0, 1}},
+		{row: "help", tool: toolGitADR, args: []string{"adr", "-h"}, verify: verifyNonEmpty},
 		// The floor: starting git-adr through git without reading the log,
-		// and one fast process that opens and reads every record.
+		// one fast process that opens and reads every record, and what
+		// git itself takes to start and to compare the work tree with the
+		// index.
 		{row: "startup", tool: toolFloor, args: []string{"git", "adr", "--version"}},
 		{row: "read every record", tool: toolFloor, args: []string{"rg", "--count", "^## Status", "doc/adr"}, verify: verifyLines("")},
+		{row: "git --version", tool: toolFloor, args: []string{"git", "--version"}},
+		{row: "git status", tool: toolFloor, args: []string{"git", "status"}},
 	}
+}
+
+func verifyNonEmpty(_ int, _ string, stdout []byte) error {
+	if len(bytes.TrimSpace(stdout)) == 0 {
+		return errors.New("no output")
+	}
+	return nil
 }
 
 // result is the measurement of one command at one size.
 type result struct {
 	n   int
 	cmd command
-	// times are the timed runs (the warm-up run excluded).
-	times []time.Duration
+	// times are the timed runs (the warm-up run excluded), and cpu their
+	// user plus system CPU time (of git and the git-adr it waits for).
+	times, cpu []time.Duration
 	// skipped or unavailable explain a missing measurement.
 	skipped     string
 	unavailable bool
@@ -89,17 +116,22 @@ type result struct {
 	// lines and code are the warm-up run's stdout line count and exit
 	// code, for notes (check's findings).
 	lines, code int
+	// rss is the peak resident set size of one more, untimed run, in
+	// KiB (see measureRSS).
+	rss int64
 }
 
 func (r *result) label() string {
 	return fmt.Sprintf("%s at %d records", r.cmd.display(), r.n)
 }
 
-func (r *result) median() time.Duration {
-	if len(r.times) == 0 {
+func (r *result) median() time.Duration { return medianOf(r.times) }
+
+func medianOf(times []time.Duration) time.Duration {
+	if len(times) == 0 {
 		return 0
 	}
-	t := slices.Clone(r.times)
+	t := slices.Clone(times)
 	slices.Sort(t)
 	if len(t)%2 == 1 {
 		return t[len(t)/2]
@@ -164,7 +196,13 @@ func (b *bench) measure(r *result, dir string) {
 		first, last = 1, b.opts.slowRuns
 	}
 	for i := first; i <= last; i++ {
-		d, code, stdout, err := b.once(r.cmd, dir)
+		if r.cmd.cold {
+			if err := os.RemoveAll(filepath.Join(dir, ".git", "adr", "cache")); err != nil {
+				r.err = err
+				return
+			}
+		}
+		d, code, stdout, cpu, err := b.once(r.cmd, r.n, dir, nil)
 		if err != nil {
 			if i == 0 && r.cmd.tool == toolGitADR && isUnknownCommand(err) {
 				r.unavailable = true
@@ -184,6 +222,7 @@ func (b *bench) measure(r *result, dir string) {
 		}
 		if i > 0 {
 			r.times = append(r.times, d)
+			r.cpu = append(r.cpu, cpu)
 			spent += d
 		}
 		if r.cmd.writes {
@@ -202,6 +241,47 @@ func (b *bench) measure(r *result, dir string) {
 			break
 		}
 	}
+	if r.cmd.tool == toolGitADR {
+		b.measureRSS(r, dir)
+	}
+}
+
+// measureRSS runs a git-adr command once more, untimed, under
+// /usr/bin/time, for its peak resident set size: the kernel charges a
+// child started by vfork (as Go starts processes) with its parent's peak
+// until it calls exec, so a child's own rusage would report the
+// benchmark's memory, not git-adr's. Without /usr/bin/time nothing is
+// reported.
+func (b *bench) measureRSS(r *result, dir string) {
+	timeBin, err := exec.LookPath("/usr/bin/time")
+	if err != nil {
+		return
+	}
+	f, err := os.CreateTemp(b.dir, "rss-*")
+	if err != nil {
+		return
+	}
+	f.Close()
+	defer os.Remove(f.Name())
+	if r.cmd.cold {
+		if os.RemoveAll(filepath.Join(dir, ".git", "adr", "cache")) != nil {
+			return
+		}
+	}
+	if _, _, _, _, err := b.once(r.cmd, r.n, dir, []string{timeBin, "-f", "%M", "-o", f.Name()}); err != nil {
+		return
+	}
+	if r.cmd.writes && b.reset(dir) != nil {
+		return
+	}
+	data, err := os.ReadFile(f.Name())
+	if err != nil {
+		return
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if kb, err := strconv.ParseInt(strings.TrimSpace(lines[len(lines)-1]), 10, 64); err == nil {
+		r.rss = kb
+	}
 }
 
 // runError is a command that exited with an unexpected code.
@@ -219,13 +299,22 @@ func isUnknownCommand(err error) bool {
 	return errors.As(err, &re) && re.code == 2 && strings.Contains(re.stderr, "unknown command")
 }
 
-// once runs the command in dir and times it from start to exit.
-func (b *bench) once(c command, dir string) (time.Duration, int, []byte, error) {
+// once runs the command in dir, behind the wrapper command line when
+// there is one, and times it from start to exit; it also returns the exit
+// code, stdout and the CPU time used.
+func (b *bench) once(c command, n int, dir string, wrapper []string) (time.Duration, int, []byte, time.Duration, error) {
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(c.args[0], c.args[1:]...)
-	if c.tool == toolGitADR {
-		cmd = exec.Command("git", c.args...)
+	args := slices.Clone(c.args)
+	for i, a := range args {
+		if a == midID {
+			args[i] = strconv.Itoa(max(1, n/2))
+		}
 	}
+	if c.tool == toolGitADR {
+		args = append([]string{"git"}, args...)
+	}
+	args = append(slices.Clone(wrapper), args...)
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir, cmd.Env = dir, b.env
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -235,7 +324,7 @@ func (b *bench) once(c command, dir string) (time.Duration, int, []byte, error) 
 	if err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
-			return 0, 0, nil, err
+			return 0, 0, nil, 0, err
 		}
 		code = ee.ExitCode()
 	}
@@ -244,9 +333,9 @@ func (b *bench) once(c command, dir string) (time.Duration, int, []byte, error) 
 		ok = []int{0}
 	}
 	if !slices.Contains(ok, code) {
-		return 0, code, nil, &runError{code: code, stderr: stderr.String()}
+		return 0, code, nil, 0, &runError{code: code, stderr: stderr.String()}
 	}
-	return d, code, stdout.Bytes(), nil
+	return d, code, stdout.Bytes(), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
 }
 
 func verifyNew(n int, dir string, _ []byte) error {

@@ -1,0 +1,148 @@
+package adr
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"sync"
+	"time"
+)
+
+// readRecord returns the parsed record at p: from the cache without
+// reading the file when the cache knows the blob the file holds (its git
+// tree or index entry names it, or its stat data are unchanged), from the
+// cache after reading and hashing it, or parsed. Identity fields are left
+// to the caller.
+func readRecord(fsys fs.FS, p string, e fs.DirEntry, cache *Cache, now time.Time) (*Record, error) {
+	if cache == nil {
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil, fmt.Errorf("read %q: %w", p, err)
+		}
+		return Parse(data), nil
+	}
+	var (
+		key     statKey
+		st      statEntry
+		hasStat bool
+	)
+	if e != nil {
+		if bh, ok := e.(blobHasher); ok {
+			// A git tree or the index: the entry names the bytes.
+			if blob := bh.BlobHash(); blob != "" {
+				if rec := cache.lookup(blob); rec != nil {
+					rec.src = &lazySource{fsys: underlying(fsys), path: p, blob: blob}
+					rec.blob = blob
+					return rec, nil
+				}
+			}
+		} else if key, st, hasStat = fileStat(p, e); hasStat {
+			if blob, ok := cache.statBlob(key, st); ok {
+				if rec := cache.lookup(blob); rec != nil {
+					rec.src = &lazySource{fsys: underlying(fsys), path: p, blob: blob, verify: true}
+					rec.blob = blob
+					return rec, nil
+				}
+			}
+		}
+	}
+	data, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return nil, fmt.Errorf("read %q: %w", p, err)
+	}
+	blob := gitBlobHash(data)
+	rec := cache.lookup(blob)
+	if rec != nil {
+		rec.text = NewText(data)
+	} else {
+		rec = Parse(data)
+		sum := sha256.Sum256(data)
+		rec.sum = string(sum[:])
+		cache.store(blob, rec)
+	}
+	rec.blob = blob
+	if hasStat {
+		st.blob = blob
+		cache.noteStat(key, st, now)
+	}
+	return rec, nil
+}
+
+// lazySource reads the text of a record the cache served without reading
+// its file, the first time [Record.Text] is called. Copies of the record
+// share it.
+type lazySource struct {
+	once sync.Once
+	fsys fs.FS
+	path string
+	blob string
+	// verify: the file is in a work tree and may have changed since the
+	// load looked at it.
+	verify bool
+	// log is the log the record belongs to, for a re-parse.
+	log  *Log
+	text *Text
+}
+
+// Text is the record's source: its exact bytes with a line index. A
+// record the parse cache served is read from its file on the first call.
+// Should that file no longer hold the bytes the record was parsed from (it
+// changed while the command ran), the record is parsed again from what
+// the file holds now, so that its fields always describe its text. That
+// re-parse rewrites the record in place: it is the one case where a
+// record changes after the load.
+func (r *Record) Text() *Text {
+	if r.text == nil && r.src != nil {
+		s := r.src
+		s.once.Do(func() { s.load(r) })
+		return s.text
+	}
+	return r.text
+}
+
+// Blob is the git blob hash of the record's text (the object name git
+// gives its bytes), known without reading the file when the parse cache
+// served the record.
+func (r *Record) Blob() string {
+	if r.blob != "" {
+		return r.blob // re-parsing a changed file clears it
+	}
+	return gitBlobHash(r.Text().Src)
+}
+
+// SourceSHA256 is the SHA-256 of the record's text, known without reading
+// the file when the parse cache served the record.
+func (r *Record) SourceSHA256() [32]byte {
+	if len(r.sum) == sha256.Size {
+		return [32]byte([]byte(r.sum))
+	}
+	return sha256.Sum256(r.Text().Src)
+}
+
+func (s *lazySource) load(r *Record) {
+	data, err := fs.ReadFile(s.fsys, s.path)
+	if err == nil && (!s.verify || gitBlobHash(data) == s.blob) {
+		s.text = NewText(data)
+		r.text = s.text
+		return
+	}
+	// Changed or gone: what the file holds now (nothing, when it is
+	// gone) is the record.
+	n := Parse(data)
+	n.ID, n.Number, n.Numbered, n.Suffix = r.ID, r.Number, r.Numbered, r.Suffix
+	n.Path, n.Root, n.Archived = r.Path, r.Root, r.Archived
+	n.settleTitle(nameOf(r.Path))
+	if err != nil {
+		n.Problems = append(n.Problems, fmt.Sprintf("could not be read again: %v", err))
+	}
+	*r = *n
+	r.assignUnitIDs()
+	if s.log != nil {
+		for i := range r.Relations {
+			if t := s.log.Target(r, r.Relations[i].Target); t != nil {
+				r.Relations[i].TargetID = t.ID
+			}
+		}
+	}
+	s.text = r.text
+}

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package adr
+
+import "io/fs"
+
+// fileStat reports no stat data here: work-tree files are read and
+// hashed, and only their parsing is saved.
+func fileStat(string, fs.DirEntry) (statKey, statEntry, bool) {
+	return statKey{}, statEntry{}, false
+}
