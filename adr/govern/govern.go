@@ -87,6 +87,9 @@ type Input struct {
 	// Branches are other branches' trees, for numbers taken elsewhere.
 	Branches []adr.BranchTree
 	Policy   Policy
+	// Cache, when set, serves the records both states read from the
+	// parse cache (the index and a tree name every blob).
+	Cache *adr.Cache
 }
 
 // Report is the outcome of [Judge].
@@ -114,7 +117,7 @@ func Judge(in Input) (*Report, error) {
 	if len(in.Changes) == 0 {
 		return rep, nil
 	}
-	next, err := adr.Load(in.Next, adr.LoadOptions{Lazy: true})
+	next, err := adr.Load(in.Next, adr.LoadOptions{Lazy: true, Cache: in.Cache})
 	if err != nil {
 		return nil, err
 	}
@@ -122,12 +125,12 @@ func Judge(in Input) (*Report, error) {
 	if in.Base != nil {
 		// The base is read with the roots the change has, so discovery
 		// runs once (a root the change creates is simply empty there).
-		opt := adr.LoadOptions{Lazy: true, AllowMissing: true}
+		opt := adr.LoadOptions{Lazy: true, AllowMissing: true, Cache: in.Cache}
 		for _, r := range next.Roots {
 			opt.Roots = append(opt.Roots, r.Path)
 		}
 		if len(opt.Roots) == 0 {
-			opt = adr.LoadOptions{Lazy: true}
+			opt = adr.LoadOptions{Lazy: true, Cache: in.Cache}
 		}
 		if base, err = adr.Load(in.Base, opt); err != nil {
 			return nil, err

@@ -33,8 +33,10 @@ func runPreCommit(env *Env, r *gitops.Repo) error {
 	if err != nil {
 		return err
 	}
+	cache := env.parseCache(r)
 	rep, err := govern.Judge(govern.Input{Base: base, Next: next, Changes: changes, Branches: branches,
-		Policy: govern.Policy{StaleView: cfg.Hooks.StaleView, Index: cfg.Hooks.Index}})
+		Policy: govern.Policy{StaleView: cfg.Hooks.StaleView, Index: cfg.Hooks.Index}, Cache: cache})
+	_ = cache.Save() // a cache that cannot be written only costs time
 	if err != nil {
 		return err
 	}
