@@ -213,13 +213,7 @@ func (p *parser) metadataSectionMeta() {
 		if hi == p.title || !metadataSections[headingKey(h.Text)] {
 			continue
 		}
-		end := len(p.t.Lines)
-		for _, h2 := range p.headings[hi+1:] {
-			if h2.Level <= h.Level {
-				end = h2.Line
-				break
-			}
-		}
+		end := p.sectionEnd(hi)
 		start := h.Line + 1
 		if h.Setext {
 			start++
@@ -248,13 +242,7 @@ func (p *parser) statusSection() {
 		if !statusHeadings[key] {
 			continue
 		}
-		end := len(t.Lines)
-		for _, h2 := range p.headings[hi+1:] {
-			if h2.Level <= h.Level {
-				end = h2.Line
-				break
-			}
-		}
+		end := p.sectionEnd(hi)
 		start := h.Line + 1
 		if h.Setext {
 			start++
@@ -424,13 +412,7 @@ func (p *parser) changeLogStatus() {
 		if hi == p.title || !changelogSections[headingKey(h.Text)] {
 			continue
 		}
-		end := len(t.Lines)
-		for _, h2 := range p.headings[hi+1:] {
-			if h2.Level <= h.Level {
-				end = h2.Line
-				break
-			}
-		}
+		end := p.sectionEnd(hi)
 		var last *Field
 		word := ""
 		for i := h.Line + 1; i < end; i++ {
@@ -556,13 +538,7 @@ func (p *parser) otherSections() {
 		if hi == p.title || !linkSections[headingKey(h.Text)] {
 			continue
 		}
-		end := len(t.Lines)
-		for _, h2 := range p.headings[hi+1:] {
-			if h2.Level <= h.Level {
-				end = h2.Line
-				break
-			}
-		}
+		end := p.sectionEnd(hi)
 		for i := h.Line + 1; i < end; i++ {
 			if t.Lines[i].Kind != LineText {
 				continue
@@ -619,13 +595,7 @@ func (p *parser) units() {
 		if hi == p.title || h.Level != level {
 			continue
 		}
-		end := len(t.Lines)
-		for _, h2 := range p.headings[hi+1:] {
-			if h2.Level <= level {
-				end = h2.Line
-				break
-			}
-		}
+		end := p.sectionEnd(hi)
 		ordinal++
 		var anchor string
 		if ocp {
@@ -712,4 +682,15 @@ func (p *parser) classifyStyle() {
 func hasUnit(r *Record, anchor string) bool {
 	_, ok := r.Unit(anchor)
 	return ok
+}
+
+// sectionEnd is the line where heading hi's section ends: the next heading
+// of the same or a higher level, or the end of the text.
+func (p *parser) sectionEnd(hi int) int {
+	for _, h2 := range p.headings[hi+1:] {
+		if h2.Level <= p.headings[hi].Level {
+			return h2.Line
+		}
+	}
+	return len(p.t.Lines)
 }
