@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/git-adr/git-adr/internal/atomicfile"
 )
 
 // A Cache keeps what parsing found in each record, keyed by the git blob
@@ -262,19 +264,7 @@ func (c *Cache) Save() error {
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(c.dir, ".parse-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(c.dir, CacheFile))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(filepath.Join(c.dir, CacheFile), data, 0o600); err != nil {
 		return err
 	}
 	c.changed = false

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
@@ -153,24 +154,7 @@ func UninstallHook(dir, name string) (HookState, bool, error) {
 }
 
 func writeExecutable(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o755)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.Write(path, data, 0o755)
 }
 
 // HookManager is a tool that owns the repository's hooks, so git-adr

@@ -1,7 +1,6 @@
 package evidence
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -12,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
@@ -101,23 +101,11 @@ func (c *termCache) save() error {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.path), ".terms-*.tmp")
-	if err != nil {
+	var buf bytes.Buffer
+	if err := encodeCache(&buf, keep); err != nil {
 		return err
 	}
-	w := bufio.NewWriter(tmp)
-	err = encodeCache(w, keep)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), c.path)
+	return atomicfile.Write(c.path, buf.Bytes(), 0o600)
 }
 
 // Layout: format line; vocabulary (count, then length-prefixed strings);

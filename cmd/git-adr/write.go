@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/atomicfile"
 )
 
 // applyChanges writes file changes as one journalled changeset. A file
@@ -116,24 +117,7 @@ func refreshedIndexes(env *Env) ([]string, error) {
 // writeFileAtomic replaces a file of git-adr's own state (under the git
 // directory, never the work tree) whole or not at all.
 func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.Write(path, data, 0o644)
 }
 
 // changeResult is what link, decide and renumber print with --json.
