@@ -130,32 +130,7 @@ func indexEntry(fsys fs.FS, root *Root, name string) (twin string, special bool)
 // resolves relation targets; it may be nil, and then relations are shown
 // as written.
 func RenderIndex(root *Root, l *Log) []byte {
-	var live, archived []*Record
-	for _, r := range root.Records {
-		if r.Archived {
-			archived = append(archived, r)
-		} else {
-			live = append(live, r)
-		}
-	}
-	sortRecords(live)
-	sortRecords(archived)
-	var b strings.Builder
-	b.WriteString(indexHeader)
-	b.WriteString("\n# ")
-	b.WriteString(indexTitle(root))
-	b.WriteString("\n\n")
-	self := root.Join(root.IndexName())
-	if len(live) == 0 {
-		b.WriteString("No records yet.\n")
-	} else {
-		writeIndexTable(&b, self, live, l)
-	}
-	if len(archived) > 0 {
-		b.WriteString("\n## Archived\n\n")
-		writeIndexTable(&b, self, archived, l)
-	}
-	return []byte(b.String())
+	return RenderIndexWith(root, l, IndexOptions{})
 }
 
 func indexTitle(root *Root) string {
@@ -168,58 +143,6 @@ func indexTitle(root *Root) string {
 		return "Architecture Decision Records: " + name
 	}
 	return "Architecture Decision Records"
-}
-
-func writeIndexTable(b *strings.Builder, self string, recs []*Record, l *Log) {
-	b.WriteString("| ID | Title | Status | Date | Links |\n")
-	b.WriteString("| --- | --- | --- | --- | --- |\n")
-	for _, r := range recs {
-		title := r.Title
-		if title == "" {
-			title = baseOf(r.Path)
-		}
-		cells := []string{
-			fmt.Sprintf("[%s](%s)", escapeMarkdown(r.ID, true), LinkDest(RelLink(self, r.Path))),
-			escapeCell(title), string(r.Status), escapeCell(r.Date), indexLinks(self, r, l),
-		}
-		b.WriteString("|")
-		for _, c := range cells {
-			if c != "" {
-				b.WriteString(" " + c)
-			}
-			b.WriteString(" |")
-		}
-		b.WriteString("\n")
-	}
-}
-
-// indexLinks renders a record's relations: "superseded by [ADR-0003](...)",
-// one per target, in the order written.
-func indexLinks(self string, r *Record, l *Log) string {
-	var parts []string
-	seen := map[string]bool{}
-	for _, rel := range r.Relations {
-		phrase := strings.ToLower(rel.Type.Label())
-		if !rel.Type.Known() {
-			phrase = rel.Label
-		}
-		var target string
-		var t *Record
-		if l != nil && rel.TargetID != "" {
-			t = l.Target(r, rel.Target)
-		}
-		if t != nil {
-			target = fmt.Sprintf("[%s](%s)", escapeMarkdown(t.ID, true), LinkDest(RelLink(self, t.Path)))
-		} else {
-			target = escapeCell(rel.Target)
-		}
-		s := escapeCell(phrase) + " " + target
-		if !seen[s] {
-			seen[s] = true
-			parts = append(parts, s)
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // LinkDest writes p as a Markdown link destination that survives spaces,
@@ -265,11 +188,8 @@ type IndexOptions struct {
 }
 
 // RenderIndexWith is [RenderIndex] with an intro, an outro and other
-// links. With zero options it is RenderIndex's output byte for byte.
+// links. [RenderIndex] is this with zero options.
 func RenderIndexWith(root *Root, l *Log, o IndexOptions) []byte {
-	if len(o.Intro) == 0 && len(o.Outro) == 0 && o.Prefix == "" && o.Link == nil {
-		return RenderIndex(root, l)
-	}
 	link := o.link(root)
 	var live, archived []*Record
 	for _, r := range root.Records {
@@ -290,11 +210,11 @@ func RenderIndexWith(root *Root, l *Log, o IndexOptions) []byte {
 	if len(live) == 0 {
 		b.WriteString("No records yet.\n")
 	} else {
-		writeIndexRows(&b, live, l, link)
+		writeIndexTable(&b, live, l, link)
 	}
 	if len(archived) > 0 {
 		b.WriteString("\n## Archived\n\n")
-		writeIndexRows(&b, archived, l, link)
+		writeIndexTable(&b, archived, l, link)
 	}
 	if len(o.Outro) > 0 {
 		b.WriteString("\n" + strings.TrimRight(string(o.Outro), "\r\n") + "\n")
@@ -329,8 +249,8 @@ func (o IndexOptions) link(root *Root) func(*Record) string {
 	return func(r *Record) string { return LinkDest(RelLink(self, r.Path)) }
 }
 
-// writeIndexRows is writeIndexTable with links made by link.
-func writeIndexRows(b *strings.Builder, recs []*Record, l *Log, link func(*Record) string) {
+// writeIndexTable writes the table of recs, with links made by link.
+func writeIndexTable(b *strings.Builder, recs []*Record, l *Log, link func(*Record) string) {
 	b.WriteString("| ID | Title | Status | Date | Links |\n")
 	b.WriteString("| --- | --- | --- | --- | --- |\n")
 	for _, r := range recs {
@@ -340,7 +260,7 @@ func writeIndexRows(b *strings.Builder, recs []*Record, l *Log, link func(*Recor
 		}
 		cells := []string{
 			fmt.Sprintf("[%s](%s)", escapeMarkdown(r.ID, true), link(r)),
-			escapeCell(title), string(r.Status), escapeCell(r.Date), indexLinksWith(r, l, link),
+			escapeCell(title), string(r.Status), escapeCell(r.Date), indexLinks(r, l, link),
 		}
 		b.WriteString("|")
 		for _, c := range cells {
@@ -353,7 +273,9 @@ func writeIndexRows(b *strings.Builder, recs []*Record, l *Log, link func(*Recor
 	}
 }
 
-func indexLinksWith(r *Record, l *Log, link func(*Record) string) string {
+// indexLinks renders a record's relations: "superseded by [ADR-0003](...)",
+// one per target, in the order written.
+func indexLinks(r *Record, l *Log, link func(*Record) string) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, rel := range r.Relations {
