@@ -17,29 +17,40 @@ const (
 	choiceSave   = "save"
 )
 
+// reviewedAcceptance reads the log at HEAD and the acceptance of the plan
+// revision o names, checked against the tree its review saw. A plan whose
+// acceptance commit already exists is finished instead, and acc is nil.
+func reviewedAcceptance(env *Env, o compactionOptions) (*adr.Log, *accept.Acceptance, error) {
+	l, err := headLog(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := acceptInput(env, l)
+	if err != nil {
+		return nil, nil, err
+	}
+	acc, err := accept.ForPlan(in, o.planID, o.revision)
+	var de *accept.DoneError
+	switch {
+	case errors.As(err, &de):
+		return nil, nil, env.locked(func() error { return finishDone(env, in, de) })
+	case err != nil:
+		return nil, nil, planAcceptErr(env, o.planID, o.revision, err)
+	}
+	if err := reviewedTree(o, acc); err != nil {
+		return nil, nil, err
+	}
+	return l, acc, nil
+}
+
 // runAcceptConfirm is --confirm for a consolidation: the same acceptance
 // as the prompt's Accept and execute, its effects disclosed first. A
 // person confirms on the controlling terminal; without one, only strict
 // mode accepts (the signed commit is the approval an agent cannot make
 // without the approver's key); otherwise the plan waits (exit 3).
 func runAcceptConfirm(env *Env, o compactionOptions) error {
-	l, err := headLog(env)
-	if err != nil {
-		return err
-	}
-	in, err := acceptInput(env, l)
-	if err != nil {
-		return err
-	}
-	acc, err := accept.ForPlan(in, o.planID, o.revision)
-	var de *accept.DoneError
-	switch {
-	case errors.As(err, &de):
-		return env.locked(func() error { return finishDone(env, in, de) })
-	case err != nil:
-		return planAcceptErr(env, o.planID, o.revision, err)
-	}
-	if err := reviewedTree(o, acc); err != nil {
+	l, acc, err := reviewedAcceptance(env, o)
+	if err != nil || acc == nil {
 		return err
 	}
 	opts, err := execOptions(env, l)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
@@ -27,23 +26,8 @@ func runConfirm(env *Env, o compactionOptions) error {
 	if p.Mode == compaction.Consolidate {
 		return runAcceptConfirm(env, o)
 	}
-	l, err := headLog(env)
-	if err != nil {
-		return err
-	}
-	in, err := acceptInput(env, l)
-	if err != nil {
-		return err
-	}
-	acc, err := accept.ForPlan(in, o.planID, o.revision)
-	var de *accept.DoneError
-	switch {
-	case errors.As(err, &de):
-		return env.locked(func() error { return finishDone(env, in, de) })
-	case err != nil:
-		return planAcceptErr(env, o.planID, o.revision, err)
-	}
-	if err := reviewedTree(o, acc); err != nil {
+	_, acc, err := reviewedAcceptance(env, o)
+	if err != nil || acc == nil {
 		return err
 	}
 	return runPlanAcceptance(env, o.planID, o.revision, acc.Approval)
