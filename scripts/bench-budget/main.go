@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/git-adr/git-adr/navigate/budget"
+	"github.com/git-adr/git-adr/scripts/internal/benchkit"
 )
 
 func main() {
@@ -239,7 +240,7 @@ func run(sizes string, runs int, share float64, out, bin string) error {
 	md := report(rows, runs, share)
 	fmt.Print(md)
 	if out != "" {
-		return replaceBetween(out, "<!-- bench-budget:start -->", "<!-- bench-budget:end -->", md)
+		return benchkit.UpdateRegion(out, "bench-budget", md)
 	}
 	return nil
 }
@@ -301,22 +302,4 @@ func sizeOf(n int) string {
 		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-// replaceBetween writes md between the markers of file (appending them
-// when missing), so that a re-run replaces the figures.
-func replaceBetween(file, start, end, md string) error {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	s := string(data)
-	i, j := strings.Index(s, start), strings.Index(s, end)
-	block := start + "\n" + md + end
-	if i < 0 || j < i {
-		s = strings.TrimRight(s, "\n") + "\n\n" + block + "\n"
-	} else {
-		s = s[:i] + block + s[j+len(end):]
-	}
-	return os.WriteFile(file, []byte(s), 0o644)
 }

@@ -30,6 +30,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/git-adr/git-adr/scripts/internal/benchkit"
 	"github.com/tiktoken-go/tokenizer"
 )
 
@@ -411,15 +412,4 @@ func median(ds []time.Duration) string {
 func writeMarked(path, table string) { writeBetween(path, "bench-context", table) }
 
 // writeBetween replaces the text between the markers named name.
-func writeBetween(path, name, table string) {
-	start, end := "<!-- "+name+":start -->", "<!-- "+name+":end -->"
-	data, err := os.ReadFile(path)
-	check(err)
-	s := string(data)
-	i, j := strings.Index(s, start), strings.Index(s, end)
-	if i < 0 || j < i {
-		check(fmt.Errorf("%s has no %s ... %s markers", path, start, end))
-	}
-	s = s[:i+len(start)] + "\n" + table + s[j:]
-	check(os.WriteFile(path, []byte(s), 0o644))
-}
+func writeBetween(path, name, table string) { check(benchkit.UpdateRegion(path, name, table)) }

@@ -21,10 +21,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-adr/git-adr/scripts/internal/benchkit"
 )
 
 func main() { os.Exit(run()) }
@@ -34,7 +35,7 @@ func run() int {
 	runs := flag.Int("runs", 9, "timed runs per command (one warm-up run is discarded)")
 	out := flag.String("out", "", "write the table into `FILE` between <!-- bench-hooks:start --> and <!-- bench-hooks:end -->")
 	flag.Parse()
-	bin, err := build()
+	bin, err := benchkit.Build("bench-hooks")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench-hooks:", err)
 		return 1
@@ -69,7 +70,7 @@ func run() int {
 				fmt.Fprintln(os.Stderr, "bench-hooks:", err)
 				return 1
 			}
-			base, err := timeIt(*runs, dir, nil, "git", "diff", "--cached", "--quiet")
+			base, err := benchkit.Median(*runs, dir, []int{1}, "git", "diff", "--cached", "--quiet") // exit 1: something is staged
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "bench-hooks:", err)
 				return 1
@@ -77,21 +78,21 @@ func run() int {
 			// What git runs: the script `git adr hooks install` wrote,
 			// which execs git-adr with the hook directory in its
 			// environment.
-			script, err := timeIt(*runs, dir, []int{0}, filepath.Join(dir, ".git", "hooks", "pre-commit"))
+			script, err := benchkit.Median(*runs, dir, nil, filepath.Join(dir, ".git", "hooks", "pre-commit"))
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "bench-hooks:", err)
 				return 1
 			}
-			hook, err := timeIt(*runs, dir, []int{0}, bin, "hook", "pre-commit")
+			hook, err := benchkit.Median(*runs, dir, nil, bin, "hook", "pre-commit")
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "bench-hooks:", err)
 				return 1
 			}
-			fmt.Fprintf(&table, "| %d | %s | %s | %s | %.1f× | %s | %.1f× |\n", n, c.name, ms(base), ms(script), float64(script)/float64(base), ms(hook), float64(hook)/float64(base))
-			if err := git(dir, "reset", "-q", "--hard"); err != nil {
+			fmt.Fprintf(&table, "| %d | %s | %s | %s | %.1f× | %s | %.1f× |\n", n, c.name, benchkit.MS(base), benchkit.MS(script), float64(script)/float64(base), benchkit.MS(hook), float64(hook)/float64(base))
+			if err := benchkit.Git(dir, "reset", "-q", "--hard"); err != nil {
 				return 1
 			}
-			git(dir, "clean", "-fdq")
+			benchkit.Git(dir, "clean", "-fdq")
 		}
 		os.RemoveAll(dir)
 	}
@@ -104,33 +105,12 @@ func run() int {
 	result := table.String() + "\n" + note
 	fmt.Print(result)
 	if *out != "" {
-		if err := splice(*out, result); err != nil {
+		if err := benchkit.UpdateRegion(*out, "bench-hooks", result); err != nil {
 			fmt.Fprintln(os.Stderr, "bench-hooks:", err)
 			return 1
 		}
 	}
 	return 0
-}
-
-func build() (string, error) {
-	dir, err := os.MkdirTemp("", "bench-hooks-bin-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "git-adr")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/git-adr")
-	cmd.Stderr = os.Stderr
-	return bin, cmd.Run()
-}
-
-func git(dir string, args ...string) error {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=b", "GIT_AUTHOR_EMAIL=b@e", "GIT_COMMITTER_NAME=b", "GIT_COMMITTER_EMAIL=b@e")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git %v: %v\n%s", args, err, out)
-	}
-	return nil
 }
 
 // generate writes and commits n adr-tools records; every tenth is
@@ -160,7 +140,7 @@ func generate(n int) (string, error) {
 		}
 	}
 	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-qm", "log"}} {
-		if err := git(dir, args...); err != nil {
+		if err := benchkit.Git(dir, args...); err != nil {
 			return "", err
 		}
 	}
@@ -184,7 +164,7 @@ func stageEdit(dir string) error {
 	}
 	f.WriteString("\nMore detail.\n")
 	f.Close()
-	return git(dir, "add", "-A")
+	return benchkit.Git(dir, "add", "-A")
 }
 
 func stageNew(dir string) error {
@@ -197,46 +177,5 @@ func stageNew(dir string) error {
 	if err := os.WriteFile(p, []byte(fmt.Sprintf("# %d. A new decision\n\nDate: 2026-01-02\n\n## Status\n\nProposed\n", n)), 0o644); err != nil {
 		return err
 	}
-	return git(dir, "add", "-A")
-}
-
-// timeIt is the median wall-clock time of runs fresh processes.
-func timeIt(runs int, dir string, ok []int, name string, args ...string) (time.Duration, error) {
-	var ds []time.Duration
-	for i := 0; i <= runs; i++ {
-		cmd := exec.Command(name, args...)
-		cmd.Dir = dir
-		start := time.Now()
-		err := cmd.Run()
-		d := time.Since(start)
-		if ee, isExit := err.(*exec.ExitError); isExit && ok == nil && ee.ExitCode() == 1 {
-			err = nil // git diff --quiet exits 1 when something is staged
-		}
-		if err != nil {
-			return 0, fmt.Errorf("%s %v: %v", name, args, err)
-		}
-		if i > 0 {
-			ds = append(ds, d)
-		}
-	}
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[len(ds)/2], nil
-}
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
-
-func splice(file, table string) error {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	s := string(data)
-	const start, end = "<!-- bench-hooks:start -->", "<!-- bench-hooks:end -->"
-	i, j := strings.Index(s, start), strings.Index(s, end)
-	if i < 0 || j < i {
-		s += "\n" + start + "\n" + table + end + "\n"
-	} else {
-		s = s[:i+len(start)] + "\n" + table + s[j:]
-	}
-	return os.WriteFile(file, []byte(s), 0o644)
+	return benchkit.Git(dir, "add", "-A")
 }

@@ -19,10 +19,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-adr/git-adr/scripts/internal/benchkit"
 )
 
 func main() { os.Exit(run()) }
@@ -32,7 +33,7 @@ func run() int {
 	runs := flag.Int("runs", 7, "timed runs per command (one warm-up discarded)")
 	out := flag.String("out", "", "write the table into `FILE` between <!-- bench-scope:start --> and <!-- bench-scope:end -->")
 	flag.Parse()
-	bin, err := build()
+	bin, err := benchkit.Build("bench-scope")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench-scope:", err)
 		return 1
@@ -55,17 +56,17 @@ func run() int {
 			fmt.Fprintln(os.Stderr, "bench-scope:", err)
 			return 1
 		}
-		base, err := timeIt(*runs, dir, "git", "diff", "--name-only", "HEAD~1")
+		base, err := benchkit.Median(*runs, dir, nil, "git", "diff", "--name-only", "HEAD~1")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench-scope:", err)
 			return 1
 		}
-		ctx, err := timeIt(*runs, dir, bin, "context", "--diff", "HEAD~1")
+		ctx, err := benchkit.Median(*runs, dir, nil, bin, "context", "--diff", "HEAD~1")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench-scope:", err)
 			return 1
 		}
-		fmt.Fprintf(&table, "| %d | %d | %s | %s | %.1f× | %v |\n", n, n, ms(base), ms(ctx), float64(ctx)/float64(base), ok)
+		fmt.Fprintf(&table, "| %d | %d | %s | %s | %.1f× | %v |\n", n, n, benchkit.MS(base), benchkit.MS(ctx), float64(ctx)/float64(base), ok)
 		os.RemoveAll(dir)
 	}
 	load := "unknown"
@@ -76,30 +77,12 @@ func run() int {
 		*runs, time.Now().UTC().Format("2006-01-02"), load)
 	fmt.Print(result)
 	if *out != "" {
-		return splice(*out, result)
+		if err := benchkit.UpdateRegion(*out, "bench-scope", result); err != nil {
+			fmt.Fprintln(os.Stderr, "bench-scope:", err)
+			return 1
+		}
 	}
 	return 0
-}
-
-func build() (string, error) {
-	dir, err := os.MkdirTemp("", "bench-scope-bin-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "git-adr")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/git-adr")
-	cmd.Stderr = os.Stderr
-	return bin, cmd.Run()
-}
-
-func git(dir string, args ...string) error {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=b", "GIT_AUTHOR_EMAIL=b@e", "GIT_COMMITTER_NAME=b", "GIT_COMMITTER_EMAIL=b@e")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git %v: %v\n%s", args, err, out)
-	}
-	return nil
 }
 
 // generate writes the repository and returns the IDs the diff's scope
@@ -127,13 +110,13 @@ func generate(n int) (string, []string, error) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(fmt.Sprintf("package pkg%d\n\nconst N%d = %d\n", i%100, i, i)), 0o644)
 	}
-	if err := git(dir, "init", "-q"); err != nil {
+	if err := benchkit.Git(dir, "init", "-q"); err != nil {
 		return "", nil, err
 	}
-	if err := git(dir, "add", "-A"); err != nil {
+	if err := benchkit.Git(dir, "add", "-A"); err != nil {
 		return "", nil, err
 	}
-	if err := git(dir, "commit", "-qm", "base"); err != nil {
+	if err := benchkit.Git(dir, "commit", "-qm", "base"); err != nil {
 		return "", nil, err
 	}
 	changed := []int{7, 107, 207, 13, 42} // packages 7, 7, 7, 13, 42
@@ -148,7 +131,7 @@ func generate(n int) (string, []string, error) {
 		fh.WriteString("// changed\n")
 		fh.Close()
 	}
-	if err := git(dir, "commit", "-qam", "change"); err != nil {
+	if err := benchkit.Git(dir, "commit", "-qam", "change"); err != nil {
 		return "", nil, err
 	}
 	var want []string
@@ -188,44 +171,4 @@ func leads(bin, dir string, want []string) (bool, error) {
 		got++
 	}
 	return got == min(len(want), 8), nil
-}
-
-func timeIt(runs int, dir, name string, args ...string) (time.Duration, error) {
-	var ds []time.Duration
-	for i := 0; i <= runs; i++ {
-		cmd := exec.Command(name, args...)
-		cmd.Dir = dir
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			return 0, fmt.Errorf("%s %v: %v", name, args, err)
-		}
-		if i > 0 {
-			ds = append(ds, time.Since(start))
-		}
-	}
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[len(ds)/2], nil
-}
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
-
-func splice(file, table string) int {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench-scope:", err)
-		return 1
-	}
-	s := string(data)
-	const start, end = "<!-- bench-scope:start -->", "<!-- bench-scope:end -->"
-	i, j := strings.Index(s, start), strings.Index(s, end)
-	if i < 0 || j < i {
-		s += "\n" + start + "\n" + table + end + "\n"
-	} else {
-		s = s[:i+len(start)] + "\n" + table + s[j:]
-	}
-	if err := os.WriteFile(file, []byte(s), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "bench-scope:", err)
-		return 1
-	}
-	return 0
 }

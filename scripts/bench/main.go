@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-adr/git-adr/scripts/internal/benchkit"
 )
 
 func main() { os.Exit(Main()) }
@@ -122,7 +124,7 @@ func run(o options) error {
 		return fmt.Errorf("failed: %s; %s left unchanged", strings.Join(failed, ", "), orNone(o.out))
 	}
 	if o.out != "" {
-		if err := updateRegion(o.out, rep.markdown()); err != nil {
+		if err := benchkit.UpdateRegion(o.out, "bench", rep.markdown()); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "bench: wrote the figures into %s\n", o.out)

@@ -3,10 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -509,56 +507,4 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// The markers of the generated region in the -out file.
-const (
-	startMarker = "<!-- bench:start -->"
-	endMarker   = "<!-- bench:end -->"
-)
-
-// updateRegion replaces the text between the markers of path with body,
-// adding the markers at the end when the file has none.
-func updateRegion(path, body string) error {
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	out, err := replaceRegion(string(data), body)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return os.WriteFile(path, []byte(out), 0o644)
-}
-
-func replaceRegion(doc, body string) (string, error) {
-	region := startMarker + "\n" + strings.TrimRight(body, "\n") + "\n" + endMarker
-	i := markerLine(doc, startMarker)
-	j := markerLine(doc, endMarker)
-	switch {
-	case i < 0 && j < 0:
-		if doc != "" && !strings.HasSuffix(doc, "\n") {
-			doc += "\n"
-		}
-		if doc != "" {
-			doc += "\n"
-		}
-		return doc + region + "\n", nil
-	case i < 0 || j < i:
-		return "", fmt.Errorf("%q and %q are not a pair of lines in that order", startMarker, endMarker)
-	}
-	return doc[:i] + region + doc[j+len(endMarker):], nil
-}
-
-// markerLine is the offset of the first line that is exactly marker, or -1;
-// a marker quoted inside other text (as the docs do) does not count.
-func markerLine(doc, marker string) int {
-	for off := 0; off < len(doc); {
-		line, _, _ := strings.Cut(doc[off:], "\n")
-		if strings.TrimRight(line, "\r") == marker {
-			return off
-		}
-		off += len(line) + 1
-	}
-	return -1
 }

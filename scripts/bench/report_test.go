@@ -5,23 +5,6 @@ import (
 	"time"
 )
 
-func TestReplaceRegion(t *testing.T) {
-	for _, tc := range []struct{ doc, want string }{
-		{"", "<!-- bench:start -->\nT\n<!-- bench:end -->\n"},
-		{"# B\n\ntext", "# B\n\ntext\n\n<!-- bench:start -->\nT\n<!-- bench:end -->\n"},
-		{"a\n<!-- bench:start -->\nold\nold\n<!-- bench:end -->\nz\n", "a\n<!-- bench:start -->\nT\n<!-- bench:end -->\nz\n"},
-		{"see `<!-- bench:start -->`\n<!-- bench:start -->\nold\n<!-- bench:end -->", "see `<!-- bench:start -->`\n<!-- bench:start -->\nT\n<!-- bench:end -->"},
-	} {
-		got, err := replaceRegion(tc.doc, "T\n")
-		if err != nil || got != tc.want {
-			t.Errorf("replaceRegion(%q) = %q, %v; want %q", tc.doc, got, err, tc.want)
-		}
-	}
-	if _, err := replaceRegion("<!-- bench:end -->\n<!-- bench:start -->\n", "T"); err == nil {
-		t.Error("markers in the wrong order: no error")
-	}
-}
-
 func TestMedianAndRatio(t *testing.T) {
 	ms := time.Millisecond
 	a := &result{times: []time.Duration{5 * ms, 1 * ms, 3 * ms}}
