@@ -210,42 +210,26 @@ type DiffEntry struct {
 // HEAD (against nothing before the first commit), renames detected, read
 // through the git binary so a hook's GIT_INDEX_FILE is honoured.
 func (r *Repo) StagedChanges() ([]DiffEntry, error) {
-	return r.diffNames("diff", "--cached", "--name-status", "-z", "-M", "--no-ext-diff")
+	return r.diffNames("diff", "--cached", "--raw", "-z", "-M", "--no-ext-diff", "--no-abbrev")
 }
 
 // TreeChanges lists what changes between two commits (renames detected).
 func (r *Repo) TreeChanges(from, to string) ([]DiffEntry, error) {
-	return r.diffNames("diff-tree", "-r", "--name-status", "-z", "-M", "--no-ext-diff", from, to)
+	return r.diffNames("diff-tree", "-r", "--raw", "-z", "-M", "--no-ext-diff", "--no-abbrev", from, to)
 }
 
+// diffNames runs a `git diff --raw -z` and returns its changes.
 func (r *Repo) diffNames(args ...string) ([]DiffEntry, error) {
 	out, err := r.Git(args...)
 	if err != nil {
 		return nil, err
 	}
-	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	raw, err := parseRaw(out)
 	var es []DiffEntry
-	for i := 0; i < len(f); i++ {
-		if f[i] == "" {
-			continue
-		}
-		st := f[i][0]
-		switch st {
-		case 'R', 'C':
-			if i+2 >= len(f) {
-				return es, fmt.Errorf("git %s: truncated output", args[0])
-			}
-			es = append(es, DiffEntry{Status: st, OldPath: f[i+1], Path: f[i+2]})
-			i += 2
-		default:
-			if i+1 >= len(f) {
-				return es, fmt.Errorf("git %s: truncated output", args[0])
-			}
-			es = append(es, DiffEntry{Status: st, Path: f[i+1]})
-			i++
-		}
+	for _, c := range raw {
+		es = append(es, c.DiffEntry)
 	}
-	return es, nil
+	return es, err
 }
 
 // Staged is what a commit would change, and the two states it changes
