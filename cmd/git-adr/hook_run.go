@@ -33,10 +33,11 @@ func runPreCommit(env *Env, r *gitops.Repo) error {
 	if err != nil {
 		return err
 	}
-	cache := env.parseCache(r)
+	// The cache is read, never written, in the hook: a commit of new
+	// records must not pay for rewriting it (the next command does).
+	cache := adr.OpenCache(filepath.Join(r.AdrDir(), "cache"), true)
 	rep, err := govern.Judge(govern.Input{Base: base, Next: next, Changes: changes, Branches: branches,
 		Policy: govern.Policy{StaleView: cfg.Hooks.StaleView, Index: cfg.Hooks.Index}, Cache: cache})
-	_ = cache.Save() // a cache that cannot be written only costs time
 	if err != nil {
 		return err
 	}
