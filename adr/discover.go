@@ -342,9 +342,10 @@ func detect(fsys fs.FS) []string {
 	return out
 }
 
-// mirrorName reports a folder name that is a language tag ("zh", "fr",
-// "pt-br", "zh_CN"): inside an ADR root such a folder mirrors the log in
-// another language, and is not a log of its own. Other folders that hold
+// mirrorName reports a folder name that is a language tag (an ISO 639-1
+// code, optionally with a region: "zh", "fr", "pt-br", "zh_CN"): inside an
+// ADR root such a folder mirrors the log in another language, and is not
+// a log of its own. Other folders that hold
 // records of their own inside a root ("operator/", "payments/": one log
 // per component) are roots too.
 func mirrorName(name string) bool {
@@ -352,17 +353,19 @@ func mirrorName(name string) bool {
 	if l, r, ok := strings.Cut(lang, "_"); ok {
 		lang, region = l, r
 	}
-	letters := func(s string) bool {
-		for i := 0; i < len(s); i++ {
-			if s[i] < 'a' || s[i] > 'z' {
-				return false
-			}
-		}
-		return true
+	if len(lang) != 2 || !strings.Contains(iso639_1, " "+lang+" ") {
+		return false // "api", "ui", "ops": a component, not a language
 	}
-	return (len(lang) == 2 || len(lang) == 3) && letters(lang) &&
-		(region == "" || (len(region) == 2 || len(region) == 4) && letters(region))
+	for i := 0; i < len(region); i++ {
+		if region[i] < 'a' || region[i] > 'z' {
+			return false
+		}
+	}
+	return region == "" || len(region) == 2 || len(region) == 4
 }
+
+// iso639_1 are the two-letter language codes (ISO 639-1), space-separated.
+const iso639_1 = " aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu "
 
 // notALog reports a folder inside an ADR root that is never a log of its
 // own: a translation mirror, templates, assets or drafts.
