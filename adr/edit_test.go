@@ -67,3 +67,26 @@ func FuzzWithStatusNote(f *testing.F) {
 		}
 	})
 }
+
+// A change log's status changes by a new entry after the last one, in its
+// list's marker, keeping a missing final newline missing; the entries
+// before stay as they were.
+func TestChangeLogStatusEdit(t *testing.T) {
+	t.Setenv("ADR_DATE", "2026-12-01")
+	for _, c := range []struct{ in, want string }{
+		{"# E\n\n## Change Log\n- [approved](u) (2022-07-12)\n\n## Context\n\nx\n",
+			"# E\n\n## Change Log\n- [approved](u) (2022-07-12)\n- deprecated (2026-12-01): gone\n\n## Context\n\nx\n"},
+		{"# E\n\n## History\n\n* pending (2022-01-01)\n* [approved](u) (2022-07-12)",
+			"# E\n\n## History\n\n* pending (2022-01-01)\n* [approved](u) (2022-07-12)\n* deprecated (2026-12-01): gone"},
+		{"# E\r\n\r\n## Changelog\r\n  - [approved](u) (2022-07-12)\r\n",
+			"# E\r\n\r\n## Changelog\r\n  - [approved](u) (2022-07-12)\r\n  - deprecated (2026-12-01): gone\r\n"},
+	} {
+		r := Parse([]byte(c.in))
+		if r.StatusField.Kind != FieldChangeLog || r.Status != Accepted {
+			t.Fatalf("%q: field %q, status %q", c.in, r.StatusField.Kind, r.Status)
+		}
+		if got := string(r.WithStatusNote("deprecated", "gone")); got != c.want {
+			t.Errorf("%q:\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
