@@ -100,7 +100,7 @@ func ForPlan(in Input, id string, revision int) (*Acceptance, error) {
 		return nil, &Refusal{Kind: Forged, Problems: append(problems, fmt.Sprintf("plan %s revision %d: candidate.json: %v", p.ID, p.Revision, err))}
 	}
 	if len(problems) > 0 {
-		return nil, &Refusal{Kind: Forged, Problems: problems, Hint: "nothing was accepted; draft a new revision (`git adr compaction --mode " + string(p.Mode) + scopeFlags(p.Scope) + "`) and review it"}
+		return nil, &Refusal{Kind: Forged, Problems: problems, Hint: "nothing was accepted; draft a new revision (`git adr compaction --mode " + string(p.Mode) + p.Scope.Flags() + "`) and review it"}
 	}
 	candChanges, err := repo.TreeChanges(p.Base, candCommit)
 	if err != nil {
@@ -142,7 +142,7 @@ func ForPlan(in Input, id string, revision int) (*Acceptance, error) {
 			kind = Stale
 		}
 		return nil, &Refusal{Kind: kind, Problems: append(stale, invalid...),
-			Hint: "nothing was accepted; draft a new revision: git adr compaction --mode " + string(p.Mode) + scopeFlags(p.Scope)}
+			Hint: "nothing was accepted; draft a new revision: git adr compaction --mode " + string(p.Mode) + p.Scope.Flags()}
 	}
 	// The candidate is exactly what the plan derives, and writes nothing
 	// else.
@@ -197,7 +197,7 @@ func ForPlan(in Input, id string, revision int) (*Acceptance, error) {
 	}
 	if len(problems) > 0 {
 		sort.Strings(problems)
-		return nil, &Refusal{Kind: Forged, Problems: problems, Hint: "nothing was accepted; draft a new revision (`git adr compaction --mode " + string(p.Mode) + scopeFlags(p.Scope) + "`) and review it"}
+		return nil, &Refusal{Kind: Forged, Problems: problems, Hint: "nothing was accepted; draft a new revision (`git adr compaction --mode " + string(p.Mode) + p.Scope.Flags() + "`) and review it"}
 	}
 	acc := &Acceptance{Plan: p, PlanCommit: commit, Head: head, Kinds: map[string]string{}}
 	acc.build(l, p, prop)
@@ -399,16 +399,6 @@ func publishedCommit(store *compaction.Store, commit string) string {
 		return ""
 	}
 	return pub.Commit
-}
-
-func scopeFlags(s compaction.Scope) string {
-	switch {
-	case s.Domain != "":
-		return " --domain " + s.Domain
-	case len(s.Sources) > 0:
-		return " --sources " + strings.Join(s.Sources, ",")
-	}
-	return ""
 }
 
 func firstOf(xs ...string) string {

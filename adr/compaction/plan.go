@@ -66,6 +66,18 @@ type Scope struct {
 	Roots   []string `json:"roots"`
 }
 
+// Flags is the scope as `git adr compaction` options (" --domain X",
+// " --sources A,B", or "" for the whole log), for the commands hints print.
+func (s Scope) Flags() string {
+	switch {
+	case s.Domain != "":
+		return " --domain " + s.Domain
+	case len(s.Sources) > 0:
+		return " --sources " + strings.Join(s.Sources, ",")
+	}
+	return ""
+}
+
 // Plan is one compaction plan revision. Its JSON is deterministic: the
 // same scope over the same log gives the same bytes.
 type Plan struct {

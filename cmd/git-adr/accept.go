@@ -284,7 +284,7 @@ func finishDone(env *Env, in accept.Input, de *accept.DoneError) error {
 	}
 	if !de.OnBranch {
 		return failf("plan %s revision %d was %s in commit %s, which is not on this branch; a plan revision is accepted once, nothing was done", de.Plan, de.Revision, word, short(de.Commit)).
-			hint("to accept the same change again here, draft a new plan: git adr compaction --mode " + string(p.Mode) + scopeFlags(p.Scope))
+			hint("to accept the same change again here, draft a new plan: git adr compaction --mode " + string(p.Mode) + p.Scope.Flags())
 	}
 	repo := in.Repo
 	if !p.Done() {
@@ -347,7 +347,7 @@ func planAcceptErr(env *Env, id string, revision int, err error) error {
 	if mode == compaction.Summary {
 		nothing, what = "nothing was published", "the reviewed summary no longer describes it"
 	}
-	redraft := "draft a new revision: git adr compaction --mode " + string(mode) + scopeFlags(scope)
+	redraft := "draft a new revision: git adr compaction --mode " + string(mode) + scope.Flags()
 	msg := strings.Join(rf.Problems, "; ")
 	switch rf.Kind {
 	case accept.Revision:

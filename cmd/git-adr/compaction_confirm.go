@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/publish"
@@ -31,16 +30,6 @@ func runConfirm(env *Env, o compactionOptions) error {
 		return err
 	}
 	return runPlanAcceptance(env, o.planID, o.revision, acc.Approval)
-}
-
-func scopeFlags(s compaction.Scope) string {
-	switch {
-	case s.Domain != "":
-		return " --domain " + s.Domain
-	case len(s.Sources) > 0:
-		return " --sources " + strings.Join(s.Sources, ",")
-	}
-	return ""
 }
 
 // publishErr explains a publication that made no commit; again says how to

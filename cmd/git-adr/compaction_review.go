@@ -129,7 +129,7 @@ func runCompactionPublish(env *Env, id, branch string) error {
 	}
 	if tree, err := repo.ResolveRef(cand + "^{tree}"); err != nil || tree != p.CandidateTree {
 		return failf("%s is not the candidate revision %d of plan %s reviewed; nothing was published", compaction.CandidateRef(id), p.Revision, id).
-			hint("draft a new revision: git adr compaction --mode " + string(p.Mode) + scopeFlags(p.Scope))
+			hint("draft a new revision: git adr compaction --mode " + string(p.Mode) + p.Scope.Flags())
 	}
 	// The description and the branch are built again from the plan's
 	// draft over its base, never taken from a stored review.
