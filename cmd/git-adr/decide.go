@@ -70,14 +70,8 @@ func runDecide(env *Env, ref, decision, reason string, commit, asJSON bool) erro
 	if commit && to != adr.Accepted {
 		return usagef("--commit goes with accept: it makes the acceptance commit").hint("commit a rejection or deprecation yourself")
 	}
-	if err := env.lockWrites(); err != nil {
-		return err
-	}
-	l, err := env.Log()
+	l, err := env.writableLog()
 	if err != nil {
-		return err
-	}
-	if err := env.requireRoots(l); err != nil {
 		return err
 	}
 	if to == adr.Accepted {

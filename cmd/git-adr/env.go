@@ -190,6 +190,19 @@ func (e *Env) parseCache(r *gitops.Repo) *adr.Cache {
 	return adr.OpenCache(filepath.Join(r.AdrDir(), "cache"), e.readOnly)
 }
 
+// writableLog takes the write lock, then loads the log, which must have a
+// root: what every command that edits records starts with.
+func (e *Env) writableLog() (*adr.Log, error) {
+	if err := e.lockWrites(); err != nil {
+		return nil, err
+	}
+	l, err := e.Log()
+	if err != nil {
+		return nil, err
+	}
+	return l, e.requireRoots(l)
+}
+
 // requireRoots fails with a hint when the repository has no ADR directory.
 func (e *Env) requireRoots(l *adr.Log) error {
 	if len(l.Roots) == 0 {

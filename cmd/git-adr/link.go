@@ -56,14 +56,8 @@ func runLink(env *Env, srcRef, label, dstRef, reverse string, asJSON bool) error
 			return usagef("link label %q must be words without brackets", l)
 		}
 	}
-	if err := env.lockWrites(); err != nil {
-		return err
-	}
-	l, err := env.Log()
+	l, err := env.writableLog()
 	if err != nil {
-		return err
-	}
-	if err := env.requireRoots(l); err != nil {
 		return err
 	}
 	src, err := resolveRecord(env, l, srcRef)

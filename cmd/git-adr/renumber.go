@@ -43,14 +43,8 @@ func runRenumber(env *Env, ref string, to int, toSet bool, asJSON bool) error {
 	if toSet && to < 0 {
 		return usagef("--to %d is not a record number", to)
 	}
-	if err := env.lockWrites(); err != nil {
-		return err
-	}
-	l, err := env.Log()
+	l, err := env.writableLog()
 	if err != nil {
-		return err
-	}
-	if err := env.requireRoots(l); err != nil {
 		return err
 	}
 	rec, err := resolveRecord(env, l, ref)
