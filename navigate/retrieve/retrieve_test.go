@@ -154,3 +154,39 @@ func TestHyphenatedEntries(t *testing.T) {
 		}
 	}
 }
+
+// A word of several concept groups is expanded with the group the rest of
+// the request points to, and an expansion is never expanded again.
+func TestExpansionSenses(t *testing.T) {
+	expands := func(task, want string) bool {
+		for _, q := range Query(task, English) {
+			if q.Text == want && q.Weight < 1 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct{ task, not string }{
+		// "pipeline" is delivery and data; "deployment" says delivery.
+		{"deployment pipelines", "warehous"}, {"deployment pipelines", "etl"},
+		// "data pipeline" says data.
+		{"data pipeline", "rollout"},
+		// "ci" is the phrase "continuous integration", whose "integration"
+		// is in the testing group: not expanded again.
+		{"which ci system", "mock"}, {"which ci system", "e2e"},
+	} {
+		if expands(c.task, c.not) {
+			t.Errorf("%q expands to %q", c.task, c.not)
+		}
+	}
+	for _, c := range []struct{ task, want string }{
+		{"deployment pipelines", "rollout"}, {"data pipeline", "etl"},
+		// With nothing else to go by, both senses stand.
+		{"the pipeline", "rollout"}, {"the pipeline", "etl"},
+		{"which ci system", "deploy"}, {"integration tests", "mock"},
+	} {
+		if !expands(c.task, c.want) {
+			t.Errorf("%q does not expand to %q", c.task, c.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -105,6 +106,31 @@ var concept = sync.OnceValue(func() *thesaurus {
 	return th
 })
 
+// senses are the groups a request word q[i] is expanded with. A word of
+// several groups ("pipeline": delivery, data) is expanded only with the
+// groups another word of the request also belongs to, when there are
+// such groups ("deployment pipeline" means delivery); with no such word
+// every group stands.
+func (th *thesaurus) senses(q []QueryTerm, i int) []int {
+	groups := th.index[q[i].Text]
+	if len(groups) < 2 {
+		return groups
+	}
+	var backed []int
+	for _, gi := range groups {
+		for j, t := range q {
+			if j != i && t.Weight >= 1 && slices.Contains(th.index[t.Text], gi) {
+				backed = append(backed, gi)
+				break
+			}
+		}
+	}
+	if len(backed) > 0 {
+		return backed
+	}
+	return groups
+}
+
 // conceptTerm is the one term a thesaurus entry stands for. A hyphenated
 // entry ("user-interface", "sign-in") is the whole identifier, as the
 // analyser indexes it beside its parts: splitting it would put "user" in
@@ -186,13 +212,19 @@ func QueryWith(text string, lang Language, o QueryOptions) []QueryTerm {
 			}
 		}
 	}
-	words := len(q)
 	if o.NoThesaurus {
-		words = 0
+		return q
 	}
+	// Only the request's own words (and an abbreviation standing for a
+	// phrase of it) are expanded: an expansion of an expansion ("ci", then
+	// "integration", then the testing group) drifts from the request.
 	th := concept()
+	words := len(q)
 	for i := 0; i < words; i++ {
-		for _, gi := range th.index[q[i].Text] {
+		if q[i].Weight < 1 {
+			continue
+		}
+		for _, gi := range th.senses(q, i) {
 			for _, e := range th.terms[gi] {
 				if !seen[e] {
 					seen[e] = true
