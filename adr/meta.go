@@ -40,7 +40,7 @@ var metaKeys = map[string]metaKey{
 	"applies to": keyApplies, "applies_to": keyApplies, "applies-to": keyApplies, "affects": keyApplies,
 	"governs": keyApplies, "paths": keyApplies,
 	"review by": keyReview, "review_by": keyReview, "review-by": keyReview, "revisit by": keyReview,
-	"review date": keyReview, "revisit": keyReview,
+	"review date": keyReview, "revisit": keyReview, "review": keyReview, "next review": keyReview,
 	"deciders": keyIgnored, "decision-makers": keyIgnored, "decision makers": keyIgnored, "author": keyIgnored,
 	"authors": keyIgnored, "consulted": keyIgnored, "informed": keyIgnored, "technical story": keyIgnored,
 	"owner": keyIgnored, "owners": keyIgnored, "reviewers": keyIgnored, "issue": keyIgnored,
@@ -49,6 +49,20 @@ var metaKeys = map[string]metaKey{
 
 // metaKeyOf returns the meaning of a key, and whether it is a key at all
 // (known metadata or a relation label).
+// reviewDate is the review-by date of a field: any value of the explicit
+// keys ("Review by"), but only a date for the bare "Review" and "Next
+// review", which some logs use for other things ("Review: approved").
+func reviewDate(key, val string) (string, bool) {
+	d := normalizeDate(val)
+	switch strings.Join(strings.Fields(strings.ToLower(key)), " ") {
+	case "review", "next review":
+		if _, err := time.Parse("2006-01-02", d); err != nil {
+			return "", false
+		}
+	}
+	return d, true
+}
+
 func metaKeyOf(k string) (metaKey, RelationType, bool) {
 	l := strings.ToLower(strings.TrimSpace(k))
 	l = strings.Join(strings.Fields(l), " ")

@@ -191,7 +191,9 @@ func (p *parser) frontMatter() {
 		case key == keyApplies:
 			p.appliesTo(e.Value, e.Items)
 		case key == keyReview && p.rec.ReviewBy == "":
-			p.rec.ReviewBy = normalizeDate(e.Value)
+			if d, ok := reviewDate(e.Key, e.Value); ok {
+				p.rec.ReviewBy = d
+			}
 		}
 	}
 }
@@ -433,8 +435,7 @@ func (p *parser) metaLines(from, to int, section string, record bool) {
 			p.tableRow(i, section, record)
 			continue
 		}
-		key, vstart, vend, ok := splitMetaLine(s)
-		if !ok {
+		if _, _, _, ok := splitMetaLine(s); !ok {
 			if label, targets, ok := parseRelationLine(s, noCustom); ok {
 				for _, tg := range targets {
 					p.addRelationIn(ParseRelationType(label), label, tg, i, section)
@@ -442,35 +443,73 @@ func (p *parser) metaLines(from, to int, section string, record bool) {
 			}
 			continue
 		}
-		m, rel, known := metaKeyOf(key)
-		if !known {
-			continue
+		for _, seg := range metaSegments(s) {
+			p.metaField(i, s, seg, section, record)
 		}
-		val := s[vstart:vend]
-		switch {
-		case rel != "":
-			for _, tg := range relationTargets(val) {
-				p.addRelationIn(rel, key, tg, i, section)
+	}
+}
+
+// metaSegments splits a line that holds several fields ("**Status:**
+// Accepted | **Date:** 2025-02-25 | **Review:** 2026-02-25") at each "|"
+// followed by another known "Key:"; a line of one field is one segment.
+// Segments are byte ranges of s.
+func metaSegments(s string) [][2]int {
+	segs := [][2]int{{0, len(s)}}
+	for i := strings.IndexByte(s, '|'); i >= 0; {
+		if key, _, _, ok := splitMetaLine(s[i+1:]); ok {
+			if _, _, known := metaKeyOf(key); known {
+				segs[len(segs)-1][1] = i
+				segs = append(segs, [2]int{i + 1, len(s)})
 			}
-		case m == keyStatus:
-			f := Field{Kind: FieldLine, Line: i, Start: t.Lines[i].Start + vstart, End: t.Lines[i].Start + vend}
-			if section != "" {
-				p.sectionStatus(section, val)
-			} else if record {
-				p.setStatus(val, f, i)
-			}
-		case m == keyDate && record && p.rec.Date == "":
-			p.rec.Date = normalizeDate(val)
-		case m == keyDomain && record:
-			p.addDomains(splitList(val))
-		case m == keyIter && record && p.rec.Iteration == "":
-			p.rec.Iteration = strings.Trim(strings.TrimSpace(val), "*_`")
-		case m == keyScope && record && p.rec.Scope == "":
-			p.rec.Scope = strings.ToLower(strings.Trim(strings.TrimSpace(val), "*_`"))
-		case m == keyApplies && record:
-			p.appliesTo(val, nil)
-		case m == keyReview && record && p.rec.ReviewBy == "":
-			p.rec.ReviewBy = normalizeDate(val)
+		}
+		j := strings.IndexByte(s[i+1:], '|')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return segs
+}
+
+// metaField reads the field in bytes seg of line i (text s).
+func (p *parser) metaField(i int, s string, seg [2]int, section string, record bool) {
+	t := p.t
+	key, vstart, vend, ok := splitMetaLine(s[seg[0]:seg[1]])
+	if !ok {
+		return
+	}
+	vstart += seg[0]
+	vend += seg[0]
+	m, rel, known := metaKeyOf(key)
+	if !known {
+		return
+	}
+	val := s[vstart:vend]
+	switch {
+	case rel != "":
+		for _, tg := range relationTargets(val) {
+			p.addRelationIn(rel, key, tg, i, section)
+		}
+	case m == keyStatus:
+		f := Field{Kind: FieldLine, Line: i, Start: t.Lines[i].Start + vstart, End: t.Lines[i].Start + vend}
+		if section != "" {
+			p.sectionStatus(section, val)
+		} else if record {
+			p.setStatus(val, f, i)
+		}
+	case m == keyDate && record && p.rec.Date == "":
+		p.rec.Date = normalizeDate(val)
+	case m == keyDomain && record:
+		p.addDomains(splitList(val))
+	case m == keyIter && record && p.rec.Iteration == "":
+		p.rec.Iteration = strings.Trim(strings.TrimSpace(val), "*_`")
+	case m == keyScope && record && p.rec.Scope == "":
+		p.rec.Scope = strings.ToLower(strings.Trim(strings.TrimSpace(val), "*_`"))
+	case m == keyApplies && record:
+		p.appliesTo(val, nil)
+	case m == keyReview && record && p.rec.ReviewBy == "":
+		if d, ok := reviewDate(key, val); ok {
+			p.rec.ReviewBy = d
 		}
 	}
 }
@@ -544,7 +583,9 @@ func (p *parser) tableRow(i int, section string, record bool) {
 	case m == keyApplies && record:
 		p.appliesTo(val, nil)
 	case m == keyReview && record && p.rec.ReviewBy == "":
-		p.rec.ReviewBy = normalizeDate(val)
+		if d, ok := reviewDate(key, val); ok {
+			p.rec.ReviewBy = d
+		}
 	}
 }
 

@@ -313,3 +313,26 @@ func TestConflictingStatuses(t *testing.T) {
 		t.Errorf("the same status twice is no conflict: %+v", same.otherStatuses)
 	}
 }
+
+// Several fields on one line, separated by "|": each is read, and the
+// status field is only the status's own word (an edit keeps the rest).
+func TestFieldsOnOneLine(t *testing.T) {
+	checkWild(t, []wildCase{
+		{name: "bold keys", src: "# ADR 005: Secrets\n\n**Status:** Accepted | **Date:** 2025-02-25 | **Review:** 2026-02-25\n\n## Context\n\nx\n",
+			raw: "Accepted", field: "Accepted", status: Accepted},
+		{name: "plain keys", src: "# T\n\nStatus: Superseded by [ADR-2](0002-x.md) | Date: 2024-01-02\n",
+			raw: "Superseded by [ADR-2](0002-x.md)", field: "Superseded by [ADR-2](0002-x.md)", status: Superseded, rels: "superseded-by>0002-x.md(Superseded by)"},
+		// A "|" inside a value that is not followed by a key stays in it.
+		{name: "pipe in value", src: "# T\n\nStatus: Accepted | partly\n", raw: "Accepted | partly", field: "Accepted | partly", status: Unknown},
+	})
+	r := Parse([]byte("# ADR 005: Secrets\n\n**Status:** Accepted | **Date:** 2025-02-25 | **Review:** 2026-02-25\n"))
+	if r.Date != "2025-02-25" || r.ReviewBy != "2026-02-25" {
+		t.Errorf("date %q, review %q", r.Date, r.ReviewBy)
+	}
+	if r := Parse([]byte("# T\n\nReview: approved by the board\n")); r.ReviewBy != "" {
+		t.Errorf("a bare Review that is not a date read as review-by %q", r.ReviewBy)
+	}
+	if got := string(r.WithStatus("deprecated")); !strings.Contains(got, "**Status:** deprecated | **Date:** 2025-02-25 | **Review:** 2026-02-25\n") {
+		t.Errorf("status edit:\n%s", got)
+	}
+}
