@@ -21,6 +21,7 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/outside1-tasks.json",
 	"adr/evidence/labelled/testdata/outside2-tasks.json",
 	"adr/evidence/labelled/testdata/outside3-tasks.json",
+	"adr/evidence/labelled/testdata/outside4-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
@@ -62,7 +63,10 @@ func labelledMain(out, heldout, compare string) {
 		check(err)
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		use := set.Use
-		if set.Frozen != "" {
+		switch {
+		case set.Frozen != "" && use == "tuning":
+			use += " (held out once, on " + set.Frozen + ")"
+		case set.Frozen != "":
 			use += " (code frozen at " + set.Frozen + ")"
 		}
 		for _, cmp := range strings.Split(compare, ",") {
