@@ -207,3 +207,30 @@ func TestConfidenceShapesTheAnswer(t *testing.T) {
 		t.Errorf("none: %s %v", none.Confidence, unitIDs(none))
 	}
 }
+
+// TestAbsentWordsLowerConfidence: a task whose weightiest word no record
+// contains is not answered with confidence, however well its other words
+// match, and the warning names the word as the task writes it.
+func TestAbsentWordsLowerConfidence(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for i, topic := range []string{"orders", "billing", "search", "shipping", "catalog", "payments", "returns", "reviews"} {
+		n := i + 1
+		body := "## Decision\n\nThe " + topic + " service stores user records in PostgreSQL."
+		if topic == "billing" {
+			body += " An operator can reset them."
+		}
+		fsys[name(n, topic)] = &fstest.MapFile{Data: []byte(record(n, topic+" storage", "Accepted", body))}
+	}
+	svc := &Service{Log: load(t, fsys)}
+	r := answer(t, svc, Request{Task: "how are user Passwords stored and reset"})
+	if r.Confidence != "low" {
+		t.Fatalf("confidence %s, want low (no record says password)", r.Confidence)
+	}
+	if w := strings.Join(r.Warnings, " "); !strings.Contains(w, `no record mentions "Passwords"`) {
+		t.Errorf("warnings %q do not name the absent word", w)
+	}
+	// The same task without the absent word is answered with confidence.
+	if r := answer(t, svc, Request{Task: "how are user records stored and reset"}); r.Confidence != "high" {
+		t.Errorf("without the absent word: confidence %s, want high", r.Confidence)
+	}
+}

@@ -28,7 +28,7 @@ var (
 	// extraRecords: how many of the best records may add a section other
 	// than their decision, when it matches betterSectionRatio times
 	// better.
-	extraRecords       = 2
+	extraRecords       = 1
 	betterSectionRatio = 1.5
 	// notInForceFactor: a record not in force is ranked as if it scored
 	// this share of its score.
@@ -167,7 +167,8 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	}
 	recs, hits := rk.recs, rk.hits
 	p := newPlan()
-	p.confidence = confidenceOf(hits)
+	conf := confidenceOf(rk.q, rk.ix, hits)
+	p.confidence = conf.level
 	var matched []retrieve.Hit
 	var leads []retrieve.Hit
 	switch p.confidence {
@@ -181,7 +182,11 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 			matched = append(matched, h)
 		}
 	case "low":
-		p.warnings = append(p.warnings, "weak match: no record covers most of the task's words; these records are leads, not answers: check them with "+s.words().call(ShowTool, map[string]any{"id": "ID"}, "git adr show ID"))
+		weak := "no record covers most of the task's words"
+		if ws := requestWords(req.Task, conf.absent); len(ws) > 0 {
+			weak = "no record mentions " + quoteList(ws)
+		}
+		p.warnings = append(p.warnings, "weak match: "+weak+"; these records are leads, not answers: check them with "+s.words().call(ShowTool, map[string]any{"id": "ID"}, "git adr show ID"))
 		for i, h := range hits {
 			switch {
 			case i < lowRecords:
