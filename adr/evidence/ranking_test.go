@@ -234,3 +234,36 @@ func TestAbsentWordsLowerConfidence(t *testing.T) {
 		t.Errorf("without the absent word: confidence %s, want high", r.Confidence)
 	}
 }
+
+// TestStatusNotStated: a record that states no status (MADR makes the
+// field optional) is in force, noted "status not stated", unless another
+// record supersedes it; a status word the parser does not know is not in
+// force.
+func TestStatusNotStated(t *testing.T) {
+	madr := func(title, body string) []byte { return []byte("# " + title + "\n\n## Decision Outcome\n\n" + body + "\n") }
+	fsys := fstest.MapFS{
+		name(1, "cache"):    {Data: madr("Use Redis for the session cache", "Sessions are cached in Redis.")},
+		name(2, "queue"):    {Data: madr("Use Kafka for order events", "Order events go to Kafka.")},
+		name(3, "queue-v2"): {Data: []byte("# Use NATS for order events\n\nSupersedes [2](0002-queue.md)\n\n## Decision Outcome\n\nOrder events go to NATS.\n")},
+		name(4, "search"):   {Data: []byte(record(4, "Use Solr for search", "Pondering", "## Decision\n\nSearch runs on Solr."))},
+	}
+	svc := &Service{Log: load(t, fsys)}
+	want := map[string]struct {
+		in   bool
+		note string
+	}{
+		"ADR-0001": {true, "status not stated"},
+		"ADR-0002": {false, "status not stated; superseded by ADR-0003"},
+		"ADR-0004": {false, "status unknown"},
+	}
+	for id, w := range want {
+		resp := answer(t, svc, Request{ID: strings.TrimPrefix(id, "ADR-")})
+		if len(resp.Units) == 0 {
+			t.Fatalf("%s: no units", id)
+		}
+		u := resp.Units[0]
+		if !strings.HasPrefix(u.ID, id) || u.InForce == nil || *u.InForce != w.in || u.Note != w.note {
+			t.Errorf("%s: unit %s in force %v note %q, want %v %q", id, u.ID, u.InForce != nil && *u.InForce, u.Note, w.in, w.note)
+		}
+	}
+}

@@ -34,11 +34,20 @@ var (
 )
 
 // standingOf says whether r is in force: accepted, and not marked
-// superseded by its status (in any form the parser reads). A record in
-// force whose text says it is being replaced, naming the record that
-// replaces it, is flagged as possibly superseded with that pointer.
+// superseded by its status (in any form the parser reads). A record that
+// states no status at all, as MADR allows, is in force unless another
+// record supersedes it, with the note "status not stated"; a status the
+// parser does not know ("status unknown") is not. A record in force
+// whose text says it is being replaced, naming the record that replaces
+// it, is flagged as possibly superseded with that pointer.
 func (s *Service) standingOf(r *adr.Record) standing {
-	if r.Status != adr.Accepted {
+	st := standing{inForce: true}
+	if r.Status == adr.Unknown && r.RawStatus == "" {
+		if cur, _ := s.successors(r); len(cur) > 0 {
+			return standing{note: "status not stated; superseded by " + cur[0].ID}
+		}
+		st.note = "status not stated"
+	} else if r.Status != adr.Accepted {
 		st := standing{note: string(r.Status)}
 		switch r.Status {
 		case adr.Superseded:
@@ -50,7 +59,6 @@ func (s *Service) standingOf(r *adr.Record) standing {
 		}
 		return st
 	}
-	st := standing{inForce: true}
 	if by, line := s.replacedInProse(r); by != nil {
 		st.by = by
 		st.note = fmt.Sprintf("possibly superseded: its text says %q (see %s)", clip(strings.TrimSpace(line), 120), by.ID)

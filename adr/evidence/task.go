@@ -103,6 +103,9 @@ type Ablation struct {
 	NoStemPrefix bool // stem-prefix expansion against the index ("reusable", "reuse")
 	NoTitleBonus bool // the bonus for words in a title, domain or file name
 	NoTiering    bool // records in force ranked before those that are not
+	// NoAlternateStems: no stems of the request's words as the other
+	// languages stem them (retrieve.WithAlternateStems)
+	NoAlternateStems bool
 }
 
 // ranked is a task's query and the live records it matched, best first.
@@ -120,6 +123,9 @@ func (s *Service) rankTask(task string) (*ranked, error) {
 	if len(q) == 0 {
 		w := s.words()
 		return nil, badRequest(fmt.Sprintf(`describe the task in words, for example %s "add a cache in front of the orders API"`, w.arg("task")), "%s %q has no searchable words", w.arg("task"), task)
+	}
+	if !s.Ablate.NoAlternateStems {
+		q = retrieve.WithAlternateStems(task, qlang, q)
 	}
 	recs, ix, tix := s.taskIndexes()
 	if !s.Ablate.NoStemPrefix {

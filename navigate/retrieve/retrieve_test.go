@@ -190,3 +190,27 @@ func TestExpansionSenses(t *testing.T) {
 		}
 	}
 }
+
+// A short French request detected as English still finds French stems,
+// in the word's own group and below the weight of the request's words.
+func TestAlternateStems(t *testing.T) {
+	task := "chiffrement en rust"
+	lang := DetectLanguage(task)
+	q := WithAlternateStems(task, lang, Query(task, lang))
+	fr := Analyzer{Lang: French, Query: true}.TermTexts("chiffrement")[0]
+	group := -1
+	for _, t := range q {
+		if t.Weight >= 1 && t.Text == (Analyzer{Lang: lang, Query: true}).TermTexts("chiffrement")[0] {
+			group = t.Group
+		}
+	}
+	found := false
+	for _, t := range q {
+		if t.Text == fr {
+			found = t.Group == group && t.Weight == AlternateWeight
+		}
+	}
+	if fr == (Analyzer{Lang: English}).TermTexts("chiffrement")[0] || !found {
+		t.Errorf("no French stem %q in the group of \"chiffrement\": %v", fr, q)
+	}
+}

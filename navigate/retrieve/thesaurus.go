@@ -235,3 +235,43 @@ func QueryWith(text string, lang Language, o QueryOptions) []QueryTerm {
 	}
 	return q
 }
+
+// AlternateWeight is the weight of a request word stemmed the way
+// another language stems it: it may match, but it does not define what
+// the word weighs (Search's group weights come from weight-1 terms).
+const AlternateWeight = 0.99
+
+// WithAlternateStems adds to q each word of text stemmed as the other
+// languages the analyser knows stem it, in the word's group: a short
+// request ("chiffrement en rust") is often detected as English while the
+// log it asks is French, whose stems ("chiffr") the English stemmer
+// never produces. Stop words of the other languages are not added.
+func WithAlternateStems(text string, lang Language, q []QueryTerm) []QueryTerm {
+	seen := map[string]bool{}
+	groupAt := map[int]int{}
+	for _, t := range q {
+		seen[t.Text] = true
+	}
+	for _, t := range (Analyzer{Lang: lang, Query: true}).Terms(text) {
+		for _, qt := range q {
+			if qt.Text == t.Text && qt.Weight >= 1 {
+				groupAt[t.Start] = qt.Group
+				break
+			}
+		}
+	}
+	for _, other := range []Language{English, French, Spanish, German} {
+		if other == lang {
+			continue
+		}
+		for _, t := range (Analyzer{Lang: other, Query: true}).Terms(text) {
+			g, ok := groupAt[t.Start]
+			if !ok || seen[t.Text] {
+				continue
+			}
+			seen[t.Text] = true
+			q = append(q, QueryTerm{Text: t.Text, Weight: AlternateWeight, Group: g})
+		}
+	}
+	return q
+}

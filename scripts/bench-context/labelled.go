@@ -36,6 +36,7 @@ var ablations = []struct {
 	{"no stem-prefix expansion", evidence.Ablation{NoStemPrefix: true}},
 	{"no title bonus", evidence.Ablation{NoTitleBonus: true}},
 	{"no in-force tiering", evidence.Ablation{NoTiering: true}},
+	{"no other-language stems", evidence.Ablation{NoAlternateStems: true}},
 	{"none of the four expansions and bonuses", evidence.Ablation{NoThesaurus: true, NoPhrases: true, NoStemPrefix: true, NoTitleBonus: true}},
 }
 

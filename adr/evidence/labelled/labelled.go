@@ -204,7 +204,10 @@ func RunWith(s *Set, dirs []string, answer Answerer) (*Result, error) {
 			}
 			id, _ := adr.SplitLocator(strings.Split(u.ID, "[")[0])
 			got[id] = true
-			if r := recordOf(l, u.Path); r != nil && r.Status != adr.Accepted && (u.InForce == nil || *u.InForce) {
+			// A record that states no status is in force by design
+			// ("status not stated"); every other status but accepted
+			// must be labelled.
+			if r := recordOf(l, u.Path); r != nil && r.Status != adr.Accepted && r.RawStatus != "" && (u.InForce == nil || *u.InForce) {
 				res.Unlabelled++
 			}
 		}
