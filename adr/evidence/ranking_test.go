@@ -240,7 +240,9 @@ func TestAbsentWordsLowerConfidence(t *testing.T) {
 // record supersedes it; a status word the parser does not know is not in
 // force.
 func TestStatusNotStated(t *testing.T) {
-	madr := func(title, body string) []byte { return []byte("# " + title + "\n\n## Decision Outcome\n\n" + body + "\n") }
+	madr := func(title, body string) []byte {
+		return []byte("# " + title + "\n\n## Decision Outcome\n\n" + body + "\n")
+	}
 	fsys := fstest.MapFS{
 		name(1, "cache"):    {Data: madr("Use Redis for the session cache", "Sessions are cached in Redis.")},
 		name(2, "queue"):    {Data: madr("Use Kafka for order events", "Order events go to Kafka.")},
