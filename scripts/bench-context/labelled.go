@@ -22,6 +22,7 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/outside2-tasks.json",
 	"adr/evidence/labelled/testdata/outside3-tasks.json",
 	"adr/evidence/labelled/testdata/outside4-tasks.json",
+	"adr/evidence/labelled/testdata/outside5-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
