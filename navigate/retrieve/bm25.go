@@ -3,7 +3,7 @@ package retrieve
 import (
 	"math"
 	"sort"
-	"strings"
+	"sync"
 )
 
 // Field weights multiply term frequencies (BM25F): a word in a title says
@@ -62,6 +62,11 @@ type Index struct {
 	docLen   []float64
 	avgLen   float64
 	postings map[string][]posting
+	// vocab is the sorted terms of postings, made when first needed.
+	vocab     []string
+	vocabOnce sync.Once
+	// stored, when set, replaces postings (OpenIndex).
+	stored *storedIndex
 	// K1 and B are the BM25 parameters.
 	K1, B float64
 }
@@ -103,7 +108,7 @@ func IndexTerms(ids []string, dts []DocTerms) *Index {
 // the index get the maximum, as if they occurred once).
 func (ix *Index) IDF(t string) float64 {
 	n := float64(len(ix.ids))
-	df := float64(len(ix.postings[t]))
+	df := float64(ix.docFreq(t))
 	if df == 0 {
 		df = 1
 	}
@@ -141,27 +146,16 @@ func (ix *Index) Expand(q []QueryTerm, w float64) []QueryTerm {
 		have[t.Text] = true
 	}
 	out := append([]QueryTerm(nil), q...)
-	var vocab []string
 	for _, t := range q {
 		if t.Weight < 1 || len(t.Text) < 5 || !isASCII(t.Text) {
 			continue
 		}
-		if vocab == nil {
-			vocab = make([]string, 0, len(ix.postings))
-			for v := range ix.postings {
-				vocab = append(vocab, v)
-			}
-			sort.Strings(vocab)
-		}
-		for _, v := range vocab {
-			if have[v] || len(v) < 5 {
-				continue
-			}
-			if strings.HasPrefix(t.Text, v) && len(v) >= len(t.Text)-3 || strings.HasPrefix(v, t.Text) && len(v) <= len(t.Text)+4 {
+		ix.stemRelatives(t.Text, func(v string) {
+			if !have[v] {
 				have[v] = true
 				out = append(out, QueryTerm{Text: v, Weight: w, Group: t.Group})
 			}
-		}
+		})
 	}
 	return out
 }
@@ -196,7 +190,7 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 	accs := map[int]*acc{}
 	avg := math.Max(ix.avgLen, 1)
 	for _, t := range q {
-		ps := ix.postings[t.Text]
+		ps := ix.postingsOf(t.Text)
 		if len(ps) == 0 {
 			continue
 		}
