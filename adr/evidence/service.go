@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
@@ -50,6 +51,8 @@ type Service struct {
 	cursorKey   []byte
 	viewsDone   bool
 	rootViews   []*rootView
+	tokens      *tokenCache
+	tokensOnce  sync.Once
 }
 
 // item is one candidate piece of evidence in the order it should appear.

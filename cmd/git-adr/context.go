@@ -103,9 +103,9 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if n > 1 {
 		return usagef("--current, --rationale and --history are exclusive").hint("pick one intent")
 	}
-	// Every answer states its o200k token count: the tokenizer's
-	// vocabulary is built on another core while the log loads.
-	evidence.PrepareTokens()
+	// Every answer states its o200k token count, but the tokenizer is
+	// built only for a text whose count is not cached (evidence's
+	// tokens.bin): a repeated answer never builds it.
 	l, err := env.Log()
 	if err != nil {
 		return err
