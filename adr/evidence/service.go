@@ -46,6 +46,10 @@ type Service struct {
 	// Scope finds the records governing paths (declared scope, markers,
 	// mentions; see adr/scope), for requests with Paths; nil: none.
 	Scope func(paths []string) []ScopeHit
+	// Progress, when set, is told how many of the records a task query
+	// must analyse (those the term cache does not know) are done; calls
+	// come one at a time, from any goroutine.
+	Progress func(done, total int)
 
 	fingerprint string
 	cursorKey   []byte

@@ -350,6 +350,8 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) []cachedDoc 
 	// Analysis is most of a cold query: records are independent, so it
 	// runs on every core.
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
 	next := make(chan int)
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(missing)); w++ {
 		wg.Add(1)
@@ -358,6 +360,12 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) []cachedDoc 
 			for i := range next {
 				doc := recordDoc(recs[i])
 				docs[i] = cachedDoc{body: retrieve.Analyze(doc), title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
+				if s.Progress != nil {
+					mu.Lock()
+					done++
+					s.Progress(done, len(missing))
+					mu.Unlock()
+				}
 			}
 		}()
 	}

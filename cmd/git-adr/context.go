@@ -149,7 +149,11 @@ func runContext(env *Env, id string, o contextOptions) error {
 		}
 	}
 	svc := contextService(repo, l)
+	// A first task query over a big log analyses every record.
+	progress, done := terminalProgress(env.Err, "indexing records")
+	svc.Progress = progress
 	_, out, err := svc.Answer(req)
+	done()
 	if err != nil {
 		var re *evidence.RequestError
 		if errors.As(err, &re) {
