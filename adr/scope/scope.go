@@ -71,6 +71,10 @@ type Index struct {
 	Problems []Problem
 	// Unknown are markers that name no record.
 	Unknown []Marker
+	// Mentions, when set, are the path tokens of the same log's records
+	// (LoadMentions): Govern then searches only the records that can name
+	// a path instead of every record's text.
+	Mentions *Mentions
 }
 
 type marked struct {
@@ -163,7 +167,7 @@ func (x *Index) Govern(paths []string) []Match {
 		for _, m := range x.markers[p] {
 			addm(Match{Record: m.rec, Path: p, Kind: ByMarker, Why: fmt.Sprintf("marker %s at %s:%d", m.ref, p, m.line)})
 		}
-		for _, r := range x.log.Records {
+		for _, r := range x.mayName(p) {
 			if seen[r] || r.Archived || r.Text() == nil {
 				continue
 			}
@@ -174,6 +178,22 @@ func (x *Index) Govern(paths []string) []Match {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].Kind) < rank(out[j].Kind) })
 	return out
+}
+
+// mayName are the records whose text may name p or its folder (see
+// mentions): those Mentions finds, else every record.
+func (x *Index) mayName(p string) []*adr.Record {
+	if x.Mentions == nil {
+		return x.log.Records
+	}
+	strs := []string{p}
+	if d := path.Dir(p); d != "." && d != "/" {
+		strs = append(strs, d+"/")
+	}
+	if recs, ok := x.Mentions.candidates(strs...); ok {
+		return recs
+	}
+	return x.log.Records
 }
 
 // mentions says which of p or its package (the folder holding it) r's

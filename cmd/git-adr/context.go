@@ -228,6 +228,7 @@ func scopeSource(repo *gitops.Repo, l *adr.Log) func(paths []string) []evidence.
 			out = nil
 		}
 		x := scope.New(l, scope.ParseMarkers(out, markersMax))
+		x.Mentions = scope.LoadMentions(filepath.Join(repo.AdrDir(), "cache"), l)
 		var hits []evidence.ScopeHit
 		for _, m := range x.Govern(paths) {
 			hits = append(hits, evidence.ScopeHit{Record: m.Record, Path: m.Path, Why: m.Why})
