@@ -24,7 +24,7 @@ import (
 
 // taskIndexFormat changes with the layout of index.bin; the term cache's
 // format (which changes with analysis) is part of every key.
-const taskIndexFormat = "git-adr task index v1\n"
+const taskIndexFormat = "git-adr task index v2\n"
 
 // indexKey names an ordered set of documents: their IDs and term cache
 // keys.

@@ -18,12 +18,15 @@ import (
 // Layout (little-endian; uvarints where marked):
 //
 //	docs       uvarint, then one float32 length per document
+//	weights    uvarint, then the distinct float32 term frequencies, most
+//	           used first (few: sums of a handful of field weights)
 //	terms      uvarint
 //	directory  per term, in byte order: term offset, postings offset and
 //	           document frequency, uint32 each; then the end offsets of
 //	           the last term and the last postings
 //	term bytes the terms, concatenated
-//	postings   per term: (document delta uvarint, float32 frequency) pairs
+//	postings   per term: (document delta, frequency's place among the
+//	           weights) uvarint pairs
 
 // ErrStoredIndex reports stored index bytes that do not decode.
 var ErrStoredIndex = errors.New("malformed stored index")
@@ -32,6 +35,7 @@ var ErrStoredIndex = errors.New("malformed stored index")
 // the bytes it was opened from.
 type storedIndex struct {
 	n, docs int
+	weights []float64
 	dir     []byte // 12 bytes per term, then 8 bytes of end offsets
 	terms   []byte
 	post    []byte
@@ -51,10 +55,28 @@ func AppendIndex(b []byte, ix *Index) []byte {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(l)))
 	}
 	terms := make([]string, 0, len(ix.postings))
-	for t := range ix.postings {
+	uses := map[float32]int{}
+	for t, ps := range ix.postings {
 		terms = append(terms, t)
+		for _, p := range ps {
+			uses[float32(p.tf)]++
+		}
 	}
 	sort.Strings(terms)
+	weights := make([]float32, 0, len(uses))
+	for w := range uses {
+		weights = append(weights, w)
+	}
+	sort.Slice(weights, func(i, j int) bool {
+		a, b := weights[i], weights[j]
+		return uses[a] > uses[b] || uses[a] == uses[b] && a < b
+	})
+	place := make(map[float32]uint64, len(weights))
+	b = binary.AppendUvarint(b, uint64(len(weights)))
+	for i, w := range weights {
+		place[w] = uint64(i)
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(w))
+	}
 	b = binary.AppendUvarint(b, uint64(len(terms)))
 	var termOff, postOff uint32
 	var post []byte
@@ -68,7 +90,7 @@ func AppendIndex(b []byte, ix *Index) []byte {
 		prev := 0
 		for _, p := range ps {
 			post = binary.AppendUvarint(post, uint64(p.doc-prev))
-			post = binary.LittleEndian.AppendUint32(post, math.Float32bits(float32(p.tf)))
+			post = binary.AppendUvarint(post, place[float32(p.tf)])
 			prev = p.doc
 		}
 		postOff += uint32(len(post) - start)
@@ -101,6 +123,15 @@ func OpenIndex(data []byte, ids []string) (*Index, []byte, error) {
 		ix.avgLen = total / float64(nd)
 	}
 	data = data[4*nd:]
+	nw, k := binary.Uvarint(data)
+	if k <= 0 || nw > uint64(len(data)-k)/4 {
+		return nil, nil, ErrStoredIndex
+	}
+	weights := make([]float64, nw)
+	for i := range weights {
+		weights[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(data[k+4*i:])))
+	}
+	data = data[k+4*int(nw):]
 	nt, k := binary.Uvarint(data)
 	if k <= 0 || nt > uint64(len(data)-k)/dirEntry {
 		return nil, nil, ErrStoredIndex
@@ -110,7 +141,7 @@ func OpenIndex(data []byte, ids []string) (*Index, []byte, error) {
 	if len(data) < dirLen {
 		return nil, nil, ErrStoredIndex
 	}
-	st := &storedIndex{n: int(nt), docs: int(nd), dir: data[:dirLen], decoded: map[string][]posting{}}
+	st := &storedIndex{n: int(nt), docs: int(nd), weights: weights, dir: data[:dirLen], decoded: map[string][]posting{}}
 	data = data[dirLen:]
 	termsLen, postLen := st.termOff(st.n), st.postOff(st.n)
 	if uint64(termsLen)+uint64(postLen) > uint64(len(data)) {
@@ -172,16 +203,20 @@ func (st *storedIndex) postings(t string) []posting {
 	var ps []posting
 	if i := st.find(t); i >= 0 {
 		b := st.post[st.postOff(i):st.postOff(i+1)]
-		ps = make([]posting, 0, min(st.df(i), len(b)/5))
+		ps = make([]posting, 0, min(st.df(i), len(b)/2))
 		doc := 0
 		for len(b) > 0 {
 			d, k := binary.Uvarint(b)
-			if k <= 0 || len(b) < k+4 || d >= uint64(st.docs-doc) {
+			if k <= 0 || d >= uint64(st.docs-doc) {
+				break
+			}
+			w, kw := binary.Uvarint(b[k:])
+			if kw <= 0 || w >= uint64(len(st.weights)) {
 				break
 			}
 			doc += int(d)
-			ps = append(ps, posting{doc: doc, tf: float64(math.Float32frombits(binary.LittleEndian.Uint32(b[k:])))})
-			b = b[k+4:]
+			ps = append(ps, posting{doc: doc, tf: st.weights[w]})
+			b = b[k+kw:]
 		}
 	}
 	st.decoded[t] = ps
