@@ -47,8 +47,7 @@ type Service struct {
 	// mentions; see adr/scope), for requests with Paths; nil: none.
 	Scope func(paths []string) []ScopeHit
 	// Progress, when set, is told how many of the records a task query
-	// must analyse (those the term cache does not know) are done; calls
-	// come one at a time, from any goroutine.
+	// must analyse (those the term cache does not know) are done.
 	Progress func(done, total int)
 
 	fingerprint string

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
@@ -348,32 +347,45 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) []cachedDoc 
 		docs[i] = d
 	}
 	// Analysis is most of a cold query: records are independent, so it
-	// runs on every core.
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
+	// runs on every core. Each record's analysis makes its own copy of
+	// every word; this goroutine makes the records share one (a log's
+	// records share most of their words), so that what a cold query holds
+	// is closer to its vocabulary than to the sum of its records.
 	next := make(chan int)
+	finished := make(chan int)
+	go func() {
+		for _, i := range missing {
+			next <- i
+		}
+		close(next)
+	}()
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(missing)); w++ {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
 			for i := range next {
 				doc := recordDoc(recs[i])
 				docs[i] = cachedDoc{body: retrieve.Analyze(doc), title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
-				if s.Progress != nil {
-					mu.Lock()
-					done++
-					s.Progress(done, len(missing))
-					mu.Unlock()
-				}
+				finished <- i
 			}
 		}()
 	}
-	for _, i := range missing {
-		next <- i
+	words := map[string]string{}
+	intern := func(ts []string) {
+		for j, t := range ts {
+			if w, ok := words[t]; ok {
+				ts[j] = w
+			} else {
+				words[t] = t
+			}
+		}
 	}
-	close(next)
-	wg.Wait()
+	for done := 1; done <= len(missing); done++ {
+		i := <-finished
+		intern(docs[i].body.Terms)
+		intern(docs[i].title.Terms)
+		if s.Progress != nil {
+			s.Progress(done, len(missing))
+		}
+	}
 	for _, i := range missing {
 		cache.put(keys[i], docs[i])
 	}

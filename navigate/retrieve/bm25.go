@@ -71,9 +71,12 @@ type Index struct {
 	K1, B float64
 }
 
+// posting is one document of a term. Frequencies come from DocTerms
+// (float32) and are exact in float32; documents fit in int32: half the
+// memory of a cold index of 10,000 records.
 type posting struct {
-	doc int
-	tf  float64
+	doc int32
+	tf  float32
 }
 
 // NewIndex analyses and indexes docs.
@@ -89,13 +92,24 @@ func NewIndex(docs []Doc) *Index {
 
 // IndexTerms builds an index from analysed documents.
 func IndexTerms(ids []string, dts []DocTerms) *Index {
-	ix := &Index{ids: ids, docLen: make([]float64, len(dts)), postings: map[string][]posting{}, K1: 1.2, B: 0.75}
+	// Counted first, so that every term's postings are allocated once, at
+	// their size.
+	df := map[string]int32{}
+	for _, dt := range dts {
+		for _, t := range dt.Terms {
+			df[t]++
+		}
+	}
+	ix := &Index{ids: ids, docLen: make([]float64, len(dts)), postings: make(map[string][]posting, len(df)), K1: 1.2, B: 0.75}
+	for t, n := range df {
+		ix.postings[t] = make([]posting, 0, n)
+	}
 	total := 0.0
 	for i, dt := range dts {
 		ix.docLen[i] = float64(dt.Len)
 		total += float64(dt.Len)
 		for j, t := range dt.Terms {
-			ix.postings[t] = append(ix.postings[t], posting{doc: i, tf: float64(dt.TF[j])})
+			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), tf: dt.TF[j]})
 		}
 	}
 	if len(dts) > 0 {
@@ -196,12 +210,13 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 		}
 		idf := ix.IDF(t.Text)
 		for _, p := range ps {
-			a := accs[p.doc]
+			doc, tf := int(p.doc), float64(p.tf)
+			a := accs[doc]
 			if a == nil {
 				a = &acc{group: map[int]float64{}, cover: map[int]float64{}}
-				accs[p.doc] = a
+				accs[doc] = a
 			}
-			norm := p.tf * (ix.K1 + 1) / (p.tf + ix.K1*(1-ix.B+ix.B*ix.docLen[p.doc]/avg))
+			norm := tf * (ix.K1 + 1) / (tf + ix.K1*(1-ix.B+ix.B*ix.docLen[doc]/avg))
 			sc := t.Weight * idf * norm
 			a.matched = append(a.matched, t.Text)
 			if t.Group < 0 {

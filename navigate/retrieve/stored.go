@@ -35,7 +35,7 @@ var ErrStoredIndex = errors.New("malformed stored index")
 // the bytes it was opened from.
 type storedIndex struct {
 	n, docs int
-	weights []float64
+	weights []float32
 	dir     []byte // 12 bytes per term, then 8 bytes of end offsets
 	terms   []byte
 	post    []byte
@@ -59,7 +59,7 @@ func AppendIndex(b []byte, ix *Index) []byte {
 	for t, ps := range ix.postings {
 		terms = append(terms, t)
 		for _, p := range ps {
-			uses[float32(p.tf)]++
+			uses[p.tf]++
 		}
 	}
 	sort.Strings(terms)
@@ -87,10 +87,10 @@ func AppendIndex(b []byte, ix *Index) []byte {
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(ps)))
 		termOff += uint32(len(t))
 		start := len(post)
-		prev := 0
+		prev := int32(0)
 		for _, p := range ps {
 			post = binary.AppendUvarint(post, uint64(p.doc-prev))
-			post = binary.AppendUvarint(post, place[float32(p.tf)])
+			post = binary.AppendUvarint(post, place[p.tf])
 			prev = p.doc
 		}
 		postOff += uint32(len(post) - start)
@@ -127,9 +127,9 @@ func OpenIndex(data []byte, ids []string) (*Index, []byte, error) {
 	if k <= 0 || nw > uint64(len(data)-k)/4 {
 		return nil, nil, ErrStoredIndex
 	}
-	weights := make([]float64, nw)
+	weights := make([]float32, nw)
 	for i := range weights {
-		weights[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(data[k+4*i:])))
+		weights[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[k+4*i:]))
 	}
 	data = data[k+4*int(nw):]
 	nt, k := binary.Uvarint(data)
@@ -215,7 +215,7 @@ func (st *storedIndex) postings(t string) []posting {
 				break
 			}
 			doc += int(d)
-			ps = append(ps, posting{doc: doc, tf: st.weights[w]})
+			ps = append(ps, posting{doc: int32(doc), tf: st.weights[w]})
 			b = b[k+kw:]
 		}
 	}
