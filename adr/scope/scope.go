@@ -3,7 +3,8 @@
 // .adr.toml [[scope]] tables), the markers source files carry (ADR-0012 or
 // @adr 12 in a comment), and, last, records that name the path or its
 // folder. It reads only what it is given (the log, the markers found by
-// the caller through git grep); it never walks the work tree.
+// the caller through git grep, and the cache folder LoadMentions is
+// given); it never walks the work tree.
 package scope
 
 import (
