@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -54,15 +55,28 @@ func AppendIndex(b []byte, ix *Index) []byte {
 	for _, l := range ix.docLen {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(l)))
 	}
-	terms := make([]string, 0, len(ix.postings))
+	type termPostings struct {
+		t  string
+		ps []posting
+	}
+	terms := make([]termPostings, 0, len(ix.postings))
+	// Frequencies are few and runs of one are common: the maps are asked
+	// only when the frequency changes.
 	uses := map[float32]int{}
+	size := 0
 	for t, ps := range ix.postings {
-		terms = append(terms, t)
-		for _, p := range ps {
-			uses[p.tf]++
+		terms = append(terms, termPostings{t, ps})
+		size += 3 * len(ps)
+		for i := 0; i < len(ps); {
+			j := i + 1
+			for j < len(ps) && ps[j].tf == ps[i].tf {
+				j++
+			}
+			uses[ps[i].tf] += j - i
+			i = j
 		}
 	}
-	sort.Strings(terms)
+	sort.Slice(terms, func(i, j int) bool { return terms[i].t < terms[j].t })
 	weights := make([]float32, 0, len(uses))
 	for w := range uses {
 		weights = append(weights, w)
@@ -79,26 +93,31 @@ func AppendIndex(b []byte, ix *Index) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(terms)))
 	var termOff, postOff uint32
-	var post []byte
-	for _, t := range terms {
-		ps := ix.postings[t]
+	post := make([]byte, 0, size)
+	for _, tp := range terms {
+		ps := tp.ps
 		b = binary.LittleEndian.AppendUint32(b, termOff)
 		b = binary.LittleEndian.AppendUint32(b, postOff)
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(ps)))
-		termOff += uint32(len(t))
+		termOff += uint32(len(tp.t))
 		start := len(post)
 		prev := int32(0)
+		lastTF, lastPlace := float32(-1), uint64(0)
 		for _, p := range ps {
+			if p.tf != lastTF {
+				lastTF, lastPlace = p.tf, place[p.tf]
+			}
 			post = binary.AppendUvarint(post, uint64(p.doc-prev))
-			post = binary.AppendUvarint(post, place[p.tf])
+			post = binary.AppendUvarint(post, lastPlace)
 			prev = p.doc
 		}
 		postOff += uint32(len(post) - start)
 	}
 	b = binary.LittleEndian.AppendUint32(b, termOff)
 	b = binary.LittleEndian.AppendUint32(b, postOff)
-	for _, t := range terms {
-		b = append(b, t...)
+	b = slices.Grow(b, int(termOff)+len(post))
+	for _, tp := range terms {
+		b = append(b, tp.t...)
 	}
 	return append(b, post...)
 }
