@@ -286,7 +286,9 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 	}
 	resp = build(n)
 	resp.Size = Size{MaxCodePoints: req.MaxChars, MaxUnits: req.MaxUnits}
-	out := measure(resp, req.Format)
+	out := measure(resp, req.Format, s.tokenCounts().count)
+	// A count that cannot be kept only costs time.
+	_ = s.tokenCounts().save()
 	if n := s.size(out); n > req.MaxChars {
 		// The placeholders above make this impossible; fail loudly rather
 		// than exceed the budget.

@@ -164,12 +164,12 @@ func tokensO200k(b []byte) int {
 }
 
 // measure fills Size for the response as rendered, iterating until the
-// figures describe the output that contains them.
-func measure(resp *Response, f Format) []byte {
+// figures describe the output that contains them; count counts tokens.
+func measure(resp *Response, f Format, count func([]byte) int) []byte {
 	var out []byte
 	for i := 0; i < 4; i++ {
 		out = render(resp, f)
-		s := Size{Bytes: len(out), CodePoints: utf8.RuneCount(out), TokensO200k: tokensO200k(out),
+		s := Size{Bytes: len(out), CodePoints: utf8.RuneCount(out), TokensO200k: count(out),
 			MaxCodePoints: resp.Size.MaxCodePoints, MaxUnits: resp.Size.MaxUnits}
 		if s == resp.Size {
 			return out

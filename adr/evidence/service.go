@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
@@ -45,11 +46,16 @@ type Service struct {
 	// Scope finds the records governing paths (declared scope, markers,
 	// mentions; see adr/scope), for requests with Paths; nil: none.
 	Scope func(paths []string) []ScopeHit
+	// Progress, when set, is told how many of the records a task query
+	// must analyse (those the term cache does not know) are done.
+	Progress func(done, total int)
 
 	fingerprint string
 	cursorKey   []byte
 	viewsDone   bool
 	rootViews   []*rootView
+	tokens      *tokenCache
+	tokensOnce  sync.Once
 }
 
 // item is one candidate piece of evidence in the order it should appear.

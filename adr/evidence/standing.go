@@ -81,7 +81,7 @@ func (s *Service) replacedInProse(r *adr.Record) (*adr.Record, string) {
 			continue
 		}
 		line := t.LineText(i)
-		if !replacedWords.MatchString(line) {
+		if !mayBeReplaced(line) || !replacedWords.MatchString(line) {
 			continue
 		}
 		for _, m := range linkTarget.FindAllStringSubmatch(line, -1) {

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
@@ -307,13 +306,13 @@ func (s *Service) leadWhy(h retrieve.Hit, rk *ranked) string {
 }
 
 // taskIndexes builds the body and title indexes of the live records,
-// analysing only records the term cache does not know.
+// analysing only records the term cache does not know; the indexes
+// themselves are stored (taskindex.go) and opened again while the live
+// records are the same.
 func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index) {
-	cache := loadTermCache(s.CacheDir)
 	var recs []*adr.Record
 	var keys []cacheKey
-	var docs []cachedDoc
-	var missing []int
+	var ids []string
 	for _, r := range s.Log.Records {
 		if r.Archived {
 			continue // archived bodies are reached through relations only
@@ -324,45 +323,86 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 			// the file and its own bytes, not the file's.
 			k = keyOf(r.Locus(), view.BlobHash(r.Content()))
 		}
-		d, ok := cache.get(k)
-		if !ok {
-			missing = append(missing, len(recs))
-		}
 		recs = append(recs, r)
 		keys = append(keys, k)
-		docs = append(docs, d)
+		ids = append(ids, r.Locus())
+	}
+	ik := indexKey(ids, keys)
+	if body, title, ok := loadTaskIndex(s.CacheDir, ik, ids); ok {
+		return recs, body, title
+	}
+	docs := s.analyseTerms(recs, keys)
+	bodyTerms := make([]retrieve.DocTerms, len(recs))
+	titleTerms := make([]retrieve.DocTerms, len(recs))
+	for i := range recs {
+		bodyTerms[i], titleTerms[i] = docs[i].body, docs[i].title
+	}
+	body, title := retrieve.IndexTerms(ids, bodyTerms), retrieve.IndexTerms(ids, titleTerms)
+	// An index that cannot be written only costs time.
+	_ = saveTaskIndex(s.CacheDir, ik, body, title)
+	return recs, body, title
+}
+
+// analyseTerms returns the analysed terms of recs (keyed by keys), from
+// the term cache or by analysing the records it does not know, and
+// updates the cache.
+func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) []cachedDoc {
+	cache := loadTermCache(s.CacheDir)
+	docs := make([]cachedDoc, len(recs))
+	var missing []int
+	for i, k := range keys {
+		d, ok := cache.get(k)
+		if !ok {
+			missing = append(missing, i)
+		}
+		docs[i] = d
 	}
 	// Analysis is most of a cold query: records are independent, so it
-	// runs on every core.
-	var wg sync.WaitGroup
+	// runs on every core. Each record's analysis makes its own copy of
+	// every word; this goroutine makes the records share one (a log's
+	// records share most of their words), so that what a cold query holds
+	// is closer to its vocabulary than to the sum of its records.
 	next := make(chan int)
+	finished := make(chan int)
+	go func() {
+		for _, i := range missing {
+			next <- i
+		}
+		close(next)
+	}()
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(missing)); w++ {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
 			for i := range next {
 				doc := recordDoc(recs[i])
 				docs[i] = cachedDoc{body: retrieve.Analyze(doc), title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
+				finished <- i
 			}
 		}()
 	}
-	for _, i := range missing {
-		next <- i
+	words := map[string]string{}
+	intern := func(ts []string) {
+		for j, t := range ts {
+			if w, ok := words[t]; ok {
+				ts[j] = w
+			} else {
+				words[t] = t
+			}
+		}
 	}
-	close(next)
-	wg.Wait()
+	for done := 1; done <= len(missing); done++ {
+		i := <-finished
+		intern(docs[i].body.Terms)
+		intern(docs[i].title.Terms)
+		if s.Progress != nil {
+			s.Progress(done, len(missing))
+		}
+	}
 	for _, i := range missing {
 		cache.put(keys[i], docs[i])
 	}
-	ids := make([]string, len(recs))
-	body := make([]retrieve.DocTerms, len(recs))
-	title := make([]retrieve.DocTerms, len(recs))
-	for i, r := range recs {
-		ids[i], body[i], title[i] = r.Locus(), docs[i].body, docs[i].title
-	}
 	// A cache that cannot be written only costs time.
 	_ = cache.save()
-	return recs, retrieve.IndexTerms(ids, body), retrieve.IndexTerms(ids, title)
+	return docs
 }
 
 // bestUnit picks the unit of r that states its decision (for the

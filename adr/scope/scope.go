@@ -3,7 +3,8 @@
 // .adr.toml [[scope]] tables), the markers source files carry (ADR-0012 or
 // @adr 12 in a comment), and, last, records that name the path or its
 // folder. It reads only what it is given (the log, the markers found by
-// the caller through git grep); it never walks the work tree.
+// the caller through git grep, and the cache folder LoadMentions is
+// given); it never walks the work tree.
 package scope
 
 import (
@@ -71,6 +72,10 @@ type Index struct {
 	Problems []Problem
 	// Unknown are markers that name no record.
 	Unknown []Marker
+	// Mentions, when set, are the path tokens of the same log's records
+	// (LoadMentions): Govern then searches only the records that can name
+	// a path instead of every record's text.
+	Mentions *Mentions
 }
 
 type marked struct {
@@ -163,7 +168,7 @@ func (x *Index) Govern(paths []string) []Match {
 		for _, m := range x.markers[p] {
 			addm(Match{Record: m.rec, Path: p, Kind: ByMarker, Why: fmt.Sprintf("marker %s at %s:%d", m.ref, p, m.line)})
 		}
-		for _, r := range x.log.Records {
+		for _, r := range x.mayName(p) {
 			if seen[r] || r.Archived || r.Text() == nil {
 				continue
 			}
@@ -174,6 +179,22 @@ func (x *Index) Govern(paths []string) []Match {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].Kind) < rank(out[j].Kind) })
 	return out
+}
+
+// mayName are the records whose text may name p or its folder (see
+// mentions): those Mentions finds, else every record.
+func (x *Index) mayName(p string) []*adr.Record {
+	if x.Mentions == nil {
+		return x.log.Records
+	}
+	strs := []string{p}
+	if d := path.Dir(p); d != "." && d != "/" {
+		strs = append(strs, d+"/")
+	}
+	if recs, ok := x.Mentions.candidates(strs...); ok {
+		return recs
+	}
+	return x.log.Records
 }
 
 // mentions says which of p or its package (the folder holding it) r's

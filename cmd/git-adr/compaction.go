@@ -4,16 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 )
 
 // Extension points for plans, drafting and acceptance, which live in
@@ -470,34 +467,10 @@ func runCompaction(env *Env, o compactionOptions) error {
 	return writeAnalysis(env.Out, o, a)
 }
 
-// progressMin is the log size from which a terminal sees progress.
-const progressMin = 500
-
-// analysisProgress reports progress on stderr when it is a terminal, at
-// most ten times a second, for analyses of more than progressMin records;
-// done clears the line. Elsewhere both do nothing.
+// analysisProgress reports the analysis of records on stderr when it is a
+// terminal (see terminalProgress).
 func analysisProgress(w io.Writer) (progress func(done, total int), done func()) {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil, func() {}
-	}
-	var last time.Time
-	width := 0
-	progress = func(n, total int) {
-		if total <= progressMin || n < total && time.Since(last) < 100*time.Millisecond {
-			return
-		}
-		last = time.Now()
-		s := fmt.Sprintf("git-adr: analysing records %d/%d", n, total)
-		width = max(width, len(s))
-		fmt.Fprintf(f, "\r%s", s)
-	}
-	done = func() {
-		if width > 0 {
-			fmt.Fprintf(f, "\r%s\r", strings.Repeat(" ", width))
-		}
-	}
-	return progress, done
+	return terminalProgress(w, "analysing records")
 }
 
 // writeAnalysis prints the text report: what ran, the scope with its roots

@@ -103,9 +103,9 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if n > 1 {
 		return usagef("--current, --rationale and --history are exclusive").hint("pick one intent")
 	}
-	// Every answer states its o200k token count: the tokenizer's
-	// vocabulary is built on another core while the log loads.
-	evidence.PrepareTokens()
+	// Every answer states its o200k token count, but the tokenizer is
+	// built only for a text whose count is not cached (evidence's
+	// tokens.bin): a repeated answer never builds it.
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -149,7 +149,11 @@ func runContext(env *Env, id string, o contextOptions) error {
 		}
 	}
 	svc := contextService(repo, l)
+	// A first task query over a big log analyses every record.
+	progress, done := terminalProgress(env.Err, "indexing records")
+	svc.Progress = progress
 	_, out, err := svc.Answer(req)
+	done()
 	if err != nil {
 		var re *evidence.RequestError
 		if errors.As(err, &re) {
@@ -224,6 +228,7 @@ func scopeSource(repo *gitops.Repo, l *adr.Log) func(paths []string) []evidence.
 			out = nil
 		}
 		x := scope.New(l, scope.ParseMarkers(out, markersMax))
+		x.Mentions = scope.LoadMentions(filepath.Join(repo.AdrDir(), "cache"), l)
 		var hits []evidence.ScopeHit
 		for _, m := range x.Govern(paths) {
 			hits = append(hits, evidence.ScopeHit{Record: m.Record, Path: m.Path, Why: m.Why})

@@ -3,7 +3,7 @@ package retrieve
 import (
 	"math"
 	"sort"
-	"strings"
+	"sync"
 )
 
 // Field weights multiply term frequencies (BM25F): a word in a title says
@@ -62,13 +62,21 @@ type Index struct {
 	docLen   []float64
 	avgLen   float64
 	postings map[string][]posting
+	// vocab is the sorted terms of postings, made when first needed.
+	vocab     []string
+	vocabOnce sync.Once
+	// stored, when set, replaces postings (OpenIndex).
+	stored *storedIndex
 	// K1 and B are the BM25 parameters.
 	K1, B float64
 }
 
+// posting is one document of a term. Frequencies come from DocTerms
+// (float32) and are exact in float32; documents fit in int32: half the
+// memory of a cold index of 10,000 records.
 type posting struct {
-	doc int
-	tf  float64
+	doc int32
+	tf  float32
 }
 
 // NewIndex analyses and indexes docs.
@@ -84,13 +92,24 @@ func NewIndex(docs []Doc) *Index {
 
 // IndexTerms builds an index from analysed documents.
 func IndexTerms(ids []string, dts []DocTerms) *Index {
-	ix := &Index{ids: ids, docLen: make([]float64, len(dts)), postings: map[string][]posting{}, K1: 1.2, B: 0.75}
+	// Counted first, so that every term's postings are allocated once, at
+	// their size.
+	df := map[string]int32{}
+	for _, dt := range dts {
+		for _, t := range dt.Terms {
+			df[t]++
+		}
+	}
+	ix := &Index{ids: ids, docLen: make([]float64, len(dts)), postings: make(map[string][]posting, len(df)), K1: 1.2, B: 0.75}
+	for t, n := range df {
+		ix.postings[t] = make([]posting, 0, n)
+	}
 	total := 0.0
 	for i, dt := range dts {
 		ix.docLen[i] = float64(dt.Len)
 		total += float64(dt.Len)
 		for j, t := range dt.Terms {
-			ix.postings[t] = append(ix.postings[t], posting{doc: i, tf: float64(dt.TF[j])})
+			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), tf: dt.TF[j]})
 		}
 	}
 	if len(dts) > 0 {
@@ -103,7 +122,7 @@ func IndexTerms(ids []string, dts []DocTerms) *Index {
 // the index get the maximum, as if they occurred once).
 func (ix *Index) IDF(t string) float64 {
 	n := float64(len(ix.ids))
-	df := float64(len(ix.postings[t]))
+	df := float64(ix.docFreq(t))
 	if df == 0 {
 		df = 1
 	}
@@ -141,27 +160,16 @@ func (ix *Index) Expand(q []QueryTerm, w float64) []QueryTerm {
 		have[t.Text] = true
 	}
 	out := append([]QueryTerm(nil), q...)
-	var vocab []string
 	for _, t := range q {
 		if t.Weight < 1 || len(t.Text) < 5 || !isASCII(t.Text) {
 			continue
 		}
-		if vocab == nil {
-			vocab = make([]string, 0, len(ix.postings))
-			for v := range ix.postings {
-				vocab = append(vocab, v)
-			}
-			sort.Strings(vocab)
-		}
-		for _, v := range vocab {
-			if have[v] || len(v) < 5 {
-				continue
-			}
-			if strings.HasPrefix(t.Text, v) && len(v) >= len(t.Text)-3 || strings.HasPrefix(v, t.Text) && len(v) <= len(t.Text)+4 {
+		ix.stemRelatives(t.Text, func(v string) {
+			if !have[v] {
 				have[v] = true
 				out = append(out, QueryTerm{Text: v, Weight: w, Group: t.Group})
 			}
-		}
+		})
 	}
 	return out
 }
@@ -196,18 +204,19 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 	accs := map[int]*acc{}
 	avg := math.Max(ix.avgLen, 1)
 	for _, t := range q {
-		ps := ix.postings[t.Text]
+		ps := ix.postingsOf(t.Text)
 		if len(ps) == 0 {
 			continue
 		}
 		idf := ix.IDF(t.Text)
 		for _, p := range ps {
-			a := accs[p.doc]
+			doc, tf := int(p.doc), float64(p.tf)
+			a := accs[doc]
 			if a == nil {
 				a = &acc{group: map[int]float64{}, cover: map[int]float64{}}
-				accs[p.doc] = a
+				accs[doc] = a
 			}
-			norm := p.tf * (ix.K1 + 1) / (p.tf + ix.K1*(1-ix.B+ix.B*ix.docLen[p.doc]/avg))
+			norm := tf * (ix.K1 + 1) / (tf + ix.K1*(1-ix.B+ix.B*ix.docLen[doc]/avg))
 			sc := t.Weight * idf * norm
 			a.matched = append(a.matched, t.Text)
 			if t.Group < 0 {

@@ -32,6 +32,7 @@ func run() int {
 	sizes := flag.String("sizes", "1000,10000", "comma-separated sizes (records and source files)")
 	runs := flag.Int("runs", 7, "timed runs per command (one warm-up discarded)")
 	out := flag.String("out", "", "write the table into `FILE` between <!-- bench-scope:start --> and <!-- bench-scope:end -->")
+	keep := flag.Bool("keep", false, "keep the generated repositories (their paths go to stderr), for profiling")
 	flag.Parse()
 	bin, err := benchkit.Build("bench-scope")
 	if err != nil {
@@ -67,7 +68,11 @@ func run() int {
 			return 1
 		}
 		fmt.Fprintf(&table, "| %d | %d | %s | %s | %.1f× | %v |\n", n, n, benchkit.MS(base), benchkit.MS(ctx), float64(ctx)/float64(base), ok)
-		os.RemoveAll(dir)
+		if *keep {
+			fmt.Fprintf(os.Stderr, "bench-scope: kept %s\n", dir)
+		} else {
+			os.RemoveAll(dir)
+		}
 	}
 	load := "unknown"
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {

@@ -1,0 +1,101 @@
+package evidence
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+
+	"github.com/git-adr/git-adr/internal/atomicfile"
+	"github.com/git-adr/git-adr/navigate/retrieve"
+)
+
+// The task index is the body and title indexes of the live records as
+// retrieve stores them, in $GIT_DIR/adr/cache/index.bin, so that a warm
+// task query neither decodes the term cache nor rebuilds an inverted
+// index: it opens the file and decodes the postings of its own words.
+// The file names the records it indexes by a key over their IDs and term
+// cache keys (so over their paths and blob hashes) in the order the index
+// numbers them, and it is used only when that key is exactly the current
+// one. Like the term cache it is derived data: a missing, damaged (a
+// CRC-32C covers it), foreign or outdated file is ignored and replaced.
+
+// taskIndexFormat changes with the layout of index.bin; the term cache's
+// format (which changes with analysis) is part of every key.
+const taskIndexFormat = "git-adr task index v2\n"
+
+// indexKey names an ordered set of documents: their IDs and term cache
+// keys.
+func indexKey(ids []string, keys []cacheKey) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(cacheFormat))
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(ids)))
+	h.Write(n[:])
+	for i, id := range ids {
+		h.Write([]byte(id))
+		h.Write([]byte{0})
+		h.Write(keys[i][:])
+	}
+	var k [32]byte
+	copy(k[:], h.Sum(nil))
+	return k
+}
+
+func taskIndexPath(dir string) string { return filepath.Join(dir, "index.bin") }
+
+// loadTaskIndex opens the stored indexes when they are those of key.
+func loadTaskIndex(dir string, key [32]byte, ids []string) (body, title *retrieve.Index, ok bool) {
+	if dir == "" {
+		return nil, nil, false
+	}
+	data, err := os.ReadFile(taskIndexPath(dir))
+	if err != nil {
+		return nil, nil, false
+	}
+	body, title, err = decodeTaskIndex(data, key, ids)
+	return body, title, err == nil
+}
+
+// decodeTaskIndex checks the file's format, key and checksum and opens
+// both indexes.
+func decodeTaskIndex(data []byte, key [32]byte, ids []string) (body, title *retrieve.Index, err error) {
+	head := len(taskIndexFormat) + len(key)
+	if len(data) < head+4 || !bytes.HasPrefix(data, []byte(taskIndexFormat)) || !bytes.Equal(data[len(taskIndexFormat):head], key[:]) {
+		return nil, nil, errCorrupt
+	}
+	rest := data[:len(data)-4]
+	if crc32.Checksum(rest, castagnoli) != binary.LittleEndian.Uint32(data[len(rest):]) {
+		return nil, nil, errCorrupt
+	}
+	body, rest, err = retrieve.OpenIndex(rest[head:], ids)
+	if err != nil {
+		return nil, nil, errCorrupt
+	}
+	title, rest, err = retrieve.OpenIndex(rest, ids)
+	if err != nil || len(rest) != 0 {
+		return nil, nil, errCorrupt
+	}
+	return body, title, nil
+}
+
+func encodeTaskIndex(key [32]byte, body, title *retrieve.Index) []byte {
+	b := append([]byte(taskIndexFormat), key[:]...)
+	b = retrieve.AppendIndex(b, body)
+	b = retrieve.AppendIndex(b, title)
+	return seal(b)
+}
+
+// saveTaskIndex replaces the stored indexes, atomically (concurrent
+// writers: the last one wins, and each file is whole).
+func saveTaskIndex(dir string, key [32]byte, body, title *retrieve.Index) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(taskIndexPath(dir), encodeTaskIndex(key, body, title), 0o600)
+}

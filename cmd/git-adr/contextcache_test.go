@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestContextCachesConcurrentProcesses: context processes that read and
+// save the caches of `context` (the task index, the term cache, the
+// mentions of paths, the token counts) at once, while those files are
+// replaced under them by truncated, corrupt and garbage copies, all print
+// what a run without caches prints; afterwards the caches they leave serve
+// the next runs with the same output and are not rewritten.
+func TestContextCachesConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts many processes")
+	}
+	env := procEnv(t)
+	repo := writeLog(t, env, 300, 9)
+	os.MkdirAll(filepath.Join(repo, "src", "pay"), 0o755)
+	os.WriteFile(filepath.Join(repo, "src", "pay", "cache.go"), []byte("package pay\n"), 0o644)
+	rec := filepath.Join(repo, "doc", "adr", recordName(5))
+	text, _ := os.ReadFile(rec)
+	os.WriteFile(rec, append(text, "\nThe cache lives in `src/pay/cache.go`.\n"...), 0o644)
+	runGit(t, repo, env, "add", "-A")
+	runGit(t, repo, env, "commit", "-qm", "source")
+	cache := filepath.Join(repo, ".git", "adr", "cache")
+	files := []string{"index.bin", "terms.bin", "mentions.bin", "tokens.bin"}
+	argv := [][]string{{"context", "--task", "decision 42"}, {"context", "--json", "--task", "we decide 7 context"},
+		{"context", "--file", "src/pay/cache.go"}, {"context", "--task", "decide", "--file", "src/pay/cache.go"}}
+	key := func(a []string) string { return strings.Join(a, " ") }
+	got := func(r result) string { return fmt.Sprintf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr) }
+	want := map[string]string{}
+	for _, a := range argv {
+		os.RemoveAll(cache)
+		want[key(a)] = got(runAdr(t, repo, env, a...))
+	}
+	if !strings.Contains(want[key(argv[2])], "names src/pay/") {
+		t.Fatalf("--file finds no mention:\n%s", want[key(argv[2])])
+	}
+	os.RemoveAll(cache)
+	for _, a := range argv {
+		runAdr(t, repo, env, a...)
+	}
+	damaged := map[string][][]byte{}
+	for _, f := range files {
+		good, err := os.ReadFile(filepath.Join(cache, f))
+		if err != nil {
+			t.Fatalf("no %s after the runs: %v", f, err)
+		}
+		flipped := append([]byte(nil), good...)
+		flipped[len(flipped)/3] ^= 0xff
+		damaged[f] = [][]byte{good[:len(good)/2], good[:len(good)-1], []byte("garbage"), flipped}
+	}
+	os.RemoveAll(cache)
+	stop := make(chan struct{})
+	var vandal sync.WaitGroup
+	vandal.Add(1)
+	go func() {
+		defer vandal.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			// In place, not renamed: a reader may see it half written.
+			f := files[i%len(files)]
+			os.MkdirAll(cache, 0o755)
+			os.WriteFile(filepath.Join(cache, f), damaged[f][(i/len(files))%len(damaged[f])], 0o644)
+		}
+	}()
+	for round := 0; round < 3; round++ {
+		batch := append(append([][]string{}, argv...), argv...)
+		for _, r := range parallel(t, repo, env, batch) {
+			if g := got(r); g != want[key(r.args)] {
+				t.Errorf("round %d, %s: output differs from a run without caches:\n%s", round, key(r.args), lineDiff(want[key(r.args)], g))
+			}
+		}
+	}
+	close(stop)
+	vandal.Wait()
+	// Without the vandal: processes at once leave good caches.
+	os.RemoveAll(cache)
+	batch := append(append([][]string{}, argv...), argv...)
+	for _, r := range parallel(t, repo, env, batch) {
+		if g := got(r); g != want[key(r.args)] {
+			t.Errorf("%s: output differs from a run without caches:\n%s", key(r.args), lineDiff(want[key(r.args)], g))
+		}
+	}
+	for _, a := range argv {
+		runAdr(t, repo, env, a...) // counts a lost race dropped
+	}
+	before := map[string][]byte{}
+	for _, f := range files {
+		before[f], _ = os.ReadFile(filepath.Join(cache, f))
+	}
+	for _, a := range argv {
+		if g := got(runAdr(t, repo, env, a...)); g != want[key(a)] {
+			t.Errorf("%s after the concurrent runs differs:\n%s", key(a), lineDiff(want[key(a)], g))
+		}
+	}
+	for _, f := range files {
+		if after, _ := os.ReadFile(filepath.Join(cache, f)); !bytes.Equal(before[f], after) {
+			t.Errorf("%s was rewritten by runs over an unchanged log", f)
+		}
+	}
+}

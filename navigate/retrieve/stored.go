@@ -1,0 +1,305 @@
+package retrieve
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// An index can be stored (AppendIndex) and opened again (OpenIndex)
+// without being rebuilt: opening reads a small header and a directory of
+// fixed-width entries, and a term's postings are decoded only when a
+// query asks for that term. A stored index scores exactly as the index it
+// was made from.
+//
+// Layout (little-endian; uvarints where marked):
+//
+//	docs       uvarint, then one float32 length per document
+//	weights    uvarint, then the distinct float32 term frequencies, most
+//	           used first (few: sums of a handful of field weights)
+//	terms      uvarint
+//	directory  per term, in byte order: term offset, postings offset and
+//	           document frequency, uint32 each; then the end offsets of
+//	           the last term and the last postings
+//	term bytes the terms, concatenated
+//	postings   per term: (document delta, frequency's place among the
+//	           weights) uvarint pairs
+
+// ErrStoredIndex reports stored index bytes that do not decode.
+var ErrStoredIndex = errors.New("malformed stored index")
+
+// storedIndex is the directory and postings of an opened index. It keeps
+// the bytes it was opened from.
+type storedIndex struct {
+	n, docs int
+	weights []float32
+	dir     []byte // 12 bytes per term, then 8 bytes of end offsets
+	terms   []byte
+	post    []byte
+	mu      sync.Mutex // guards decoded: an Index may be searched concurrently
+	decoded map[string][]posting
+}
+
+const dirEntry = 12
+
+// AppendIndex appends the stored form of ix to b.
+func AppendIndex(b []byte, ix *Index) []byte {
+	if ix.stored != nil {
+		panic("retrieve: AppendIndex of an opened index")
+	}
+	b = binary.AppendUvarint(b, uint64(len(ix.docLen)))
+	for _, l := range ix.docLen {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(l)))
+	}
+	type termPostings struct {
+		t  string
+		ps []posting
+	}
+	terms := make([]termPostings, 0, len(ix.postings))
+	// Frequencies are few and runs of one are common: the maps are asked
+	// only when the frequency changes.
+	uses := map[float32]int{}
+	size := 0
+	for t, ps := range ix.postings {
+		terms = append(terms, termPostings{t, ps})
+		size += 3 * len(ps)
+		for i := 0; i < len(ps); {
+			j := i + 1
+			for j < len(ps) && ps[j].tf == ps[i].tf {
+				j++
+			}
+			uses[ps[i].tf] += j - i
+			i = j
+		}
+	}
+	sort.Slice(terms, func(i, j int) bool { return terms[i].t < terms[j].t })
+	weights := make([]float32, 0, len(uses))
+	for w := range uses {
+		weights = append(weights, w)
+	}
+	sort.Slice(weights, func(i, j int) bool {
+		a, b := weights[i], weights[j]
+		return uses[a] > uses[b] || uses[a] == uses[b] && a < b
+	})
+	place := make(map[float32]uint64, len(weights))
+	b = binary.AppendUvarint(b, uint64(len(weights)))
+	for i, w := range weights {
+		place[w] = uint64(i)
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(w))
+	}
+	b = binary.AppendUvarint(b, uint64(len(terms)))
+	var termOff, postOff uint32
+	post := make([]byte, 0, size)
+	for _, tp := range terms {
+		ps := tp.ps
+		b = binary.LittleEndian.AppendUint32(b, termOff)
+		b = binary.LittleEndian.AppendUint32(b, postOff)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(ps)))
+		termOff += uint32(len(tp.t))
+		start := len(post)
+		prev := int32(0)
+		lastTF, lastPlace := float32(-1), uint64(0)
+		for _, p := range ps {
+			if p.tf != lastTF {
+				lastTF, lastPlace = p.tf, place[p.tf]
+			}
+			post = binary.AppendUvarint(post, uint64(p.doc-prev))
+			post = binary.AppendUvarint(post, lastPlace)
+			prev = p.doc
+		}
+		postOff += uint32(len(post) - start)
+	}
+	b = binary.LittleEndian.AppendUint32(b, termOff)
+	b = binary.LittleEndian.AppendUint32(b, postOff)
+	b = slices.Grow(b, int(termOff)+len(post))
+	for _, tp := range terms {
+		b = append(b, tp.t...)
+	}
+	return append(b, post...)
+}
+
+// OpenIndex opens an index stored by AppendIndex over the documents ids
+// (which must be as many as were stored) and returns the bytes after it.
+// It checks the directory's offsets but not each term's postings: callers
+// keep stored indexes under a checksum.
+func OpenIndex(data []byte, ids []string) (*Index, []byte, error) {
+	nd, k := binary.Uvarint(data)
+	if k <= 0 || nd != uint64(len(ids)) || uint64(len(data)-k) < 4*nd {
+		return nil, nil, ErrStoredIndex
+	}
+	data = data[k:]
+	ix := &Index{ids: ids, docLen: make([]float64, nd), K1: 1.2, B: 0.75}
+	total := 0.0
+	for i := range ix.docLen {
+		ix.docLen[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:])))
+		total += ix.docLen[i]
+	}
+	if nd > 0 {
+		ix.avgLen = total / float64(nd)
+	}
+	data = data[4*nd:]
+	nw, k := binary.Uvarint(data)
+	if k <= 0 || nw > uint64(len(data)-k)/4 {
+		return nil, nil, ErrStoredIndex
+	}
+	weights := make([]float32, nw)
+	for i := range weights {
+		weights[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[k+4*i:]))
+	}
+	data = data[k+4*int(nw):]
+	nt, k := binary.Uvarint(data)
+	if k <= 0 || nt > uint64(len(data)-k)/dirEntry {
+		return nil, nil, ErrStoredIndex
+	}
+	data = data[k:]
+	dirLen := int(nt)*dirEntry + 8
+	if len(data) < dirLen {
+		return nil, nil, ErrStoredIndex
+	}
+	st := &storedIndex{n: int(nt), docs: int(nd), weights: weights, dir: data[:dirLen], decoded: map[string][]posting{}}
+	data = data[dirLen:]
+	termsLen, postLen := st.termOff(st.n), st.postOff(st.n)
+	if uint64(termsLen)+uint64(postLen) > uint64(len(data)) {
+		return nil, nil, ErrStoredIndex
+	}
+	prevT, prevP := 0, 0
+	for i := 0; i <= st.n; i++ {
+		t, p := st.termOff(i), st.postOff(i)
+		if t < prevT || p < prevP || t > termsLen || p > postLen {
+			return nil, nil, ErrStoredIndex
+		}
+		prevT, prevP = t, p
+	}
+	st.terms, st.post = data[:termsLen], data[termsLen:termsLen+postLen]
+	ix.stored = st
+	return ix, data[termsLen+postLen:], nil
+}
+
+func (st *storedIndex) termOff(i int) int {
+	if i == st.n {
+		return int(binary.LittleEndian.Uint32(st.dir[st.n*dirEntry:]))
+	}
+	return int(binary.LittleEndian.Uint32(st.dir[i*dirEntry:]))
+}
+
+func (st *storedIndex) postOff(i int) int {
+	if i == st.n {
+		return int(binary.LittleEndian.Uint32(st.dir[st.n*dirEntry+4:]))
+	}
+	return int(binary.LittleEndian.Uint32(st.dir[i*dirEntry+4:]))
+}
+
+func (st *storedIndex) df(i int) int {
+	return int(binary.LittleEndian.Uint32(st.dir[i*dirEntry+8:]))
+}
+
+// term is the i-th term, in byte order, as bytes of the stored index.
+func (st *storedIndex) term(i int) []byte {
+	return st.terms[st.termOff(i):st.termOff(i+1)]
+}
+
+// find is the position of t in the directory, or -1.
+func (st *storedIndex) find(t string) int {
+	i := sort.Search(st.n, func(i int) bool { return string(st.term(i)) >= t })
+	if i < st.n && string(st.term(i)) == t {
+		return i
+	}
+	return -1
+}
+
+// postings decodes the postings of t (once). Postings that do not decode
+// end where they stop decoding.
+func (st *storedIndex) postings(t string) []posting {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if ps, ok := st.decoded[t]; ok {
+		return ps
+	}
+	var ps []posting
+	if i := st.find(t); i >= 0 {
+		b := st.post[st.postOff(i):st.postOff(i+1)]
+		ps = make([]posting, 0, min(st.df(i), len(b)/2))
+		doc := 0
+		for len(b) > 0 {
+			d, k := binary.Uvarint(b)
+			if k <= 0 || d >= uint64(st.docs-doc) {
+				break
+			}
+			w, kw := binary.Uvarint(b[k:])
+			if kw <= 0 || w >= uint64(len(st.weights)) {
+				break
+			}
+			doc += int(d)
+			ps = append(ps, posting{doc: int32(doc), tf: st.weights[w]})
+			b = b[k+kw:]
+		}
+	}
+	st.decoded[t] = ps
+	return ps
+}
+
+// postingsOf are the postings of a term, built or stored.
+func (ix *Index) postingsOf(t string) []posting {
+	if ix.stored != nil {
+		return ix.stored.postings(t)
+	}
+	return ix.postings[t]
+}
+
+// docFreq is the number of documents that contain t.
+func (ix *Index) docFreq(t string) int {
+	if ix.stored != nil {
+		if i := ix.stored.find(t); i >= 0 {
+			return ix.stored.df(i)
+		}
+		return 0
+	}
+	return len(ix.postings[t])
+}
+
+// stemRelatives calls f, in byte order, with every indexed term of at
+// least five letters that t begins with and that is at most three letters
+// shorter, or that begins with t and is at most four letters longer (see
+// Expand).
+func (ix *Index) stemRelatives(t string, f func(v string)) {
+	related := func(v string) bool {
+		return len(v) >= 5 && (strings.HasPrefix(t, v) && len(v) >= len(t)-3 || strings.HasPrefix(v, t) && len(v) <= len(t)+4)
+	}
+	st := ix.stored
+	if st == nil {
+		ix.vocabOnce.Do(func() {
+			ix.vocab = make([]string, 0, len(ix.postings))
+			for v := range ix.postings {
+				ix.vocab = append(ix.vocab, v)
+			}
+			sort.Strings(ix.vocab)
+		})
+		for _, v := range ix.vocab {
+			if related(v) {
+				f(v)
+			}
+		}
+		return
+	}
+	// In byte order the terms t begins with come first, shortest first,
+	// then t's own extensions, which are contiguous from t on.
+	for l := max(5, len(t)-3); l < len(t); l++ {
+		if st.find(t[:l]) >= 0 {
+			f(t[:l])
+		}
+	}
+	from := sort.Search(st.n, func(i int) bool { return string(st.term(i)) >= t })
+	for i := from; i < st.n; i++ {
+		b := st.term(i)
+		if !strings.HasPrefix(string(b), t) {
+			break
+		}
+		if v := string(b); related(v) {
+			f(v)
+		}
+	}
+}
