@@ -73,12 +73,17 @@ func absentWords(q []retrieve.QueryTerm, ix *retrieve.Index, hits []retrieve.Hit
 			found[t.Group] = true
 		}
 	}
+	var groups []int
+	for g := range weight {
+		groups = append(groups, g)
+	}
+	sort.Ints(groups) // a sum in map order differs by rounding from run to run
 	total, absent := 0.0, 0.0
 	var words []string
-	for g, w := range weight {
-		total += w
+	for _, g := range groups {
+		total += weight[g]
 		if !found[g] {
-			absent += w
+			absent += weight[g]
 			words = append(words, word[g])
 		}
 	}

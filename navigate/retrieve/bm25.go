@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -191,9 +192,19 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 			groupWeight[t.Group] = w
 		}
 	}
+	// Sums run over the groups in order: floating-point addition in map
+	// order would make equal matches score a rounding error apart from run
+	// to run, and swap places.
+	var groups []int
+	for _, t := range q {
+		if t.Group >= 0 && !slices.Contains(groups, t.Group) {
+			groups = append(groups, t.Group)
+		}
+	}
+	slices.Sort(groups)
 	totalGroup := 0.0
-	for _, w := range groupWeight {
-		totalGroup += w
+	for _, g := range groups {
+		totalGroup += groupWeight[g]
 	}
 	type acc struct {
 		free    float64
@@ -230,15 +241,17 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 	hits := make([]Hit, 0, len(accs))
 	for doc, a := range accs {
 		score := a.free
-		for _, sc := range a.group {
-			score += sc
+		for _, g := range groups {
+			score += a.group[g]
 		}
 		if score <= 0 {
 			continue
 		}
 		cov := 0.0
-		for g, w := range a.cover {
-			cov += math.Min(w, groupWeight[g])
+		for _, g := range groups {
+			if w, ok := a.cover[g]; ok {
+				cov += math.Min(w, groupWeight[g])
+			}
 		}
 		if totalGroup > 0 {
 			cov /= totalGroup

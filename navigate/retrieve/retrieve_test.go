@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -212,5 +213,32 @@ func TestAlternateStems(t *testing.T) {
 	}
 	if fr == (Analyzer{Lang: English}).TermTexts("chiffrement")[0] || !found {
 		t.Errorf("no French stem %q in the group of \"chiffrement\": %v", fr, q)
+	}
+}
+
+// Equal documents score exactly alike whatever the order Go walks a map
+// in, so they keep document order on every run (scores of several groups
+// summed in map order differed by a rounding error and swapped them).
+func TestSearchDeterministicTies(t *testing.T) {
+	text := "orders are cached in redis with a short expiry, retried on timeout by the gateway, logged to kafka, billed monthly through stripe and archived nightly into glacier storage"
+	var docs []Doc
+	for _, id := range []string{"a", "b", "c", "d"} {
+		docs = append(docs, Doc{ID: id, Fields: []Field{{Text: text}}})
+	}
+	// Other documents hold some of the words, so that every word weighs
+	// differently and the order of a sum shows in its last bits.
+	words := strings.Fields("orders cached redis expiry retried timeout gateway logged kafka billed monthly stripe archived nightly glacier")
+	for i := range words {
+		docs = append(docs, Doc{ID: fmt.Sprint("other", i), Fields: []Field{{Text: strings.Join(words[:i+1], " ") + " " + strings.Repeat(words[i]+" ", i)}}})
+	}
+	ix := NewIndex(docs)
+	q := Query(strings.Join(words, " "), English)
+	for range 200 {
+		hits := ix.Search(q)
+		for i, h := range hits[:4] {
+			if h.Score != hits[0].Score || h.ID != docs[i].ID {
+				t.Fatalf("equal documents: %v", hits[:4])
+			}
+		}
 	}
 }
