@@ -14,9 +14,10 @@ import (
 // user, with a plain configuration. It reports false whenever git's own
 // answer could differ, and Open then asks `git rev-parse`:
 //
-//   - a GIT_* variable that changes discovery is set (GIT_DIR,
-//     GIT_WORK_TREE, GIT_COMMON_DIR, GIT_CEILING_DIRECTORIES, ...) or the
-//     command line configuration (git -c) names a worktree or bare key;
+//   - a GIT_* variable that changes discovery is set (GIT_WORK_TREE,
+//     GIT_COMMON_DIR, GIT_CEILING_DIRECTORIES, ...; GIT_DIR alone is
+//     followed, see explicitGitDir) or the command line configuration
+//     (git -c) names a worktree or bare key;
 //   - dir is inside a git directory, or a bare repository;
 //   - the walk up crosses a file system boundary before finding .git;
 //   - a .git found is not a valid git directory or gitdir file;
@@ -26,7 +27,7 @@ import (
 //     than false, a format version above 1, any [extensions] or an
 //     include.
 func discover(dir string) (gitDir, commonDir, top string, ok bool) {
-	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+	for _, v := range []string{"GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
 		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG_COUNT", "GIT_TEST_ASSUME_DIFFERENT_OWNER"} {
 		if _, set := os.LookupEnv(v); set {
 			return "", "", "", false
@@ -34,6 +35,9 @@ func discover(dir string) (gitDir, commonDir, top string, ok bool) {
 	}
 	if p := strings.ToLower(os.Getenv("GIT_CONFIG_PARAMETERS")); strings.Contains(p, "worktree") || strings.Contains(p, "bare") {
 		return "", "", "", false
+	}
+	if env, set := os.LookupEnv("GIT_DIR"); set {
+		return explicitGitDir(dir, env)
 	}
 	start, err := os.Stat(dir)
 	if err != nil {
@@ -60,6 +64,54 @@ func discover(dir string) (gitDir, commonDir, top string, ok bool) {
 		}
 		d = up
 	}
+}
+
+// explicitGitDir is discovery with GIT_DIR set (git sets it for the hooks
+// of a linked worktree): without GIT_WORK_TREE or core.worktree, git takes
+// the directory it runs in as the top of the work tree. The git directory
+// must be this user's and valid, its configuration plain.
+func explicitGitDir(dir, env string) (gitDir, commonDir, top string, ok bool) {
+	if env == "" {
+		return "", "", "", false
+	}
+	if !filepath.IsAbs(env) {
+		env = filepath.Join(dir, env)
+	}
+	gitDir, err := filepath.EvalSymlinks(env)
+	if err != nil {
+		return "", "", "", false
+	}
+	if commonDir, ok = commonDirOf(gitDir); !ok {
+		return "", "", "", false
+	}
+	if !ownedByMe(gitDir) || !ownedByMe(commonDir) || !isGitDir(gitDir, commonDir) || !plainConfig(commonDir) {
+		return "", "", "", false
+	}
+	if isGitDir(dir, dir) {
+		return "", "", "", false // run inside a git directory
+	}
+	return gitDir, commonDir, dir, true
+}
+
+// commonDirOf is the directory a git directory's commondir file names,
+// or the git directory itself without one.
+func commonDirOf(gitDir string) (string, bool) {
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if os.IsNotExist(err) {
+		return gitDir, true
+	}
+	if err != nil {
+		return "", false
+	}
+	c := strings.TrimRight(string(data), "\r\n")
+	if c == "" || strings.ContainsAny(c, "\n\r") {
+		return "", false
+	}
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(gitDir, c)
+	}
+	c, err = filepath.EvalSymlinks(c)
+	return c, err == nil
 }
 
 // readDotGit resolves a work tree's .git: the directory itself, or the
@@ -90,19 +142,8 @@ func readDotGit(dotgit string, fi os.FileInfo) (gitDir, commonDir string, ok boo
 		if err != nil {
 			return "", "", false
 		}
-		commonDir = gitDir
-		if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-			c := strings.TrimRight(string(data), "\r\n")
-			if c == "" || strings.ContainsAny(c, "\n\r") {
-				return "", "", false
-			}
-			if !filepath.IsAbs(c) {
-				c = filepath.Join(gitDir, c)
-			}
-			if commonDir, err = filepath.EvalSymlinks(c); err != nil {
-				return "", "", false
-			}
-		} else if !os.IsNotExist(err) {
+		commonDir, ok := commonDirOf(gitDir)
+		if !ok {
 			return "", "", false
 		}
 		if !ownedByMe(gitDir) || !ownedByMe(commonDir) || !isGitDir(gitDir, commonDir) {
