@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -201,4 +202,37 @@ func FuzzPlainConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A linked worktree has its own HEAD: Head, CurrentBranch and TreeFS
+// ("HEAD") answer for it, not for the main worktree, as git does.
+func TestLinkedWorktreeHead(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.md": "main\n"})
+	wt := filepath.Join(t.TempDir(), "wt")
+	runGit(t, dir, "worktree", "add", "-q", "-b", "side", wt)
+	if err := os.WriteFile(filepath.Join(wt, "a.md"), []byte("side\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, wt, "commit", "-qam", "side")
+	for _, d := range []string{dir, wt} {
+		r, err := Open(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, err := r.Head()
+		if want := strings.TrimSpace(runGit(t, d, "rev-parse", "HEAD")); err != nil || head != want {
+			t.Errorf("%s: Head = %q, %v; git says %q", d, head, err, want)
+		}
+		if got, want := r.CurrentBranch(), strings.TrimSpace(runGit(t, d, "symbolic-ref", "HEAD")); got != want {
+			t.Errorf("%s: CurrentBranch = %q; git says %q", d, got, want)
+		}
+		tree, err := r.TreeFS("HEAD")
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := fs.ReadFile(tree, "a.md")
+		if want := runGit(t, d, "show", "HEAD:a.md"); string(data) != want {
+			t.Errorf("%s: TreeFS(HEAD) a.md = %q; git says %q", d, data, want)
+		}
+	}
 }
