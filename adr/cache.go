@@ -287,7 +287,9 @@ func readCacheFile(p string) ([]byte, int64, error) {
 	return data, fi.ModTime().UnixNano(), err
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is built on first use: its tables cost start-up time every
+// command would pay.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // Layout (integers are unsigned varints unless said otherwise):
 //
@@ -349,7 +351,7 @@ func encodeCache(gen uint32, blobs map[string]cacheEntry, stats map[statKey]stat
 		e.str(s.blob)
 		e.uint(uint64(s.gen))
 	}
-	return binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli))
+	return binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli()))
 }
 
 var errCacheFile = errors.New("parse cache not usable")
@@ -359,7 +361,7 @@ func (c *Cache) decode(data string) error {
 		return errCacheFile
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum([]byte(body), castagnoli) != binary.LittleEndian.Uint32([]byte(data[len(data)-4:])) {
+	if crc32.Checksum([]byte(body), castagnoli()) != binary.LittleEndian.Uint32([]byte(data[len(data)-4:])) {
 		return errCacheFile
 	}
 	d := cacheDecoder{s: body[len(cacheMagic):]}

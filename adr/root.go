@@ -329,26 +329,34 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			i%((len(cands)+lazySample-1)/lazySample) == 0
 	}
 	// Reading and parsing are independent per file: spread them over the
-	// CPUs, keeping the directory order.
+	// CPUs, keeping the directory order. Records known by name only are
+	// made here (handing each to a worker would cost more than making it).
 	recs := make([]*Record, len(cands))
 	errs := make([]error, len(cands))
+	candPath := func(i int) string {
+		if dir == "." {
+			return cands[i].name
+		}
+		return path.Join(dir, cands[i].name)
+	}
+	var toRead []int
+	for i := range cands {
+		if !parse[i] {
+			recs[i] = &Record{Path: candPath(i), Status: Unknown, TitleNumber: -1, lazy: true}
+			continue
+		}
+		toRead = append(toRead, i)
+	}
 	now := cacheNow()
 	var wg sync.WaitGroup
 	next := make(chan int)
-	workers := min(runtime.GOMAXPROCS(0), 8, max(len(cands), 1))
+	workers := min(runtime.GOMAXPROCS(0), 8, max(len(toRead), 1))
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				p := path.Join(dir, cands[i].name)
-				if dir == "." {
-					p = cands[i].name
-				}
-				if !parse[i] {
-					recs[i] = &Record{Path: p, Status: Unknown, TitleNumber: -1, lazy: true}
-					continue
-				}
+				p := candPath(i)
 				rec, err := readRecord(fsys, p, cands[i].entry, cache, now)
 				if err != nil {
 					errs[i] = err
@@ -359,7 +367,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			}
 		}()
 	}
-	for i := range cands {
+	for _, i := range toRead {
 		next <- i
 	}
 	close(next)

@@ -63,17 +63,9 @@ func (r *Repo) readIndexFile() ([]entry, bool) {
 }
 
 // headCommit is HEAD's commit read in process ("" and false to ask git).
-func (r *Repo) headCommit() (string, bool) {
-	g := r.goGit()
-	if g == nil {
-		return "", false
-	}
-	ref, err := g.Head()
-	if err != nil {
-		return "", false
-	}
-	return ref.Hash().String(), true
-}
+// HEAD is this work tree's (go-git, opened on the common directory, would
+// read the main worktree's in a linked one).
+func (r *Repo) headCommit() (string, bool) { return r.worktreeHead() }
 
 // refsInProcess lists refs under prefixes like [Repo.Refs], or false.
 func (r *Repo) refsInProcess(prefixes ...string) ([]Ref, bool) {
@@ -109,19 +101,23 @@ func (r *Repo) refsInProcess(prefixes ...string) ([]Ref, bool) {
 }
 
 // currentBranchInProcess is HEAD's branch, or false to ask git.
+// Like headCommit, it reads this work tree's HEAD file.
 func (r *Repo) currentBranchInProcess() (string, bool) {
-	g := r.goGit()
-	if g == nil {
+	if r.goGit() == nil {
 		return "", false
 	}
-	ref, err := g.Storer.Reference(plumbing.HEAD)
+	data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
 	if err != nil {
 		return "", false
 	}
-	if ref.Type() == plumbing.SymbolicReference {
-		return ref.Target().String(), true
+	h := strings.TrimRight(string(data), "\n")
+	if target, ok := strings.CutPrefix(h, "ref: "); ok && strings.HasPrefix(target, "refs/") {
+		return target, true
 	}
-	return "", true // detached
+	if len(h) == 40 && isHex(h) {
+		return "", true // detached
+	}
+	return "", false
 }
 
 // Head is the commit HEAD names, or [ErrNotFound] before the first commit.

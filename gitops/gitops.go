@@ -3,7 +3,8 @@
 // # Division of labour
 //
 // The git binary does everything where git's own behaviour must be honoured
-// exactly: repository discovery, configuration (global, include and
+// exactly: repository discovery (except a plain work tree of this user,
+// found by reading its .git: see [Open]), configuration (global, include and
 // environment config), ref transactions, status and anything a hook may see
 // through GIT_* variables. go-git is used only for fast in-process object
 // reads (trees and blobs of other branches); when go-git refuses a repository
@@ -88,7 +89,10 @@ type Repo struct {
 }
 
 // Open finds the repository containing dir, exactly as git would (linked
-// worktrees, GIT_DIR and GIT_WORK_TREE included).
+// worktrees, GIT_DIR and GIT_WORK_TREE included). A plain work tree of
+// this user is found by reading its .git (see discover); anything else is
+// asked of `git rev-parse`, which also applies git's safe.directory
+// ownership rules.
 func Open(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -100,6 +104,15 @@ func Open(dir string) (*Repo, error) {
 		return nil, fmt.Errorf("open repository: %q is not a directory", dir)
 	}
 	r := &Repo{}
+	if phys, err := filepath.EvalSymlinks(abs); err == nil {
+		if gitDir, commonDir, top, ok := discover(phys); ok {
+			r.GitDir, r.CommonDir, r.Top = gitDir, commonDir, top
+			if rel, err := filepath.Rel(top, phys); err == nil && rel != "." {
+				r.Prefix = filepath.ToSlash(rel)
+			}
+			return r, nil
+		}
+	}
 	out, err := r.run(abs, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel", "--show-prefix")
 	if err != nil {
 		var ge *GitError
@@ -131,6 +144,15 @@ var ErrBare = errors.New("a bare repository has no work tree")
 
 func openBare(abs string) (*Repo, error) {
 	r := &Repo{}
+	if phys, err := filepath.EvalSymlinks(abs); err == nil {
+		if gitDir, commonDir, top, ok := discover(phys); ok {
+			r.GitDir, r.CommonDir, r.Top = gitDir, commonDir, top
+			if rel, err := filepath.Rel(top, phys); err == nil && rel != "." {
+				r.Prefix = filepath.ToSlash(rel)
+			}
+			return r, nil
+		}
+	}
 	out, err := r.run(abs, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--is-bare-repository")
 	if err != nil {
 		return nil, err

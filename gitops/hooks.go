@@ -207,10 +207,31 @@ type DiffEntry struct {
 }
 
 // StagedChanges lists what a commit would change now: the index against
-// HEAD (against nothing before the first commit), renames detected, read
-// through the git binary so a hook's GIT_INDEX_FILE is honoured.
+// HEAD (against nothing before the first commit), renames detected, as
+// `git diff --cached` says (computed in process when it surely agrees; a
+// hook's GIT_INDEX_FILE is honoured either way).
 func (r *Repo) StagedChanges() ([]DiffEntry, error) {
-	return r.diffNames("diff", "--cached", "--raw", "-z", "-M", "--no-ext-diff", "--no-abbrev")
+	raw, _, ok := r.stagedInProcess()
+	if !ok {
+		var err error
+		if raw, err = r.stagedRaw(); err != nil {
+			return nil, err
+		}
+	}
+	var es []DiffEntry
+	for _, c := range raw {
+		es = append(es, c.DiffEntry)
+	}
+	return es, nil
+}
+
+// stagedRaw is git's `git diff --cached --raw -M`.
+func (r *Repo) stagedRaw() ([]rawChange, error) {
+	out, err := r.Git("diff", "--cached", "--raw", "-z", "-M", "--no-ext-diff", "--no-abbrev")
+	if err != nil {
+		return nil, err
+	}
+	return parseRaw(out)
 }
 
 // TreeChanges lists what changes between two commits (renames detected).
@@ -246,13 +267,12 @@ type Staged struct {
 // HEAD's tree is never walked. It falls back to HEAD's tree whenever the
 // change does not say everything (a conflict, an unexpected status).
 func (r *Repo) StagedState() (*Staged, error) {
-	out, err := r.Git("diff", "--cached", "--raw", "-z", "-M", "--no-ext-diff", "--no-abbrev")
-	if err != nil {
-		return nil, err
-	}
-	raw, err := parseRaw(out)
-	if err != nil {
-		return nil, err
+	raw, files, inProcess := r.stagedInProcess()
+	if !inProcess {
+		var err error
+		if raw, err = r.stagedRaw(); err != nil {
+			return nil, err
+		}
 	}
 	st := &Staged{}
 	for _, c := range raw {
@@ -261,8 +281,11 @@ func (r *Repo) StagedState() (*Staged, error) {
 	if len(st.Changes) == 0 {
 		return st, nil
 	}
-	files, inProcess := r.readIndexFile()
 	if !inProcess {
+		files, inProcess = r.readIndexFile()
+	}
+	if !inProcess {
+		var err error
 		if files, err = r.lsFiles(); err != nil {
 			return nil, err
 		}
@@ -277,9 +300,11 @@ func (r *Repo) StagedState() (*Staged, error) {
 		st.Base = indexTree(base, r.readBlob)
 		return st, nil
 	}
-	if st.Base, err = r.TreeFS("HEAD"); err != nil {
+	base, err := r.TreeFS("HEAD")
+	if err != nil {
 		return nil, err
 	}
+	st.Base = base
 	return st, nil
 }
 

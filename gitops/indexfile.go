@@ -18,18 +18,35 @@ import (
 // inconsistency. The trailing checksum is not verified: git itself does
 // not verify it when it reads an index.
 func decodeIndex(b []byte) (entries []entry, ok bool) {
+	idx, ok := decodeIndexFile(b)
+	return idx.entries, ok
+}
+
+// indexFile is what decodeIndexFile reads of an index.
+type indexFile struct {
+	entries []entry
+	// conflicted means some path has stages 1-3 (an unresolved merge).
+	conflicted bool
+	// tree is the body of the TREE (cache-tree) extension, nil without.
+	tree []byte
+}
+
+// decodeIndexFile is decodeIndex, also saying whether the index holds a
+// conflict and returning its cache-tree.
+func decodeIndexFile(b []byte) (idx indexFile, ok bool) {
 	const hashLen = 20
+	var entries []entry
 	if len(b) < 12+hashLen || string(b[:4]) != "DIRC" {
-		return nil, false
+		return idx, false
 	}
 	version := binary.BigEndian.Uint32(b[4:8])
 	if version < 2 || version > 4 {
-		return nil, false
+		return idx, false
 	}
 	n := binary.BigEndian.Uint32(b[8:12])
 	body := b[:len(b)-hashLen]
 	if uint64(n) > uint64(len(body))/(40+hashLen) {
-		return nil, false // more entries than the file could hold
+		return indexFile{}, false // more entries than the file could hold
 	}
 	entries = make([]entry, 0, n)
 	pos := 12
@@ -37,7 +54,7 @@ func decodeIndex(b []byte) (entries []entry, ok bool) {
 	for i := uint32(0); i < n; i++ {
 		start := pos
 		if pos+40+hashLen+2 > len(body) {
-			return nil, false
+			return indexFile{}, false
 		}
 		mode := binary.BigEndian.Uint32(b[pos+24 : pos+28])
 		hash := hex.EncodeToString(b[pos+40 : pos+40+hashLen])
@@ -46,7 +63,7 @@ func decodeIndex(b []byte) (entries []entry, ok bool) {
 		var ita bool
 		if flags&0x4000 != 0 { // extended flags
 			if version < 3 || pos+2 > len(body) {
-				return nil, false
+				return indexFile{}, false
 			}
 			ext := binary.BigEndian.Uint16(b[pos : pos+2])
 			ita = ext&0x2000 != 0
@@ -59,36 +76,37 @@ func decodeIndex(b []byte) (entries []entry, ok bool) {
 			// then a NUL-terminated suffix; no padding.
 			strip, used := offsetVarint(b[pos:len(body)])
 			if used == 0 || strip > uint64(len(prev)) {
-				return nil, false
+				return indexFile{}, false
 			}
 			pos += used
 			end := bytes.IndexByte(b[pos:len(body)], 0)
 			if end < 0 {
-				return nil, false
+				return indexFile{}, false
 			}
 			name = append(append([]byte(nil), prev[:len(prev)-int(strip)]...), b[pos:pos+end]...)
 			pos += end + 1
 		} else {
 			end := bytes.IndexByte(b[pos:len(body)], 0)
 			if end < 0 {
-				return nil, false
+				return indexFile{}, false
 			}
 			name = b[pos : pos+end]
 			// Entries are padded with NULs to a multiple of eight bytes.
 			size := (pos + end - start + 8) &^ 7
 			pos = start + size
 			if pos > len(body) {
-				return nil, false
+				return indexFile{}, false
 			}
 		}
 		if l := int(flags & 0xfff); l < 0xfff && l != len(name) {
-			return nil, false
+			return indexFile{}, false
 		}
 		prev = name
 		if len(name) == 0 || name[len(name)-1] == '/' || filemode.FileMode(mode) == filemode.Dir {
-			return nil, false // a sparse index's directory entry
+			return indexFile{}, false // a sparse index's directory entry
 		}
 		if stage != 0 {
+			idx.conflicted = true
 			continue // a conflict's stages 1-3: not what a commit would hold
 		}
 		entries = append(entries, entry{name: string(name), hash: hash, mode: filemode.FileMode(mode), intentToAdd: ita})
@@ -97,19 +115,23 @@ func decodeIndex(b []byte) (entries []entry, ok bool) {
 	// first letter marks an optional one (TREE, REUC, UNTR, ...).
 	for pos < len(body) {
 		if pos+8 > len(body) {
-			return nil, false
+			return indexFile{}, false
 		}
 		sig := b[pos : pos+4]
 		size := binary.BigEndian.Uint32(b[pos+4 : pos+8])
 		if sig[0] < 'A' || sig[0] > 'Z' {
-			return nil, false // "link", "sdir" or another mandatory one
+			return indexFile{}, false // "link", "sdir" or another mandatory one
 		}
 		if uint64(size) > uint64(len(body)-pos-8) {
-			return nil, false
+			return indexFile{}, false
+		}
+		if string(sig) == "TREE" {
+			idx.tree = b[pos+8 : pos+8+int(size)]
 		}
 		pos += 8 + int(size)
 	}
-	return entries, true
+	idx.entries = entries
+	return idx, true
 }
 
 // offsetVarint reads the variable-length integer of index version 4 (the

@@ -1,7 +1,6 @@
 package adrtools
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/git-adr/git-adr/internal/lazyre"
@@ -121,7 +120,7 @@ func (t *Tool) statusLines(ref string) ([]string, error) {
 
 // linkLine is _adr_links' sed -E expression; POSIX sed picks the longest
 // match.
-var linkLine = regexp.MustCompilePOSIX(`^(.+) \[.*\]\(0*([1-9][0-9]*).*\)`)
+var linkLine = lazyre.NewPOSIX(`^(.+) \[.*\]\(0*([1-9][0-9]*).*\)`)
 
 // links is _adr_links: "NUMBER=LABEL" for every link line of the status
 // section ("2=Supercedes"), followed by whatever came after the link.

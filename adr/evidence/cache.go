@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/navigate/retrieve"
@@ -26,11 +27,13 @@ import (
 // stop words, field weights), so old caches are never read.
 const cacheFormat = "git-adr terms v7\n"
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is built on first use: its tables cost start-up time every
+// command would pay.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // seal appends the CRC-32C of b, little-endian.
 func seal(b []byte) []byte {
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }
 
 type cacheKey [32]byte
@@ -156,7 +159,7 @@ func decodeCache(data []byte) (map[cacheKey]cachedDoc, error) {
 		return nil, errCorrupt
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(body):]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[len(body):]) {
 		return nil, errCorrupt
 	}
 	b := body[len(cacheFormat):]

@@ -67,7 +67,7 @@ func decodeTaskIndex(data []byte, key [32]byte, ids []string) (body, title *retr
 		return nil, nil, errCorrupt
 	}
 	rest := data[:len(data)-4]
-	if crc32.Checksum(rest, castagnoli) != binary.LittleEndian.Uint32(data[len(rest):]) {
+	if crc32.Checksum(rest, castagnoli()) != binary.LittleEndian.Uint32(data[len(rest):]) {
 		return nil, nil, errCorrupt
 	}
 	body, rest, err = retrieve.OpenIndex(rest[head:], ids)

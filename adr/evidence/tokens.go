@@ -79,7 +79,7 @@ func decodeTokenCounts(data, header []byte) ([][32]byte, map[[32]byte]int, bool)
 		return nil, nil, false
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(body):]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[len(body):]) {
 		return nil, nil, false
 	}
 	b := body[len(header):]

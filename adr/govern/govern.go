@@ -121,7 +121,7 @@ func Judge(in Input) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var base *adr.Log
+	j := &judge{in: in, next: next, rep: rep, touched: map[*adr.Root]bool{}, moves: map[string]string{}}
 	if in.Base != nil {
 		// The base is read with the roots the change has, so discovery
 		// runs once (a root the change creates is simply empty there).
@@ -132,11 +132,19 @@ func Judge(in Input) (*Report, error) {
 		if len(opt.Roots) == 0 {
 			opt = adr.LoadOptions{Lazy: true, Cache: in.Cache}
 		}
-		if base, err = adr.Load(in.Base, opt); err != nil {
+		cfg, err := adr.LoadConfig(in.Base)
+		if err != nil {
 			return nil, err
 		}
+		j.loadBase = func() (*adr.Log, error) { return adr.LoadWithConfig(in.Base, cfg, opt) }
+		// A change that only adds files needs the base only if a view
+		// turns stale (views loads it then): none of its paths is there.
+		if !onlyAdds(in.Changes) {
+			if j.base, err = j.baseLog(); err != nil {
+				return nil, err
+			}
+		}
 	}
-	j := &judge{in: in, next: next, base: base, rep: rep, touched: map[*adr.Root]bool{}, moves: map[string]string{}}
 	for _, c := range j.noteMoves(j.pairMoves(in.Changes)) {
 		if err := j.change(c); err != nil {
 			return nil, err
@@ -162,7 +170,9 @@ func Judge(in Input) (*Report, error) {
 type judge struct {
 	in         Input
 	next, base *adr.Log
-	rep        *Report
+	// loadBase reads the base (nil without one); base is what it read.
+	loadBase func() (*adr.Log, error)
+	rep      *Report
 	// added are records new at their path (created, renamed, copied).
 	added []*adr.Record
 	// touched are the roots of the next state the change touches.
@@ -172,6 +182,30 @@ type judge struct {
 }
 
 func (j *judge) add(p Problem) { j.rep.Problems = append(j.rep.Problems, p) }
+
+// baseLog is the base, read on first use (nil when there is none).
+func (j *judge) baseLog() (*adr.Log, error) {
+	if j.base != nil || j.loadBase == nil {
+		return j.base, nil
+	}
+	b, err := j.loadBase()
+	if err != nil {
+		return nil, err
+	}
+	j.base = b
+	return b, nil
+}
+
+// onlyAdds reports whether every change creates its path (added or
+// copied): then no path of the change is in the base.
+func onlyAdds(changes []gitops.DiffEntry) bool {
+	for _, c := range changes {
+		if c.Status != 'A' && c.Status != 'C' {
+			return false
+		}
+	}
+	return true
+}
 
 // rootOf is the next state's root holding p (a record or not).
 func (j *judge) rootOf(p string) *adr.Root {
@@ -511,8 +545,12 @@ func (j *judge) views() error {
 		if f.State != view.Stale {
 			continue
 		}
-		if j.base != nil {
-			if br := baseRoot(j.base, root); br != nil && view.Check(j.base, br).State != view.Fresh {
+		base, err := j.baseLog()
+		if err != nil {
+			return err
+		}
+		if base != nil {
+			if br := baseRoot(base, root); br != nil && view.Check(base, br).State != view.Fresh {
 				continue // already stale before: not this change's doing
 			}
 		}

@@ -1,6 +1,7 @@
 package govern
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -166,5 +167,51 @@ func TestJudgeArchivedRange(t *testing.T) {
 	gone := fstest.MapFS{"doc/adr/0002-b.md": next["doc/adr/0002-b.md"], "doc/adr/0003-c.md": base["doc/adr/0003-c.md"]}
 	if got := rules(judgeFS(t, base, gone, gitops.DiffEntry{Status: 'D', Path: "doc/adr/0001-a.md"})); len(got) != 1 || !strings.HasPrefix(got[0], "deleted-record ") {
 		t.Errorf("a record deleted: %v", got)
+	}
+}
+
+// readLog is an fs.FS that records the paths read through it.
+type readLog struct {
+	fs.FS
+	read []string
+}
+
+func (r *readLog) Open(name string) (fs.File, error) {
+	r.read = append(r.read, name)
+	return r.FS.Open(name)
+}
+
+// A change that only adds records judges them from the next state: the
+// base's records are not listed (only its configuration is read), and
+// the rules still apply.
+func TestOnlyAddsLeavesTheBaseRecordsUnread(t *testing.T) {
+	files := fstest.MapFS{
+		"doc/adr/0001-use-postgresql.md": rec(1, "Use PostgreSQL", "Accepted", "We use PostgreSQL."),
+		"doc/adr/0002-shard-orders.md":   rec(2, "Shard orders", "Proposed", "Shard by customer."),
+	}
+	next := fstest.MapFS{"doc/adr/0002-dup.md": rec(2, "Dup", "Proposed", "Again.")}
+	for k, v := range files {
+		next[k] = v
+	}
+	base := &readLog{FS: files}
+	rep, err := Judge(Input{Base: base, Next: next, Changes: []gitops.DiffEntry{{Status: 'A', Path: "doc/adr/0002-dup.md"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rules(rep); len(got) != 1 || got[0] != "duplicate-number doc/adr/0002-dup.md" {
+		t.Errorf("problems = %v, want the duplicate number", got)
+	}
+	for _, p := range base.read {
+		if strings.HasPrefix(p, "doc/") {
+			t.Errorf("the base was read at %q", p)
+		}
+	}
+	// An edit needs the base.
+	base.read = nil
+	if _, err := Judge(Input{Base: base, Next: next, Changes: []gitops.DiffEntry{{Status: 'M', Path: "doc/adr/0002-shard-orders.md"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(base.read) == 0 {
+		t.Error("an edit did not read the base")
 	}
 }

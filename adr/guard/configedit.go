@@ -2,15 +2,16 @@ package guard
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 var (
-	tableHeader = regexp.MustCompile(`^\s*\[\s*([^\]\[]+?)\s*\]\s*(#.*)?$`)
-	arrayHeader = regexp.MustCompile(`^\s*\[\[`)
-	modeLine    = regexp.MustCompile(`^(\s*mode\s*=\s*)("[^"]*"|'[^']*')(\s*(#.*)?)$`)
-	dottedLine  = regexp.MustCompile(`^(\s*guard\s*\.\s*mode\s*=\s*)("[^"]*"|'[^']*')(\s*(#.*)?)$`)
+	tableHeader = lazyre.New(`^\s*\[\s*([^\]\[]+?)\s*\]\s*(#.*)?$`)
+	arrayHeader = lazyre.New(`^\s*\[\[`)
+	modeLine    = lazyre.New(`^(\s*mode\s*=\s*)("[^"]*"|'[^']*')(\s*(#.*)?)$`)
+	dottedLine  = lazyre.New(`^(\s*guard\s*\.\s*mode\s*=\s*)("[^"]*"|'[^']*')(\s*(#.*)?)$`)
 )
 
 // SetFileMode returns the bytes of an .adr.toml with its [guard] mode set

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/internal/atomicfile"
@@ -149,7 +150,7 @@ func mentionsKey(live []*adr.Record) [32]byte {
 	return k
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 var errMentions = errors.New("malformed mentions file")
 
@@ -193,7 +194,7 @@ func encodeMentions(key [32]byte, m *Mentions) []byte {
 			prev = r
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }
 
 func decodeMentions(data []byte, key [32]byte, live []*adr.Record) (*Mentions, error) {
@@ -202,7 +203,7 @@ func decodeMentions(data []byte, key [32]byte, live []*adr.Record) (*Mentions, e
 		return nil, errMentions
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(body):]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[len(body):]) {
 		return nil, errMentions
 	}
 	b := body[head:]

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/internal/lazyre"
 	"github.com/urfave/cli/v2"
 )
 
@@ -218,9 +218,9 @@ var compactionFlagOrder = []string{"mode", "domain", "sources", "dry-run", "arch
 
 var (
 	// numbering targets: a version or iteration label, no spaces.
-	numberingLabel = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$`)
-	drafterName    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	planRevision   = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9_-]{0,63})@([1-9][0-9]{0,8})(?::([0-9a-f]{7,40}))?$`)
+	numberingLabel = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$`)
+	drafterName    = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	planRevision   = lazyre.New(`^([A-Za-z0-9][A-Za-z0-9_-]{0,63})@([1-9][0-9]{0,8})(?::([0-9a-f]{7,40}))?$`)
 )
 
 // given reports whether a contract flag was given.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/govern"
@@ -263,6 +264,9 @@ func runHook(env *Env, name string, args []string) error {
 	if os.Getenv(gitops.InternalEnv) != "" {
 		return nil
 	}
+	if name == "pre-commit" || name == "commit-msg" {
+		shortLived()
+	}
 	env.allowBare = name == "pre-receive"
 	r, err := env.Repo()
 	if err != nil {
@@ -296,6 +300,19 @@ func runHook(env *Env, name string, args []string) error {
 		return runCommitMsg(env, r, args)
 	}
 	return runPreReceive(env, r, stdin)
+}
+
+// shortLivedHeap bounds the heap of a process that runs without the
+// garbage collector: past it the collector runs as usual.
+const shortLivedHeap = 256 << 20
+
+// shortLived turns the garbage collector off for a process that exits in
+// milliseconds (a commit's hooks): a collection there costs more than it
+// frees, and the memory goes back when the process ends. The memory
+// limit keeps a huge commit from growing without bound.
+func shortLived() {
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(shortLivedHeap)
 }
 
 // printProblems prints each problem as an error (blocking) or a warning,

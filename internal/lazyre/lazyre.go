@@ -10,18 +10,29 @@ import (
 
 // Regexp is a *regexp.Regexp compiled on first use.
 type Regexp struct {
-	src  string
-	once sync.Once
-	rx   *regexp.Regexp
+	src   string
+	posix bool
+	once  sync.Once
+	rx    *regexp.Regexp
 }
 
 // New returns a pattern compiled on first use (it panics then if src is
 // not a valid expression, as regexp.MustCompile does).
 func New(src string) *Regexp { return &Regexp{src: src} }
 
+// NewPOSIX is New for a POSIX ERE with leftmost-longest matching
+// (regexp.MustCompilePOSIX).
+func NewPOSIX(src string) *Regexp { return &Regexp{src: src, posix: true} }
+
 // Re is the compiled expression.
 func (l *Regexp) Re() *regexp.Regexp {
-	l.once.Do(func() { l.rx = regexp.MustCompile(l.src) })
+	l.once.Do(func() {
+		if l.posix {
+			l.rx = regexp.MustCompilePOSIX(l.src)
+			return
+		}
+		l.rx = regexp.MustCompile(l.src)
+	})
 	return l.rx
 }
 

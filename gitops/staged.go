@@ -1,0 +1,372 @@
+package gitops
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"encoding/hex"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// stagedInProcess is `git diff --cached --raw -M` computed in process,
+// with the index entries it compared: HEAD's tree is walked only where the
+// index's cache-tree does not already say a folder is unchanged, so a
+// one-record change reads a handful of tree objects. It reports false, and
+// the caller asks git, whenever git's answer could differ: a change that
+// both adds and deletes files (git may pair them as a rename), a
+// submodule, a conflict, a `git add -N` entry, no commit yet, replaced
+// objects (refs/replace), an index it does not read completely, or a
+// configuration that could set diff.orderFile.
+func (r *Repo) stagedInProcess() ([]rawChange, []entry, bool) {
+	g := r.goGit()
+	if g == nil || r.Bare || !plainDiffConfig(r) {
+		return nil, nil, false
+	}
+	if _, err := os.Stat(filepath.Join(r.CommonDir, "refs", "replace")); err == nil {
+		return nil, nil, false
+	}
+	if packed, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs")); err == nil && bytes.Contains(packed, []byte(" refs/replace/")) {
+		return nil, nil, false
+	}
+	data, err := os.ReadFile(r.indexPath())
+	if err != nil {
+		return nil, nil, false
+	}
+	idx, ok := decodeIndexFile(data)
+	if !ok || idx.conflicted {
+		return nil, nil, false
+	}
+	for _, e := range idx.entries {
+		if e.intentToAdd {
+			return nil, nil, false
+		}
+	}
+	head, ok := r.worktreeHead()
+	if !ok {
+		return nil, nil, false
+	}
+	commit, err := g.CommitObject(plumbing.NewHash(head))
+	if err != nil {
+		return nil, nil, false
+	}
+	valid, ok := parseCacheTree(idx.tree)
+	if !ok {
+		return nil, nil, false
+	}
+	if valid[""] == commit.TreeHash.String() {
+		return nil, idx.entries, true // the index is HEAD's tree
+	}
+	// HEAD's files, less the folders whose tree the index still has.
+	headFiles := map[string]entry{}
+	same := map[string]bool{}
+	var walk func(h string, dir string) bool
+	walk = func(h string, dir string) bool {
+		es, ok := r.treeEntries(h)
+		if !ok {
+			return false
+		}
+		for _, e := range es {
+			p := e.name
+			if dir != "" {
+				p = dir + "/" + e.name
+			}
+			if e.mode == filemode.Dir {
+				if valid[p] == e.hash {
+					same[p] = true
+					continue
+				}
+				if !walk(e.hash, p) {
+					return false
+				}
+				continue
+			}
+			headFiles[p] = entry{name: p, hash: e.hash, mode: e.mode}
+		}
+		return true
+	}
+	if !walk(commit.TreeHash.String(), "") {
+		return nil, nil, false
+	}
+	var changes []rawChange
+	added, deleted := false, false
+	for _, e := range idx.entries {
+		if inSameFolder(same, e.name) {
+			continue
+		}
+		old, inHead := headFiles[e.name]
+		delete(headFiles, e.name)
+		switch {
+		case !inHead:
+			changes = append(changes, rawChange{DiffEntry: DiffEntry{Status: 'A', Path: e.name}, oldHash: ZeroHash})
+			added = true
+		case old.hash != e.hash || old.mode != e.mode:
+			status := byte('M')
+			if old.mode&0o170000 != e.mode&0o170000 {
+				status = 'T'
+			}
+			changes = append(changes, rawChange{DiffEntry: DiffEntry{Status: status, Path: e.name}, oldMode: old.mode, oldHash: old.hash})
+		default:
+			continue
+		}
+		if old.mode == filemode.Submodule || e.mode == filemode.Submodule {
+			return nil, nil, false
+		}
+	}
+	for _, old := range headFiles {
+		if old.mode == filemode.Submodule {
+			return nil, nil, false
+		}
+		changes = append(changes, rawChange{DiffEntry: DiffEntry{Status: 'D', Path: old.name}, oldMode: old.mode, oldHash: old.hash})
+		deleted = true
+	}
+	if added && deleted {
+		return nil, nil, false // git's rename detection decides
+	}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
+	return changes, idx.entries, true
+}
+
+// treeEntries lists a tree object: read from its loose file directly
+// (the object's name is not recomputed, as git does not when it reads),
+// otherwise through go-git. Modes are git's canonical ones.
+func (r *Repo) treeEntries(h string) ([]entry, bool) {
+	if es, ok := r.looseTree(h); ok {
+		return es, true
+	}
+	t, err := object.GetTree(r.goGit().Storer, plumbing.NewHash(h))
+	if err != nil {
+		return nil, false
+	}
+	es := make([]entry, 0, len(t.Entries))
+	for _, e := range t.Entries {
+		es = append(es, entry{name: e.Name, hash: e.Hash.String(), mode: canonMode(uint32(e.Mode))})
+	}
+	return es, true
+}
+
+// looseTree parses a loose tree object: "tree SIZE\0" then entries of
+// "MODE NAME\0" and a 20-byte object name.
+func (r *Repo) looseTree(h string) ([]entry, bool) {
+	if len(h) != 40 {
+		return nil, false
+	}
+	f, err := os.Open(filepath.Join(r.CommonDir, "objects", h[:2], h[2:]))
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	zr, err := zlib.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return nil, false
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, false
+	}
+	head, body, found := bytes.Cut(data, []byte{0})
+	size, serr := strconv.Atoi(string(bytes.TrimPrefix(head, []byte("tree "))))
+	if !found || !bytes.HasPrefix(head, []byte("tree ")) || serr != nil || size != len(body) {
+		return nil, false
+	}
+	var es []entry
+	for len(body) > 0 {
+		sp := bytes.IndexByte(body, ' ')
+		if sp < 0 {
+			return nil, false
+		}
+		mode, err := strconv.ParseUint(string(body[:sp]), 8, 32)
+		if err != nil {
+			return nil, false
+		}
+		body = body[sp+1:]
+		nul := bytes.IndexByte(body, 0)
+		if nul <= 0 || len(body) < nul+21 {
+			return nil, false
+		}
+		es = append(es, entry{name: string(body[:nul]), hash: hex.EncodeToString(body[nul+1 : nul+21]), mode: canonMode(uint32(mode))})
+		body = body[nul+21:]
+	}
+	return es, true
+}
+
+// canonMode is git's canon_mode: the modes a tree may hold, as git
+// compares them.
+func canonMode(m uint32) filemode.FileMode {
+	switch m & 0o170000 {
+	case 0o040000:
+		return filemode.Dir
+	case 0o120000:
+		return filemode.Symlink
+	case 0o160000:
+		return filemode.Submodule
+	}
+	if m&0o100 != 0 {
+		return filemode.Executable
+	}
+	return filemode.Regular
+}
+
+// inSameFolder reports whether p lies in a folder whose tree HEAD and the
+// index share.
+func inSameFolder(same map[string]bool, p string) bool {
+	if len(same) == 0 {
+		return false
+	}
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		if same[d] {
+			return true
+		}
+	}
+	return false
+}
+
+// indexPath is the index git uses: GIT_INDEX_FILE (relative to the work
+// tree, as git runs hooks there) or the git directory's.
+func (r *Repo) indexPath() string {
+	p := os.Getenv("GIT_INDEX_FILE")
+	switch {
+	case p == "":
+		return filepath.Join(r.GitDir, "index")
+	case !filepath.IsAbs(p):
+		return filepath.Join(r.Top, p)
+	}
+	return p
+}
+
+// worktreeHead is the commit this work tree's HEAD names (its own HEAD
+// file: a linked worktree has one), or false before the first commit or
+// when it cannot be read plainly.
+func (r *Repo) worktreeHead() (string, bool) {
+	g := r.goGit()
+	data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	if g == nil || err != nil {
+		return "", false
+	}
+	h := strings.TrimRight(string(data), "\n")
+	if target, ok := strings.CutPrefix(h, "ref: "); ok {
+		if !strings.HasPrefix(target, "refs/heads/") {
+			return "", false
+		}
+		ref, err := g.Reference(plumbing.ReferenceName(target), true)
+		if err != nil {
+			return "", false
+		}
+		return ref.Hash().String(), true
+	}
+	if len(h) == 40 && isHex(h) {
+		return h, true
+	}
+	return "", false
+}
+
+// parseCacheTree reads an index's TREE extension into the folders whose
+// tree object it holds ("" is the root); invalidated folders are left out.
+// Entries are "path\0count subtrees\n" then, for a valid one, the tree's
+// name, in pre-order.
+func parseCacheTree(b []byte) (map[string]string, bool) {
+	valid := map[string]string{}
+	if b == nil {
+		return valid, true
+	}
+	var node func(parent string) bool
+	node = func(parent string) bool {
+		nul := bytes.IndexByte(b, 0)
+		if nul < 0 {
+			return false
+		}
+		name := string(b[:nul])
+		b = b[nul+1:]
+		nl := bytes.IndexByte(b, '\n')
+		if nl < 0 {
+			return false
+		}
+		countText, subText, found := strings.Cut(string(b[:nl]), " ")
+		b = b[nl+1:]
+		count, err1 := strconv.Atoi(countText)
+		subs, err2 := strconv.Atoi(subText)
+		if !found || err1 != nil || err2 != nil || subs < 0 || subs > len(b) {
+			return false
+		}
+		p := name
+		if parent != "" {
+			p = parent + "/" + name
+		}
+		if count >= 0 {
+			if len(b) < 20 {
+				return false
+			}
+			valid[p] = plumbing.Hash(b[:20]).String()
+			b = b[20:]
+		}
+		for i := 0; i < subs; i++ {
+			if !node(p) {
+				return false
+			}
+		}
+		return true
+	}
+	if !node("") || len(b) != 0 {
+		return nil, false
+	}
+	return valid, true
+}
+
+// plainDiffConfig reports whether no configuration git reads could set
+// diff.orderFile (which reorders git's output): no file of the
+// repository, user or system configuration names it or includes another,
+// and none comes from the environment.
+func plainDiffConfig(r *Repo) bool {
+	if _, set := os.LookupEnv("GIT_CONFIG_COUNT"); set {
+		return false
+	}
+	if p := strings.ToLower(os.Getenv("GIT_CONFIG_PARAMETERS")); strings.Contains(p, "orderfile") {
+		return false
+	}
+	files := []string{filepath.Join(r.CommonDir, "config"), filepath.Join(r.GitDir, "config.worktree")}
+	home := os.Getenv("HOME")
+	if g, set := os.LookupEnv("GIT_CONFIG_GLOBAL"); set {
+		files = append(files, g)
+	} else {
+		xdg := os.Getenv("XDG_CONFIG_HOME")
+		if xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "config"))
+		}
+		if home != "" {
+			files = append(files, filepath.Join(home, ".gitconfig"))
+		}
+	}
+	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		if s, set := os.LookupEnv("GIT_CONFIG_SYSTEM"); set {
+			files = append(files, s)
+		} else {
+			files = append(files, "/etc/gitconfig")
+		}
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			if os.IsNotExist(err) || f == "" {
+				continue
+			}
+			return false
+		}
+		low := bytes.ToLower(data)
+		if bytes.Contains(low, []byte("orderfile")) || bytes.Contains(low, []byte("include")) {
+			return false
+		}
+	}
+	return true
+}
