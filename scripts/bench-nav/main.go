@@ -23,6 +23,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/git-adr/git-adr/scripts/internal/benchkit"
 )
 
 type benchCase struct {
@@ -68,7 +70,7 @@ func run(runs int, src, work, bin string) error {
 	if bin == "" {
 		bin = filepath.Join(tmp, "git-adr")
 		fmt.Fprintln(os.Stderr, "building git-adr ...")
-		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/git-adr").CombinedOutput(); err != nil {
+		if out, err := benchkit.BuildCommand(".", bin).CombinedOutput(); err != nil {
 			return fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	}

@@ -157,8 +157,7 @@ func newBench(tmp string, o options) (*bench, error) {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "bench: building git-adr from %s\n", o.src)
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "git-adr"), "./cmd/git-adr")
-	build.Dir = o.src
+	build := benchkit.BuildCommand(o.src, filepath.Join(bin, "git-adr"))
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		return nil, fmt.Errorf("go build ./cmd/git-adr in %s: %w", o.src, err)
