@@ -283,7 +283,12 @@ func readCacheFile(p string) ([]byte, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	data, err := io.ReadAll(f)
+	// One read of the size the file has: the file is replaced by rename,
+	// never written in place, so a size that changed while it is read
+	// means damage, which the CRC finds (a growing buffer would cost a
+	// copy and a clearing of every byte several times over).
+	data := make([]byte, fi.Size())
+	_, err = io.ReadFull(f, data)
 	return data, fi.ModTime().UnixNano(), err
 }
 
@@ -359,7 +364,8 @@ func (c *Cache) decode(data string) error {
 		return errCacheFile
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum([]byte(body), castagnoli) != binary.LittleEndian.Uint32([]byte(data[len(data)-4:])) {
+	// The CRC reads the bytes the string holds, without a copy.
+	if crc32.Checksum(unsafe.Slice(unsafe.StringData(body), len(body)), castagnoli) != binary.LittleEndian.Uint32([]byte(data[len(data)-4:])) {
 		return errCacheFile
 	}
 	d := cacheDecoder{s: body[len(cacheMagic):]}
