@@ -1,10 +1,10 @@
 package main
 
 import (
-	"fmt"
+	"bufio"
 	"sort"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/urfave/cli/v2"
@@ -82,8 +82,7 @@ func runList(env *Env, o listOptions) error {
 		}
 		return writeJSON(env.Out, infos)
 	}
-	bw := bulkWriter(env.Out)
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	rows := make([][4]string, 0, len(recs))
 	for _, r := range recs {
 		if r.Archived && !o.archived {
 			continue
@@ -96,12 +95,38 @@ func runList(env *Env, o listOptions) error {
 		if r.Archived {
 			title += " (archived)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", adr.Escape(r.ID), r.Status, adr.Escape(date), adr.Escape(title))
+		rows = append(rows, [4]string{adr.Escape(r.ID), string(r.Status), adr.Escape(date), adr.Escape(title)})
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	bw := bulkWriter(env.Out)
+	writeColumns(bw, rows)
 	return bw.Flush()
+}
+
+// writeColumns prints rows as text/tabwriter does with padding 2 and
+// spaces (every column but the last as wide as its widest cell, in runes,
+// and two more), without its per-cell buffering: a list of 10,000 records
+// spent more in tabwriter than in reading the log. The cells hold no tab
+// or newline (adr.Escape escapes them).
+func writeColumns(w *bufio.Writer, rows [][4]string) {
+	var width [3]int
+	for _, row := range rows {
+		for c := range width {
+			width[c] = max(width[c], utf8.RuneCountInString(row[c]))
+		}
+	}
+	const pad = "                                                                "
+	for _, row := range rows {
+		for c := range width {
+			w.WriteString(row[c])
+			for n := width[c] + 2 - utf8.RuneCountInString(row[c]); n > 0; {
+				k := min(n, len(pad))
+				w.WriteString(pad[:k])
+				n -= k
+			}
+		}
+		w.WriteString(row[3])
+		w.WriteByte('\n')
+	}
 }
 
 // knownDomain refuses a --domain no record declares, as context does,
