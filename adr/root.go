@@ -265,7 +265,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		// entry is the file's directory entry (nil for a record folder).
 		entry fs.DirEntry
 	}
-	var cands []cand
+	cands := make([]cand, 0, len(entries))
 	numbered, dated := 0, 0
 	for _, e := range entries {
 		name := e.Name()
