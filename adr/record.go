@@ -36,7 +36,9 @@ const (
 )
 
 // WritableStyles are the styles `git adr new` and `init` can write.
-var WritableStyles = []Style{StyleNygard, StyleMADR, StyleMADR2, StyleTable, StyleOCP}
+var WritableStyles = writableStyles[:]
+
+var writableStyles = [...]Style{StyleNygard, StyleMADR, StyleMADR2, StyleTable, StyleOCP}
 
 // ParseStyle accepts a style name as given on the command line.
 func ParseStyle(s string) (Style, bool) {
