@@ -2,6 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -76,11 +79,11 @@ func runList(env *Env, o listOptions) error {
 		recs = append(recs, r)
 	}
 	if o.json {
-		infos := make([]adr.RecordInfo, 0, len(recs))
-		for _, r := range recs {
-			infos = append(infos, r.Info())
+		bw := bulkWriter(env.Out)
+		if err := writeJSONArray(bw, len(recs), func(i int) any { return recs[i].Info() }); err != nil {
+			return err
 		}
-		return writeJSON(env.Out, infos)
+		return bw.Flush()
 	}
 	rows := make([][4]string, 0, len(recs))
 	for _, r := range recs {
@@ -100,6 +103,40 @@ func runList(env *Env, o listOptions) error {
 	bw := bulkWriter(env.Out)
 	writeColumns(bw, rows)
 	return bw.Flush()
+}
+
+// writeJSONArray prints the n values elem gives as writeJSON prints a
+// slice of them, one element at a time: at 10,000 records the whole
+// array, encoded then indented, held several times the log's size.
+func writeJSONArray(w io.Writer, n int, elem func(i int) any) error {
+	if n == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	buf.WriteString("[\n")
+	for i := 0; i < n; i++ {
+		buf.WriteString("  ")
+		if err := enc.Encode(elem(i)); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		if i < n-1 {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+		if i == n-1 {
+			buf.WriteString("]\n")
+		}
+		if _, err := w.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		buf.Reset()
+	}
+	return nil
 }
 
 // writeColumns prints rows as text/tabwriter does with padding 2 and

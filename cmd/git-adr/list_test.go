@@ -34,3 +34,40 @@ func TestWriteColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteJSONArray: list --json printed element by element is what
+// writeJSON printed for the whole slice: nested values, empty slices,
+// characters JSON may escape as HTML, no element at all.
+func TestWriteJSONArray(t *testing.T) {
+	type rel struct {
+		Type   string  `json:"type"`
+		Target *string `json:"target_id"`
+	}
+	type elem struct {
+		ID    string            `json:"id"`
+		Title string            `json:"title"`
+		Rels  []rel             `json:"relations"`
+		Tags  []string          `json:"tags"`
+		Meta  map[string]string `json:"meta,omitempty"`
+		N     *int              `json:"n,omitempty"`
+	}
+	id, n := "ADR-0002", 7
+	all := []elem{
+		{ID: "ADR-0001", Title: "<Use> & \"escape\" — 日本語", Rels: []rel{{"supersedes", &id}, {"amends", nil}}, Tags: []string{}, N: &n},
+		{ID: "ADR-0002", Title: "x\ty\u2028z", Meta: map[string]string{"b": "1", "a": "2"}},
+		{},
+	}
+	for k := 0; k <= len(all); k++ {
+		vals := all[:k]
+		var want, got bytes.Buffer
+		if err := writeJSON(&want, vals); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeJSONArray(&got, len(vals), func(i int) any { return vals[i] }); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%d elements:\ngot\n%s\nwant\n%s", k, got.String(), want.String())
+		}
+	}
+}
