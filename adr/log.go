@@ -46,6 +46,11 @@ func Load(fsys fs.FS, opt LoadOptions) (*Log, error) {
 
 // LoadWithConfig is Load with an already read configuration.
 func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
+	if opt.Cache != nil {
+		// Read the cache file on the other core while discovery lists
+		// the roots: the first record read waits for it otherwise.
+		go opt.Cache.load()
+	}
 	memo := newDirMemo(fsys)
 	roots, notes, err := Discover(memo, cfg, opt)
 	if err != nil {
