@@ -306,9 +306,11 @@ func deferGC() {
 		}
 		old := debug.SetGCPercent(-1)
 		limit := debug.SetMemoryLimit(gcHold)
-		// The finalizer runs after the first cycle, which the limit starts.
-		sentinel := new([16]byte)
-		runtime.SetFinalizer(sentinel, func(*[16]byte) {
+		// The finalizer runs after the first cycle, which the limit starts
+		// (the sentinel holds a pointer: the tiny allocator, whose objects
+		// may never be finalized, takes only pointer-free ones).
+		sentinel := &struct{ _ *byte }{}
+		runtime.SetFinalizer(sentinel, func(*struct{ _ *byte }) {
 			debug.SetGCPercent(old)
 			debug.SetMemoryLimit(limit)
 		})
