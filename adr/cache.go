@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -63,18 +64,20 @@ type Cache struct {
 	written int64
 	blobs   map[string]cacheEntry // blob hash -> encoded record
 	stats   map[statKey]statEntry
+	// used and kept mark, by index, the entries of blobs and stats this
+	// run used (the workers of a load mark them without a lock).
+	used, kept []atomic.Bool
 
 	mu       sync.Mutex
 	added    map[string]string // blob hash -> encoded record, new in this run
-	used     map[string]bool
 	newStats map[statKey]statEntry
-	keptStat map[statKey]bool
 	changed  bool
 }
 
 type cacheEntry struct {
 	rec string
 	gen uint32
+	idx int32 // in Cache.used
 }
 
 // statKey names a file of a work tree: its path and what the file system
@@ -89,6 +92,7 @@ type statEntry struct {
 	size, mtime, ctime int64
 	blob               string
 	gen                uint32
+	idx                int32 // in Cache.kept
 }
 
 // CacheFile is the file name of the parse cache in its folder.
@@ -128,9 +132,7 @@ func (c *Cache) load() {
 		c.blobs = map[string]cacheEntry{}
 		c.stats = map[statKey]statEntry{}
 		c.added = map[string]string{}
-		c.used = map[string]bool{}
 		c.newStats = map[statKey]statEntry{}
-		c.keptStat = map[statKey]bool{}
 		data, written, err := readCacheFile(filepath.Join(c.dir, CacheFile))
 		if err != nil {
 			return
@@ -140,7 +142,7 @@ func (c *Cache) load() {
 		// bytes as strings without a copy.
 		if err := c.decode(unsafe.String(unsafe.SliceData(data), len(data))); err != nil {
 			// Not trusted: start empty, and replace the file on save.
-			c.blobs, c.stats, c.gen = map[string]cacheEntry{}, map[statKey]statEntry{}, 0
+			c.blobs, c.stats, c.used, c.kept, c.gen = map[string]cacheEntry{}, map[statKey]statEntry{}, nil, nil, 0
 			c.changed = true
 		}
 	})
@@ -158,15 +160,15 @@ func (c *Cache) lookup(blob string) *Record {
 		if !ok {
 			return nil
 		}
-		enc.rec = s
+		enc.rec, enc.idx = s, -1 // added entries are all saved
 	}
 	r, err := decodeParsed(enc.rec)
 	if err != nil {
 		return nil
 	}
-	c.mu.Lock()
-	c.used[blob] = true
-	c.mu.Unlock()
+	if enc.idx >= 0 {
+		c.used[enc.idx].Store(true)
+	}
 	return r
 }
 
@@ -177,7 +179,6 @@ func (c *Cache) store(blob string, r *Record) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.added[blob] = enc
-	c.used[blob] = true
 	c.changed = true
 }
 
@@ -197,9 +198,7 @@ func (c *Cache) statBlob(k statKey, st statEntry) (string, bool) {
 	if lim := c.written - int64(statMargin); e.mtime >= lim || e.ctime >= lim {
 		return "", false
 	}
-	c.mu.Lock()
-	c.keptStat[k] = true
-	c.mu.Unlock()
+	c.kept[e.idx].Store(true)
 	return e.blob, true
 }
 
@@ -232,7 +231,7 @@ func (c *Cache) Save() error {
 	gen := c.gen + 1
 	blobs := map[string]cacheEntry{}
 	for h, e := range c.blobs {
-		if c.used[h] {
+		if c.used[e.idx].Load() {
 			e.gen = gen
 		}
 		if gen-e.gen < cacheKeepGens {
@@ -244,7 +243,7 @@ func (c *Cache) Save() error {
 	}
 	stats := map[statKey]statEntry{}
 	for k, e := range c.stats {
-		if c.keptStat[k] {
+		if c.kept[e.idx].Load() {
 			e.gen = gen
 		}
 		if gen-e.gen < cacheKeepGens {
@@ -283,7 +282,12 @@ func readCacheFile(p string) ([]byte, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	data, err := io.ReadAll(f)
+	// One read of the size the file has: the file is replaced by rename,
+	// never written in place, so a size that changed while it is read
+	// means damage, which the CRC finds (a growing buffer would cost a
+	// copy and a clearing of every byte several times over).
+	data := make([]byte, fi.Size())
+	_, err = io.ReadFull(f, data)
 	return data, fi.ModTime().UnixNano(), err
 }
 
@@ -361,7 +365,8 @@ func (c *Cache) decode(data string) error {
 		return errCacheFile
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum([]byte(body), castagnoli()) != binary.LittleEndian.Uint32([]byte(data[len(data)-4:])) {
+	// The CRC reads the bytes the string holds, without a copy.
+	if crc32.Checksum(unsafe.Slice(unsafe.StringData(body), len(body)), castagnoli()) != binary.LittleEndian.Uint32([]byte(data[len(data)-4:])) {
 		return errCacheFile
 	}
 	d := cacheDecoder{s: body[len(cacheMagic):]}
@@ -380,13 +385,15 @@ func (c *Cache) decode(data string) error {
 		return int(n)
 	}
 	n := count()
+	used := make([]atomic.Bool, n) // by index: a repeated hash leaves a gap
 	blobs := make(map[string]cacheEntry, n)
 	for i := 0; i < n && d.err == nil; i++ {
 		h := d.str()
 		g := uint32(d.uint())
-		blobs[h] = cacheEntry{rec: d.str(), gen: g}
+		blobs[h] = cacheEntry{rec: d.str(), gen: g, idx: int32(i)}
 	}
 	n = count()
+	kept := make([]atomic.Bool, n)
 	stats := make(map[statKey]statEntry, n)
 	for i := 0; i < n && d.err == nil; i++ {
 		k := statKey{path: d.str(), dev: d.uint(), ino: d.uint()}
@@ -394,12 +401,14 @@ func (c *Cache) decode(data string) error {
 		st.size, st.mtime, st.ctime = d.varint(), d.varint(), d.varint()
 		st.blob = d.str()
 		st.gen = uint32(d.uint())
+		st.idx = int32(i)
 		stats[k] = st
 	}
 	if d.err != nil || d.s != "" {
 		return errCacheFile
 	}
 	c.data, c.gen, c.blobs, c.stats = data, gen, blobs, stats
+	c.used, c.kept = used, kept
 	return nil
 }
 

@@ -176,6 +176,12 @@ type cacheDecoder struct {
 func (d *cacheDecoder) fail() { d.err, d.s = errCacheEntry, "" }
 
 func (d *cacheDecoder) uint() uint64 {
+	if d.s != "" && d.s[0] < 0x80 {
+		// Most are lengths and small numbers: one byte.
+		v := uint64(d.s[0])
+		d.s = d.s[1:]
+		return v
+	}
 	// binary.Uvarint wants bytes; a varint is at most 10 of them.
 	var buf [binary.MaxVarintLen64]byte
 	n := copy(buf[:], d.s)
@@ -189,6 +195,12 @@ func (d *cacheDecoder) uint() uint64 {
 }
 
 func (d *cacheDecoder) varint() int64 {
+	if d.s != "" && d.s[0] < 0x80 {
+		// Zigzag: the low bit is the sign.
+		u := uint64(d.s[0])
+		d.s = d.s[1:]
+		return int64(u>>1) ^ -int64(u&1)
+	}
 	var buf [binary.MaxVarintLen64]byte
 	n := copy(buf[:], d.s)
 	v, k := binary.Varint(buf[:n])

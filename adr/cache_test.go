@@ -568,3 +568,43 @@ func TestCacheRacyStat(t *testing.T) {
 		t.Fatalf("%d records served by stat data recorded within the margin of the cache file's time", n)
 	}
 }
+
+// TestLazyEnsure: on every corpus, a record of a lazy load (known by its
+// name, parsed by Ensure when a command needs it, as `show` does) is the
+// record a full load yields: same records in the same order, same fields,
+// units, relations and their targets, same text.
+func TestLazyEnsure(t *testing.T) {
+	view := func(r *Record) string {
+		b, err := json.Marshal([]any{r.Info(), r.Units, r.Problems, string(r.Text().Src), r.otherStatuses, r.onlyTitle, r.StatusField, r.Relations, r.Numbered, r.Number, r.Suffix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	n := 0
+	for _, dir := range copyCorpora(t) {
+		full, err := Load(os.DirFS(dir), LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lazy, err := Load(os.DirFS(dir), LoadOptions{Lazy: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lazy.Records) != len(full.Records) {
+			t.Fatalf("%s: lazy load has %d records, full %d", dir, len(lazy.Records), len(full.Records))
+		}
+		for i, r := range lazy.Records {
+			if err := lazy.Ensure(r); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := view(r), view(full.Records[i]); got != want {
+				t.Errorf("%s: %s differs after Ensure:\n%s\nwant\n%s", dir, r.Path, got, want)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no record compared")
+	}
+}

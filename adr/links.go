@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"bytes"
 	"strings"
 )
 
@@ -25,10 +26,11 @@ func (t *Text) Links() []Link {
 		if ln.Kind != LineText && ln.Kind != LineHeading {
 			continue
 		}
-		s := t.LineText(i)
-		if !strings.Contains(s, "](") && !strings.Contains(s, "]:") {
+		// Most lines hold no link: look before copying the line.
+		if b := t.Src[ln.Start:ln.End]; !bytes.Contains(b, []byte("](")) && !bytes.Contains(b, []byte("]:")) {
 			continue
 		}
+		s := t.LineText(i)
 		// Code spans keep their length, so offsets stay those of the line.
 		s = inlineCode.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(" ", len(m)) })
 		first := len(out)

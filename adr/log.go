@@ -46,6 +46,11 @@ func Load(fsys fs.FS, opt LoadOptions) (*Log, error) {
 
 // LoadWithConfig is Load with an already read configuration.
 func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
+	if opt.Cache != nil {
+		// Read the cache file on the other core while discovery lists
+		// the roots: the first record read waits for it otherwise.
+		go opt.Cache.load()
+	}
 	memo := newDirMemo(fsys)
 	roots, notes, err := Discover(memo, cfg, opt)
 	if err != nil {
@@ -272,7 +277,7 @@ func (l *Log) Target(from *Record, target string) *Record {
 	if strings.HasPrefix(p, "/") {
 		cand = cleanRel(p)
 	} else {
-		cand = cleanRel(path.Join(dirOf(from.Path), p))
+		cand = joinRel(dirOf(from.Path), p)
 	}
 	if r := l.recordAt(cand); r != nil {
 		return r
@@ -293,6 +298,28 @@ func (l *Log) Target(from *Record, target string) *Record {
 		}
 	}
 	return nil
+}
+
+// joinRel is cleanRel(path.Join(dir, p)) for a clean dir, with one
+// allocation when p is a plain relative path (no "", "." or ".." part, no
+// backslash), as nearly every link between records is.
+func joinRel(dir, p string) string {
+	plain := p != "" && !strings.Contains(p, "\\")
+	for rest := p; plain; {
+		part, tail, more := strings.Cut(rest, "/")
+		plain = part != "" && part != "." && part != ".."
+		if !more {
+			break
+		}
+		rest = tail
+	}
+	switch {
+	case !plain:
+		return cleanRel(path.Join(dir, p))
+	case dir == "":
+		return p
+	}
+	return dir + "/" + p
 }
 
 func (l *Log) index() {

@@ -2,6 +2,7 @@ package adr
 
 import (
 	"errors"
+	"path"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -179,5 +180,17 @@ func TestRecordOrderAndLink(t *testing.T) {
 	}
 	if got := b.Link(a); got != "../../doc/adr/archive/0003-old.md" {
 		t.Errorf("Link = %q", got)
+	}
+}
+
+// TestJoinRel: the fast join of a link to a record's folder is the
+// general one on every kind of link.
+func TestJoinRel(t *testing.T) {
+	for _, dir := range []string{"", "doc/adr", "doc/adr/archive"} {
+		for _, p := range []string{"0002-x.md", "archive/0002-x.md", "../adr/0002-x.md", "./0002-x.md", "a//b.md", "a/./b.md", "a\\b.md", "..", ".", "", "a/", "/abs.md", "x/../y.md"} {
+			if got, want := joinRel(dir, p), cleanRel(path.Join(dir, p)); got != want {
+				t.Errorf("joinRel(%q, %q) = %q, want %q", dir, p, got, want)
+			}
+		}
 	}
 }

@@ -36,7 +36,9 @@ const (
 )
 
 // WritableStyles are the styles `git adr new` and `init` can write.
-var WritableStyles = []Style{StyleNygard, StyleMADR, StyleMADR2, StyleTable, StyleOCP}
+var WritableStyles = writableStyles[:]
+
+var writableStyles = [...]Style{StyleNygard, StyleMADR, StyleMADR2, StyleTable, StyleOCP}
 
 // ParseStyle accepts a style name as given on the command line.
 func ParseStyle(s string) (Style, bool) {
@@ -170,12 +172,28 @@ func hasUTF16BOM(b []byte) bool {
 
 // assignUnitIDs names every unit after the record's ID.
 func (r *Record) assignUnitIDs() {
+	// One string holds every unit's ID, each a slice of it: one
+	// allocation per record rather than one per unit.
+	n := 0
 	for i := range r.Units {
-		sep := "#"
-		if strings.HasPrefix(r.Units[i].Anchor, "§") {
-			sep = ""
+		n += len(r.ID) + 1 + len(r.Units[i].Anchor)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	var buf [16]int
+	ends := buf[:0]
+	for i := range r.Units {
+		b.WriteString(r.ID)
+		if !strings.HasPrefix(r.Units[i].Anchor, "§") {
+			b.WriteByte('#')
 		}
-		r.Units[i].ID = r.ID + sep + r.Units[i].Anchor
+		b.WriteString(r.Units[i].Anchor)
+		ends = append(ends, b.Len())
+	}
+	all, start := b.String(), 0
+	for i := range r.Units {
+		r.Units[i].ID = all[start:ends[i]]
+		start = ends[i]
 	}
 }
 

@@ -265,7 +265,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		// entry is the file's directory entry (nil for a record folder).
 		entry fs.DirEntry
 	}
-	var cands []cand
+	cands := make([]cand, 0, len(entries))
 	numbered, dated := 0, 0
 	for _, e := range entries {
 		name := e.Name()
@@ -636,7 +636,7 @@ func looksLikeADR(r *Record) bool {
 func (root *Root) deriveConventions() {
 	leads := map[string]int{}
 	seps := map[string]int{}
-	styles := map[Style]int{}
+	var styles [len(writableStyles)]int // counts by index in WritableStyles
 	padded, unpadded, noSlug, dated, numbered, dashed := 0, 0, 0, 0, 0, 0
 	width := 0
 	folders := map[string]int{}
@@ -646,7 +646,12 @@ func (root *Root) deriveConventions() {
 			folders[baseOf(r.Path)]++
 		}
 		if r.Style != StylePlain && !r.lazy {
-			styles[r.Style]++
+			for i, s := range WritableStyles {
+				if r.Style == s {
+					styles[i]++
+					break
+				}
+			}
 		}
 		if fn.Numbered {
 			numbered++
@@ -703,9 +708,9 @@ func (root *Root) deriveConventions() {
 	root.DashedDates = root.DateSlugs && dashed*2 > dated
 	if !root.configured {
 		best := 0
-		for _, s := range WritableStyles {
-			if styles[s] > best {
-				best, root.Style = styles[s], s
+		for i, s := range WritableStyles {
+			if styles[i] > best {
+				best, root.Style = styles[i], s
 			}
 		}
 	}

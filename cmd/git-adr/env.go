@@ -9,7 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
@@ -132,6 +135,7 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 	if e.log != nil {
 		return e.log, nil
 	}
+	deferGC()
 	r, err := e.Repo()
 	if err != nil {
 		return nil, err
@@ -277,4 +281,38 @@ func (e *Env) defaultLog() (*adr.Log, error) {
 	}
 	e.log = l
 	return l, nil
+}
+
+// gcHold is how much memory a command may take before its first garbage
+// collection (see deferGC): enough for `list` of 10,000 records to run
+// without one, within the 64 MiB issue 17 allows every command.
+const gcHold = 48 << 20
+
+var deferGCOnce sync.Once
+
+// deferGC lets the command take gcHold bytes before the first garbage
+// collection, after which the collector runs as it does by default. Most
+// commands are short runs that load the log, print and exit: at 10,000
+// records the default collector started five cycles during the load (the
+// first at 4 MiB), marking the same records again each time and slowing
+// every pointer write while it ran. A run that allocates more (a long
+// `context` or the MCP server) is collected as usual from then on, so
+// neither its peak memory nor its pace changes beyond the first cycle.
+// GOGC or GOMEMLIMIT set in the environment are left to decide.
+func deferGC() {
+	deferGCOnce.Do(func() {
+		if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+			return
+		}
+		old := debug.SetGCPercent(-1)
+		limit := debug.SetMemoryLimit(gcHold)
+		// The finalizer runs after the first cycle, which the limit starts
+		// (the sentinel holds a pointer: the tiny allocator, whose objects
+		// may never be finalized, takes only pointer-free ones).
+		sentinel := &struct{ _ *byte }{}
+		runtime.SetFinalizer(sentinel, func(*struct{ _ *byte }) {
+			debug.SetGCPercent(old)
+			debug.SetMemoryLimit(limit)
+		})
+	})
 }

@@ -311,6 +311,7 @@ const shortLivedHeap = 256 << 20
 // frees, and the memory goes back when the process ends. The memory
 // limit keeps a huge commit from growing without bound.
 func shortLived() {
+	deferGCOnce.Do(func() {}) // the load's own hold (deferGC) would end this at its first cycle
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(shortLivedHeap)
 }

@@ -81,7 +81,11 @@ type showJSON struct {
 }
 
 func runShow(env *Env, ref string, asJSON bool) error {
-	l, err := env.Log()
+	// What show prints of the other records is their IDs (the targets of
+	// the record's relations), which their file names give: the log is
+	// loaded by name and only the record shown is read and parsed
+	// (TestLazyEnsure checks it is then the record a full load yields).
+	l, err := env.LazyLog()
 	if err != nil {
 		return err
 	}
@@ -90,6 +94,9 @@ func runShow(env *Env, ref string, asJSON bool) error {
 	}
 	r, err := resolveRecord(env, l, ref)
 	if err != nil {
+		return err
+	}
+	if err := l.Ensure(r); err != nil {
 		return err
 	}
 	_, anchor := adr.SplitLocator(ref)

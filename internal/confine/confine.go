@@ -399,7 +399,7 @@ func (c *ConfinedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, relabel(err, "readdir", name)
 	}
 	defer f.Close()
-	es, err := f.ReadDir(-1)
+	es, err := readDir(d, f, !temp)
 	if err != nil {
 		return nil, relabel(err, "readdir", name)
 	}

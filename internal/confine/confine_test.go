@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -355,5 +356,68 @@ func TestConfinedFSConcurrentReads(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestConfinedFSReadDirEntries: ReadDir's entries (listed with getdents,
+// stat'ed when Info is asked for) name, type and describe each file as
+// os.ReadDir and os.Lstat do: regular files, folders, links, a FIFO, a
+// folder longer than one read of the listing, and folders beyond the
+// handles kept open.
+func TestConfinedFSReadDirEntries(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big")
+	os.MkdirAll(big, 0o755)
+	for i := 0; i < 1500; i++ {
+		os.WriteFile(filepath.Join(big, strings.Repeat("n", 40)+strings.Repeat("x", i%7)+"-"+string(rune('a'+i%26))+"-"+strconv.Itoa(i)+".md"), []byte(strings.Repeat("y", i)), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "a.md"), []byte("a"), 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	os.Symlink("a.md", filepath.Join(dir, "link.md"))
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < maxDirHandles+4; i++ {
+		os.MkdirAll(filepath.Join(dir, "many", "d"+strconv.Itoa(i)), 0o755)
+		os.WriteFile(filepath.Join(dir, "many", "d"+strconv.Itoa(i), "f.md"), []byte("f"), 0o644)
+	}
+	c, err := OpenFS(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	check := func(rel string) {
+		t.Helper()
+		got, err := c.ReadDir(rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("ReadDir(%q): %d entries, want %d", rel, len(got), len(want))
+		}
+		for i := range want {
+			g, w := got[i], want[i]
+			if g.Name() != w.Name() || g.Type() != w.Type() || g.IsDir() != w.IsDir() {
+				t.Errorf("%s: entry %q %v, want %q %v", rel, g.Name(), g.Type(), w.Name(), w.Type())
+			}
+			gi, err := g.Info()
+			if err != nil {
+				t.Fatalf("%s/%s: Info: %v", rel, g.Name(), err)
+			}
+			wi, _ := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel), w.Name()))
+			gs, ws := gi.Sys().(*syscall.Stat_t), wi.Sys().(*syscall.Stat_t)
+			if gi.Name() != wi.Name() || gi.Mode() != wi.Mode() || gi.Size() != wi.Size() || !gi.ModTime().Equal(wi.ModTime()) || gs.Ino != ws.Ino || gs.Dev != ws.Dev {
+				t.Errorf("%s/%s: Info %v %d %v, want %v %d %v", rel, g.Name(), gi.Mode(), gi.Size(), gi.ModTime(), wi.Mode(), wi.Size(), wi.ModTime())
+			}
+		}
+	}
+	check(".")
+	check("big")
+	for i := 0; i < maxDirHandles+4; i++ {
+		check("many/d" + strconv.Itoa(i))
 	}
 }

@@ -1,0 +1,122 @@
+package confine
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+// readDir lists the open directory f, whose handle is d. Go's ReadDir of
+// a directory opened in an [os.Root] stats every entry as it lists it;
+// this reads the entries' types from the directory itself (getdents) and
+// leaves the stat to [fs.DirEntry.Info], so that a caller that stats the
+// files it reads (the parse cache) spreads those calls over its workers,
+// and one that needs only names and types makes none. An entry whose
+// type the file system does not report is stat'ed at once. keep says
+// whether d stays open after the call (Info needs it).
+func readDir(d *os.Root, f *os.File, keep bool) ([]fs.DirEntry, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var es []fs.DirEntry
+	buf := make([]byte, 32<<10)
+	for {
+		var n int
+		var rerr error
+		if err := rc.Read(func(fd uintptr) bool {
+			n, rerr = syscall.ReadDirent(int(fd), buf)
+			return rerr != syscall.EAGAIN
+		}); err != nil {
+			return nil, err
+		}
+		if rerr == syscall.EINTR {
+			continue
+		}
+		if rerr != nil {
+			return nil, &fs.PathError{Op: "readdirent", Path: f.Name(), Err: rerr}
+		}
+		if n <= 0 {
+			return es, nil
+		}
+		for b := buf[:n]; len(b) > 0; {
+			// struct linux_dirent64: ino (8), off (8), reclen (2),
+			// type (1), then the name, NUL-terminated.
+			if len(b) < 19 {
+				break
+			}
+			reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
+			if reclen < 19 || reclen > len(b) {
+				break
+			}
+			typ, name := b[18], b[19:reclen]
+			b = b[reclen:]
+			for i, c := range name {
+				if c == 0 {
+					name = name[:i]
+					break
+				}
+			}
+			if s := string(name); s != "." && s != ".." {
+				e := &dirent{root: d, name: s, typ: direntMode(typ)}
+				if e.typ == unknownType || !keep {
+					fi, err := d.Lstat(s)
+					if err != nil {
+						if os.IsNotExist(err) {
+							continue // removed while listed, as os.ReadDir does
+						}
+						return nil, err
+					}
+					e.typ, e.info = fi.Mode().Type(), fi
+				}
+				es = append(es, e)
+			}
+		}
+	}
+}
+
+// unknownType marks an entry whose type getdents did not report.
+const unknownType = ^fs.FileMode(0)
+
+func direntMode(t uint8) fs.FileMode {
+	switch t {
+	case syscall.DT_REG:
+		return 0
+	case syscall.DT_DIR:
+		return fs.ModeDir
+	case syscall.DT_LNK:
+		return fs.ModeSymlink
+	case syscall.DT_FIFO:
+		return fs.ModeNamedPipe
+	case syscall.DT_SOCK:
+		return fs.ModeSocket
+	case syscall.DT_BLK:
+		return fs.ModeDevice
+	case syscall.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	}
+	return unknownType
+}
+
+// dirent is an entry of a directory listed by readDir.
+type dirent struct {
+	root *os.Root // the directory, to stat the entry in
+	name string
+	typ  fs.FileMode
+	info fs.FileInfo // when stat'ed while listed
+}
+
+func (e *dirent) Name() string      { return e.name }
+func (e *dirent) IsDir() bool       { return e.typ.IsDir() }
+func (e *dirent) Type() fs.FileMode { return e.typ }
+func (e *dirent) String() string    { return fs.FormatDirEntry(e) }
+
+// Info stats the entry (not following a link) in the directory it was
+// listed from: what the file is now, as os.ReadDir's entries say.
+func (e *dirent) Info() (fs.FileInfo, error) {
+	if e.info != nil {
+		return e.info, nil
+	}
+	return e.root.Lstat(e.name)
+}
