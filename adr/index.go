@@ -201,7 +201,11 @@ func RenderIndexWith(root *Root, l *Log, o IndexOptions) []byte {
 	}
 	sortRecords(live)
 	sortRecords(archived)
-	var b strings.Builder
+	// One buffer of about the table's size, returned without a copy (at
+	// 10,000 records the table is about 2 MB; growing a builder to it and
+	// copying it out cost three times that in peak memory).
+	var b bytes.Buffer
+	b.Grow(len(indexHeader) + 256 + len(o.Intro) + len(o.Outro) + 160*len(root.Records))
 	b.WriteString(indexHeader)
 	b.WriteString("\n# ")
 	b.WriteString(indexTitle(root))
@@ -219,11 +223,11 @@ func RenderIndexWith(root *Root, l *Log, o IndexOptions) []byte {
 	if len(o.Outro) > 0 {
 		b.WriteString("\n" + strings.TrimRight(string(o.Outro), "\r\n") + "\n")
 	}
-	return []byte(b.String())
+	return b.Bytes()
 }
 
 // writeBlock writes a Markdown block followed by a blank line.
-func writeBlock(b *strings.Builder, block []byte) {
+func writeBlock(b *bytes.Buffer, block []byte) {
 	if len(block) == 0 {
 		return
 	}
@@ -250,26 +254,31 @@ func (o IndexOptions) link(root *Root) func(*Record) string {
 }
 
 // writeIndexTable writes the table of recs, with links made by link.
-func writeIndexTable(b *strings.Builder, recs []*Record, l *Log, link func(*Record) string) {
+func writeIndexTable(b *bytes.Buffer, recs []*Record, l *Log, link func(*Record) string) {
 	b.WriteString("| ID | Title | Status | Date | Links |\n")
 	b.WriteString("| --- | --- | --- | --- | --- |\n")
+	cell := func(c string) {
+		if c != "" {
+			b.WriteByte(' ')
+			b.WriteString(c)
+		}
+		b.WriteString(" |")
+	}
 	for _, r := range recs {
 		title := r.Title
 		if title == "" {
 			title = baseOf(r.Path)
 		}
-		cells := []string{
-			fmt.Sprintf("[%s](%s)", escapeMarkdown(r.ID, true), link(r)),
-			escapeCell(title), string(r.Status), escapeCell(r.Date), indexLinks(r, l, link),
-		}
-		b.WriteString("|")
-		for _, c := range cells {
-			if c != "" {
-				b.WriteString(" " + c)
-			}
-			b.WriteString(" |")
-		}
-		b.WriteString("\n")
+		b.WriteString("| [")
+		b.WriteString(escapeMarkdown(r.ID, true))
+		b.WriteString("](")
+		b.WriteString(link(r))
+		b.WriteString(") |")
+		cell(escapeCell(title))
+		cell(string(r.Status))
+		cell(escapeCell(r.Date))
+		cell(indexLinks(r, l, link))
+		b.WriteByte('\n')
 	}
 }
 
