@@ -473,25 +473,31 @@ func metaSegments(s string) [][2]int {
 
 // metaField reads the field in bytes seg of line i (text s).
 func (p *parser) metaField(i int, s string, seg [2]int, section string, record bool) {
-	t := p.t
 	key, vstart, vend, ok := splitMetaLine(s[seg[0]:seg[1]])
 	if !ok {
 		return
 	}
 	vstart += seg[0]
 	vend += seg[0]
+	start := p.t.Lines[i].Start
+	p.metaValue(key, s[vstart:vend], Field{Kind: FieldLine, Line: i, Start: start + vstart, End: start + vend}, section, record)
+}
+
+// metaValue records the value of a metadata field of line f.Line, found at
+// f's bytes: a relation, the status (of the record, or of the section
+// named), or one of the record's own fields. Unknown keys are ignored.
+func (p *parser) metaValue(key, val string, f Field, section string, record bool) {
 	m, rel, known := metaKeyOf(key)
 	if !known {
 		return
 	}
-	val := s[vstart:vend]
+	i := f.Line
 	switch {
 	case rel != "":
 		for _, tg := range relationTargets(val) {
 			p.addRelationIn(rel, key, tg, i, section)
 		}
 	case m == keyStatus:
-		f := Field{Kind: FieldLine, Line: i, Start: t.Lines[i].Start + vstart, End: t.Lines[i].Start + vend}
 		if section != "" {
 			p.sectionStatus(section, val)
 		} else if record {
@@ -549,44 +555,14 @@ func splitMetaLine(s string) (key string, vstart, vend int, ok bool) {
 }
 
 func (p *parser) tableRow(i int, section string, record bool) {
-	t := p.t
-	line := t.LineText(i)
+	line := p.t.LineText(i)
 	cells := splitRow(line)
 	if len(cells) < 2 {
 		return
 	}
 	key := strings.Trim(line[cells[0][0]:cells[0][1]], "*_ ")
-	m, rel, known := metaKeyOf(key)
-	if !known {
-		return
-	}
-	val := line[cells[1][0]:cells[1][1]]
-	switch {
-	case rel != "":
-		for _, tg := range relationTargets(val) {
-			p.addRelationIn(rel, key, tg, i, section)
-		}
-	case m == keyStatus:
-		if section != "" {
-			p.sectionStatus(section, val)
-		} else if record {
-			p.setStatus(val, Field{Kind: FieldTable, Line: i, Start: t.Lines[i].Start + cells[1][0], End: t.Lines[i].Start + cells[1][1]}, i)
-		}
-	case m == keyDate && record && p.rec.Date == "":
-		p.rec.Date = normalizeDate(val)
-	case m == keyDomain && record:
-		p.addDomains(splitList(val))
-	case m == keyIter && record && p.rec.Iteration == "":
-		p.rec.Iteration = strings.Trim(strings.TrimSpace(val), "*_`")
-	case m == keyScope && record && p.rec.Scope == "":
-		p.rec.Scope = strings.ToLower(strings.Trim(strings.TrimSpace(val), "*_`"))
-	case m == keyApplies && record:
-		p.appliesTo(val, nil)
-	case m == keyReview && record && p.rec.ReviewBy == "":
-		if d, ok := reviewDate(key, val); ok {
-			p.rec.ReviewBy = d
-		}
-	}
+	start := p.t.Lines[i].Start
+	p.metaValue(key, line[cells[1][0]:cells[1][1]], Field{Kind: FieldTable, Line: i, Start: start + cells[1][0], End: start + cells[1][1]}, section, record)
 }
 
 // splitRow returns the trimmed byte ranges of a table row's cells.

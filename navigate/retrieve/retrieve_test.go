@@ -127,30 +127,33 @@ func FuzzTerms(f *testing.F) {
 	})
 }
 
+// expandsTo reports whether the English query of task looks for want as
+// an expansion (a weight below a word of the task's own).
+func expandsTo(task, want string) bool {
+	for _, q := range Query(task, English) {
+		if q.Text == want && q.Weight < 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // TestHyphenatedEntries: a hyphenated thesaurus entry stands for the whole
 // identifier, so its parts do not join the group: "user" does not expand
 // to the frontend words, nor "login" to "sign" and "in".
 func TestHyphenatedEntries(t *testing.T) {
-	expands := func(task, want string) bool {
-		for _, q := range Query(task, English) {
-			if q.Text == want && q.Weight < 1 {
-				return true
-			}
-		}
-		return false
-	}
 	for _, c := range []struct{ task, not string }{
 		{"user accounts", "react"}, {"user accounts", "css"}, {"login page", "sign"}, {"login page", "in"}, {"login page", "to"},
 		{"end of the stream", "e2e"}, {"front door", "react"},
 	} {
-		if expands(c.task, c.not) {
+		if expandsTo(c.task, c.not) {
 			t.Errorf("%q expands to %q", c.task, c.not)
 		}
 	}
 	for _, c := range []struct{ task, want string }{
 		{"the user-interface", "react"}, {"sign-in flow", "oauth"}, {"login page", "signin"}, {"end-to-end tests", "mock"},
 	} {
-		if !expands(c.task, c.want) {
+		if !expandsTo(c.task, c.want) {
 			t.Errorf("%q does not expand to %q", c.task, c.want)
 		}
 	}
@@ -159,14 +162,6 @@ func TestHyphenatedEntries(t *testing.T) {
 // A word of several concept groups is expanded with the group the rest of
 // the request points to, and an expansion is never expanded again.
 func TestExpansionSenses(t *testing.T) {
-	expands := func(task, want string) bool {
-		for _, q := range Query(task, English) {
-			if q.Text == want && q.Weight < 1 {
-				return true
-			}
-		}
-		return false
-	}
 	for _, c := range []struct{ task, not string }{
 		// "pipeline" is delivery and data; "deployment" says delivery.
 		{"deployment pipelines", "warehous"}, {"deployment pipelines", "etl"},
@@ -176,7 +171,7 @@ func TestExpansionSenses(t *testing.T) {
 		// is in the testing group: not expanded again.
 		{"which ci system", "mock"}, {"which ci system", "e2e"},
 	} {
-		if expands(c.task, c.not) {
+		if expandsTo(c.task, c.not) {
 			t.Errorf("%q expands to %q", c.task, c.not)
 		}
 	}
@@ -186,7 +181,7 @@ func TestExpansionSenses(t *testing.T) {
 		{"the pipeline", "rollout"}, {"the pipeline", "etl"},
 		{"which ci system", "deploy"}, {"integration tests", "mock"},
 	} {
-		if !expands(c.task, c.want) {
+		if !expandsTo(c.task, c.want) {
 			t.Errorf("%q does not expand to %q", c.task, c.want)
 		}
 	}
