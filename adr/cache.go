@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
+	"github.com/git-adr/git-adr/internal/cachefile"
 )
 
 // A Cache keeps what parsing found in each record, keyed by the git blob
@@ -291,10 +291,6 @@ func readCacheFile(p string) ([]byte, int64, error) {
 	return data, fi.ModTime().UnixNano(), err
 }
 
-// castagnoli is built on first use: its tables cost start-up time every
-// command would pay.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
-
 // Layout (integers are unsigned varints unless said otherwise):
 //
 //	magic, version, build identity (length, bytes), generation,
@@ -355,21 +351,17 @@ func encodeCache(gen uint32, blobs map[string]cacheEntry, stats map[statKey]stat
 		e.str(s.blob)
 		e.uint(uint64(s.gen))
 	}
-	return binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli()))
+	return cachefile.Seal(e.b)
 }
 
 var errCacheFile = errors.New("parse cache not usable")
 
 func (c *Cache) decode(data string) error {
-	if len(data) < len(cacheMagic)+4 || data[:len(cacheMagic)] != cacheMagic {
+	body, ok := cachefile.OpenString(data, cacheMagic)
+	if !ok {
 		return errCacheFile
 	}
-	body := data[:len(data)-4]
-	// The CRC reads the bytes the string holds, without a copy.
-	if crc32.Checksum(unsafe.Slice(unsafe.StringData(body), len(body)), castagnoli()) != binary.LittleEndian.Uint32([]byte(data[len(data)-4:])) {
-		return errCacheFile
-	}
-	d := cacheDecoder{s: body[len(cacheMagic):]}
+	d := cacheDecoder{s: body}
 	if d.uint() != cacheVersion || d.str() != buildIdentity() {
 		return errCacheFile
 	}

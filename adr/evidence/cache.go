@@ -5,14 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
+	"github.com/git-adr/git-adr/internal/cachefile"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
@@ -26,15 +25,6 @@ import (
 // cacheFormat changes whenever analysis or the layout changes (stemming,
 // stop words, field weights), so old caches are never read.
 const cacheFormat = "git-adr terms v7\n"
-
-// castagnoli is built on first use: its tables cost start-up time every
-// command would pay.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
-
-// seal appends the CRC-32C of b, little-endian.
-func seal(b []byte) []byte {
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
-}
 
 type cacheKey [32]byte
 
@@ -148,21 +138,17 @@ func encodeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
 			}
 		}
 	}
-	_, err := w.Write(seal(buf))
+	_, err := w.Write(cachefile.Seal(buf))
 	return err
 }
 
 var errCorrupt = errors.New("corrupt term cache")
 
 func decodeCache(data []byte) (map[cacheKey]cachedDoc, error) {
-	if len(data) < len(cacheFormat)+4 || !bytes.HasPrefix(data, []byte(cacheFormat)) {
+	b, ok := cachefile.Open(data, []byte(cacheFormat))
+	if !ok {
 		return nil, errCorrupt
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[len(body):]) {
-		return nil, errCorrupt
-	}
-	b := body[len(cacheFormat):]
 	get := func() (uint64, error) {
 		v, n := binary.Uvarint(b)
 		if n <= 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/git-adr/git-adr/internal/cachefile"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
@@ -113,11 +114,11 @@ func FuzzDecodeCache(f *testing.F) {
 	f.Add([]byte("junk"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if _, err := decodeCache(data); err == nil && len(data) >= 4 {
-			if _, err := decodeCache(seal(data[:len(data)-4])); err != nil {
+			if _, err := decodeCache(cachefile.Seal(data[:len(data)-4])); err != nil {
 				t.Fatal("an input accepted as sealed does not carry its checksum")
 			}
 		}
-		entries, err := decodeCache(seal(append([]byte(nil), data...)))
+		entries, err := decodeCache(cachefile.Seal(append([]byte(nil), data...)))
 		if err != nil {
 			return
 		}

@@ -1,14 +1,13 @@
 package evidence
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
+	"github.com/git-adr/git-adr/internal/cachefile"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
@@ -62,15 +61,11 @@ func loadTaskIndex(dir string, key [32]byte, ids []string) (body, title *retriev
 // decodeTaskIndex checks the file's format, key and checksum and opens
 // both indexes.
 func decodeTaskIndex(data []byte, key [32]byte, ids []string) (body, title *retrieve.Index, err error) {
-	head := len(taskIndexFormat) + len(key)
-	if len(data) < head+4 || !bytes.HasPrefix(data, []byte(taskIndexFormat)) || !bytes.Equal(data[len(taskIndexFormat):head], key[:]) {
+	rest, ok := cachefile.Open(data, append([]byte(taskIndexFormat), key[:]...))
+	if !ok {
 		return nil, nil, errCorrupt
 	}
-	rest := data[:len(data)-4]
-	if crc32.Checksum(rest, castagnoli()) != binary.LittleEndian.Uint32(data[len(rest):]) {
-		return nil, nil, errCorrupt
-	}
-	body, rest, err = retrieve.OpenIndex(rest[head:], ids)
+	body, rest, err = retrieve.OpenIndex(rest, ids)
 	if err != nil {
 		return nil, nil, errCorrupt
 	}
@@ -85,7 +80,7 @@ func encodeTaskIndex(key [32]byte, body, title *retrieve.Index) []byte {
 	b := append([]byte(taskIndexFormat), key[:]...)
 	b = retrieve.AppendIndex(b, body)
 	b = retrieve.AppendIndex(b, title)
-	return seal(b)
+	return cachefile.Seal(b)
 }
 
 // saveTaskIndex replaces the stored indexes, atomically (concurrent

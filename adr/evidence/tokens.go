@@ -1,16 +1,15 @@
 package evidence
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"sync"
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
+	"github.com/git-adr/git-adr/internal/cachefile"
 )
 
 // Every answer states its o200k_base token count, and building the
@@ -75,14 +74,10 @@ func (c *tokenCache) load() {
 }
 
 func decodeTokenCounts(data, header []byte) ([][32]byte, map[[32]byte]int, bool) {
-	if len(data) < len(header)+4 || !bytes.HasPrefix(data, header) {
+	b, ok := cachefile.Open(data, header)
+	if !ok {
 		return nil, nil, false
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[len(body):]) {
-		return nil, nil, false
-	}
-	b := body[len(header):]
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b))/33 {
 		return nil, nil, false
@@ -148,7 +143,7 @@ func (c *tokenCache) save() error {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(c.path, seal(b), 0o600); err != nil {
+	if err := atomicfile.Write(c.path, cachefile.Seal(b), 0o600); err != nil {
 		return err
 	}
 	c.added = false

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-adr/git-adr/internal/cachefile"
 )
 
 // TestTokenCounts: a cached count is the tokenizer's count of the same
@@ -51,7 +53,7 @@ func TestTokenCounts(t *testing.T) {
 			t.Errorf("the first %d of %d bytes were trusted", n, len(good))
 		}
 	}
-	if _, _, ok := decodeTokenCounts(seal(foreign[:len(foreign)-4]), c.header()); ok {
+	if _, _, ok := decodeTokenCounts(cachefile.Seal(foreign[:len(foreign)-4]), c.header()); ok {
 		t.Error("counts of another tokenizer version were trusted")
 	}
 }

@@ -5,15 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/internal/atomicfile"
+	"github.com/git-adr/git-adr/internal/cachefile"
 )
 
 // Finding the records that name a path means searching every record's
@@ -150,8 +149,6 @@ func mentionsKey(live []*adr.Record) [32]byte {
 	return k
 }
 
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
-
 var errMentions = errors.New("malformed mentions file")
 
 // LoadMentions returns the mentions of l's live records from dir's
@@ -194,19 +191,14 @@ func encodeMentions(key [32]byte, m *Mentions) []byte {
 			prev = r
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
+	return cachefile.Seal(b)
 }
 
 func decodeMentions(data []byte, key [32]byte, live []*adr.Record) (*Mentions, error) {
-	head := len(mentionsFormat) + len(key)
-	if len(data) < head+4 || !bytes.HasPrefix(data, []byte(mentionsFormat)) || !bytes.Equal(data[len(mentionsFormat):head], key[:]) {
+	b, ok := cachefile.Open(data, append([]byte(mentionsFormat), key[:]...))
+	if !ok {
 		return nil, errMentions
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[len(body):]) {
-		return nil, errMentions
-	}
-	b := body[head:]
 	get := func() (uint64, bool) {
 		v, n := binary.Uvarint(b)
 		if n <= 0 {

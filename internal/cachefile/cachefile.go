@@ -1,0 +1,50 @@
+// Package cachefile frames git-adr's derived-data files (the parse cache,
+// the term cache, the task index, the token counts and the path tokens):
+// a header naming the format, a body, and the CRC-32C of both, so that a
+// damaged, truncated or foreign file is recognised and ignored, never
+// trusted.
+package cachefile
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// table is built on first use: its tables cost start-up time every
+// command would pay.
+var table = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+
+// Seal appends the CRC-32C of b to b, little-endian. b starts with the
+// file's header.
+func Seal(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, table()))
+}
+
+// Open returns the body of a sealed file: what follows header, when data
+// starts with header and ends with the CRC-32C of all before it.
+func Open(data, header []byte) ([]byte, bool) {
+	if len(data) < len(header)+4 || !bytes.HasPrefix(data, header) {
+		return nil, false
+	}
+	sealed := data[:len(data)-4]
+	if crc32.Checksum(sealed, table()) != binary.LittleEndian.Uint32(data[len(sealed):]) {
+		return nil, false
+	}
+	return sealed[len(header):], true
+}
+
+// OpenString is Open for a file read into a string, without copying it.
+func OpenString(data, header string) (string, bool) {
+	if len(data) < len(header)+4 || !strings.HasPrefix(data, header) {
+		return "", false
+	}
+	sealed := data[:len(data)-4]
+	if crc32.Checksum(unsafe.Slice(unsafe.StringData(sealed), len(sealed)), table()) != binary.LittleEndian.Uint32([]byte(data[len(sealed):])) {
+		return "", false
+	}
+	return sealed[len(header):], true
+}

@@ -1,0 +1,44 @@
+package cachefile
+
+import "testing"
+
+func TestSealOpen(t *testing.T) {
+	sealed := Seal([]byte("head\nbody"))
+	if body, ok := Open(sealed, []byte("head\n")); !ok || string(body) != "body" {
+		t.Fatalf("Open = %q, %v", body, ok)
+	}
+	if body, ok := OpenString(string(sealed), "head\n"); !ok || body != "body" {
+		t.Fatalf("OpenString = %q, %v", body, ok)
+	}
+	for name, bad := range map[string][]byte{
+		"other header": sealed,
+		"truncated":    sealed[:len(sealed)-1],
+		"flipped bit":  append(append([]byte(nil), sealed[:6]...), append([]byte{sealed[6] ^ 1}, sealed[7:]...)...),
+		"too short":    sealed[:3],
+	} {
+		header := "head\n"
+		if name == "other header" {
+			header = "hexd\n"
+		}
+		if _, ok := Open(bad, []byte(header)); ok {
+			t.Errorf("%s: opened", name)
+		}
+		if _, ok := OpenString(string(bad), header); ok {
+			t.Errorf("%s: opened as a string", name)
+		}
+	}
+}
+
+func FuzzOpen(f *testing.F) {
+	f.Add(Seal([]byte("h\nx")), []byte("h\n"))
+	f.Fuzz(func(t *testing.T, data, header []byte) {
+		body, ok := Open(data, header)
+		sbody, sok := OpenString(string(data), string(header))
+		if ok != sok || string(body) != sbody {
+			t.Fatalf("Open and OpenString disagree: %q %v, %q %v", body, ok, sbody, sok)
+		}
+		if ok && string(Seal(append(append([]byte(nil), header...), body...))) != string(data) {
+			t.Fatal("an opened file does not re-seal to itself")
+		}
+	})
+}
