@@ -195,21 +195,10 @@ func (d *cacheDecoder) uint() uint64 {
 }
 
 func (d *cacheDecoder) varint() int64 {
-	if d.s != "" && d.s[0] < 0x80 {
-		// Zigzag: the low bit is the sign.
-		u := uint64(d.s[0])
-		d.s = d.s[1:]
-		return int64(u>>1) ^ -int64(u&1)
-	}
-	var buf [binary.MaxVarintLen64]byte
-	n := copy(buf[:], d.s)
-	v, k := binary.Varint(buf[:n])
-	if k <= 0 {
-		d.fail()
-		return 0
-	}
-	d.s = d.s[k:]
-	return v
+	// A signed varint is the zigzag of an unsigned one (binary.Varint):
+	// the low bit is the sign.
+	u := d.uint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 func (d *cacheDecoder) int() int {
