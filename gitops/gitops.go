@@ -142,17 +142,10 @@ func Open(dir string) (*Repo, error) {
 // server's pre-receive hook, `git adr check --since`).
 var ErrBare = errors.New("a bare repository has no work tree")
 
+// openBare asks git for the bare repository at abs; Open's own discovery
+// has already declined it (it never answers for a bare repository).
 func openBare(abs string) (*Repo, error) {
 	r := &Repo{}
-	if phys, err := filepath.EvalSymlinks(abs); err == nil {
-		if gitDir, commonDir, top, ok := discover(phys); ok {
-			r.GitDir, r.CommonDir, r.Top = gitDir, commonDir, top
-			if rel, err := filepath.Rel(top, phys); err == nil && rel != "." {
-				r.Prefix = filepath.ToSlash(rel)
-			}
-			return r, nil
-		}
-	}
 	out, err := r.run(abs, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--is-bare-repository")
 	if err != nil {
 		return nil, err
