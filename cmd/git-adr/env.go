@@ -14,9 +14,10 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/term"
+
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
-	"golang.org/x/term"
 )
 
 // Env is everything a command touches outside itself: streams, the
@@ -288,7 +289,9 @@ func (e *Env) defaultLog() (*adr.Log, error) {
 // without one, within the 64 MiB issue 17 allows every command.
 const gcHold = 48 << 20
 
-var deferGCOnce sync.Once
+// gcOnce makes the first of deferGC and shortLived the one that decides
+// how this process collects garbage.
+var gcOnce sync.Once
 
 // deferGC lets the command take gcHold bytes before the first garbage
 // collection, after which the collector runs as it does by default. Most
@@ -299,20 +302,27 @@ var deferGCOnce sync.Once
 // `context` or the MCP server) is collected as usual from then on, so
 // neither its peak memory nor its pace changes beyond the first cycle.
 // GOGC or GOMEMLIMIT set in the environment are left to decide.
-func deferGC() {
-	deferGCOnce.Do(func() {
+func deferGC() { holdGC(gcHold, true) }
+
+// holdGC turns the collector off until the heap reaches limit; with
+// restore, the defaults come back after that first cycle.
+func holdGC(limit int64, restore bool) {
+	gcOnce.Do(func() {
 		if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 			return
 		}
-		old := debug.SetGCPercent(-1)
-		limit := debug.SetMemoryLimit(gcHold)
+		oldPercent := debug.SetGCPercent(-1)
+		oldLimit := debug.SetMemoryLimit(limit)
+		if !restore {
+			return
+		}
 		// The finalizer runs after the first cycle, which the limit starts
 		// (the sentinel holds a pointer: the tiny allocator, whose objects
 		// may never be finalized, takes only pointer-free ones).
 		sentinel := &struct{ _ *byte }{}
 		runtime.SetFinalizer(sentinel, func(*struct{ _ *byte }) {
-			debug.SetGCPercent(old)
-			debug.SetMemoryLimit(limit)
+			debug.SetGCPercent(oldPercent)
+			debug.SetMemoryLimit(oldLimit)
 		})
 	})
 }

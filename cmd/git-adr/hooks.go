@@ -5,13 +5,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/govern"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/hooks"
-	"github.com/urfave/cli/v2"
 )
 
 // hookNames are the hooks `git adr hooks install` can install, in order.
@@ -310,11 +310,7 @@ const shortLivedHeap = 256 << 20
 // milliseconds (a commit's hooks): a collection there costs more than it
 // frees, and the memory goes back when the process ends. The memory
 // limit keeps a huge commit from growing without bound.
-func shortLived() {
-	deferGCOnce.Do(func() {}) // the load's own hold (deferGC) would end this at its first cycle
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(shortLivedHeap)
-}
+func shortLived() { holdGC(shortLivedHeap, false) }
 
 // printProblems prints each problem as an error (blocking) or a warning,
 // and reports whether any blocks.
