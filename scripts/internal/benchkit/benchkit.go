@@ -19,7 +19,7 @@ import (
 // BuildCommand is the `go build` of ./cmd/git-adr into out, run in src,
 // built the way the release builds it (.goreleaser.yaml: static, no cgo,
 // -trimpath, no symbol tables), so that the figures are those of the
-// binary users run: a dynamically linked build starts measurably slower.
+// binary users run.
 func BuildCommand(src, out string) *exec.Cmd {
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./cmd/git-adr")
 	cmd.Dir = src
