@@ -241,6 +241,37 @@ func TestParseCacheStatEdit(t *testing.T) {
 	}
 }
 
+// damagedCopies are the ways a cache file is found broken: cut in half,
+// missing its last byte, replaced by another file, one byte flipped.
+func damagedCopies(good []byte) [][]byte {
+	flipped := append([]byte(nil), good...)
+	flipped[len(flipped)/3] ^= 0xff
+	return [][]byte{good[:len(good)/2], good[:len(good)-1], []byte("garbage"), flipped}
+}
+
+// vandalize writes, every interval, the i-th damaged file next names (in
+// place, not renamed: a reader may see it half written) until the
+// returned stop is called, which waits for it.
+func vandalize(every time.Duration, next func(i int) (file string, data []byte)) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			case <-time.After(every):
+			}
+			file, data := next(i)
+			os.MkdirAll(filepath.Dir(file), 0o755)
+			os.WriteFile(file, data, 0o644)
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
 // TestParseCacheConcurrentProcesses: processes that read the log and save
 // the cache at once, while the cache file is replaced under them by
 // truncated, corrupt and foreign copies, all print what a run without
@@ -268,28 +299,11 @@ func TestParseCacheConcurrentProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	damaged := [][]byte{good[:len(good)/2], good[:len(good)-1], []byte("garbage"), func() []byte {
-		b := append([]byte(nil), good...)
-		b[len(b)/3] ^= 0xff
-		return b
-	}()}
+	damaged := damagedCopies(good)
 	os.RemoveAll(cache)
-	stop := make(chan struct{})
-	var vandal sync.WaitGroup
-	vandal.Add(1)
-	go func() {
-		defer vandal.Done()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			case <-time.After(7 * time.Millisecond):
-			}
-			// In place, not renamed: a reader may see it half written.
-			os.MkdirAll(cache, 0o755)
-			os.WriteFile(file, damaged[i%len(damaged)], 0o644)
-		}
-	}()
+	stopVandal := vandalize(7*time.Millisecond, func(i int) (string, []byte) {
+		return file, damaged[i%len(damaged)]
+	})
 	for round := 0; round < 4; round++ {
 		var batch [][]string
 		for i := 0; i < 3; i++ {
@@ -302,8 +316,7 @@ func TestParseCacheConcurrentProcesses(t *testing.T) {
 			}
 		}
 	}
-	close(stop)
-	vandal.Wait()
+	stopVandal()
 	// Without the vandal: processes at once leave a good cache.
 	os.RemoveAll(cache)
 	var batch [][]string

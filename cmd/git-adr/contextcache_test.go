@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -54,28 +53,13 @@ func TestContextCachesConcurrentProcesses(t *testing.T) {
 		if err != nil {
 			t.Fatalf("no %s after the runs: %v", f, err)
 		}
-		flipped := append([]byte(nil), good...)
-		flipped[len(flipped)/3] ^= 0xff
-		damaged[f] = [][]byte{good[:len(good)/2], good[:len(good)-1], []byte("garbage"), flipped}
+		damaged[f] = damagedCopies(good)
 	}
 	os.RemoveAll(cache)
-	stop := make(chan struct{})
-	var vandal sync.WaitGroup
-	vandal.Add(1)
-	go func() {
-		defer vandal.Done()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-			// In place, not renamed: a reader may see it half written.
-			f := files[i%len(files)]
-			os.MkdirAll(cache, 0o755)
-			os.WriteFile(filepath.Join(cache, f), damaged[f][(i/len(files))%len(damaged[f])], 0o644)
-		}
-	}()
+	stopVandal := vandalize(5*time.Millisecond, func(i int) (string, []byte) {
+		f := files[i%len(files)]
+		return filepath.Join(cache, f), damaged[f][(i/len(files))%len(damaged[f])]
+	})
 	for round := 0; round < 3; round++ {
 		batch := append(append([][]string{}, argv...), argv...)
 		for _, r := range parallel(t, repo, env, batch) {
@@ -84,8 +68,7 @@ func TestContextCachesConcurrentProcesses(t *testing.T) {
 			}
 		}
 	}
-	close(stop)
-	vandal.Wait()
+	stopVandal()
 	// Without the vandal: processes at once leave good caches.
 	os.RemoveAll(cache)
 	batch := append(append([][]string{}, argv...), argv...)
