@@ -28,6 +28,10 @@ const wellKnownDirs = 4
 type DiscoverOptions struct {
 	// Roots, when set, replace discovery (the global --root flag).
 	Roots []string
+	// RootNames, when set, name the Roots (by position): another state
+	// of a repository is read with the roots, names included, that
+	// discovery found in one.
+	RootNames []string
 	// Cwd is the starting directory relative to the repository root; the
 	// adr-tools .adr-dir file is looked up from there upwards.
 	Cwd string
@@ -38,6 +42,17 @@ type DiscoverOptions struct {
 	// a sample for the root's style; Log.Ensure parses a record when it is
 	// needed. For commands that touch few records of a large log (new).
 	Lazy bool
+	// NoSample, with Lazy, parses no sample either: the roots' writing
+	// style stays unknown. For callers that write no record (the hooks,
+	// which judge only the records a change touches).
+	NoSample bool
+	// Only, with Lazy, makes records for these repository paths alone
+	// (a record folder's by its README.md): every other record of the
+	// roots is known by its file name only, which still counts for the
+	// roots' conventions and for [Root.Holders]. For a hook that judges
+	// the few files a commit changes in a long log. Nil makes every
+	// record.
+	Only []string
 	// Cache, when set, is the parse cache records are taken from and
 	// added to (see [Cache]); nil parses every record read.
 	Cache *Cache
@@ -75,8 +90,12 @@ func Discover(fsys fs.FS, cfg *Config, opt DiscoverOptions) (roots []*Root, note
 		roots = append(roots, newRoot(cfg, p, source, name))
 	}
 	if len(opt.Roots) > 0 {
-		for _, p := range opt.Roots {
-			add(p, "--root", "")
+		for i, p := range opt.Roots {
+			name := ""
+			if i < len(opt.RootNames) {
+				name = opt.RootNames[i]
+			}
+			add(p, "--root", name)
 		}
 		return roots, nil, nil
 	}

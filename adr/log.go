@@ -58,7 +58,7 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 	}
 	l := &Log{FS: fsys, Config: cfg, Roots: roots, Notes: notes, Options: opt}
 	for _, root := range roots {
-		if err := root.scanRecords(memo, opt.Lazy, opt.Cache); err != nil {
+		if err := root.scanRecords(memo, opt); err != nil {
 			return nil, err
 		}
 		if root.Refused != nil {
@@ -99,6 +99,7 @@ func (l *Log) Ensure(r *Record) error {
 	n.settleTitle(nameOf(r.Path))
 	*r = *n
 	r.assignUnitIDs()
+	l.listNeighbours(r)
 	for i := range r.Relations {
 		if t := l.Target(r, r.Relations[i].Target); t != nil {
 			r.Relations[i].TargetID = t.ID

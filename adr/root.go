@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -59,6 +60,10 @@ type Root struct {
 	// Skipped are the entries of the root and its archive that are not
 	// records, each with the reason.
 	Skipped []Skipped
+
+	// unlisted are the records a load made no Record for (they lie
+	// outside LoadOptions.Only): their paths and names only.
+	unlisted []unlisted
 
 	// noStatus and parsed count the root's parsed records without any
 	// status and in all (see StatusesOptional).
@@ -147,6 +152,23 @@ func (root *Root) Join(name string) string {
 	return root.Path + "/" + name
 }
 
+// Holders lists the paths of the root's records (archived included, and
+// those a load left unlisted) numbered n.
+func (root *Root) Holders(n int) []string {
+	var out []string
+	for _, r := range root.Records {
+		if r.Numbered && r.Number == n {
+			out = append(out, r.Path)
+		}
+	}
+	for _, u := range root.unlisted {
+		if u.fn.Numbered && u.fn.Number == n {
+			out = append(out, u.path)
+		}
+	}
+	return out
+}
+
 // Live returns the unarchived records.
 func (root *Root) Live() []*Record {
 	var out []*Record
@@ -160,7 +182,19 @@ func (root *Root) Live() []*Record {
 
 // scanRecords lists and parses the records of a root and its archive, and
 // derives the root's naming conventions from them.
-func (root *Root) scanRecords(fsys fs.FS, lazy bool, cache *Cache) error {
+func (root *Root) scanRecords(fsys fs.FS, opt LoadOptions) error {
+	lazy, cache := opt.Lazy, opt.Cache
+	sample := lazySample
+	if opt.NoSample {
+		sample = 0
+	}
+	var only map[string]bool
+	if lazy && opt.Only != nil {
+		only = make(map[string]bool, len(opt.Only))
+		for _, p := range opt.Only {
+			only[p] = true
+		}
+	}
 	dir := root.Path
 	if dir == "" {
 		dir = "."
@@ -180,7 +214,7 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool, cache *Cache) error {
 		return fmt.Errorf("read ADR root %q: %w", root.Dir(), err)
 	}
 	root.Exists = true
-	live, err := root.readRecords(fsys, dir, entries, false, lazy, cache)
+	live, err := root.readRecords(fsys, dir, entries, false, lazy, sample, only, cache)
 	if err != nil {
 		return err
 	}
@@ -195,7 +229,7 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool, cache *Cache) error {
 		if err != nil {
 			return fmt.Errorf("read archive %q: %w", adir, err)
 		}
-		archived, err := root.readRecords(fsys, adir, aentries, true, lazy, cache)
+		archived, err := root.readRecords(fsys, adir, aentries, true, lazy, sample, only, cache)
 		if err != nil {
 			return err
 		}
@@ -209,7 +243,7 @@ func (root *Root) scanRecords(fsys fs.FS, lazy bool, cache *Cache) error {
 			if err != nil {
 				return fmt.Errorf("read archive %q: %w", ydir, err)
 			}
-			archived, err := root.readRecords(fsys, ydir, yentries, true, lazy, cache)
+			archived, err := root.readRecords(fsys, ydir, yentries, true, lazy, sample, only, cache)
 			if err != nil {
 				return err
 			}
@@ -258,7 +292,19 @@ func specialFileReason(m fs.FileMode) string {
 	return "not a regular file"
 }
 
-func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool, cache *Cache) ([]*Record, error) {
+// unlisted is a record known by its name only (see LoadOptions.Only).
+type unlisted struct {
+	path string
+	// fn points into the listing's candidates (it is large; a log of
+	// thousands of records keeps one of each).
+	fn       *fileName
+	archived bool
+}
+
+// readRecords reads the records among a folder's entries. A lazy read
+// parses a sample of sample records; with only set, it makes records for
+// those paths alone and keeps the others' names (root.unlisted).
+func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool, sample int, only map[string]bool, cache *Cache) ([]*Record, error) {
 	type cand struct {
 		name string
 		fn   fileName
@@ -325,8 +371,8 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	// they are records); the rest are known by name.
 	parse := make([]bool, len(cands))
 	for i, c := range cands {
-		parse[i] = !lazy || !c.fn.Numbered && !isDateSlug(c.fn.Stem) || len(cands) <= lazySample ||
-			i%((len(cands)+lazySample-1)/lazySample) == 0
+		parse[i] = !lazy || !c.fn.Numbered && !isDateSlug(c.fn.Stem) ||
+			sample > 0 && (len(cands) <= sample || i%((len(cands)+sample-1)/sample) == 0)
 	}
 	// Reading and parsing are independent per file: spread them over the
 	// CPUs, keeping the directory order. Records known by name only are
@@ -337,12 +383,19 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		if dir == "." {
 			return cands[i].name
 		}
-		return path.Join(dir, cands[i].name)
+		return dir + "/" + cands[i].name // dir is clean, a name one part (or "folder/README.md")
 	}
 	var toRead []int
+	if only != nil {
+		root.unlisted = slices.Grow(root.unlisted, len(cands))
+	}
 	for i := range cands {
 		if !parse[i] {
-			recs[i] = &Record{Path: candPath(i), Status: Unknown, TitleNumber: -1, lazy: true}
+			if p := candPath(i); only == nil || only[p] {
+				recs[i] = &Record{Path: p, Status: Unknown, TitleNumber: -1, lazy: true}
+			} else {
+				root.unlisted = append(root.unlisted, unlisted{p, &cands[i].fn, archived})
+			}
 			continue
 		}
 		toRead = append(toRead, i)
@@ -393,6 +446,9 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	var out []*Record
 	for i, c := range cands {
 		rec := recs[i]
+		if rec == nil {
+			continue // unlisted
+		}
 		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) {
 			switch {
 			case numberedLog:
@@ -509,7 +565,7 @@ func (root *Root) LogTemplate() string {
 // emptyNote explains a root that exists but holds no record while holding
 // other things (a layout git-adr does not read), "" otherwise.
 func (root *Root) emptyNote(fsys fs.FS) string {
-	if !root.Exists || len(root.Records) > 0 {
+	if !root.Exists || len(root.Records) > 0 || len(root.unlisted) > 0 {
 		return ""
 	}
 	if root.File {
@@ -640,18 +696,9 @@ func (root *Root) deriveConventions() {
 	padded, unpadded, noSlug, dated, numbered, dashed := 0, 0, 0, 0, 0, 0
 	width := 0
 	folders := map[string]int{}
-	for _, r := range root.Records {
-		fn := nameOf(r.Path)
+	count := func(p string, fn fileName) {
 		if fn.Ext == "" {
-			folders[baseOf(r.Path)]++
-		}
-		if r.Style != StylePlain && !r.lazy {
-			for i, s := range WritableStyles {
-				if r.Style == s {
-					styles[i]++
-					break
-				}
-			}
+			folders[baseOf(p)]++
 		}
 		if fn.Numbered {
 			numbered++
@@ -675,6 +722,21 @@ func (root *Root) deriveConventions() {
 			}
 		}
 	}
+	for _, r := range root.Records {
+		count(r.Path, nameOf(r.Path))
+		if r.Style != StylePlain && !r.lazy {
+			for i, s := range WritableStyles {
+				if r.Style == s {
+					styles[i]++
+					break
+				}
+			}
+		}
+	}
+	for _, u := range root.unlisted {
+		count(u.path, *u.fn)
+	}
+	all := len(root.Records) + len(root.unlisted)
 	if !root.digitsSet {
 		if padded > 0 && padded >= unpadded/4 {
 			root.Digits = width
@@ -695,12 +757,12 @@ func (root *Root) deriveConventions() {
 			root.Prefix = root.Lead
 		}
 	}
-	root.NoSlug = noSlug > 0 && noSlug*2 > len(root.Records)
+	root.NoSlug = noSlug > 0 && noSlug*2 > all
 	n := 0
 	for _, c := range folders {
 		n += c
 	}
-	if root.Folders = n*2 > len(root.Records); root.Folders {
+	if root.Folders = n*2 > all; root.Folders {
 		root.RecordFile = mostCommon(folders, "README.md")
 	}
 	// One odd name does not change how the log names its records.

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os/exec"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,30 +107,87 @@ func (r *Repo) lsFiles() ([]entry, error) {
 // indexTree arranges index entries (name holding the full path) as the
 // directories of a lazyFS.
 func indexTree(files []entry, read func(string) ([]byte, error)) fs.FS {
-	dirs := map[string][]entry{}
-	seenDir := map[string]bool{}
-	for _, f := range files {
-		p := f.name
-		dirs[path.Dir(p)] = append(dirs[path.Dir(p)], entry{name: path.Base(p), hash: f.hash, mode: f.mode})
-		for d := path.Dir(p); d != "."; d = path.Dir(d) {
-			if seenDir[d] {
-				break
-			}
-			seenDir[d] = true
-			dirs[path.Dir(d)] = append(dirs[path.Dir(d)], entry{name: path.Base(d), mode: filemode.Dir})
-		}
-	}
-	for _, es := range dirs {
-		sort.Slice(es, func(i, j int) bool { return es[i].name < es[j].name })
-	}
+	// The folders are arranged on first use: a hook reads one of the two
+	// states it builds only at the paths a commit changes (or not at all).
+	var once sync.Once
+	var dirs map[string][]entry
 	list := func(dir string) ([]entry, error) {
+		once.Do(func() { dirs = indexDirs(files) })
 		es, ok := dirs[dir]
 		if !ok && dir != "." {
 			return nil, fs.ErrNotExist
 		}
 		return es, nil
 	}
-	return newLazyFS(list, read)
+	l := newLazyFS(list, read)
+	// The index is sorted by path (byte order; a state derived from it
+	// may not be): a file is found by binary search.
+	if !sort.SliceIsSorted(files, func(i, j int) bool { return files[i].name < files[j].name }) {
+		files = slices.Clone(files)
+		sort.SliceStable(files, func(i, j int) bool { return files[i].name < files[j].name })
+	}
+	l.lookup = func(name string) (entry, error) {
+		i := sort.Search(len(files), func(i int) bool { return files[i].name >= name })
+		_, base := splitClean(name)
+		if i < len(files) && files[i].name == name {
+			e := files[i]
+			e.name = base
+			return e, nil
+		}
+		// A folder is a prefix of the files in it ("a/" sorts after "a"
+		// and "a.md", and before "a0").
+		dir := name + "/"
+		if j := sort.Search(len(files), func(j int) bool { return files[j].name >= dir }); j < len(files) && strings.HasPrefix(files[j].name, dir) {
+			return entry{name: base, mode: filemode.Dir}, nil
+		}
+		return entry{}, fs.ErrNotExist
+	}
+	return l
+}
+
+// indexDirs arranges index entries by folder, each folder's sorted by name
+// and holding its subfolders.
+func indexDirs(files []entry) map[string][]entry {
+	dirs := map[string][]entry{}
+	seenDir := map[string]bool{}
+	// Index paths are clean, and sorted: a folder's files come together.
+	lastDir, last := "", []entry(nil)
+	for _, f := range files {
+		dir, base := splitClean(f.name)
+		if dir != lastDir || last == nil {
+			if last != nil {
+				dirs[lastDir] = last
+			}
+			lastDir, last = dir, dirs[dir]
+		}
+		last = append(last, entry{name: base, hash: f.hash, mode: f.mode})
+		for d := dir; d != "."; {
+			if seenDir[d] {
+				break
+			}
+			seenDir[d] = true
+			parent, name := splitClean(d) // never lastDir: a parent is shorter
+			dirs[parent] = append(dirs[parent], entry{name: name, mode: filemode.Dir})
+			d = parent
+		}
+	}
+	if last != nil {
+		dirs[lastDir] = last
+	}
+	for _, es := range dirs {
+		if !sort.SliceIsSorted(es, func(i, j int) bool { return es[i].name < es[j].name }) {
+			sort.Slice(es, func(i, j int) bool { return es[i].name < es[j].name })
+		}
+	}
+	return dirs
+}
+
+// splitClean is path.Dir and path.Base of a clean relative path.
+func splitClean(p string) (dir, base string) {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i+1:]
+	}
+	return ".", p
 }
 
 type entry struct {
@@ -193,6 +251,9 @@ func (r *Repo) lsTreeLister(tree string) func(string) ([]entry, error) {
 // through one long-lived `git cat-file --batch` otherwise.
 func (r *Repo) readBlob(hash string) ([]byte, error) {
 	if g := r.goGit(); g != nil {
+		if b, ok := r.looseObject(hash, "blob"); ok {
+			return b, nil
+		}
 		if b, err := g.BlobObject(plumbing.NewHash(hash)); err == nil {
 			rd, err := b.Reader()
 			if err == nil {
@@ -283,6 +344,9 @@ func (r *Repo) Close() error {
 type lazyFS struct {
 	list func(dir string) ([]entry, error)
 	read func(hash string) ([]byte, error)
+	// lookup, when set, finds an entry by its path without listing its
+	// folder.
+	lookup func(name string) (entry, error)
 }
 
 // newLazyFS lists each directory once: a tree object is decoded (or
@@ -311,6 +375,9 @@ func newLazyFS(list func(string) ([]entry, error), read func(string) ([]byte, er
 func (l *lazyFS) find(name string) (entry, error) {
 	if name == "." {
 		return entry{name: ".", mode: filemode.Dir}, nil
+	}
+	if l.lookup != nil {
+		return l.lookup(name)
 	}
 	es, err := l.list(path.Dir(name))
 	if err != nil {

@@ -29,8 +29,10 @@ import (
 	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -77,7 +79,7 @@ type Repo struct {
 	// can be read.
 	Bare bool
 
-	gogit    *git.Repository
+	gogit    *goRepo
 	gogitErr error
 	env      []string
 
@@ -158,9 +160,9 @@ func openBare(abs string) (*Repo, error) {
 	return r, nil
 }
 
-// goGit returns the go-git repository, or nil when go-git refuses this
-// repository; callers then use the git binary.
-func (r *Repo) goGit() *git.Repository {
+// goGit returns the in-process object reader, or nil when go-git refuses
+// this repository; callers then use the git binary.
+func (r *Repo) goGit() *goRepo {
 	if r.gogit != nil || r.gogitErr != nil {
 		return r.gogit
 	}
@@ -168,14 +170,24 @@ func (r *Repo) goGit() *git.Repository {
 	// object reads, and this works the same for linked worktrees.
 	fs := osfs.New(r.CommonDir)
 	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{})
-	repo, err := git.Open(st, nil)
+	if _, err := st.Reference(plumbing.HEAD); err != nil {
+		r.gogitErr = err
+		return nil
+	}
+	cfg, err := st.Config()
 	if err != nil {
 		r.gogitErr = err
 		return nil
 	}
-	// go-git ignores repository format extensions it does not know only in
-	// some versions; refuse them ourselves so reads stay correct.
-	if cfg, err := repo.Config(); err == nil && cfg.Raw != nil {
+	// Repository format extensions change how objects and refs are read:
+	// refuse every one but noop, so reads stay correct.
+	switch v := cfg.Core.RepositoryFormatVersion; v {
+	case "", "0", "1":
+	default:
+		r.gogitErr = fmt.Errorf("repository format version %q not supported by go-git", v)
+		return nil
+	}
+	if cfg.Raw != nil {
 		if s := cfg.Raw.Section("extensions"); s != nil && len(s.Options) > 0 {
 			for _, o := range s.Options {
 				if !strings.EqualFold(o.Key, "noop") {
@@ -185,9 +197,37 @@ func (r *Repo) goGit() *git.Repository {
 			}
 		}
 	}
-	r.gogit = repo
-	return repo
+	r.gogit = &goRepo{Storer: st}
+	return r.gogit
 }
+
+// goRepo reads objects and references in process through go-git's
+// storage. It stands for go-git's Repository, whose package brings every
+// transport (ssh, http) and their start-up cost into the binary.
+type goRepo struct{ Storer *filesystem.Storage }
+
+func (g *goRepo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
+	return object.GetCommit(g.Storer, h)
+}
+
+func (g *goRepo) TreeObject(h plumbing.Hash) (*object.Tree, error) {
+	return object.GetTree(g.Storer, h)
+}
+
+func (g *goRepo) BlobObject(h plumbing.Hash) (*object.Blob, error) {
+	return object.GetBlob(g.Storer, h)
+}
+
+// Reference reads a reference, following symbolic ones when resolved.
+func (g *goRepo) Reference(name plumbing.ReferenceName, resolved bool) (*plumbing.Reference, error) {
+	if resolved {
+		return storer.ResolveReference(g.Storer, name)
+	}
+	return g.Storer.Reference(name)
+}
+
+// References iterates every reference, unsorted.
+func (g *goRepo) References() (storer.ReferenceIter, error) { return g.Storer.IterReferences() }
 
 // UsesGoGit reports whether in-process object reads are available (false
 // means every read goes through the git binary).

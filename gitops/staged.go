@@ -1,11 +1,8 @@
 package gitops
 
 import (
-	"bufio"
 	"bytes"
-	"compress/zlib"
 	"encoding/hex"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -157,28 +154,12 @@ func (r *Repo) treeEntries(h string) ([]entry, bool) {
 // looseTree parses a loose tree object: "tree SIZE\0" then entries of
 // "MODE NAME\0" and a 20-byte object name.
 func (r *Repo) looseTree(h string) ([]entry, bool) {
-	if len(h) != 40 {
+	body, ok := r.looseObject(h, "tree")
+	if !ok {
 		return nil, false
 	}
-	f, err := os.Open(filepath.Join(r.CommonDir, "objects", h[:2], h[2:]))
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	zr, err := zlib.NewReader(bufio.NewReader(f))
-	if err != nil {
-		return nil, false
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, false
-	}
-	head, body, found := bytes.Cut(data, []byte{0})
-	size, serr := strconv.Atoi(string(bytes.TrimPrefix(head, []byte("tree "))))
-	if !found || !bytes.HasPrefix(head, []byte("tree ")) || serr != nil || size != len(body) {
-		return nil, false
-	}
-	var es []entry
+	size := len(body)
+	es := make([]entry, 0, size/40)
 	for len(body) > 0 {
 		sp := bytes.IndexByte(body, ' ')
 		if sp < 0 {

@@ -117,26 +117,47 @@ func Judge(in Input) (*Report, error) {
 	if len(in.Changes) == 0 {
 		return rep, nil
 	}
-	next, err := adr.Load(in.Next, adr.LoadOptions{Lazy: true, Cache: in.Cache})
+	// Both states are read by name, and only the changed records become
+	// records (the rest count by their names, for numbers): a one-record
+	// change costs the same in a log of ten or ten thousand. A root whose
+	// generated index or CURRENT view the change may affect is read
+	// whole, as those list every record.
+	var only []string
+	if !wholeLogs {
+		only = changedPaths(in.Changes)
+	}
+	next, err := adr.Load(in.Next, adr.LoadOptions{Lazy: true, NoSample: true, Only: only, Cache: in.Cache})
 	if err != nil {
 		return nil, err
+	}
+	if only != nil && listsRecords(in.Next, next, in.Changes) {
+		only = nil
+		if next, err = adr.Load(in.Next, adr.LoadOptions{Lazy: true, NoSample: true, Cache: in.Cache}); err != nil {
+			return nil, err
+		}
 	}
 	j := &judge{in: in, next: next, rep: rep, touched: map[*adr.Root]bool{}, moves: map[string]string{}}
 	if in.Base != nil {
 		// The base is read with the roots the change has, so discovery
 		// runs once (a root the change creates is simply empty there).
-		opt := adr.LoadOptions{Lazy: true, AllowMissing: true, Cache: in.Cache}
+		opt := adr.LoadOptions{Lazy: true, NoSample: true, Only: only, AllowMissing: true, Cache: in.Cache}
 		for _, r := range next.Roots {
 			opt.Roots = append(opt.Roots, r.Path)
+			opt.RootNames = append(opt.RootNames, r.Name)
 		}
 		if len(opt.Roots) == 0 {
-			opt = adr.LoadOptions{Lazy: true, Cache: in.Cache}
+			opt = adr.LoadOptions{Lazy: true, NoSample: true, Only: only, Cache: in.Cache}
 		}
 		cfg, err := adr.LoadConfig(in.Base)
 		if err != nil {
 			return nil, err
 		}
 		j.loadBase = func() (*adr.Log, error) { return adr.LoadWithConfig(in.Base, cfg, opt) }
+		// A change that only edits records has the base's names: the
+		// base is the next state's listing over the other contents.
+		if only != nil && onlyEdits(in.Changes) {
+			j.base, _ = next.Derive(in.Base, only)
+		}
 		// A change that only adds files needs the base only if a view
 		// turns stale (views loads it then): none of its paths is there.
 		if !onlyAdds(in.Changes) {
@@ -167,6 +188,10 @@ func Judge(in Input) (*Report, error) {
 	return rep, nil
 }
 
+// wholeLogs makes Judge list every record of both states (tests compare
+// the two ways).
+var wholeLogs = false
+
 type judge struct {
 	in         Input
 	next, base *adr.Log
@@ -196,6 +221,57 @@ func (j *judge) baseLog() (*adr.Log, error) {
 	return b, nil
 }
 
+// changedPaths are the paths a change touches, old and new.
+func changedPaths(changes []gitops.DiffEntry) []string {
+	out := make([]string, 0, len(changes))
+	for _, c := range changes {
+		out = append(out, c.Path)
+		if c.OldPath != "" {
+			out = append(out, c.OldPath)
+		}
+	}
+	return out
+}
+
+// listsRecords reports whether a root the change touches has a file that
+// lists all its records (a generated index, a CURRENT view and its
+// manifest) in the proposed state: judging those needs every record.
+func listsRecords(next fs.FS, l *adr.Log, changes []gitops.DiffEntry) bool {
+	for _, root := range l.Roots {
+		if root.File {
+			continue // a single-file log is read whole anyway
+		}
+		touched := false
+		for _, c := range changes {
+			touched = touched || inRoot(root, c.Path) || c.OldPath != "" && inRoot(root, c.OldPath)
+		}
+		if !touched {
+			continue
+		}
+		for _, name := range []string{root.IndexName(), view.CurrentFile, view.ManifestFile} {
+			if _, err := fs.Stat(next, root.Join(name)); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func inRoot(root *adr.Root, p string) bool {
+	d := root.Dir()
+	return d == "." || p == d || strings.HasPrefix(p, d+"/")
+}
+
+// onlyEdits reports whether every change edits a file in place.
+func onlyEdits(changes []gitops.DiffEntry) bool {
+	for _, c := range changes {
+		if c.Status != 'M' {
+			return false
+		}
+	}
+	return true
+}
+
 // onlyAdds reports whether every change creates its path (added or
 // copied): then no path of the change is in the base.
 func onlyAdds(changes []gitops.DiffEntry) bool {
@@ -210,8 +286,7 @@ func onlyAdds(changes []gitops.DiffEntry) bool {
 // rootOf is the next state's root holding p (a record or not).
 func (j *judge) rootOf(p string) *adr.Root {
 	for _, r := range j.next.Roots {
-		d := r.Dir()
-		if d == "." || p == d || strings.HasPrefix(p, d+"/") {
+		if inRoot(r, p) {
 			return r
 		}
 	}
@@ -499,15 +574,18 @@ func substanceChanges(was, now *adr.Record, moves map[string]string) ([]string, 
 // holds (archived records included) or another branch holds for a
 // different file.
 func (j *judge) duplicates() {
+	if len(j.added) == 0 {
+		return
+	}
 	branch := adr.ScanBranches(j.in.Branches, j.next.Roots)
 	for _, r := range j.added {
 		if !r.Numbered || r.Root == nil {
 			continue
 		}
 		var others []string
-		for _, o := range r.Root.Records {
-			if o != r && o.Numbered && o.Number == r.Number {
-				others = append(others, o.Path)
+		for _, p := range r.Root.Holders(r.Number) {
+			if p != r.Path {
+				others = append(others, p)
 			}
 		}
 		for _, b := range branch {

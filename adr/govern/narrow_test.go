@@ -1,0 +1,213 @@
+package govern
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/gitops"
+)
+
+// corpora is the folder of shared ADR corpora ($GIT_ADR_CORPORA, else
+// ../shared/corpora beside the module); the test skips without it, except
+// with CI=true.
+func corpora(t *testing.T) string {
+	t.Helper()
+	d := os.Getenv("GIT_ADR_CORPORA")
+	if d == "" {
+		d = filepath.Join("..", "..", "..", "shared", "corpora")
+	}
+	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("corpora not found at %s (CI=true: the corpora are required)", d)
+		}
+		t.Skipf("corpora not found at %s", d)
+	}
+	return d
+}
+
+// mapDir reads a folder's text files into a MapFS.
+func mapDir(t *testing.T, dir string) fstest.MapFS {
+	t.Helper()
+	m := fstest.MapFS{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		m[filepath.ToSlash(rel)] = &fstest.MapFile{Data: data}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// judgeBoth judges a change listing only the changed records and listing
+// every record, and fails when the two reports differ.
+func judgeBoth(t *testing.T, name string, base, next fstest.MapFS, changes ...gitops.DiffEntry) *Report {
+	t.Helper()
+	narrow, err := Judge(Input{Base: base, Next: next, Changes: changes})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	wholeLogs = true
+	whole, err := Judge(Input{Base: base, Next: next, Changes: changes})
+	wholeLogs = false
+	if err != nil {
+		t.Fatalf("%s (whole): %v", name, err)
+	}
+	if !reflect.DeepEqual(narrow, whole) {
+		t.Errorf("%s: judging the changed records only gives\n%+v\nlisting every record gives\n%+v", name, narrow.Problems, whole.Problems)
+	}
+	return narrow
+}
+
+func clone(m fstest.MapFS) fstest.MapFS {
+	out := make(fstest.MapFS, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// mutations are the changes judged on every sampled record: each the
+// next state and its diff.
+func mutations(base fstest.MapFS, r *adr.Record) map[string]func() (fstest.MapFS, []gitops.DiffEntry) {
+	p := r.Path
+	text := string(base[p].Data)
+	m := func(q string) []gitops.DiffEntry { return []gitops.DiffEntry{{Status: 'M', Path: q}} }
+	with := func(q, s string) fstest.MapFS {
+		n := clone(base)
+		n[q] = &fstest.MapFile{Data: []byte(s)}
+		return n
+	}
+	out := map[string]func() (fstest.MapFS, []gitops.DiffEntry){
+		"text appended": func() (fstest.MapFS, []gitops.DiffEntry) { return with(p, text+"\nOne more line.\n"), m(p) },
+		"title edited": func() (fstest.MapFS, []gitops.DiffEntry) {
+			return with(p, strings.Replace(text, r.Title, r.Title+" again", 1)), m(p)
+		},
+		"deleted": func() (fstest.MapFS, []gitops.DiffEntry) {
+			n := clone(base)
+			delete(n, p)
+			return n, []gitops.DiffEntry{{Status: 'D', Path: p}}
+		},
+		"archived": func() (fstest.MapFS, []gitops.DiffEntry) {
+			n := clone(base)
+			delete(n, p)
+			to := path.Join(path.Dir(p), adr.ArchiveDir, path.Base(p))
+			n[to] = base[p]
+			return n, []gitops.DiffEntry{{Status: 'R', OldPath: p, Path: to}}
+		},
+	}
+	for _, from := range []string{"Accepted", "Superseded", "Proposed", "Deprecated", "accepted", "superseded"} {
+		for _, to := range []string{"Rejected", "Accepted", "Proposed"} {
+			if from != to && strings.Contains(text, from) {
+				from, to := from, to
+				out["status "+from+" to "+to] = func() (fstest.MapFS, []gitops.DiffEntry) {
+					return with(p, strings.Replace(text, from, to, 1)), m(p)
+				}
+			}
+		}
+	}
+	if r.Numbered {
+		q := path.Join(path.Dir(p), fmt.Sprintf("%04d-a-copy.md", r.Number))
+		out["number taken"] = func() (fstest.MapFS, []gitops.DiffEntry) {
+			return with(q, text), []gitops.DiffEntry{{Status: 'A', Path: q}}
+		}
+		out["renumbered onto it"] = func() (fstest.MapFS, []gitops.DiffEntry) {
+			n := clone(base)
+			n[q] = base[p]
+			delete(n, p)
+			return n, []gitops.DiffEntry{{Status: 'R', OldPath: p, Path: q}}
+		}
+	}
+	return out
+}
+
+// Judging only the changed records (and those their relations name) gives
+// the same report as listing every record, on every corpus, for edits,
+// status changes, deletions, archival and numbers taken.
+func TestNarrowJudgeEqualsWhole(t *testing.T) {
+	dir := corpora(t)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		base := mapDir(t, filepath.Join(dir, e.Name()))
+		l, err := adr.Load(base, adr.LoadOptions{})
+		if err != nil {
+			continue // a corpus git-adr finds no log in
+		}
+		var files []*adr.Record
+		for _, r := range l.Records {
+			if !r.InLogFile() {
+				files = append(files, r)
+			}
+		}
+		step := max(1, len(files)/12)
+		for i := 0; i < len(files); i += step {
+			r := files[i]
+			for name, mk := range mutations(base, r) {
+				next, changes := mk()
+				judgeBoth(t, e.Name()+": "+r.Path+": "+name, base, next, changes...)
+				judged++
+			}
+		}
+	}
+	if judged == 0 {
+		t.Fatal("no change judged")
+	}
+}
+
+// The cases a narrow load must widen for: a superseded record's successor
+// named in the refusal, an ID two roots hold, a generated index and a
+// CURRENT view that list every record.
+func TestNarrowJudgeNeighbours(t *testing.T) {
+	base := fstest.MapFS{
+		"doc/adr/0001-use-postgresql.md": rec(1, "Use PostgreSQL", "Superseded", "We use PostgreSQL.", "Superseded by [3. Use MySQL](0003-use-mysql.md)"),
+		"doc/adr/0002-shard-orders.md":   rec(2, "Shard orders", "Superseded", "Shard by customer.", "Superseded by ADR-0003"),
+		"doc/adr/0003-use-mysql.md":      rec(3, "Use MySQL", "Accepted", "We use MySQL.", "Supersedes [1. Use PostgreSQL](0001-use-postgresql.md)"),
+		"doc/adr/0004-cache.md":          rec(4, "Cache", "Superseded", "Cache.", "Superseded by 2"),
+		"doc/adr/0005-more.md":           rec(5, "More", "Accepted", "More."),
+		"api/adr/0002-api-shape.md":      rec(2, "API shape", "Accepted", "REST."),
+		"api/adr/0003-api-auth.md":       rec(3, "API auth", "Accepted", "Tokens."),
+		".adr.toml":                      &fstest.MapFile{Data: []byte("[[roots]]\npath = \"doc/adr\"\n\n[[roots]]\npath = \"api/adr\"\n")},
+	}
+	for _, p := range []string{"doc/adr/0001-use-postgresql.md", "doc/adr/0002-shard-orders.md", "doc/adr/0004-cache.md"} {
+		next := clone(base)
+		next[p] = &fstest.MapFile{Data: []byte(strings.Replace(string(base[p].Data), "Superseded\n", "Accepted\n", 1))}
+		rep := judgeBoth(t, p+" accepted again", base, next, gitops.DiffEntry{Status: 'M', Path: p})
+		if len(rep.Problems) != 1 || rep.Problems[0].Rule != RuleLifecycle {
+			t.Errorf("%s accepted again: %v", p, rules(rep))
+		}
+	}
+	// A generated index and a CURRENT view read the whole root.
+	for _, extra := range []string{"doc/adr/INDEX.md", "doc/adr/CURRENT.md"} {
+		b := clone(base)
+		b[extra] = &fstest.MapFile{Data: []byte("# Index\n")}
+		next := clone(b)
+		next["doc/adr/0006-new.md"] = rec(6, "New", "Proposed", "New.")
+		judgeBoth(t, extra, b, next, gitops.DiffEntry{Status: 'A', Path: "doc/adr/0006-new.md"})
+	}
+	next := clone(base)
+	next["api/adr/0005-more.md"] = rec(5, "More", "Proposed", "x")
+	judgeBoth(t, "a number the other root holds", base, next, gitops.DiffEntry{Status: 'A', Path: "api/adr/0005-more.md"})
+}
