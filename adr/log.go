@@ -46,9 +46,11 @@ func Load(fsys fs.FS, opt LoadOptions) (*Log, error) {
 
 // LoadWithConfig is Load with an already read configuration.
 func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
-	if opt.Cache != nil {
+	if opt.Cache != nil && !(opt.Lazy && (opt.NoSample || opt.Only != nil)) {
 		// Read the cache file on the other core while discovery lists
-		// the roots: the first record read waits for it otherwise.
+		// the roots: the first record read waits for it otherwise. (A
+		// load that parses no sample reads few records, if any: the
+		// cache is read when one is.)
 		go opt.Cache.load()
 	}
 	memo := newDirMemo(fsys)

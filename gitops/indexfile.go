@@ -49,6 +49,10 @@ func decodeIndexFile(b []byte) (idx indexFile, ok bool) {
 		return indexFile{}, false // more entries than the file could hold
 	}
 	entries = make([]entry, 0, n)
+	// Names are cut from one copy of the file, and object names from
+	// one hexadecimal buffer: two allocations, not two per entry.
+	str := string(b)
+	hexes := make([]byte, 0, 2*hashLen*int(n))
 	pos := 12
 	var prev []byte
 	for i := uint32(0); i < n; i++ {
@@ -57,7 +61,7 @@ func decodeIndexFile(b []byte) (idx indexFile, ok bool) {
 			return indexFile{}, false
 		}
 		mode := binary.BigEndian.Uint32(b[pos+24 : pos+28])
-		hash := hex.EncodeToString(b[pos+40 : pos+40+hashLen])
+		hexes = hex.AppendEncode(hexes, b[pos+40:pos+40+hashLen])
 		flags := binary.BigEndian.Uint16(b[pos+40+hashLen : pos+42+hashLen])
 		pos += 42 + hashLen
 		var ita bool
@@ -71,6 +75,7 @@ func decodeIndexFile(b []byte) (idx indexFile, ok bool) {
 		}
 		stage := (flags >> 12) & 3
 		var name []byte
+		nameAt := -1 // where name lies in b, when it does (versions 2, 3)
 		if version == 4 {
 			// The name is the previous one less a varint count of bytes,
 			// then a NUL-terminated suffix; no padding.
@@ -90,7 +95,7 @@ func decodeIndexFile(b []byte) (idx indexFile, ok bool) {
 			if end < 0 {
 				return indexFile{}, false
 			}
-			name = b[pos : pos+end]
+			name, nameAt = b[pos:pos+end], pos
 			// Entries are padded with NULs to a multiple of eight bytes.
 			size := (pos + end - start + 8) &^ 7
 			pos = start + size
@@ -107,9 +112,20 @@ func decodeIndexFile(b []byte) (idx indexFile, ok bool) {
 		}
 		if stage != 0 {
 			idx.conflicted = true
+			hexes = hexes[:len(hexes)-2*hashLen]
 			continue // a conflict's stages 1-3: not what a commit would hold
 		}
-		entries = append(entries, entry{name: string(name), hash: hash, mode: filemode.FileMode(mode), intentToAdd: ita})
+		e := entry{mode: filemode.FileMode(mode), intentToAdd: ita}
+		if nameAt >= 0 {
+			e.name = str[nameAt : nameAt+len(name)]
+		} else {
+			e.name = string(name)
+		}
+		entries = append(entries, e)
+	}
+	hexStr := string(hexes)
+	for i := range entries {
+		entries[i].hash = hexStr[2*hashLen*i : 2*hashLen*(i+1)]
 	}
 	// Extensions: four-byte signature, four-byte size. An upper-case
 	// first letter marks an optional one (TREE, REUC, UNTR, ...).

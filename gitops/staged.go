@@ -63,9 +63,19 @@ func (r *Repo) stagedInProcess() ([]rawChange, []entry, bool) {
 	if valid[""] == commit.TreeHash.String() {
 		return nil, idx.entries, true // the index is HEAD's tree
 	}
-	// HEAD's files, less the folders whose tree the index still has.
-	headFiles := map[string]entry{}
+	// The index is sorted by path: HEAD's files are found in it by
+	// binary search, folder by folder, less the folders whose tree the
+	// index still has.
+	entries := idx.entries
+	for k := 1; k < len(entries); k++ {
+		if entries[k-1].name >= entries[k].name {
+			return nil, nil, false // not sorted: git would refuse it too
+		}
+	}
+	seen := make([]bool, len(entries))
 	same := map[string]bool{}
+	var changes []rawChange
+	added, deleted := false, false
 	var walk func(h string, dir string) bool
 	walk = func(h string, dir string) bool {
 		es, ok := r.treeEntries(h)
@@ -73,11 +83,8 @@ func (r *Repo) stagedInProcess() ([]rawChange, []entry, bool) {
 			return false
 		}
 		for _, e := range es {
-			p := e.name
-			if dir != "" {
-				p = dir + "/" + e.name
-			}
 			if e.mode == filemode.Dir {
+				p := joinPath(dir, e.name)
 				if valid[p] == e.hash {
 					same[p] = true
 					continue
@@ -87,44 +94,43 @@ func (r *Repo) stagedInProcess() ([]rawChange, []entry, bool) {
 				}
 				continue
 			}
-			headFiles[p] = entry{name: p, hash: e.hash, mode: e.mode}
+			k := sort.Search(len(entries), func(k int) bool { return cmpJoined(entries[k].name, dir, e.name) >= 0 })
+			if k == len(entries) || cmpJoined(entries[k].name, dir, e.name) != 0 {
+				if e.mode == filemode.Submodule {
+					return false
+				}
+				changes = append(changes, rawChange{DiffEntry: DiffEntry{Status: 'D', Path: joinPath(dir, e.name)}, oldMode: e.mode, oldHash: e.hash})
+				deleted = true
+				continue
+			}
+			seen[k] = true
+			now := entries[k]
+			if now.hash == e.hash && now.mode == e.mode {
+				continue
+			}
+			if e.mode == filemode.Submodule || now.mode == filemode.Submodule {
+				return false
+			}
+			status := byte('M')
+			if e.mode&0o170000 != now.mode&0o170000 {
+				status = 'T'
+			}
+			changes = append(changes, rawChange{DiffEntry: DiffEntry{Status: status, Path: now.name}, oldMode: e.mode, oldHash: e.hash})
 		}
 		return true
 	}
 	if !walk(commit.TreeHash.String(), "") {
 		return nil, nil, false
 	}
-	var changes []rawChange
-	added, deleted := false, false
-	for _, e := range idx.entries {
-		if inSameFolder(same, e.name) {
+	for k, e := range entries {
+		if seen[k] || inSameFolder(same, e.name) {
 			continue
 		}
-		old, inHead := headFiles[e.name]
-		delete(headFiles, e.name)
-		switch {
-		case !inHead:
-			changes = append(changes, rawChange{DiffEntry: DiffEntry{Status: 'A', Path: e.name}, oldHash: ZeroHash})
-			added = true
-		case old.hash != e.hash || old.mode != e.mode:
-			status := byte('M')
-			if old.mode&0o170000 != e.mode&0o170000 {
-				status = 'T'
-			}
-			changes = append(changes, rawChange{DiffEntry: DiffEntry{Status: status, Path: e.name}, oldMode: old.mode, oldHash: old.hash})
-		default:
-			continue
-		}
-		if old.mode == filemode.Submodule || e.mode == filemode.Submodule {
+		if e.mode == filemode.Submodule {
 			return nil, nil, false
 		}
-	}
-	for _, old := range headFiles {
-		if old.mode == filemode.Submodule {
-			return nil, nil, false
-		}
-		changes = append(changes, rawChange{DiffEntry: DiffEntry{Status: 'D', Path: old.name}, oldMode: old.mode, oldHash: old.hash})
-		deleted = true
+		changes = append(changes, rawChange{DiffEntry: DiffEntry{Status: 'A', Path: e.name}, oldHash: ZeroHash})
+		added = true
 	}
 	if added && deleted {
 		return nil, nil, false // git's rename detection decides
@@ -154,28 +160,39 @@ func (r *Repo) treeEntries(h string) ([]entry, bool) {
 // looseTree parses a loose tree object: "tree SIZE\0" then entries of
 // "MODE NAME\0" and a 20-byte object name.
 func (r *Repo) looseTree(h string) ([]entry, bool) {
-	body, ok := r.looseObject(h, "tree")
+	raw, ok := r.looseObject(h, "tree")
 	if !ok {
 		return nil, false
 	}
-	size := len(body)
-	es := make([]entry, 0, size/40)
+	// Names are cut from one string and object names from one
+	// hexadecimal buffer: a few allocations per tree, not two per entry.
+	body := string(raw)
+	es := make([]entry, 0, len(body)/40)
+	hexes := make([]byte, 0, len(body))
 	for len(body) > 0 {
-		sp := bytes.IndexByte(body, ' ')
-		if sp < 0 {
+		sp := strings.IndexByte(body, ' ')
+		if sp <= 0 || sp > 7 {
 			return nil, false
 		}
-		mode, err := strconv.ParseUint(string(body[:sp]), 8, 32)
-		if err != nil {
-			return nil, false
+		mode := uint32(0)
+		for _, c := range []byte(body[:sp]) {
+			if c < '0' || c > '7' {
+				return nil, false
+			}
+			mode = mode<<3 | uint32(c-'0')
 		}
 		body = body[sp+1:]
-		nul := bytes.IndexByte(body, 0)
+		nul := strings.IndexByte(body, 0)
 		if nul <= 0 || len(body) < nul+21 {
 			return nil, false
 		}
-		es = append(es, entry{name: string(body[:nul]), hash: hex.EncodeToString(body[nul+1 : nul+21]), mode: canonMode(uint32(mode))})
+		hexes = hex.AppendEncode(hexes, []byte(body[nul+1:nul+21]))
+		es = append(es, entry{name: body[:nul], mode: canonMode(mode)})
 		body = body[nul+21:]
+	}
+	hexStr := string(hexes)
+	for i := range es {
+		es[i].hash = hexStr[40*i : 40*(i+1)]
 	}
 	return es, true
 }
@@ -195,6 +212,41 @@ func canonMode(m uint32) filemode.FileMode {
 		return filemode.Executable
 	}
 	return filemode.Regular
+}
+
+// joinPath is dir/name ("" is the top).
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// cmpJoined compares s with joinPath(dir, name), byte by byte, without
+// building the path.
+func cmpJoined(s, dir, name string) int {
+	if dir == "" {
+		return strings.Compare(s, name)
+	}
+	if len(s) < len(dir) {
+		if c := strings.Compare(s, dir[:len(s)]); c != 0 {
+			return c
+		}
+		return -1
+	}
+	if c := strings.Compare(s[:len(dir)], dir); c != 0 {
+		return c
+	}
+	s = s[len(dir):]
+	switch {
+	case s == "":
+		return -1
+	case s[0] < '/':
+		return -1
+	case s[0] > '/':
+		return 1
+	}
+	return strings.Compare(s[1:], name)
 }
 
 // inSameFolder reports whether p lies in a folder whose tree HEAD and the

@@ -177,3 +177,17 @@ func TestStagedInProcessRandom(t *testing.T) {
 		t.Errorf("only %d of 40 rounds answered in process", answered)
 	}
 }
+
+// cmpJoined orders a path against dir/name exactly as comparing the
+// joined string would.
+func FuzzCmpJoined(f *testing.F) {
+	for _, s := range [][3]string{{"doc/adr/0001-a.md", "doc/adr", "0001-a.md"}, {"doc", "doc/adr", "x"}, {"doc/adr", "doc", "adr"},
+		{"doc-x/a", "doc", "a"}, {"doc.md", "doc", "a"}, {"a", "", "a"}, {"doc/", "doc", ""}, {"", "", ""}} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, s, dir, name string) {
+		if got, want := cmpJoined(s, dir, name), strings.Compare(s, joinPath(dir, name)); got != want {
+			t.Errorf("cmpJoined(%q, %q, %q) = %d, want %d", s, dir, name, got, want)
+		}
+	})
+}
