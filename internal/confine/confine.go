@@ -399,7 +399,13 @@ func (c *ConfinedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, relabel(err, "readdir", name)
 	}
 	defer f.Close()
-	es, err := readDir(d, f, !temp)
+	// A handle the FS keeps stats the entries later; a temporary one is
+	// closed on return, so Info opens the folder again, confined.
+	lstat := d.Lstat
+	if temp {
+		lstat = func(n string) (fs.FileInfo, error) { return c.Lstat(path.Join(name, n)) }
+	}
+	es, err := readDir(f, lstat)
 	if err != nil {
 		return nil, relabel(err, "readdir", name)
 	}

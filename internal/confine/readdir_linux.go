@@ -13,9 +13,9 @@ import (
 // leaves the stat to [fs.DirEntry.Info], so that a caller that stats the
 // files it reads (the parse cache) spreads those calls over its workers,
 // and one that needs only names and types makes none. An entry whose
-// type the file system does not report is stat'ed at once. keep says
-// whether d stays open after the call (Info needs it).
-func readDir(d *os.Root, f *os.File, keep bool) ([]fs.DirEntry, error) {
+// type the file system does not report is stat'ed at once. lstat stats
+// an entry by its name in the directory (Info calls it).
+func readDir(f *os.File, lstat func(name string) (fs.FileInfo, error)) ([]fs.DirEntry, error) {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return nil, err
@@ -59,9 +59,9 @@ func readDir(d *os.Root, f *os.File, keep bool) ([]fs.DirEntry, error) {
 				}
 			}
 			if s := string(name); s != "." && s != ".." {
-				e := &dirent{root: d, name: s, typ: direntMode(typ)}
-				if e.typ == unknownType || !keep {
-					fi, err := d.Lstat(s)
+				e := &dirent{lstat: lstat, name: s, typ: direntMode(typ)}
+				if e.typ == unknownType {
+					fi, err := lstat(s)
 					if err != nil {
 						if os.IsNotExist(err) {
 							continue // removed while listed, as os.ReadDir does
@@ -101,7 +101,7 @@ func direntMode(t uint8) fs.FileMode {
 
 // dirent is an entry of a directory listed by readDir.
 type dirent struct {
-	root *os.Root // the directory, to stat the entry in
+	lstat func(name string) (fs.FileInfo, error) // stats an entry of the directory
 	name string
 	typ  fs.FileMode
 	info fs.FileInfo // when stat'ed while listed
@@ -118,5 +118,5 @@ func (e *dirent) Info() (fs.FileInfo, error) {
 	if e.info != nil {
 		return e.info, nil
 	}
-	return e.root.Lstat(e.name)
+	return e.lstat(e.name)
 }

@@ -8,4 +8,6 @@ import (
 )
 
 // readDir lists the open directory f (see the Linux version).
-func readDir(_ *os.Root, f *os.File, _ bool) ([]fs.DirEntry, error) { return f.ReadDir(-1) }
+func readDir(f *os.File, _ func(string) (fs.FileInfo, error)) ([]fs.DirEntry, error) {
+	return f.ReadDir(-1)
+}
