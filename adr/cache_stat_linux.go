@@ -20,3 +20,13 @@ func fileStat(p string, e fs.DirEntry) (statKey, statEntry, bool) {
 	return statKey{path: p, dev: st.Dev, ino: st.Ino},
 		statEntry{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
 }
+
+// statSig is what detection remembers of a path it looked at.
+func statSig(fi fs.FileInfo) (pathSig, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return pathSig{}, false
+	}
+	return pathSig{dev: uint64(st.Dev), ino: st.Ino, mode: st.Mode, size: st.Size,
+		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
+}

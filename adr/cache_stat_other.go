@@ -9,3 +9,6 @@ import "io/fs"
 func fileStat(string, fs.DirEntry) (statKey, statEntry, bool) {
 	return statKey{}, statEntry{}, false
 }
+
+// statSig reports no stat data here: detection scans every time.
+func statSig(fs.FileInfo) (pathSig, bool) { return pathSig{}, false }

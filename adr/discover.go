@@ -120,7 +120,7 @@ func Discover(fsys fs.FS, cfg *Config, opt DiscoverOptions) (roots []*Root, note
 	if len(roots) > 0 {
 		return roots, notes, nil
 	}
-	found := detect(fsys)
+	found := detectRemembered(fsys, opt.Cache)
 	for _, p := range found {
 		src := "detected"
 		for _, c := range ConventionalDirs {

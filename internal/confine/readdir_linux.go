@@ -102,9 +102,9 @@ func direntMode(t uint8) fs.FileMode {
 // dirent is an entry of a directory listed by readDir.
 type dirent struct {
 	lstat func(name string) (fs.FileInfo, error) // stats an entry of the directory
-	name string
-	typ  fs.FileMode
-	info fs.FileInfo // when stat'ed while listed
+	name  string
+	typ   fs.FileMode
+	info  fs.FileInfo // when stat'ed while listed
 }
 
 func (e *dirent) Name() string      { return e.name }
