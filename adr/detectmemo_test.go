@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
@@ -161,4 +163,50 @@ func FuzzReadDetect(f *testing.F) {
 			t.Errorf("round trip: %v %v, then %v %v", found, probes, f2, p2)
 		}
 	})
+}
+
+// slowFS takes a while to read each file.
+type slowFS struct{ fs.FS }
+
+func (s slowFS) ReadFile(name string) ([]byte, error) {
+	time.Sleep(3 * time.Millisecond)
+	return fs.ReadFile(s.FS, name)
+}
+
+// A load that takes long reports the records read, ending at the total,
+// from one goroutine at a time; a quick one reports nothing.
+func TestLoadProgress(t *testing.T) {
+	files := fstest.MapFS{}
+	for i := 1; i <= 200; i++ {
+		files[fmt.Sprintf("doc/adr/%04d-d.md", i)] = &fstest.MapFile{Data: []byte(memoRec(fmt.Sprint(i), "D"))}
+	}
+	var mu sync.Mutex
+	var calls [][2]int
+	inside := 0
+	progress := func(done, total int) {
+		mu.Lock()
+		inside++
+		if inside > 1 {
+			t.Error("progress called from two goroutines at once")
+		}
+		calls = append(calls, [2]int{done, total})
+		inside--
+		mu.Unlock()
+	}
+	few := fstest.MapFS{}
+	for i := 1; i <= 20; i++ {
+		few[fmt.Sprintf("doc/adr/%04d-d.md", i)] = files[fmt.Sprintf("doc/adr/%04d-d.md", i)]
+	}
+	if _, err := Load(few, LoadOptions{Progress: progress}); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 0 {
+		t.Errorf("a quick load reported %d times", len(calls))
+	}
+	if _, err := Load(slowFS{files}, LoadOptions{Progress: progress}); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) == 0 || calls[len(calls)-1] != [2]int{200, 200} {
+		t.Errorf("a slow load reported %v, want the last call at 200/200", calls)
+	}
 }

@@ -53,6 +53,10 @@ type DiscoverOptions struct {
 	// the few files a commit changes in a long log. Nil makes every
 	// record.
 	Only []string
+	// Progress, when set, is told how many of a folder's records have
+	// been read, once reading them has taken a while (a cold parse of a
+	// long log); never from two goroutines at once.
+	Progress func(done, total int)
 	// Cache, when set, is the parse cache records are taken from and
 	// added to (see [Cache]); nil parses every record read.
 	Cache *Cache

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -214,7 +215,7 @@ func (root *Root) scanRecords(fsys fs.FS, opt LoadOptions) error {
 		return fmt.Errorf("read ADR root %q: %w", root.Dir(), err)
 	}
 	root.Exists = true
-	live, err := root.readRecords(fsys, dir, entries, false, lazy, sample, only, cache)
+	live, err := root.readRecords(fsys, dir, entries, false, lazy, sample, only, cache, opt.Progress)
 	if err != nil {
 		return err
 	}
@@ -229,7 +230,7 @@ func (root *Root) scanRecords(fsys fs.FS, opt LoadOptions) error {
 		if err != nil {
 			return fmt.Errorf("read archive %q: %w", adir, err)
 		}
-		archived, err := root.readRecords(fsys, adir, aentries, true, lazy, sample, only, cache)
+		archived, err := root.readRecords(fsys, adir, aentries, true, lazy, sample, only, cache, opt.Progress)
 		if err != nil {
 			return err
 		}
@@ -243,7 +244,7 @@ func (root *Root) scanRecords(fsys fs.FS, opt LoadOptions) error {
 			if err != nil {
 				return fmt.Errorf("read archive %q: %w", ydir, err)
 			}
-			archived, err := root.readRecords(fsys, ydir, yentries, true, lazy, sample, only, cache)
+			archived, err := root.readRecords(fsys, ydir, yentries, true, lazy, sample, only, cache, opt.Progress)
 			if err != nil {
 				return err
 			}
@@ -292,6 +293,27 @@ func specialFileReason(m fs.FileMode) string {
 	return "not a regular file"
 }
 
+// progressDelay is how long a folder's records are read before progress
+// is reported: a load from the parse cache ends before it.
+const progressDelay = 200 * time.Millisecond
+
+// progressReport counts the records a folder's workers have read and
+// reports them, from one worker at a time, once reading takes long.
+type progressReport struct {
+	start time.Time
+	mu    sync.Mutex
+	n     int
+}
+
+func (r *progressReport) done(progress func(done, total int), total int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n++
+	if time.Since(r.start) >= progressDelay {
+		progress(r.n, total)
+	}
+}
+
 // unlisted is a record known by its name only (see LoadOptions.Only).
 type unlisted struct {
 	path string
@@ -304,7 +326,7 @@ type unlisted struct {
 // readRecords reads the records among a folder's entries. A lazy read
 // parses a sample of sample records; with only set, it makes records for
 // those paths alone and keeps the others' names (root.unlisted).
-func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool, sample int, only map[string]bool, cache *Cache) ([]*Record, error) {
+func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool, sample int, only map[string]bool, cache *Cache, progress func(done, total int)) ([]*Record, error) {
 	type cand struct {
 		name string
 		fn   fileName
@@ -401,6 +423,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		toRead = append(toRead, i)
 	}
 	now := cacheNow()
+	rep := progressReport{start: time.Now()}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	workers := min(runtime.GOMAXPROCS(0), 8, max(len(toRead), 1))
@@ -411,6 +434,9 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			for i := range next {
 				p := candPath(i)
 				rec, err := readRecord(fsys, p, cands[i].entry, cache, now)
+				if progress != nil {
+					rep.done(progress, len(toRead))
+				}
 				if err != nil {
 					errs[i] = err
 					continue

@@ -159,7 +159,10 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 		}
 	}
 	cache := e.parseCache(r)
-	l, err := adr.Load(fsys, adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy, Cache: cache})
+	// A cold load of a long log parses for seconds: a terminal sees it.
+	progress, done := terminalProgress(e.Err, "reading records")
+	l, err := adr.Load(fsys, adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy, Cache: cache, Progress: progress})
+	done()
 	// A cache that cannot be written costs time in later runs, nothing else.
 	_ = cache.Save()
 	if err != nil {
