@@ -119,6 +119,19 @@ func (r *Record) SourceSHA256() [32]byte {
 	return sha256.Sum256(r.Text().Src)
 }
 
+// releaseText lets go of the text of a record the parse cache served,
+// which is read again from its file (and checked against its blob) if it
+// is used again: for a pass over every record of a long log that needs
+// each text once (check). A record parsed in this process keeps its text.
+func (r *Record) releaseText() {
+	s := r.src
+	if s == nil || r.text == nil || r.text != s.text {
+		return
+	}
+	r.text = nil
+	r.src = &lazySource{fsys: s.fsys, path: s.path, blob: s.blob, verify: s.verify, log: s.log}
+}
+
 func (s *lazySource) load(r *Record) {
 	data, err := fs.ReadFile(s.fsys, s.path)
 	if err == nil && (!s.verify || gitBlobHash(data) == s.blob) {

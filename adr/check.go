@@ -186,6 +186,9 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 	for _, r := range l.Records {
 		c.record(r)
 		c.links(r)
+		// Each text is needed once here: a long log's texts are not
+		// all held at once.
+		r.releaseText()
 	}
 	for _, root := range l.Roots {
 		c.skipped(root)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Text is the lossless source of a record: the exact bytes plus a line
@@ -50,6 +51,7 @@ const (
 // NewText indexes src. It never fails: any byte sequence is a Text.
 func NewText(src []byte) *Text {
 	t := &Text{Src: src, EOL: "\n"}
+	t.Lines = make([]Line, 0, bytes.Count(src, []byte{'\n'})+1)
 	t.BOM = bytes.HasPrefix(src, []byte("\xef\xbb\xbf"))
 	crlf, lf := 0, 0
 	start := 0
@@ -98,12 +100,16 @@ func (t *Text) LineEOL(i int) string {
 }
 
 func (t *Text) classify() {
+	// The lines are looked at, never kept: a view of the bytes, not a
+	// copy of each line.
+	src := unsafe.String(unsafe.SliceData(t.Src), len(t.Src))
+	line := func(i int) string { return src[t.Lines[i].Start:t.Lines[i].End] }
 	n := len(t.Lines)
 	i := 0
 	// Front matter: "---" on the first line, closed by "---" or "...".
-	if n > 0 && strings.TrimRight(t.LineText(0), " \t") == "---" {
+	if n > 0 && strings.TrimRight(line(0), " \t") == "---" {
 		for j := 1; j < n; j++ {
-			s := strings.TrimRight(t.LineText(j), " \t")
+			s := strings.TrimRight(line(j), " \t")
 			if s == "---" || s == "..." {
 				for k := 0; k <= j; k++ {
 					t.Lines[k].Kind = LineFrontMatter
@@ -117,7 +123,7 @@ func (t *Text) classify() {
 	inComment := false
 	opened := -1 // the line that opened the current fence or comment
 	for ; i < n; i++ {
-		s := t.LineText(i)
+		s := line(i)
 		trimmed := strings.TrimLeft(s, " ")
 		indent := len(s) - len(trimmed)
 		switch {
