@@ -171,11 +171,18 @@ func readDetect(file string) (found []string, probes []probe, ok bool) {
 	}
 	n := d.count()
 	for i := 0; i < n && d.ok(); i++ {
-		found = append(found, d.string())
+		f := d.string()
+		if f != "" && !fs.ValidPath(f) {
+			return nil, nil, false // not a path detection finds: forged or damaged
+		}
+		found = append(found, f)
 	}
 	n = d.count()
 	for i := 0; i < n && d.ok(); i++ {
 		p := probe{path: d.string()}
+		if !fs.ValidPath(p.path) {
+			return nil, nil, false
+		}
 		p.sig.dev, p.sig.ino = d.uvarint(), d.uvarint()
 		p.sig.mode, p.sig.size = uint32(d.uvarint()), int64(d.uvarint())
 		p.sig.mtime, p.sig.ctime = int64(d.uvarint()), int64(d.uvarint())

@@ -210,3 +210,23 @@ func TestLoadProgress(t *testing.T) {
 		t.Errorf("a slow load reported %v, want the last call at 200/200", calls)
 	}
 }
+
+// A memo naming a path outside the work tree (forged, or damaged in a way
+// the checksum passes) is never trusted.
+func TestDetectMemoForged(t *testing.T) {
+	file := filepath.Join(t.TempDir(), detectFile)
+	for _, bad := range [][]string{{"../etc"}, {"/etc"}, {"doc/../../x"}} {
+		if err := os.WriteFile(file, encodeDetect(bad, []probe{{".", pathSig{ino: 1}}}), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if found, _, ok := readDetect(file); ok {
+			t.Errorf("a memo finding %v was read: %v", bad, found)
+		}
+	}
+	if err := os.WriteFile(file, encodeDetect([]string{"doc/adr"}, []probe{{"../up", pathSig{}}}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := readDetect(file); ok {
+		t.Error("a memo probing a path outside the tree was read")
+	}
+}
