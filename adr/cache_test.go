@@ -587,21 +587,38 @@ func TestLazyEnsure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lazy, err := Load(os.DirFS(dir), LoadOptions{Lazy: true})
-		if err != nil {
+		// Without a cache, and through a warm one (by stat data).
+		laterClock(t)
+		cacheDir := t.TempDir()
+		warm := OpenCache(cacheDir, false)
+		if _, err := Load(os.DirFS(dir), LoadOptions{Cache: warm}); err != nil {
 			t.Fatal(err)
 		}
-		if len(lazy.Records) != len(full.Records) {
-			t.Fatalf("%s: lazy load has %d records, full %d", dir, len(lazy.Records), len(full.Records))
-		}
-		for i, r := range lazy.Records {
-			if err := lazy.Ensure(r); err != nil {
+		saveAged(t, warm)
+		for _, cache := range []*Cache{nil, OpenCache(cacheDir, true)} {
+			lazy, err := Load(os.DirFS(dir), LoadOptions{Lazy: true, Cache: cache})
+			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := view(r), view(full.Records[i]); got != want {
-				t.Errorf("%s: %s differs after Ensure:\n%s\nwant\n%s", dir, r.Path, got, want)
+			if len(lazy.Records) != len(full.Records) {
+				t.Fatalf("%s: lazy load has %d records, full %d", dir, len(lazy.Records), len(full.Records))
 			}
-			n++
+			served := 0
+			for i, r := range lazy.Records {
+				if err := lazy.Ensure(r); err != nil {
+					t.Fatal(err)
+				}
+				if r.src != nil {
+					served++ // from the cache: the text is read when used
+				}
+				if got, want := view(r), view(full.Records[i]); got != want {
+					t.Errorf("%s: %s differs after Ensure (cache %v):\n%s\nwant\n%s", dir, r.Path, cache != nil, got, want)
+				}
+				n++
+			}
+			if cache != nil && served == 0 && len(lazy.Records) > 0 {
+				t.Errorf("%s: Ensure served no record from the cache", dir)
+			}
 		}
 	}
 	if n == 0 {

@@ -92,12 +92,31 @@ func (l *Log) Ensure(r *Record) error {
 	if !r.lazy {
 		return nil
 	}
-	data, err := fs.ReadFile(l.FS, r.Path)
-	if err != nil {
-		return fmt.Errorf("read %q: %w", r.Path, err)
+	var n *Record
+	if c := l.Options.Cache; c != nil {
+		// As a whole load reads it: from the parse cache by the blob the
+		// entry names or by the file's stat data, else parsed (and kept).
+		if fi, err := fs.Stat(l.FS, r.Path); err == nil && fi.Mode().IsRegular() {
+			e, ok := fi.(fs.DirEntry)
+			if !ok {
+				e = fs.FileInfoToDirEntry(fi)
+			}
+			if n, err = readRecord(l.FS, r.Path, e, c, cacheNow()); err != nil {
+				return err
+			}
+			if n.src != nil {
+				n.src.log = l
+			}
+		}
 	}
-	n := Parse(data)
-	n.ID, n.Number, n.Numbered, n.Path, n.Root, n.Archived = r.ID, r.Number, r.Numbered, r.Path, r.Root, r.Archived
+	if n == nil {
+		data, err := fs.ReadFile(l.FS, r.Path)
+		if err != nil {
+			return fmt.Errorf("read %q: %w", r.Path, err)
+		}
+		n = Parse(data)
+	}
+	n.ID, n.Number, n.Numbered, n.Suffix, n.Path, n.Root, n.Archived = r.ID, r.Number, r.Numbered, r.Suffix, r.Path, r.Root, r.Archived
 	n.settleTitle(nameOf(r.Path))
 	*r = *n
 	r.assignUnitIDs()
