@@ -112,7 +112,9 @@ func (r *Report) Blocked() bool {
 }
 
 // Judge applies every rule to the change.
-func Judge(in Input) (*Report, error) {
+func Judge(in Input) (*Report, error) { return judgeChange(in, !wholeLogs) }
+
+func judgeChange(in Input, narrow bool) (*Report, error) {
 	rep := &Report{Problems: []Problem{}}
 	if len(in.Changes) == 0 {
 		return rep, nil
@@ -123,20 +125,24 @@ func Judge(in Input) (*Report, error) {
 	// generated index or CURRENT view the change may affect is read
 	// whole, as those list every record.
 	var only []string
-	if !wholeLogs {
+	if narrow {
 		only = changedPaths(in.Changes)
 	}
 	next, err := adr.Load(in.Next, adr.LoadOptions{Lazy: true, NoSample: true, Only: only, Cache: in.Cache})
 	if err != nil {
 		return nil, err
 	}
-	if only != nil && listsRecords(in.Next, next, in.Changes) {
-		only = nil
-		if next, err = adr.Load(in.Next, adr.LoadOptions{Lazy: true, NoSample: true, Cache: in.Cache}); err != nil {
-			return nil, err
+	var indexed []*adr.Root // roots whose index only a changed row could change
+	if only != nil {
+		whole := false
+		if whole, indexed = listsRecords(in.Next, next, in.Changes); whole {
+			only, indexed = nil, nil
+			if next, err = adr.Load(in.Next, adr.LoadOptions{Lazy: true, NoSample: true, Cache: in.Cache}); err != nil {
+				return nil, err
+			}
 		}
 	}
-	j := &judge{in: in, next: next, rep: rep, touched: map[*adr.Root]bool{}, moves: map[string]string{}}
+	j := &judge{in: in, next: next, rep: rep, touched: map[*adr.Root]bool{}, moves: map[string]string{}, unindexed: map[string]bool{}}
 	if in.Base != nil {
 		// The base is read with the roots the change has, so discovery
 		// runs once (a root the change creates is simply empty there).
@@ -164,6 +170,22 @@ func Judge(in Input) (*Report, error) {
 			if j.base, err = j.baseLog(); err != nil {
 				return nil, err
 			}
+		}
+	}
+	// An index lists every record of its root; an edit that keeps what
+	// the index shows of the edited records (title, status, date, links)
+	// cannot change it, and the index is left alone. Any other edit reads
+	// the two states whole.
+	if len(indexed) > 0 {
+		same, err := j.sameRows(indexed)
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			return judgeChange(in, false)
+		}
+		for _, r := range indexed {
+			j.unindexed[r.Path] = true
 		}
 	}
 	for _, c := range j.noteMoves(j.pairMoves(in.Changes)) {
@@ -204,6 +226,9 @@ type judge struct {
 	touched map[*adr.Root]bool
 	// moves are the files the change moves, old path to new.
 	moves map[string]string
+	// unindexed are the roots (by path) whose index the change cannot
+	// alter, left unchecked.
+	unindexed map[string]bool
 }
 
 func (j *judge) add(p Problem) { j.rep.Problems = append(j.rep.Problems, p) }
@@ -235,26 +260,76 @@ func changedPaths(changes []gitops.DiffEntry) []string {
 
 // listsRecords reports whether a root the change touches has a file that
 // lists all its records (a generated index, a CURRENT view and its
-// manifest) in the proposed state: judging those needs every record.
-func listsRecords(next fs.FS, l *adr.Log, changes []gitops.DiffEntry) bool {
+// manifest) in the proposed state: judging those needs every record
+// (whole). indexed are the roots with an index whose change is only edits
+// of records the load listed: their index needs every record only if an
+// edit changes the rows of those records (see judge.sameRows).
+func listsRecords(next fs.FS, l *adr.Log, changes []gitops.DiffEntry) (whole bool, indexed []*adr.Root) {
 	for _, root := range l.Roots {
 		if root.File {
 			continue // a single-file log is read whole anyway
 		}
-		touched := false
+		touched, edits := false, true
 		for _, c := range changes {
-			touched = touched || inRoot(root, c.Path) || c.OldPath != "" && inRoot(root, c.OldPath)
+			in := inRoot(root, c.Path) || c.OldPath != "" && inRoot(root, c.OldPath)
+			touched = touched || in
+			if in && (c.Status != 'M' || l.ByPath(c.Path) == nil) {
+				edits = false // an added, removed or moved file, or no record
+			}
 		}
 		if !touched {
 			continue
 		}
-		for _, name := range []string{root.IndexName(), view.CurrentFile, view.ManifestFile} {
+		for _, name := range []string{view.CurrentFile, view.ManifestFile} {
 			if _, err := fs.Stat(next, root.Join(name)); err == nil {
-				return true
+				return true, nil
+			}
+		}
+		if _, err := fs.Stat(next, root.Join(root.IndexName())); err == nil {
+			if !edits {
+				return true, nil
+			}
+			indexed = append(indexed, root)
+		}
+	}
+	return false, indexed
+}
+
+// sameRows reports whether every edited record of the roots keeps what an
+// index shows of it.
+func (j *judge) sameRows(roots []*adr.Root) (bool, error) {
+	if j.base == nil {
+		return false, nil
+	}
+	for _, c := range j.in.Changes {
+		in := false
+		for _, r := range roots {
+			in = in || inRoot(r, c.Path)
+		}
+		if !in {
+			continue
+		}
+		now, was := j.next.ByPath(c.Path), j.base.ByPath(c.Path)
+		if now == nil || was == nil {
+			return false, nil
+		}
+		if err := j.next.Ensure(now); err != nil {
+			return false, err
+		}
+		if err := j.base.Ensure(was); err != nil {
+			return false, err
+		}
+		if now.Title != was.Title || now.Status != was.Status || now.Date != was.Date || len(now.Relations) != len(was.Relations) {
+			return false, nil
+		}
+		for i := range now.Relations {
+			a, b := now.Relations[i], was.Relations[i]
+			if a.Type != b.Type || a.Label != b.Label || a.Target != b.Target || a.TargetID != b.TargetID {
+				return false, nil
 			}
 		}
 	}
-	return false
+	return true, nil
 }
 
 func inRoot(root *adr.Root, p string) bool {
@@ -657,7 +732,7 @@ func baseRoot(l *adr.Log, r *adr.Root) *adr.Root {
 func (j *judge) indexes() error {
 	var roots []*adr.Root
 	for _, root := range j.next.Roots {
-		if j.touched[root] {
+		if j.touched[root] && !j.unindexed[root.Path] {
 			if _, err := fs.Stat(j.in.Next, root.Join(root.IndexName())); err == nil {
 				roots = append(roots, root)
 			}

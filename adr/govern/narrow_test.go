@@ -211,3 +211,46 @@ func TestNarrowJudgeNeighbours(t *testing.T) {
 	next["api/adr/0005-more.md"] = rec(5, "More", "Proposed", "x")
 	judgeBoth(t, "a number the other root holds", base, next, gitops.DiffEntry{Status: 'A', Path: "api/adr/0005-more.md"})
 }
+
+// A root with a generated index: an edit that keeps every row the index
+// shows leaves the index alone (and lists no other record); an edit of a
+// title regenerates it, from every record.
+func TestNarrowJudgeIndex(t *testing.T) {
+	base := fstest.MapFS{}
+	for i := 1; i <= 30; i++ {
+		base[fmt.Sprintf("doc/adr/%04d-d%d.md", i, i)] = rec(i%100, fmt.Sprintf("Decision %d", i), "Proposed", "D.")
+	}
+	l, err := adr.Load(base, adr.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base["doc/adr/INDEX.md"] = &fstest.MapFile{Data: adr.RenderIndex(l.Roots[0], l)}
+	p := "doc/adr/0007-d7.md"
+	body := clone(base)
+	body[p] = &fstest.MapFile{Data: append(append([]byte(nil), base[p].Data...), "\nMore detail.\n"...)}
+	if rep := judgeBoth(t, "a body edit", base, body, gitops.DiffEntry{Status: 'M', Path: p}); len(rep.Fixes) != 0 || len(rep.Problems) != 0 {
+		t.Errorf("a body edit: fixes %v, problems %v", rep.Fixes, rules(rep))
+	}
+	title := clone(base)
+	title[p] = &fstest.MapFile{Data: []byte(strings.Replace(string(base[p].Data), "Decision 7", "Decision seven", 1))}
+	rep := judgeBoth(t, "a title edit", base, title, gitops.DiffEntry{Status: 'M', Path: p})
+	if len(rep.Fixes) != 1 || !strings.Contains(string(rep.Fixes[0].Content), "Decision seven") || !strings.Contains(string(rep.Fixes[0].Content), "Decision 30") {
+		t.Errorf("a title edit: fixes %+v", rep.Fixes)
+	}
+	// An index already stale before the commit is the next row-changing
+	// commit's to fix (and `git adr check`'s to report), not a body edit's.
+	stale := clone(base)
+	stale["doc/adr/INDEX.md"] = &fstest.MapFile{Data: []byte(strings.Replace(string(base["doc/adr/INDEX.md"].Data), "Decision 3 ", "Decision three ", 1))}
+	if string(stale["doc/adr/INDEX.md"].Data) == string(base["doc/adr/INDEX.md"].Data) {
+		t.Fatal("the stale index is the fresh one")
+	}
+	staleNext := clone(stale)
+	staleNext[p] = body[p]
+	narrow, err := Judge(Input{Base: stale, Next: staleNext, Changes: []gitops.DiffEntry{{Status: 'M', Path: p}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(narrow.Fixes) != 0 {
+		t.Errorf("a body edit rewrote an index that was stale before it: %+v", narrow.Fixes)
+	}
+}
