@@ -395,9 +395,14 @@ const iso639_1 = " aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo b
 func notALog(name string) bool { return mirrorName(name) || specialFolder(name) != "" }
 
 // leadSaysADR reports a file-name lead that names ADRs ("adr-",
-// "ODH-ADR-"), as record names at the repository root must.
+// "ODH-ADR-") or decision records ("DR_", "DDR-"), as record names at the
+// repository root must.
 func leadSaysADR(lead string) bool {
 	l := strings.ToLower(lead)
+	switch strings.TrimRight(l, "-_. ") {
+	case "dr", "ddr":
+		return true
+	}
 	return strings.HasPrefix(l, "adr") || strings.Contains(l, "-adr") || strings.Contains(l, "_adr")
 }
 

@@ -223,6 +223,11 @@ func TestLoadConventions(t *testing.T) {
 			"adr-002-config.md":   file(lines("# Architecture Decision Record: Config", "", "## Context", "", "x", "", "## Decision", "", "y", "", "## Status", "", "PROPOSED")),
 			"README.md":           file("# Project\n"),
 		}, "ADR-001 ADR-002", func(r *Root) bool { return r.Path == "" && r.Lead == "adr-" && r.Digits == 3 }},
+		{"DR_NNNN_ decision records at the repository root", fstest.MapFS{
+			"DR_0001_blocking-upload.md": file(lines("# 0001: Blocking upload", "", "- **Status:** Accepted, 2016-11-23", "", "## Context", "", "x", "", "## Decision", "", "y")),
+			"DR_0002_map-upgrades.md":    file(lines("# 0002: Map upgrades", "", "- **Status:** Proposed", "", "## Context", "", "x", "", "## Decision", "", "y")),
+			"README.md":                  file("# Decision records\n"),
+		}, "ADR-0001 ADR-0002", func(r *Root) bool { return r.Path == "" && r.Lead == "DR_" }},
 		{"unpadded ADR-N.md", fstest.MapFS{
 			"adr/ADR-1.md":  file(lines("# One", "", "| Metadata | Value |", "|---|---|", "| Status | Approved |")),
 			"adr/ADR-2.md":  file(lines("# Two", "", "| Metadata | Value |", "|---|---|", "| Status | Approved |")),
