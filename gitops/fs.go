@@ -18,7 +18,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // WorktreeFS is the work tree as saved on disk, confined to it: see
@@ -44,9 +43,9 @@ func (r *Repo) TreeFS(rev string) (fs.FS, error) {
 		if c, ok := r.headCommit(); ok {
 			rev = c
 			if g := r.goGit(); g != nil {
-				if co, err := g.CommitObject(plumbing.NewHash(c)); err == nil {
-					if t, err := co.Tree(); err == nil {
-						return newLazyFS(goGitLister(t), r.readBlob), nil
+				if t, err := g.commitTree(plumbing.NewHash(c)); err == nil {
+					if _, ok := r.treeEntries(t); ok {
+						return newLazyFS(r.treeLister(t), r.readBlob), nil
 					}
 				}
 			}
@@ -57,9 +56,8 @@ func (r *Repo) TreeFS(rev string) (fs.FS, error) {
 		return nil, err
 	}
 	if g := r.goGit(); g != nil {
-		t, err := g.TreeObject(plumbing.NewHash(hash))
-		if err == nil {
-			return newLazyFS(goGitLister(t), r.readBlob), nil
+		if _, ok := r.treeEntries(hash); ok {
+			return newLazyFS(r.treeLister(hash), r.readBlob), nil
 		}
 	}
 	return newLazyFS(r.lsTreeLister(hash), r.readBlob), nil
@@ -202,22 +200,46 @@ type entry struct {
 
 func (e entry) isDir() bool { return e.mode == filemode.Dir }
 
-func goGitLister(root *object.Tree) func(string) ([]entry, error) {
-	return func(dir string) ([]entry, error) {
-		t := root
+// treeLister lists the folders of a tree in process: a folder is found
+// from its parent's listing (newLazyFS keeps each listing).
+func (r *Repo) treeLister(root string) func(string) ([]entry, error) {
+	var list func(string) ([]entry, error)
+	var mu sync.Mutex
+	seen := map[string][]entry{}
+	list = func(dir string) ([]entry, error) {
+		mu.Lock()
+		es, ok := seen[dir]
+		mu.Unlock()
+		if ok {
+			return es, nil
+		}
+		h := root
 		if dir != "." {
-			sub, err := root.Tree(dir)
+			parent, base := splitClean(dir)
+			pes, err := list(parent)
 			if err != nil {
+				return nil, err
+			}
+			h = ""
+			for _, e := range pes {
+				if e.name == base && e.mode == filemode.Dir {
+					h = e.hash
+				}
+			}
+			if h == "" {
 				return nil, fs.ErrNotExist
 			}
-			t = sub
 		}
-		es := make([]entry, 0, len(t.Entries))
-		for _, e := range t.Entries {
-			es = append(es, entry{name: e.Name, hash: e.Hash.String(), mode: e.Mode})
+		es, ok = r.treeEntries(h)
+		if !ok {
+			return nil, fs.ErrNotExist
 		}
+		mu.Lock()
+		seen[dir] = es
+		mu.Unlock()
 		return es, nil
 	}
+	return list
 }
 
 func (r *Repo) lsTreeLister(tree string) func(string) ([]entry, error) {
@@ -254,12 +276,8 @@ func (r *Repo) readBlob(hash string) ([]byte, error) {
 		if b, ok := r.looseObject(hash, "blob"); ok {
 			return b, nil
 		}
-		if b, err := g.BlobObject(plumbing.NewHash(hash)); err == nil {
-			rd, err := b.Reader()
-			if err == nil {
-				defer rd.Close()
-				return io.ReadAll(rd)
-			}
+		if b, err := g.object(plumbing.BlobObject, plumbing.NewHash(hash)); err == nil {
+			return b, nil
 		}
 	}
 	return r.batch().read(hash)

@@ -19,8 +19,10 @@ package gitops
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,7 +33,6 @@ import (
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
@@ -206,16 +207,44 @@ func (r *Repo) goGit() *goRepo {
 // transport (ssh, http) and their start-up cost into the binary.
 type goRepo struct{ Storer *filesystem.Storage }
 
-func (g *goRepo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
-	return object.GetCommit(g.Storer, h)
+// object reads an object of the given type, packed or loose, whole.
+func (g *goRepo) object(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	o, err := g.Storer.EncodedObject(t, h)
+	if err != nil {
+		return nil, err
+	}
+	if o.Type() != t {
+		return nil, plumbing.ErrObjectNotFound
+	}
+	rd, err := o.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
 }
 
-func (g *goRepo) TreeObject(h plumbing.Hash) (*object.Tree, error) {
-	return object.GetTree(g.Storer, h)
+// commitTree is the tree a commit names: its first header line,
+// "tree <name>".
+func (g *goRepo) commitTree(h plumbing.Hash) (string, error) {
+	body, err := g.object(plumbing.CommitObject, h)
+	if err != nil {
+		return "", err
+	}
+	return commitTreeOf(body)
 }
 
-func (g *goRepo) BlobObject(h plumbing.Hash) (*object.Blob, error) {
-	return object.GetBlob(g.Storer, h)
+// commitTreeOf reads "tree <40 hex digits>\n" at the start of a commit.
+func commitTreeOf(body []byte) (string, error) {
+	const head = "tree "
+	if len(body) < len(head)+41 || string(body[:len(head)]) != head || body[len(head)+40] != '\n' {
+		return "", fmt.Errorf("commit object without a tree line")
+	}
+	t := string(body[len(head) : len(head)+40])
+	if _, err := hex.DecodeString(t); err != nil {
+		return "", fmt.Errorf("commit object with a bad tree name %q", t)
+	}
+	return t, nil
 }
 
 // Reference reads a reference, following symbolic ones when resolved.

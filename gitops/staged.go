@@ -12,7 +12,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // stagedInProcess is `git diff --cached --raw -M` computed in process,
@@ -52,7 +51,7 @@ func (r *Repo) stagedInProcess() ([]rawChange, []entry, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	commit, err := g.CommitObject(plumbing.NewHash(head))
+	headTree, err := g.commitTree(plumbing.NewHash(head))
 	if err != nil {
 		return nil, nil, false
 	}
@@ -60,7 +59,7 @@ func (r *Repo) stagedInProcess() ([]rawChange, []entry, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	if valid[""] == commit.TreeHash.String() {
+	if valid[""] == headTree {
 		return nil, idx.entries, true // the index is HEAD's tree
 	}
 	// The index is sorted by path: HEAD's files are found in it by
@@ -119,7 +118,7 @@ func (r *Repo) stagedInProcess() ([]rawChange, []entry, bool) {
 		}
 		return true
 	}
-	if !walk(commit.TreeHash.String(), "") {
+	if !walk(headTree, "") {
 		return nil, nil, false
 	}
 	for k, e := range entries {
@@ -146,15 +145,15 @@ func (r *Repo) treeEntries(h string) ([]entry, bool) {
 	if es, ok := r.looseTree(h); ok {
 		return es, true
 	}
-	t, err := object.GetTree(r.goGit().Storer, plumbing.NewHash(h))
+	g := r.goGit()
+	if g == nil || len(h) != 40 {
+		return nil, false
+	}
+	body, err := g.object(plumbing.TreeObject, plumbing.NewHash(h))
 	if err != nil {
 		return nil, false
 	}
-	es := make([]entry, 0, len(t.Entries))
-	for _, e := range t.Entries {
-		es = append(es, entry{name: e.Name, hash: e.Hash.String(), mode: canonMode(uint32(e.Mode))})
-	}
-	return es, true
+	return parseTree(string(body))
 }
 
 // looseTree parses a loose tree object: "tree SIZE\0" then entries of
@@ -164,9 +163,14 @@ func (r *Repo) looseTree(h string) ([]entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	// Names are cut from one string and object names from one
-	// hexadecimal buffer: a few allocations per tree, not two per entry.
-	body := string(raw)
+	return parseTree(string(raw))
+}
+
+// parseTree reads a tree object's body: entries of "MODE NAME\0" and a
+// 20-byte object name. Names are cut from the one string and object
+// names from one hexadecimal buffer: a few allocations per tree, not two
+// per entry. Modes are git's canonical ones.
+func parseTree(body string) ([]entry, bool) {
 	es := make([]entry, 0, len(body)/40)
 	hexes := make([]byte, 0, len(body))
 	for len(body) > 0 {

@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"encoding/hex"
 	"fmt"
 	"math/rand"
 	"os"
@@ -190,4 +191,46 @@ func FuzzCmpJoined(f *testing.F) {
 			t.Errorf("cmpJoined(%q, %q, %q) = %d, want %d", s, dir, name, got, want)
 		}
 	})
+}
+
+// parseTree never fails on damaged input, and a tree it reads written
+// back reads the same.
+func FuzzParseTree(f *testing.F) {
+	hash := strings.Repeat("\x01", 20)
+	f.Add([]byte("100644 a.md\x00" + hash + "40000 doc\x00" + hash))
+	f.Add([]byte("100755 run\x00" + hash + "120000 link\x00" + hash + "160000 sub\x00" + hash))
+	f.Add([]byte("100644 a.md\x00short"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		es, ok := parseTree(string(body))
+		if !ok {
+			return
+		}
+		var b []byte
+		for _, e := range es {
+			raw, err := hex.DecodeString(e.hash)
+			if err != nil || len(raw) != 20 {
+				t.Fatalf("entry %q has object name %q", e.name, e.hash)
+			}
+			b = append(b, fmt.Sprintf("%o %s\x00", uint32(e.mode), e.name)...)
+			b = append(b, raw...)
+		}
+		again, ok := parseTree(string(b))
+		if !ok || !reflect.DeepEqual(es, again) {
+			t.Errorf("written back: %v, then %v (%v)", es, again, ok)
+		}
+	})
+}
+
+// commitTreeOf reads the tree of a commit object, and refuses anything
+// else.
+func TestCommitTreeOf(t *testing.T) {
+	tree := strings.Repeat("ab", 20)
+	if got, err := commitTreeOf([]byte("tree " + tree + "\nparent x\n\nmsg\n")); err != nil || got != tree {
+		t.Errorf("commitTreeOf = %q, %v", got, err)
+	}
+	for _, bad := range []string{"", "tree \n", "parent " + tree + "\n", "tree " + strings.Repeat("zz", 20) + "\n", "tree " + tree} {
+		if got, err := commitTreeOf([]byte(bad)); err == nil {
+			t.Errorf("commitTreeOf(%q) = %q, want an error", bad, got)
+		}
+	}
 }
