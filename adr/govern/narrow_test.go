@@ -254,3 +254,30 @@ func TestNarrowJudgeIndex(t *testing.T) {
 		t.Errorf("a body edit rewrote an index that was stale before it: %+v", narrow.Fixes)
 	}
 }
+
+// Records kept as folders (log4brains-style "DATE-slug/README.md") and in
+// archive year folders judge the same both ways.
+func TestNarrowJudgeFolders(t *testing.T) {
+	base := fstest.MapFS{
+		".adr.toml": &fstest.MapFile{Data: []byte("[[roots]]\npath = \"docs/decisions\"\n")},
+	}
+	for i, slug := range []string{"use-go", "use-toml", "use-git", "use-make"} {
+		base[fmt.Sprintf("docs/decisions/2023-01-0%d-%s/README.md", i+1, slug)] = &fstest.MapFile{Data: []byte("# " + slug + "\n\n- Status: accepted\n\n## Decision\n\nWe " + slug + ".\n")}
+	}
+	base["docs/decisions/archive/2022/2022-05-01-use-svn/README.md"] = &fstest.MapFile{Data: []byte("# use-svn\n\n- Status: superseded\n\nSuperseded by [use git](../../../2023-01-03-use-git/README.md)\n\n## Decision\n\nWe use svn.\n")}
+	p := "docs/decisions/2023-01-02-use-toml/README.md"
+	edit := clone(base)
+	edit[p] = &fstest.MapFile{Data: []byte(strings.Replace(string(base[p].Data), "We use-toml.", "We use YAML.", 1))}
+	if rep := judgeBoth(t, "a folder record's decision", base, edit, gitops.DiffEntry{Status: 'M', Path: p}); len(rep.Problems) != 1 || rep.Problems[0].Rule != RuleAcceptedEdit {
+		t.Errorf("a folder record's decision edited: %v", rules(rep))
+	}
+	a := "docs/decisions/archive/2022/2022-05-01-use-svn/README.md"
+	again := clone(base)
+	again[a] = &fstest.MapFile{Data: []byte(strings.Replace(string(base[a].Data), "superseded", "accepted", 1))}
+	if rep := judgeBoth(t, "an archived record accepted again", base, again, gitops.DiffEntry{Status: 'M', Path: a}); len(rep.Problems) != 1 || rep.Problems[0].Rule != RuleLifecycle || !strings.Contains(rep.Problems[0].Message, "superseded by 2023-01-03-use-git") {
+		t.Errorf("an archived record accepted again: %+v", rep.Problems)
+	}
+	gone := clone(base)
+	delete(gone, p)
+	judgeBoth(t, "a folder record deleted", base, gone, gitops.DiffEntry{Status: 'D', Path: p})
+}
