@@ -12,23 +12,24 @@ import (
 	"testing/fstest"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/evidence/labelled"
 	"github.com/git-adr/git-adr/gitops"
 )
 
-// corpora is the folder of shared ADR corpora ($GIT_ADR_CORPORA, else
-// ../shared/corpora beside the module); the test skips without it, except
-// with CI=true.
+// corpora is the folder of the shared ADR corpora (labelled.Corpora);
+// the test skips without it, except with CI=true.
 func corpora(t *testing.T) string {
 	t.Helper()
-	d := os.Getenv("GIT_ADR_CORPORA")
-	if d == "" {
-		d = filepath.Join("..", "..", "..", "shared", "corpora")
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+	d, err := labelled.Corpora(wd)
+	if err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("corpora not found at %s (CI=true: the corpora are required)", d)
+			t.Fatalf("%v (CI=true: the corpora are required)", err)
 		}
-		t.Skipf("corpora not found at %s", d)
+		t.Skip(err)
 	}
 	return d
 }
