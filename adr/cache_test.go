@@ -216,7 +216,7 @@ func TestCacheCodecCoversRecord(t *testing.T) {
 	known := map[string]bool{
 		// Set by the load from the file name and place, not stored.
 		"ID": true, "Number": true, "Numbered": true, "Suffix": true, "Path": true, "Root": true, "Archived": true,
-		"text": true, "lazy": true, "src": true, "blob": true,
+		"text": true, "lazy": true, "src": true, "blob": true, "name": true,
 		// Sections of single-file logs are read by ParseSection, never
 		// through the parse cache.
 		"span": true,

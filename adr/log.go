@@ -345,21 +345,87 @@ func joinRel(dir, p string) string {
 }
 
 func (l *Log) index() {
-	l.byPath = make(map[string]*Record, len(l.Records))
-	l.byID = make(map[string][]*Record, len(l.Records))
-	l.byNumber = make(map[int][]*Record, len(l.Records))
-	for _, r := range l.Records {
+	n := len(l.Records)
+	l.byPath = make(map[string]*Record, n)
+	l.byID = make(map[string][]*Record, n)
+	l.byNumber = make(map[int][]*Record, n)
+	keys := idKeys(l.Records)
+	// A key's first record is a one-element slice of one shared array (a
+	// second record makes the slice its own): two allocations, not one
+	// per key.
+	ids, nums := make([]*Record, n), make([]*Record, n)
+	for i, r := range l.Records {
 		// The sections of a single-file log share its path: a path names
 		// none of them (see Target for links to a section).
 		if !r.InLogFile() {
 			l.byPath[r.Path] = r
 		}
-		k := strings.ToLower(r.ID)
-		l.byID[k] = append(l.byID[k], r)
+		k := keys[i]
+		if prev, ok := l.byID[k]; ok {
+			l.byID[k] = append(prev, r)
+		} else {
+			ids[i] = r
+			l.byID[k] = ids[i : i+1 : i+1]
+		}
 		if r.Numbered {
-			l.byNumber[r.Number] = append(l.byNumber[r.Number], r)
+			if prev, ok := l.byNumber[r.Number]; ok {
+				l.byNumber[r.Number] = append(prev, r)
+			} else {
+				nums[i] = r
+				l.byNumber[r.Number] = nums[i : i+1 : i+1]
+			}
 		}
 	}
+}
+
+// idKeys are strings.ToLower of the records' IDs. The ASCII ones that
+// change are cut from one string (ADR-0001 is the usual ID), the others
+// lowered one by one.
+func idKeys(recs []*Record) []string {
+	keys := make([]string, len(recs))
+	size := 0
+	for _, r := range recs {
+		if asciiWithUpper(r.ID) {
+			size += len(r.ID)
+		}
+	}
+	buf := make([]byte, 0, size)
+	ends := make([]int, len(recs))
+	for i, r := range recs {
+		if asciiWithUpper(r.ID) {
+			for j := 0; j < len(r.ID); j++ {
+				c := r.ID[j]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				buf = append(buf, c)
+			}
+		} else {
+			keys[i] = strings.ToLower(r.ID)
+		}
+		ends[i] = len(buf)
+	}
+	all, start := string(buf), 0
+	for i, r := range recs {
+		if asciiWithUpper(r.ID) {
+			keys[i] = all[start:ends[i]]
+		}
+		start = ends[i]
+	}
+	return keys
+}
+
+// asciiWithUpper reports an ASCII string with an upper-case letter.
+func asciiWithUpper(s string) bool {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return false
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	return upper
 }
 
 // recordAt finds the record a path names: the file itself, the file

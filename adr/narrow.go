@@ -121,6 +121,7 @@ func (root *Root) listed(u unlisted) *Record {
 	rec := &Record{Path: u.path, Status: Unknown, TitleNumber: -1, lazy: true}
 	rec.Root = root
 	rec.settleTitle(*u.fn)
+	rec.name = u.fn
 	rec.Archived = u.archived
 	rec.Numbered, rec.Number, rec.Suffix = u.fn.Numbered, u.fn.Number, u.fn.Suffix
 	if rec.Numbered {

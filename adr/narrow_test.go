@@ -2,6 +2,7 @@ package adr
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -90,5 +91,19 @@ func TestDerive(t *testing.T) {
 	}
 	if _, ok := l.Derive(other, []string{"main.go"}); !ok {
 		t.Error("Derive refused a change outside the roots")
+	}
+}
+
+// idKeys lowers every ID as strings.ToLower does, ASCII or not.
+func TestIDKeys(t *testing.T) {
+	ids := []string{"ADR-0001", "adr-0002", "core/2020-01-01-Use-X", "ÉTUDE-1", "ODH-ADR-MS-0002", "", "Ünïcode-ID", "x"}
+	var recs []*Record
+	for _, id := range ids {
+		recs = append(recs, &Record{ID: id})
+	}
+	for i, k := range idKeys(recs) {
+		if want := strings.ToLower(ids[i]); k != want {
+			t.Errorf("key of %q = %q, want %q", ids[i], k, want)
+		}
 	}
 }

@@ -127,6 +127,9 @@ type Record struct {
 	otherStatuses []statusMention
 	// onlyTitle marks a record with a title and nothing else.
 	onlyTitle bool
+	// name is what the load read from the file name, when it did (the
+	// conventions of the root are derived from it).
+	name *fileName
 	// bareTitle is the title as written when it starts with a number
 	// without a separator ("29 Use Kafka"); see settleTitle.
 	bareTitle string
@@ -170,8 +173,27 @@ func hasUTF16BOM(b []byte) bool {
 	return len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff)
 }
 
+// unitIDsAssigned reports whether every unit is already named after the
+// record's ID.
+func (r *Record) unitIDsAssigned() bool {
+	for i := range r.Units {
+		id, a := r.Units[i].ID, r.Units[i].Anchor
+		sep := 1
+		if strings.HasPrefix(a, "§") {
+			sep = 0
+		}
+		if len(id) != len(r.ID)+sep+len(a) || !strings.HasPrefix(id, r.ID) || !strings.HasSuffix(id, a) || sep == 1 && id[len(r.ID)] != '#' {
+			return false
+		}
+	}
+	return true
+}
+
 // assignUnitIDs names every unit after the record's ID.
 func (r *Record) assignUnitIDs() {
+	if r.unitIDsAssigned() {
+		return // as the parse cache gave them
+	}
 	// One string holds every unit's ID, each a slice of it: one
 	// allocation per record rather than one per unit.
 	n := 0

@@ -487,6 +487,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		}
 		rec.Root = root
 		rec.settleTitle(c.fn)
+		rec.name = &cands[i].fn
 		rec.Archived = archived
 		rec.Numbered, rec.Number, rec.Suffix = c.fn.Numbered, c.fn.Number, c.fn.Suffix
 		if !rec.Numbered {
@@ -749,7 +750,11 @@ func (root *Root) deriveConventions() {
 		}
 	}
 	for _, r := range root.Records {
-		count(r.Path, nameOf(r.Path))
+		if r.name != nil {
+			count(r.Path, *r.name)
+		} else {
+			count(r.Path, nameOf(r.Path))
+		}
 		if r.Style != StylePlain && !r.lazy {
 			for i, s := range WritableStyles {
 				if r.Style == s {
