@@ -23,6 +23,9 @@ type Log struct {
 	// them).
 	Options LoadOptions
 
+	// ensured counts the records Ensure was asked to parse.
+	ensured int
+
 	byPath   map[string]*Record
 	byID     map[string][]*Record
 	byNumber map[int][]*Record
@@ -86,6 +89,10 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 	return l, nil
 }
 
+// ensureDirect is how many records Ensure parses before it turns to the
+// parse cache.
+const ensureDirect = 16
+
 // Ensure parses a record that a lazy load read by name only. It is a
 // no-op for parsed records.
 func (l *Log) Ensure(r *Record) error {
@@ -93,7 +100,11 @@ func (l *Log) Ensure(r *Record) error {
 		return nil
 	}
 	var n *Record
-	if c := l.Options.Cache; c != nil {
+	// The parse cache is read whole on its first use: worth it for a pass
+	// over many records (a root's index), not for the few a hook or
+	// `show` parses. The first records are parsed directly.
+	l.ensured++
+	if c := l.Options.Cache; c != nil && l.ensured > ensureDirect {
 		// As a whole load reads it: from the parse cache by the blob the
 		// entry names or by the file's stat data, else parsed (and kept).
 		if fi, err := fs.Stat(l.FS, r.Path); err == nil && fi.Mode().IsRegular() {

@@ -43,7 +43,7 @@ func (r *Repo) TreeFS(rev string) (fs.FS, error) {
 		if c, ok := r.headCommit(); ok {
 			rev = c
 			if g := r.goGit(); g != nil {
-				if t, err := g.commitTree(plumbing.NewHash(c)); err == nil {
+				if t, err := r.commitTree(c); err == nil {
 					if _, ok := r.treeEntries(t); ok {
 						return newLazyFS(r.treeLister(t), r.readBlob), nil
 					}
@@ -273,7 +273,7 @@ func (r *Repo) lsTreeLister(tree string) func(string) ([]entry, error) {
 // through one long-lived `git cat-file --batch` otherwise.
 func (r *Repo) readBlob(hash string) ([]byte, error) {
 	if g := r.goGit(); g != nil {
-		if b, ok := r.looseObject(hash, "blob"); ok {
+		if b, ok := r.storedObject(hash, "blob"); ok {
 			return b, nil
 		}
 		if b, err := g.object(plumbing.BlobObject, plumbing.NewHash(hash)); err == nil {

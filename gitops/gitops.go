@@ -82,6 +82,7 @@ type Repo struct {
 
 	gogit    *goRepo
 	gogitErr error
+	packs    packs
 	env      []string
 
 	batchOnce sync.Once
@@ -226,10 +227,17 @@ func (g *goRepo) object(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) 
 
 // commitTree is the tree a commit names: its first header line,
 // "tree <name>".
-func (g *goRepo) commitTree(h plumbing.Hash) (string, error) {
-	body, err := g.object(plumbing.CommitObject, h)
-	if err != nil {
-		return "", err
+func (r *Repo) commitTree(h string) (string, error) {
+	body, ok := r.storedObject(h, "commit")
+	if !ok {
+		g := r.goGit()
+		if g == nil {
+			return "", ErrNotFound
+		}
+		var err error
+		if body, err = g.object(plumbing.CommitObject, plumbing.NewHash(h)); err != nil {
+			return "", err
+		}
 	}
 	return commitTreeOf(body)
 }

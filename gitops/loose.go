@@ -55,3 +55,17 @@ func (r *Repo) looseObject(h, kind string) ([]byte, bool) {
 	}
 	return body, true
 }
+
+// storedObject reads an object of the given kind loose or stored whole in
+// a pack, in process; false sends the caller to go-git (a delta) or to git.
+// Only for a repository go-git reads: one in another object format or with
+// an extension is never read here.
+func (r *Repo) storedObject(h, kind string) ([]byte, bool) {
+	if r.goGit() == nil {
+		return nil, false
+	}
+	if b, ok := r.looseObject(h, kind); ok {
+		return b, true
+	}
+	return r.packedObject(h, kind)
+}

@@ -51,7 +51,7 @@ func (r *Repo) stagedInProcess() ([]rawChange, []entry, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	headTree, err := g.commitTree(plumbing.NewHash(head))
+	headTree, err := r.commitTree(head)
 	if err != nil {
 		return nil, nil, false
 	}
@@ -138,11 +138,11 @@ func (r *Repo) stagedInProcess() ([]rawChange, []entry, bool) {
 	return changes, idx.entries, true
 }
 
-// treeEntries lists a tree object: read from its loose file directly
+// treeEntries lists a tree object: read loose or from a pack directly
 // (the object's name is not recomputed, as git does not when it reads),
 // otherwise through go-git. Modes are git's canonical ones.
 func (r *Repo) treeEntries(h string) ([]entry, bool) {
-	if es, ok := r.looseTree(h); ok {
+	if es, ok := r.storedTree(h); ok {
 		return es, true
 	}
 	g := r.goGit()
@@ -156,10 +156,9 @@ func (r *Repo) treeEntries(h string) ([]entry, bool) {
 	return parseTree(string(body))
 }
 
-// looseTree parses a loose tree object: "tree SIZE\0" then entries of
-// "MODE NAME\0" and a 20-byte object name.
-func (r *Repo) looseTree(h string) ([]entry, bool) {
-	raw, ok := r.looseObject(h, "tree")
+// storedTree reads a tree object loose or stored whole in a pack.
+func (r *Repo) storedTree(h string) ([]entry, bool) {
+	raw, ok := r.storedObject(h, "tree")
 	if !ok {
 		return nil, false
 	}
