@@ -152,8 +152,7 @@ func (l *Log) Derive(fsys fs.FS, changed []string) (*Log, bool) {
 	for _, p := range changed {
 		inside := false
 		for _, root := range l.Roots {
-			d := root.Dir()
-			inside = inside || d == "." || p == d || strings.HasPrefix(p, d+"/")
+			inside = inside || root.Holds(p)
 		}
 		switch r := l.ByPath(p); {
 		case r != nil && r.lazy && !r.InLogFile():

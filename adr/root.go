@@ -153,6 +153,13 @@ func (root *Root) Join(name string) string {
 	return root.Path + "/" + name
 }
 
+// Holds reports whether the repository path p lies in the root (or is
+// it).
+func (root *Root) Holds(p string) bool {
+	d := root.Dir()
+	return d == "." || p == d || strings.HasPrefix(p, d+"/")
+}
+
 // Holders lists the paths of the root's records (archived included, and
 // those a load left unlisted) numbered n.
 func (root *Root) Holders(n int) []string {

@@ -201,7 +201,9 @@ type entry struct {
 func (e entry) isDir() bool { return e.mode == filemode.Dir }
 
 // treeLister lists the folders of a tree in process: a folder is found
-// from its parent's listing (newLazyFS keeps each listing).
+// from its parent's listing, which it keeps itself (newLazyFS's own copy
+// is held under a lock while a listing is made, so the lister cannot ask
+// it for the parent).
 func (r *Repo) treeLister(root string) func(string) ([]entry, error) {
 	var list func(string) ([]entry, error)
 	var mu sync.Mutex

@@ -28,10 +28,8 @@ func (r *Repo) looseObject(h, kind string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var zr io.ReadCloser
-	if z, ok := zlibReaders.Get().(io.ReadCloser); ok && z.(zlib.Resetter).Reset(bytes.NewReader(raw), nil) == nil {
-		zr = z
-	} else if zr, err = zlib.NewReader(bytes.NewReader(raw)); err != nil {
+	zr, ok := inflater(bytes.NewReader(raw))
+	if !ok {
 		return nil, false
 	}
 	defer zlibReaders.Put(zr)
@@ -42,16 +40,35 @@ func (r *Repo) looseObject(h, kind string) ([]byte, bool) {
 		return nil, false
 	}
 	size, err := strconv.Atoi(string(head[len(kind)+1 : len(head)-1]))
-	if err != nil || size < 0 || size > 1<<30 {
+	if err != nil || size < 0 || size > maxObject {
 		return nil, false
 	}
-	body := make([]byte, size)
-	if _, err := io.ReadFull(br, body); err != nil {
+	return readExactly(br, size)
+}
+
+// maxObject bounds the objects read in process (larger ones go to git).
+const maxObject = 1 << 30
+
+// inflater is a zlib reader of r, one of zlibReaders when one is free;
+// the caller puts it back.
+func inflater(r io.Reader) (io.ReadCloser, bool) {
+	if z, ok := zlibReaders.Get().(io.ReadCloser); ok && z.(zlib.Resetter).Reset(r, nil) == nil {
+		return z, true
+	}
+	z, err := zlib.NewReader(r)
+	return z, err == nil
+}
+
+// readExactly reads n bytes of r, which must end there: an object
+// longer than its header says is not what it claims.
+func readExactly(r io.Reader, n int) ([]byte, bool) {
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
 		return nil, false
 	}
 	var one [1]byte
-	if n, _ := br.Read(one[:]); n != 0 {
-		return nil, false // longer than its header says
+	if m, _ := r.Read(one[:]); m != 0 {
+		return nil, false
 	}
 	return body, true
 }

@@ -3,7 +3,6 @@ package gitops
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"encoding/hex"
 	"io"
@@ -190,23 +189,13 @@ func readPacked(pack string, off int64, want byte) ([]byte, bool) {
 		}
 		size |= uint64(c&0x7f) << shift
 	}
-	if size > 1<<30 {
+	if size > maxObject {
 		return nil, false
 	}
-	var zr io.ReadCloser
-	if z, ok := zlibReaders.Get().(io.ReadCloser); ok && z.(zlib.Resetter).Reset(br, nil) == nil {
-		zr = z
-	} else if zr, err = zlib.NewReader(br); err != nil {
+	zr, ok := inflater(br)
+	if !ok {
 		return nil, false
 	}
 	defer zlibReaders.Put(zr)
-	body := make([]byte, size)
-	if _, err := io.ReadFull(zr, body); err != nil {
-		return nil, false
-	}
-	var one [1]byte
-	if n, _ := zr.Read(one[:]); n != 0 {
-		return nil, false // longer than its header says
-	}
-	return body, true
+	return readExactly(zr, int(size))
 }

@@ -271,7 +271,7 @@ func listsRecords(next fs.FS, l *adr.Log, changes []gitops.DiffEntry) (whole boo
 		}
 		touched, edits := false, true
 		for _, c := range changes {
-			in := inRoot(root, c.Path) || c.OldPath != "" && inRoot(root, c.OldPath)
+			in := root.Holds(c.Path) || c.OldPath != "" && root.Holds(c.OldPath)
 			touched = touched || in
 			if in && (c.Status != 'M' || l.ByPath(c.Path) == nil) {
 				edits = false // an added, removed or moved file, or no record
@@ -304,7 +304,7 @@ func (j *judge) sameRows(roots []*adr.Root) (bool, error) {
 	for _, c := range j.in.Changes {
 		in := false
 		for _, r := range roots {
-			in = in || inRoot(r, c.Path)
+			in = in || r.Holds(c.Path)
 		}
 		if !in {
 			continue
@@ -332,11 +332,6 @@ func (j *judge) sameRows(roots []*adr.Root) (bool, error) {
 	return true, nil
 }
 
-func inRoot(root *adr.Root, p string) bool {
-	d := root.Dir()
-	return d == "." || p == d || strings.HasPrefix(p, d+"/")
-}
-
 // onlyEdits reports whether every change edits a file in place.
 func onlyEdits(changes []gitops.DiffEntry) bool {
 	for _, c := range changes {
@@ -361,7 +356,7 @@ func onlyAdds(changes []gitops.DiffEntry) bool {
 // rootOf is the next state's root holding p (a record or not).
 func (j *judge) rootOf(p string) *adr.Root {
 	for _, r := range j.next.Roots {
-		if inRoot(r, p) {
+		if r.Holds(p) {
 			return r
 		}
 	}
