@@ -110,7 +110,11 @@ func detectRemembered(fsys fs.FS, c *Cache) []string {
 		probes = append(probes, probe{p, sig})
 	}
 	sort.Slice(probes, func(i, j int) bool { return probes[i].path < probes[j].path })
-	_ = atomicfile.Write(file, encodeDetect(found, probes), 0o600)
+	// Remembering is only worth time: a folder or file that cannot be
+	// written leaves the next command to scan again.
+	if os.MkdirAll(c.dir, 0o755) == nil {
+		_ = atomicfile.Write(file, encodeDetect(found, probes), 0o600)
+	}
 	return found
 }
 

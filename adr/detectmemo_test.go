@@ -230,3 +230,65 @@ func TestDetectMemoForged(t *testing.T) {
 		t.Error("a memo probing a path outside the tree was read")
 	}
 }
+
+// Loads at once, while the memo is replaced under them by damaged copies,
+// all find what a scan finds; the memo they leave is whole.
+func TestDetectRememberedConcurrent(t *testing.T) {
+	laterClock(t)
+	top := t.TempDir()
+	writeFiles(t, top, map[string]string{
+		"architecture/decisions/0001-use-go.md":   memoRec("1", "Use Go"),
+		"architecture/decisions/0002-use-toml.md": memoRec("2", "Use TOML"),
+		"src/a/main.go":                           "package a\n",
+	})
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	file := filepath.Join(cacheDir, detectFile)
+	stop := make(chan struct{})
+	var vandal sync.WaitGroup
+	vandal.Add(1)
+	go func() {
+		defer vandal.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			data, err := os.ReadFile(file)
+			if err != nil || len(data) < 4 {
+				continue
+			}
+			bad := [][]byte{data[:len(data)/2], {}, append([]byte(detectMagic), "garbage"...)}[i%3]
+			_ = os.WriteFile(file+".vandal", bad, 0o600)
+			_ = os.Rename(file+".vandal", file)
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				l, err := Load(os.DirFS(top), LoadOptions{Lazy: true, Cache: OpenCache(cacheDir, false)})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(l.Roots) != 1 || l.Roots[0].Path != "architecture/decisions" {
+					t.Errorf("roots %v under a vandalised memo", l.Roots)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	vandal.Wait()
+	// The next load writes a whole memo again, and the one after reads it.
+	if _, err := Load(os.DirFS(top), LoadOptions{Lazy: true, Cache: OpenCache(cacheDir, false)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := readDetect(file); !ok {
+		t.Error("no whole memo after the vandal stopped")
+	}
+}
