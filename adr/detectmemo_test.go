@@ -239,7 +239,7 @@ func TestDetectRememberedConcurrent(t *testing.T) {
 	writeFiles(t, top, map[string]string{
 		"architecture/decisions/0001-use-go.md":   memoRec("1", "Use Go"),
 		"architecture/decisions/0002-use-toml.md": memoRec("2", "Use TOML"),
-		"src/a/main.go":                           "package a\n",
+		"src/a/main.go": "package a\n",
 	})
 	cacheDir := filepath.Join(t.TempDir(), "cache")
 	file := filepath.Join(cacheDir, detectFile)
