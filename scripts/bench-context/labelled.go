@@ -23,6 +23,7 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/outside3-tasks.json",
 	"adr/evidence/labelled/testdata/outside4-tasks.json",
 	"adr/evidence/labelled/testdata/outside5-tasks.json",
+	"adr/evidence/labelled/testdata/outside6-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
