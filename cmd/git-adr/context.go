@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
@@ -103,15 +104,8 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if n > 1 {
 		return usagef("--current, --rationale and --history are exclusive").hint("pick one intent")
 	}
-	// Every answer states its o200k token count, but the tokenizer is
-	// built only for a text whose count is not cached (evidence's
-	// tokens.bin): a repeated answer never builds it.
-	l, err := env.Log()
-	if err != nil {
-		return err
-	}
-	if err := env.requireRoots(l); err != nil {
-		return err
+	if o.diff != "" && o.staged {
+		return usagef("--diff and --staged are exclusive").hint("--staged is the index against HEAD; --diff REV the work tree against REV")
 	}
 	repo, err := env.Repo()
 	if err != nil {
@@ -127,15 +121,42 @@ func runContext(env *Env, id string, o contextOptions) error {
 			req.File = rel
 		}
 	}
-	if o.diff != "" && o.staged {
-		return usagef("--diff and --staged are exclusive").hint("--staged is the index against HEAD; --diff REV the work tree against REV")
-	}
+	// A diff's paths come from git, which stats the work tree, and their
+	// markers from git grep: both run while the log loads.
+	var found chan scopeInput
 	if o.diff != "" || o.staged {
-		paths, err := diffPaths(repo, o.diff, o.staged)
-		if err != nil {
-			return err
+		found = make(chan scopeInput, 1)
+		go func(paths []string) {
+			diff, err := diffPaths(repo, o.diff, o.staged)
+			if err != nil {
+				found <- scopeInput{err: err}
+				return
+			}
+			paths = append(paths, diff...)
+			in := scopeInput{paths: paths}
+			if len(paths) > 0 { // none: no scope question is asked
+				in.markers = grepMarkers(repo, paths)
+			}
+			found <- in
+		}(slices.Clone(req.Paths))
+	}
+	// Every answer states its o200k token count, but the tokenizer is
+	// built only for a text whose count is not cached (evidence's
+	// tokens.bin): a repeated answer never builds it.
+	l, err := env.Log()
+	if err != nil {
+		return err
+	}
+	if err := env.requireRoots(l); err != nil {
+		return err
+	}
+	var pre *scopeInput
+	if found != nil {
+		in := <-found
+		if in.err != nil {
+			return in.err
 		}
-		req.Paths = append(req.Paths, paths...)
+		req.Paths, pre = in.paths, &in
 		if len(req.Paths) == 0 {
 			req.Paths = nil
 		}
@@ -149,6 +170,9 @@ func runContext(env *Env, id string, o contextOptions) error {
 		}
 	}
 	svc := contextService(repo, l)
+	if pre != nil {
+		svc.Scope = scopeSourceWith(repo, l, pre)
+	}
 	// A first task query over a big log analyses every record.
 	progress, done := terminalProgress(env.Err, "indexing records")
 	svc.Progress = progress
@@ -222,10 +246,36 @@ func diffPaths(repo *gitops.Repo, rev string, staged bool) ([]string, error) {
 // of the log's records, and the markers of the paths asked about (found
 // with git grep over those paths only).
 func scopeSource(repo *gitops.Repo, l *adr.Log) func(paths []string) []evidence.ScopeHit {
+	return scopeSourceWith(repo, l, nil)
+}
+
+// scopeInput is what a scope question over paths starts from: the paths
+// and their markers' git grep output, found ahead of the question.
+type scopeInput struct {
+	paths   []string
+	markers []byte
+	err     error
+}
+
+// grepMarkers is git grep's output of the markers in paths; nothing when
+// git grep fails (the markers are a hint, declared scope still answers).
+func grepMarkers(repo *gitops.Repo, paths []string) []byte {
+	out, err := repo.Grep(scope.MarkerPattern, "", paths, nil, markersPerFile, markersMax)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// scopeSourceWith is scopeSource that takes the markers from pre when the
+// question is over pre's paths.
+func scopeSourceWith(repo *gitops.Repo, l *adr.Log, pre *scopeInput) func(paths []string) []evidence.ScopeHit {
 	return func(paths []string) []evidence.ScopeHit {
-		out, err := repo.Grep(scope.MarkerPattern, "", paths, nil, markersPerFile, markersMax)
-		if err != nil {
-			out = nil
+		var out []byte
+		if pre != nil && slices.Equal(paths, pre.paths) {
+			out = pre.markers
+		} else {
+			out = grepMarkers(repo, paths)
 		}
 		x := scope.New(l, scope.ParseMarkers(out, markersMax))
 		x.Mentions = scope.LoadMentions(filepath.Join(repo.AdrDir(), "cache"), l)
