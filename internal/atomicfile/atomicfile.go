@@ -10,12 +10,24 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
+// StaleAfter is the age past which a temporary file of a write is taken
+// for one a killed process left: a live write holds its temporary file
+// for the time one write and one rename take.
+const StaleAfter = time.Hour
+
 // Write replaces path with data, mode perm. On any error the temporary
-// file is removed and path is left as it was.
+// file is removed and path is left as it was. After a write, temporary
+// files of earlier writes to path that are older than StaleAfter (left by
+// a process killed before its rename) are removed.
 func Write(path string, data []byte, perm fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
 		return err
 	}
@@ -26,11 +38,34 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	if err == nil {
 		err = os.Chmod(f.Name(), perm)
 	}
+	failpoint.Hit("atomicfile-temp")
 	if err == nil {
 		err = os.Rename(f.Name(), path)
 	}
 	if err != nil {
 		os.Remove(f.Name())
+		return err
 	}
-	return err
+	sweep(dir, base, time.Now().Add(-StaleAfter))
+	return nil
+}
+
+// sweep removes the temporary files of writes to base in dir last
+// modified before cutoff. It never follows a link: a temporary file is a
+// regular file this package created.
+func sweep(dir, base string, cutoff time.Time) {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := "." + base + "."
+	for _, e := range es {
+		n := e.Name()
+		if !e.Type().IsRegular() || !strings.HasPrefix(n, prefix) || !strings.HasSuffix(n, ".tmp") || len(n) <= len(prefix)+len(".tmp") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cutoff) {
+			os.Remove(filepath.Join(dir, n))
+		}
+	}
 }

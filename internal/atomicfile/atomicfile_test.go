@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestWrite(t *testing.T) {
@@ -34,5 +35,50 @@ func TestWrite(t *testing.T) {
 	es, _ := os.ReadDir(dir)
 	if len(es) != 2 {
 		t.Errorf("left %d entries", len(es))
+	}
+}
+
+// TestWriteSweepsStale: a write removes what killed writes to the same
+// file left, once it is older than StaleAfter; a young one (a write under
+// way) and other files' are kept, and so is a link or a folder named like
+// one.
+func TestWriteSweepsStale(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "cache.bin")
+	old := time.Now().Add(-2 * StaleAfter)
+	mk := func(name string, age time.Time) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(f, age, age); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	stale := mk(".cache.bin.123.tmp", old)
+	young := mk(".cache.bin.456.tmp", time.Now())
+	other := mk(".other.bin.789.tmp", old)
+	bare := mk(".cache.bin..tmp", old)
+	outside := filepath.Join(t.TempDir(), "target")
+	os.WriteFile(outside, []byte("keep"), 0o600)
+	link := filepath.Join(dir, ".cache.bin.999.tmp")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(outside, old, old)
+	folder := filepath.Join(dir, ".cache.bin.888.tmp")
+	os.Mkdir(folder, 0o700)
+	os.Chtimes(folder, old, old)
+	if err := Write(p, []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temporary file kept: %v", err)
+	}
+	for _, f := range []string{young, other, bare, link, folder, outside} {
+		if _, err := os.Lstat(f); err != nil {
+			t.Errorf("%s removed: %v", filepath.Base(f), err)
+		}
 	}
 }
