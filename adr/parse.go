@@ -56,12 +56,28 @@ func (p *parser) run() {
 	p.statusSection()
 	p.changeLogStatus()
 	p.otherSections()
+	p.statusDate()
 	p.units()
 	p.classifyStyle()
 	if p.rec.RawStatus != "" || p.rec.StatusField.Kind != FieldNone {
 		p.rec.Status = NormalizeStatus(p.rec.RawStatus)
 	}
 	p.titleOnly()
+}
+
+// statusDate: a record that states no date of its own takes the one its
+// status value carries ("Accepted, 2016-11-23", "Proposed on 3 May
+// 2021"): the date its status was set, the nearest it says to when it
+// was decided.
+func (p *parser) statusDate() {
+	if p.rec.Date != "" || p.rec.RawStatus == "" {
+		return
+	}
+	if m := dateInText.FindString(p.rec.RawStatus); m != "" {
+		if d := normalizeDate(m); len(d) == 10 && d[4] == '-' && d[7] == '-' {
+			p.rec.Date = d
+		}
+	}
 }
 
 // titleOnly notes a record that holds its title and nothing else (a stub

@@ -336,3 +336,20 @@ func TestFieldsOnOneLine(t *testing.T) {
 		t.Errorf("status edit:\n%s", got)
 	}
 }
+
+// A record that states no date takes the one in its status value
+// (Cadasta's "- **Status:** Accepted, 2016-11-23"); a date of its own wins.
+func TestStatusValueDate(t *testing.T) {
+	for _, c := range []struct{ src, status, date string }{
+		{lines("# 0001: Blocking", "", "- **Author:** Ada", "- **Status:** Accepted, 2016-11-23", "", "## Context"), "accepted", "2016-11-23"},
+		{lines("# T", "", "## Status", "", "Proposed on 3 May 2021", "", "## Context"), "proposed", "2021-05-03"},
+		{lines("# T", "", "Date: 2020-01-02", "", "## Status", "", "Accepted 2021-05-03"), "accepted", "2020-01-02"},
+		{lines("# T", "", "## Status", "", "Accepted", "", "## Context", "", "Since 2019-01-01 we ..."), "accepted", ""},
+		{lines("# T", "", "Status: Accepted (ADR-2021)"), "accepted", ""},
+	} {
+		r := Parse([]byte(c.src))
+		if string(r.Status) != c.status || r.Date != c.date {
+			t.Errorf("%q: status %s, date %q; want %s, %q", c.src, r.Status, r.Date, c.status, c.date)
+		}
+	}
+}
