@@ -284,6 +284,9 @@ func unquote(s string) string {
 var (
 	titleADR = lazyre.New(`^\[?(?i:architecture\s+decision\s+record|adr|rfc|decision)\s*[-#]?\s*(\d+)?\s*(?:[:.)\]–—-]+\s*)?`)
 	titleNum = lazyre.New(`^\[?(\d+)[a-z]?\]?\s*[.:)–—-]+\s*`)
+	// titleDR: "DR000: Title", "DDR-12 Title" (decision records, design
+	// decision records); a number is required, so "Dr. Who" stays whole.
+	titleDR = lazyre.New(`^\[?(?i:d?dr)\s*[-#_]?\s*(\d+)\s*(?:[:.)\]–—-]+\s*)?`)
 )
 
 func (p *parser) findTitle() {
@@ -360,6 +363,10 @@ func cleanTitle(raw string) (string, int) {
 			}
 			return strings.TrimSpace(rest), num
 		}
+	}
+	if m := titleDR.FindStringSubmatchIndex(s); m != nil && m[1] < len(s) && (!isAlnumByte(s[m[1]-1]) || !isAlnumByte(s[m[1]])) {
+		num, _ = strconv.Atoi(s[m[2]:m[3]])
+		return strings.TrimSpace(s[m[1]:]), num
 	}
 	return s, num
 }
@@ -755,3 +762,5 @@ func (p *parser) sectionStatus(section, val string) {
 		}
 	}
 }
+
+func isAlnumByte(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
