@@ -133,12 +133,41 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 	f.Message = fmt.Sprintf("link to %q: %s does not exist", tg, cand)
 	f.Fix = fmt.Sprintf("correct or remove the link %q on line %d", p, line)
 	if fn := parseFileName(baseOf(p)); fn.Numbered && r.Root != nil {
-		if rs := c.byNumber[rootNumber{r.Root, fn.Number, fn.Suffix}]; len(rs) == 1 {
+		// A record renumbered since the link was written keeps its slug:
+		// the one record of the root named so is meant, before the one
+		// that now has the number.
+		if t := sameSlug(r.Root, fn); t != nil {
+			f.IDs = append(f.IDs, t.ID)
+			f.Fix = fmt.Sprintf("change the link %q on line %d to %q (%s, the record of that name, renumbered)", p, line, r.Link(t), t.ID)
+		} else if rs := c.byNumber[rootNumber{r.Root, fn.Number, fn.Suffix}]; len(rs) == 1 {
 			f.IDs = append(f.IDs, rs[0].ID)
 			f.Fix = fmt.Sprintf("change the link %q on line %d to %q (%s)", p, line, r.Link(rs[0]), rs[0].ID)
 		}
 	}
 	return f, true
+}
+
+// sameSlug is the one numbered record of root whose file name has fn's
+// slug under another number, or nil (none, or several).
+func sameSlug(root *Root, fn fileName) *Record {
+	if fn.Slug == "" {
+		return nil
+	}
+	var found *Record
+	for _, rec := range root.Records {
+		n := nameOf(rec.Path)
+		if rec.name != nil {
+			n = *rec.name
+		}
+		if !n.Numbered || !strings.EqualFold(n.Slug, fn.Slug) || n.Number == fn.Number {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = rec
+	}
+	return found
 }
 
 // lookup finds a repository-relative path component by component. exact
