@@ -144,6 +144,10 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 	}
 	if len(req.Paths) > 0 {
 		s.governFirst(p, req)
+	} else if req.Diff == "staged" {
+		p.warnings = append(p.warnings, "nothing is staged: no changed file to find the governing decisions of")
+	} else if req.Diff != "" {
+		p.warnings = append(p.warnings, fmt.Sprintf("the work tree does not differ from %s: no changed file to find the governing decisions of", req.Diff))
 	}
 	fresh, viewWarnings := s.freshness(p, p.roots)
 	resp := &Response{

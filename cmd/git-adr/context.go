@@ -160,6 +160,10 @@ func runContext(env *Env, id string, o contextOptions) error {
 		if len(req.Paths) == 0 {
 			req.Paths = nil
 		}
+		req.Diff = o.diff
+		if o.staged {
+			req.Diff = "staged"
+		}
 	}
 	if cfg := l.Config; cfg != nil {
 		if req.MaxUnits == 0 {

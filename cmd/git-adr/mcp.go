@@ -175,6 +175,7 @@ func addContextTool(srv *mcpserver.Server, env *Env) {
 						`use a revision such as "HEAD~1", or "staged"`)
 				}
 				req.Paths = append(req.Paths, paths...)
+				req.Diff = a.Diff
 			}
 			if a.MaxUnits != nil {
 				req.MaxUnits = *a.MaxUnits
