@@ -92,14 +92,14 @@ type Request struct {
 	// Paths are changed or selected files (context --file without --task,
 	// --diff): the decisions that govern them come first; alone they are
 	// the selector "paths".
-	Paths    []string `json:"paths,omitempty"`
+	Paths []string `json:"paths,omitempty"`
 	// Diff names what Paths came from, when they are a diff's changed
 	// files: a revision ("HEAD~1") or "staged". A diff that changes no
 	// file is said so in the warnings.
-	Diff string `json:"diff,omitempty"`
-	Intent   Intent   `json:"intent,omitempty"`
-	MaxUnits int      `json:"max_units,omitempty"`
-	MaxChars int      `json:"max_chars,omitempty"`
+	Diff     string `json:"diff,omitempty"`
+	Intent   Intent `json:"intent,omitempty"`
+	MaxUnits int    `json:"max_units,omitempty"`
+	MaxChars int    `json:"max_chars,omitempty"`
 	// Format is how the response will be printed; the budget is measured
 	// in it.
 	Format Format `json:"-"`
