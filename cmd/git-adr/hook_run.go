@@ -43,7 +43,7 @@ func runPreCommit(env *Env, r *gitops.Repo) error {
 	}
 	problems := rep.Problems
 	if cfg.Hooks.Remind {
-		remind(env, r, next, changes)
+		remind(env, r, next, changes, cache)
 	}
 	if !rep.Blocked() && len(rep.Fixes) > 0 {
 		ps, err := fixIndexes(env, r, rep.Fixes)
@@ -331,8 +331,11 @@ const remindBudget = 800
 
 // remind prints, never blocks, the decisions in force that govern the
 // staged paths ([hooks] remind = true), within remindBudget tokens.
-func remind(env *Env, r *gitops.Repo, next fs.FS, changes []gitops.DiffEntry) {
-	l, err := adr.Load(next, adr.LoadOptions{Lazy: true})
+func remind(env *Env, r *gitops.Repo, next fs.FS, changes []gitops.DiffEntry, cache *adr.Cache) {
+	// Every record is read (through the parse cache): any of them may
+	// declare the scope of a staged file, and a lazy load would know the
+	// declarations of its sample alone.
+	l, err := adr.Load(next, adr.LoadOptions{Cache: cache})
 	if err != nil || len(l.Roots) == 0 {
 		return
 	}
