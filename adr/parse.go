@@ -705,7 +705,7 @@ func statusClauses(val string) []string {
 	return out
 }
 
-var statusWithID = lazyre.New(`(?i)^\W*(superseded(?: by)?|superceded(?: by)?|replaced by|amended by|refined by)\s*:?\s+(.+)$`)
+var statusWithID = lazyre.New(`(?i)^\W*(superseded(?: by)?|superceded(?: by)?|replaced by|amended by|augmented by|refined by)\s*:?\s+(.+)$`)
 
 func statusWithIDs(val string) (string, []string, bool) {
 	m := statusWithID.FindStringSubmatch(strings.TrimSpace(val))

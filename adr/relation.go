@@ -75,6 +75,7 @@ var relationWords = map[string]RelationType{
 	"superseded_by": SupersededBy, "supersededby": SupersededBy, "replaced by": SupersededBy,
 	"superseeded by": SupersededBy, "superseded": SupersededBy,
 	"amends": Amends, "amended by": AmendedBy, "amended-by": AmendedBy, "amended_by": AmendedBy, "amendedby": AmendedBy,
+	"augments": Amends, "augmented by": AmendedBy,
 	"refines": Refines, "refined by": RefinedBy, "refined-by": RefinedBy, "refined_by": RefinedBy, "refinedby": RefinedBy,
 	"relates to": RelatesTo, "related to": RelatesTo, "relates-to": RelatesTo, "related-to": RelatesTo,
 	"relates_to": RelatesTo, "related": RelatesTo, "see also": RelatesTo, "relatesto": RelatesTo,

@@ -49,6 +49,10 @@ var statusWords = map[string]Status{
 	"in force": Accepted, "in effect": Accepted, "effective": Accepted, "established": Accepted, "final": Accepted, "current": Accepted,
 	"partially implemented": Accepted, "partially accepted": Accepted, "partly implemented": Accepted,
 	"partially adopted": Accepted, "partly superseded": Accepted, "partially superseded": Accepted,
+	// A record whose status is its amendment ("Amended by [ADR-4](...)",
+	// MADR's "Status: ... | superseded by ..." slot used for another
+	// relation) is in force, amended.
+	"amended": Accepted, "augmented": Accepted, "refined": Accepted,
 	"accept":   Accepted,
 	"rejected": Rejected, "declined": Rejected, "refused": Rejected, "denied": Rejected,
 	"withdrawn": Rejected, "abandoned": Rejected, "dismissed": Rejected, "not accepted": Rejected,

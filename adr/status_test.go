@@ -13,6 +13,10 @@ func TestNormalizeStatus(t *testing.T) {
 		// English, with the decorations real logs use.
 		{"Accepted", Accepted},
 		{"accepted", Accepted},
+		// A status that is its amendment: in force, amended.
+		{"amended by [ADR-0004](0004-x.md)", Accepted},
+		{"augmented by [ADR-0004](0004-decision-making.md)]", Accepted},
+		{"Refined by ADR-7", Accepted},
 		{"ACCEPTED", Accepted},
 		{"Accepted.", Accepted},
 		{"**Accepted**", Accepted},
