@@ -43,7 +43,7 @@ var statusWords = map[string]Status{
 	"open": Proposed, "in review": Proposed, "in-review": Proposed, "under review": Proposed,
 	"review": Proposed, "wip": Proposed, "work in progress": Proposed, "suggested": Proposed,
 	"planned": Proposed, "rfc": Proposed, "discussing": Proposed, "in discussion": Proposed,
-	"in progress": Proposed, "requested": Proposed,
+	"in progress": Proposed, "requested": Proposed, "submitted": Proposed, "incomplete": Proposed,
 	"accepted": Accepted, "approved": Accepted, "adopted": Accepted, "agreed": Accepted,
 	"decided": Accepted, "implemented": Accepted, "active": Accepted, "done": Accepted,
 	"in force": Accepted, "in effect": Accepted, "effective": Accepted, "established": Accepted, "final": Accepted, "current": Accepted,
@@ -58,6 +58,7 @@ var statusWords = map[string]Status{
 	"withdrawn": Rejected, "abandoned": Rejected, "dismissed": Rejected, "not accepted": Rejected,
 	"deprecated": Deprecated, "obsolete": Deprecated, "retired": Deprecated, "outdated": Deprecated,
 	"archived": Deprecated, "sunset": Deprecated, "legacy": Deprecated,
+	"reverted": Deprecated, "rolled back": Deprecated, "revoked": Deprecated,
 	"superseded": Superseded, "superceded": Superseded, "replaced": Superseded,
 	"superseeded": Superseded, "supersceded": Superseded,
 	// French.
@@ -118,7 +119,20 @@ func NormalizeStatus(raw string) Status {
 	if s == "" || strings.ContainsAny(s, "{|") {
 		return Unknown
 	}
-	words := statusTokens(s)
+	// A history in one value ("Submitted, 2017-01-26; Approved
+	// 2017-02-22"): its last entry that is a status is the one in force.
+	if strings.Contains(s, ";") {
+		for parts := strings.Split(s, ";"); len(parts) > 1; parts = parts[:len(parts)-1] {
+			if st := leadingStatus(statusTokens(parts[len(parts)-1])); st != Unknown {
+				return st
+			}
+		}
+	}
+	return leadingStatus(statusTokens(s))
+}
+
+// leadingStatus is the status the first words of a value name.
+func leadingStatus(words []string) Status {
 	if len(words) == 0 {
 		return Unknown
 	}

@@ -13,6 +13,13 @@ func TestNormalizeStatus(t *testing.T) {
 		// English, with the decorations real logs use.
 		{"Accepted", Accepted},
 		{"accepted", Accepted},
+		// A history in one value: its last status is the one in force.
+		{"Submitted, 2017-01-26; Approved 2017-02-22", Accepted},
+		{"Accepted 2020-01-01; superseded by [ADR-5](0005-x.md)", Superseded},
+		{"Deprecated; see ADR-5", Deprecated},
+		{"Submitted", Proposed},
+		{"🤔 Incomplete", Proposed},
+		{"Reverted by [discussion #1198](https://example.com/d/1198).", Deprecated},
 		// A status that is its amendment: in force, amended.
 		{"amended by [ADR-0004](0004-x.md)", Accepted},
 		{"augmented by [ADR-0004](0004-decision-making.md)]", Accepted},
