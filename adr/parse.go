@@ -685,6 +685,15 @@ func statusClauses(val string) []string {
 		start = i + 1
 	}
 	for i := 0; i < len(val); i++ {
+		// An arrow ends a clause too: "Deprecated → Superseded by ADR-18".
+		if brackets == 0 && !link {
+			if w := arrowAt(val[i:]); w > 0 {
+				cut(i)
+				start = i + w
+				i += w - 1
+				continue
+			}
+		}
 		switch c := val[i]; {
 		case c == '[':
 			brackets++
@@ -703,6 +712,17 @@ func statusClauses(val string) []string {
 	}
 	cut(len(val))
 	return out
+}
+
+// arrowAt is the length of the arrow s starts with ("→", "⇒", "⟶",
+// "->", "=>"), or 0.
+func arrowAt(s string) int {
+	for _, a := range []string{"→", "⇒", "⟶", "->", "=>"} {
+		if strings.HasPrefix(s, a) {
+			return len(a)
+		}
+	}
+	return 0
 }
 
 var statusWithID = lazyre.New(`(?i)^\W*(superseded(?: by)?|superceded(?: by)?|replaced by|amended by|augmented by|refined by)\s*:?\s+(.+)$`)

@@ -128,10 +128,16 @@ func relationTargets(v string) []string {
 		item = strings.Trim(item, "*_` ")
 		if isIDText(item) || recordExt(item) != "" {
 			out = append(out, item)
+		} else if m := idWithTitle.FindStringSubmatch(item); m != nil {
+			out = append(out, m[1]) // "ADR 018: Errors Management"
 		}
 	}
 	return out
 }
+
+// idWithTitle is an ID followed by its record's title: "ADR 018: Errors
+// Management", "ADR-7 - Use Go".
+var idWithTitle = lazyre.New(`^((?i:(?:adr|rfc)[-_ ]?)#?\d{1,9}[a-z]?)\s*(?::|\s[-–—])\s+\S`)
 
 var idText = lazyre.New(`^(?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}[a-z]?(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
 

@@ -353,3 +353,18 @@ func TestStatusValueDate(t *testing.T) {
 		}
 	}
 }
+
+// A status that is its history ("Deprecated → Superseded by ADR 018:
+// Errors Management"): the last entry is the status, and its relation,
+// named by ID and title, is read.
+func TestStatusHistoryArrow(t *testing.T) {
+	r := Parse([]byte(lines("# ADR 001: Use Centralized Errors", "", "## Status", "",
+		"**Deprecated** → **Superseded by ADR 018: Errors Management**", "", "## Context", "", "x")))
+	if r.Status != Superseded || len(r.Relations) != 1 || r.Relations[0].Type != SupersededBy || r.Relations[0].Target != "ADR 018" {
+		t.Errorf("status %s, relations %+v", r.Status, r.Relations)
+	}
+	r = Parse([]byte(lines("# T", "", "Status: Proposed -> Accepted (amends ADR-7 - Use Go)")))
+	if r.Status != Accepted || len(r.Relations) != 1 || r.Relations[0].Type != Amends || r.Relations[0].Target != "ADR-7" {
+		t.Errorf("status %s, relations %+v", r.Status, r.Relations)
+	}
+}

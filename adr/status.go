@@ -120,15 +120,28 @@ func NormalizeStatus(raw string) Status {
 		return Unknown
 	}
 	// A history in one value ("Submitted, 2017-01-26; Approved
-	// 2017-02-22"): its last entry that is a status is the one in force.
-	if strings.Contains(s, ";") {
-		for parts := strings.Split(s, ";"); len(parts) > 1; parts = parts[:len(parts)-1] {
+	// 2017-02-22", "Proposed → Accepted"): its last entry that is a
+	// status is the one in force.
+	if parts := historyEntries(s); len(parts) > 1 {
+		for ; len(parts) > 1; parts = parts[:len(parts)-1] {
 			if st := leadingStatus(statusTokens(parts[len(parts)-1])); st != Unknown {
 				return st
 			}
 		}
 	}
 	return leadingStatus(statusTokens(s))
+}
+
+// historyEntries splits a status value at the marks that separate the
+// entries of a history: ";" and arrows ("→", "->", "=>", "⇒").
+func historyEntries(s string) []string {
+	if !strings.ContainsAny(s, ";→⇒⟶") && !strings.Contains(s, "->") && !strings.Contains(s, "=>") {
+		return nil
+	}
+	for _, arrow := range []string{"→", "⇒", "⟶", "->", "=>"} {
+		s = strings.ReplaceAll(s, arrow, ";")
+	}
+	return strings.Split(s, ";")
 }
 
 // leadingStatus is the status the first words of a value name.
