@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"sync"
@@ -206,57 +207,89 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 	for _, g := range groups {
 		totalGroup += groupWeight[g]
 	}
-	type acc struct {
-		free    float64
-		group   map[int]float64
-		cover   map[int]float64
-		matched []string
+	// Each matched document gets a slot: its free score, a score and a
+	// coverage per group (in one slab, G per slot), and the query terms it
+	// matched as a bit set. Slots, not maps: a broad query matches most of
+	// a big log.
+	G := len(groups)
+	gidx := make(map[int]int, G)
+	for i, g := range groups {
+		gidx[g] = i
 	}
-	accs := map[int]*acc{}
+	W := (len(q) + 63) / 64
+	type acc struct {
+		doc  int
+		free float64
+	}
+	slot := make([]int32, len(ix.ids)) // 0: no slot; else slot index + 1
+	var accs []acc
+	var gscore, gcover []float64
+	var masks []uint64
 	avg := math.Max(ix.avgLen, 1)
-	for _, t := range q {
+	for ti, t := range q {
 		ps := ix.postingsOf(t.Text)
 		if len(ps) == 0 {
 			continue
 		}
 		idf := ix.IDF(t.Text)
+		g := -1
+		if t.Group >= 0 {
+			g = gidx[t.Group]
+		}
 		for _, p := range ps {
 			doc, tf := int(p.doc), float64(p.tf)
-			a := accs[doc]
-			if a == nil {
-				a = &acc{group: map[int]float64{}, cover: map[int]float64{}}
-				accs[doc] = a
+			if doc < 0 || doc >= len(slot) {
+				continue
+			}
+			si := int(slot[doc]) - 1
+			if si < 0 {
+				si = len(accs)
+				slot[doc] = int32(si + 1)
+				accs = append(accs, acc{doc: doc})
+				gscore = append(gscore, make([]float64, G)...)
+				gcover = append(gcover, make([]float64, G)...)
+				masks = append(masks, make([]uint64, W)...)
 			}
 			norm := tf * (ix.K1 + 1) / (tf + ix.K1*(1-ix.B+ix.B*ix.docLen[doc]/avg))
 			sc := t.Weight * idf * norm
-			a.matched = append(a.matched, t.Text)
-			if t.Group < 0 {
-				a.free += sc
+			masks[si*W+ti/64] |= 1 << (ti % 64)
+			if g < 0 {
+				accs[si].free += sc
 				continue
 			}
-			a.group[t.Group] = math.Max(a.group[t.Group], sc)
-			a.cover[t.Group] = math.Max(a.cover[t.Group], idf*t.Weight)
+			gscore[si*G+g] = math.Max(gscore[si*G+g], sc)
+			gcover[si*G+g] = math.Max(gcover[si*G+g], idf*t.Weight)
 		}
 	}
 	hits := make([]Hit, 0, len(accs))
-	for doc, a := range accs {
+	for si, a := range accs {
 		score := a.free
-		for _, g := range groups {
-			score += a.group[g]
+		for g := 0; g < G; g++ {
+			score += gscore[si*G+g]
 		}
 		if score <= 0 {
 			continue
 		}
 		cov := 0.0
-		for _, g := range groups {
-			if w, ok := a.cover[g]; ok {
-				cov += math.Min(w, groupWeight[g])
+		for g, grp := range groups {
+			if w := gcover[si*G+g]; w > 0 {
+				cov += math.Min(w, groupWeight[grp])
 			}
 		}
 		if totalGroup > 0 {
 			cov /= totalGroup
 		}
-		hits = append(hits, Hit{Doc: doc, ID: ix.ids[doc], Score: score, Coverage: cov, Matched: a.matched})
+		n := 0
+		for _, m := range masks[si*W : si*W+W] {
+			n += bits.OnesCount64(m)
+		}
+		matched := make([]string, 0, n)
+		for ti := range q {
+			if masks[si*W+ti/64]&(1<<(ti%64)) != 0 {
+				matched = append(matched, q[ti].Text)
+			}
+		}
+		hits = append(hits, Hit{Doc: a.doc, ID: ix.ids[a.doc], Score: score, Coverage: cov, Matched: matched})
 	}
 	sort.Slice(hits, func(a, b int) bool {
 		if hits[a].Score != hits[b].Score {
