@@ -1,9 +1,11 @@
 package evidence
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -146,7 +148,7 @@ func (s *Service) rankTask(task string) (*ranked, error) {
 	for i := range hits {
 		hits[i].Score *= statusPrior[recs[hits[i].Doc].Status]
 	}
-	sort.SliceStable(hits, func(a, b int) bool { return hits[a].Score > hits[b].Score })
+	hits = sortHits(hits)
 	if os.Getenv("GIT_ADR_DEBUG_RANK") != "" {
 		for i, h := range hits[:min(12, len(hits))] {
 			fmt.Fprintf(os.Stderr, "%2d %-12s score %.2f cov %.2f %v\n", i, recs[h.Doc].ID, h.Score, h.Coverage, h.Matched)
@@ -154,6 +156,28 @@ func (s *Service) rankTask(task string) (*ranked, error) {
 		fmt.Fprintf(os.Stderr, "query: %v\n", q)
 	}
 	return &ranked{q: q, recs: recs, ix: ix, hits: hits}, nil
+}
+
+// sortHits orders hits by score, best first, keeping their order among
+// equal scores (as a stable sort would): an order of indexes is sorted
+// rather than the hits, which a broad query over a big log has thousands
+// of.
+func sortHits(hits []retrieve.Hit) []retrieve.Hit {
+	order := make([]int32, len(hits))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if sa, sb := hits[a].Score, hits[b].Score; sa != sb {
+			return cmp.Compare(sb, sa)
+		}
+		return int(a - b)
+	})
+	out := make([]retrieve.Hit, len(hits))
+	for i, o := range order {
+		out[i] = hits[o]
+	}
+	return out
 }
 
 // byTask ranks records (and source files) by the words of a task. With

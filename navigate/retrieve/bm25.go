@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -222,12 +223,20 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 		free float64
 	}
 	slot := make([]int32, len(ix.ids)) // 0: no slot; else slot index + 1
-	var accs []acc
-	var gscore, gcover []float64
-	var masks []uint64
+	// The slabs are sized once for the documents the postings can reach.
+	postings := make([][]posting, len(q))
+	reach := 0
+	for ti, t := range q {
+		postings[ti] = ix.postingsOf(t.Text)
+		reach += len(postings[ti])
+	}
+	reach = min(reach, len(ix.ids))
+	accs := make([]acc, 0, reach)
+	gscore, gcover := make([]float64, 0, reach*G), make([]float64, 0, reach*G)
+	masks := make([]uint64, 0, reach*W)
 	avg := math.Max(ix.avgLen, 1)
 	for ti, t := range q {
-		ps := ix.postingsOf(t.Text)
+		ps := postings[ti]
 		if len(ps) == 0 {
 			continue
 		}
@@ -261,41 +270,57 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 			gcover[si*G+g] = math.Max(gcover[si*G+g], idf*t.Weight)
 		}
 	}
-	hits := make([]Hit, 0, len(accs))
+	// Scores first, then the order (slot numbers sorted, not Hits: a
+	// broad query matches most of a big log), then the hits in it.
+	gw := make([]float64, G)
+	for g, grp := range groups {
+		gw[g] = groupWeight[grp]
+	}
+	scores := make([]float64, len(accs))
+	order := make([]int32, 0, len(accs))
 	for si, a := range accs {
 		score := a.free
 		for g := 0; g < G; g++ {
 			score += gscore[si*G+g]
 		}
-		if score <= 0 {
-			continue
+		if score > 0 {
+			scores[si] = score
+			order = append(order, int32(si))
 		}
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if sa, sb := scores[a], scores[b]; sa != sb {
+			return cmp.Compare(sb, sa)
+		}
+		return accs[a].doc - accs[b].doc
+	})
+	total := 0
+	for _, si := range order {
+		for _, m := range masks[int(si)*W : int(si)*W+W] {
+			total += bits.OnesCount64(m)
+		}
+	}
+	names := make([]string, 0, total) // every hit's Matched, one array
+	hits := make([]Hit, 0, len(order))
+	for _, s32 := range order {
+		si := int(s32)
 		cov := 0.0
-		for g, grp := range groups {
+		for g := 0; g < G; g++ {
 			if w := gcover[si*G+g]; w > 0 {
-				cov += math.Min(w, groupWeight[grp])
+				cov += math.Min(w, gw[g])
 			}
 		}
 		if totalGroup > 0 {
 			cov /= totalGroup
 		}
-		n := 0
-		for _, m := range masks[si*W : si*W+W] {
-			n += bits.OnesCount64(m)
-		}
-		matched := make([]string, 0, n)
+		from := len(names)
 		for ti := range q {
 			if masks[si*W+ti/64]&(1<<(ti%64)) != 0 {
-				matched = append(matched, q[ti].Text)
+				names = append(names, q[ti].Text)
 			}
 		}
-		hits = append(hits, Hit{Doc: a.doc, ID: ix.ids[a.doc], Score: score, Coverage: cov, Matched: matched})
+		doc := accs[si].doc
+		hits = append(hits, Hit{Doc: doc, ID: ix.ids[doc], Score: scores[si], Coverage: cov, Matched: names[from:len(names):len(names)]})
 	}
-	sort.Slice(hits, func(a, b int) bool {
-		if hits[a].Score != hits[b].Score {
-			return hits[a].Score > hits[b].Score
-		}
-		return hits[a].Doc < hits[b].Doc
-	})
 	return hits
 }

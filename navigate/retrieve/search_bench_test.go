@@ -1,0 +1,46 @@
+package retrieve
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// BenchmarkSearchStored times a broad query (21 terms with its thesaurus
+// and stem expansions, matching nearly every document) over a stored index
+// of 10,000 synthetic documents, opened afresh each time as a context call
+// opens index.bin: postings decoded, scored, ranked.
+func BenchmarkSearchStored(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	vocab := []string{"database", "postgres", "mysql", "order", "storage", "store", "replace", "queue", "cache", "table", "schema", "sql", "data", "service", "api"}
+	for i := 0; i < 2000; i++ {
+		vocab = append(vocab, fmt.Sprintf("word%d", i))
+	}
+	var docs []Doc
+	for d := 0; d < 10000; d++ {
+		var sb strings.Builder
+		for w := 0; w < 150; w++ {
+			if r.IntN(10) == 0 {
+				sb.WriteString(vocab[r.IntN(15)])
+			} else {
+				sb.WriteString(vocab[r.IntN(len(vocab))])
+			}
+			sb.WriteByte(' ')
+		}
+		docs = append(docs, Doc{ID: fmt.Sprint(d), Fields: []Field{{Text: sb.String(), Weight: 1}}})
+	}
+	built := NewIndex(docs)
+	ids := make([]string, len(docs))
+	for i := range docs {
+		ids[i] = docs[i].ID
+	}
+	data := AppendIndex(nil, built)
+	q := Query("replace MySQL with PostgreSQL for order storage", English)
+	b.ResetTimer()
+	for b.Loop() {
+		ix, _, _ := OpenIndex(data, ids)
+		q2 := ix.Expand(q, 0.5)
+		ix.Search(q2)
+	}
+}
