@@ -42,13 +42,11 @@ type termCache struct {
 // keyOf keys a record by its path and git blob hash (the object name git
 // gives its bytes), so the cache agrees with git about what changed.
 func keyOf(path, blob string) cacheKey {
-	h := sha256.New()
-	h.Write([]byte(path))
-	h.Write([]byte{0})
-	h.Write([]byte(blob))
-	var k cacheKey
-	copy(k[:], h.Sum(nil))
-	return k
+	// One buffer on the stack for the usual path and blob, one hash: a
+	// key is made for every record of the log on every task query.
+	var buf [256]byte
+	b := append(append(append(buf[:0], path...), 0), blob...)
+	return cacheKey(sha256.Sum256(b))
 }
 
 func loadTermCache(dir string) *termCache {

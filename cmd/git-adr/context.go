@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
@@ -121,6 +122,12 @@ func runContext(env *Env, id string, o contextOptions) error {
 			req.File = rel
 		}
 	}
+	// A task's source search lists the work tree with git: that runs
+	// while the log loads.
+	var sources func() ([]string, error)
+	if o.task != "" {
+		sources = prefetchSourceFiles(repo)
+	}
 	// A diff's paths come from git, which stats the work tree, and their
 	// markers from git grep: both run while the log loads.
 	var found chan scopeInput
@@ -177,6 +184,9 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if pre != nil {
 		svc.Scope = scopeSourceWith(repo, l, pre)
 	}
+	if sources != nil {
+		svc.SourceFiles = sources
+	}
 	// A first task query over a big log analyses every record.
 	progress, done := terminalProgress(env.Err, "indexing records")
 	svc.Progress = progress
@@ -202,21 +212,45 @@ func runContext(env *Env, id string, o contextOptions) error {
 func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
 	return &evidence.Service{
 		Log: l, Source: repo.WorktreeFS(), CursorKey: repo.CursorKey, Prefix: repo.Prefix, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
-		Memory: newMemorySource(repo),
-		Scope:  scopeSource(repo, l),
-		SourceFiles: func() ([]string, error) {
-			out, err := repo.Git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
-			if err != nil {
-				return nil, err
-			}
-			var paths []string
-			for _, p := range bytes.Split(out, []byte{0}) {
-				if len(p) > 0 {
-					paths = append(paths, string(p))
-				}
-			}
-			return paths, nil
-		},
+		Memory:      newMemorySource(repo),
+		Scope:       scopeSource(repo, l),
+		SourceFiles: func() ([]string, error) { return sourceFiles(repo) },
+	}
+}
+
+// sourceFiles are the files a task's source search reads: tracked and
+// untracked, not ignored.
+func sourceFiles(repo *gitops.Repo) ([]string, error) {
+	out, err := repo.Git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			paths = append(paths, string(p))
+		}
+	}
+	return paths, nil
+}
+
+// prefetchSourceFiles starts sourceFiles now (git lists the work tree
+// while the log loads) and returns what waits for it.
+func prefetchSourceFiles(repo *gitops.Repo) func() ([]string, error) {
+	type listing struct {
+		paths []string
+		err   error
+	}
+	done := make(chan listing, 1)
+	go func() {
+		paths, err := sourceFiles(repo)
+		done <- listing{paths, err}
+	}()
+	var once sync.Once
+	var got listing
+	return func() ([]string, error) {
+		once.Do(func() { got = <-done })
+		return got.paths, got.err
 	}
 }
 
