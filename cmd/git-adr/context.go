@@ -225,13 +225,18 @@ func sourceFiles(repo *gitops.Repo) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return nulPaths(out), nil
+}
+
+// nulPaths are the paths of git's -z output.
+func nulPaths(out []byte) []string {
 	var paths []string
 	for _, p := range bytes.Split(out, []byte{0}) {
 		if len(p) > 0 {
 			paths = append(paths, string(p))
 		}
 	}
-	return paths, nil
+	return paths
 }
 
 // prefetchSourceFiles starts sourceFiles now (git lists the work tree
@@ -271,13 +276,7 @@ func diffPaths(repo *gitops.Repo, rev string, staged bool) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var paths []string
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			paths = append(paths, string(p))
-		}
-	}
-	return paths, nil
+	return nulPaths(out), nil
 }
 
 // scopeSource answers the service's scope questions: the declared scope
