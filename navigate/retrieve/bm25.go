@@ -208,91 +208,95 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 	for _, g := range groups {
 		totalGroup += groupWeight[g]
 	}
-	// Each matched document gets a slot: its free score, a score and a
-	// coverage per group (in one slab, G per slot), and the query terms it
-	// matched as a bit set. Slots, not maps: a broad query matches most of
-	// a big log.
-	G := len(groups)
-	gidx := make(map[int]int, G)
-	for i, g := range groups {
-		gidx[g] = i
-	}
+	// Each matched document gets a slot (in the order documents are first
+	// matched): its score, its coverage, and the query terms it matched
+	// as a bit set. Terms outside any group score first, in query order;
+	// then each group in order adds its best term's score, through two
+	// arrays over the documents that are reused group after group. Memory
+	// grows with the log and the query, never with their product, and
+	// the sums run in the same order as a map per document would.
 	W := (len(q) + 63) / 64
-	type acc struct {
-		doc  int
-		free float64
-	}
 	slot := make([]int32, len(ix.ids)) // 0: no slot; else slot index + 1
-	// The slabs are sized once for the documents the postings can reach.
-	postings := make([][]posting, len(q))
-	reach := 0
-	for ti, t := range q {
-		postings[ti] = ix.postingsOf(t.Text)
-		reach += len(postings[ti])
-	}
-	reach = min(reach, len(ix.ids))
-	accs := make([]acc, 0, reach)
-	gscore, gcover := make([]float64, 0, reach*G), make([]float64, 0, reach*G)
-	masks := make([]uint64, 0, reach*W)
+	var docs []int
+	var score, cover []float64
+	var masks []uint64
 	avg := math.Max(ix.avgLen, 1)
-	for ti, t := range q {
-		ps := postings[ti]
+	slotOf := func(doc int) int {
+		si := int(slot[doc]) - 1
+		if si < 0 {
+			si = len(docs)
+			slot[doc] = int32(si + 1)
+			docs = append(docs, doc)
+			score = append(score, 0)
+			cover = append(cover, 0)
+			masks = append(masks, make([]uint64, W)...)
+		}
+		return si
+	}
+	// each calls f with the term's index, its IDF and every posting of a
+	// document the index knows, with the posting's BM25 score.
+	each := func(ti int, f func(doc, si int, idf, sc float64)) {
+		t := q[ti]
+		ps := ix.postingsOf(t.Text)
 		if len(ps) == 0 {
-			continue
+			return
 		}
 		idf := ix.IDF(t.Text)
-		g := -1
-		if t.Group >= 0 {
-			g = gidx[t.Group]
-		}
 		for _, p := range ps {
 			doc, tf := int(p.doc), float64(p.tf)
 			if doc < 0 || doc >= len(slot) {
 				continue
 			}
-			si := int(slot[doc]) - 1
-			if si < 0 {
-				si = len(accs)
-				slot[doc] = int32(si + 1)
-				accs = append(accs, acc{doc: doc})
-				gscore = append(gscore, make([]float64, G)...)
-				gcover = append(gcover, make([]float64, G)...)
-				masks = append(masks, make([]uint64, W)...)
-			}
-			norm := tf * (ix.K1 + 1) / (tf + ix.K1*(1-ix.B+ix.B*ix.docLen[doc]/avg))
-			sc := t.Weight * idf * norm
+			si := slotOf(doc)
 			masks[si*W+ti/64] |= 1 << (ti % 64)
-			if g < 0 {
-				accs[si].free += sc
+			norm := tf * (ix.K1 + 1) / (tf + ix.K1*(1-ix.B+ix.B*ix.docLen[doc]/avg))
+			f(doc, si, idf, t.Weight*idf*norm)
+		}
+	}
+	for ti, t := range q {
+		if t.Group < 0 {
+			each(ti, func(_, si int, _, sc float64) { score[si] += sc })
+		}
+	}
+	best := make([]float64, len(ix.ids))
+	widest := make([]float64, len(ix.ids))
+	var touched []int
+	for _, g := range groups {
+		touched = touched[:0]
+		for ti, t := range q {
+			if t.Group != g {
 				continue
 			}
-			gscore[si*G+g] = math.Max(gscore[si*G+g], sc)
-			gcover[si*G+g] = math.Max(gcover[si*G+g], idf*t.Weight)
+			each(ti, func(doc, _ int, idf, sc float64) {
+				if best[doc] == 0 && widest[doc] == 0 {
+					touched = append(touched, doc)
+				}
+				best[doc] = math.Max(best[doc], sc)
+				widest[doc] = math.Max(widest[doc], idf*t.Weight)
+			})
+		}
+		for _, doc := range touched {
+			si := int(slot[doc]) - 1
+			score[si] += best[doc]
+			if w := widest[doc]; w > 0 {
+				cover[si] += math.Min(w, groupWeight[g])
+			}
+			best[doc], widest[doc] = 0, 0
 		}
 	}
-	// Scores first, then the order (slot numbers sorted, not Hits: a
-	// broad query matches most of a big log), then the hits in it.
-	gw := make([]float64, G)
-	for g, grp := range groups {
-		gw[g] = groupWeight[grp]
-	}
-	scores := make([]float64, len(accs))
-	order := make([]int32, 0, len(accs))
-	for si, a := range accs {
-		score := a.free
-		for g := 0; g < G; g++ {
-			score += gscore[si*G+g]
-		}
-		if score > 0 {
-			scores[si] = score
+	// Then the order (slot numbers sorted, not Hits: a broad query
+	// matches most of a big log), then the hits in it.
+	order := make([]int32, 0, len(docs))
+	for si := range docs {
+		if score[si] > 0 {
 			order = append(order, int32(si))
 		}
 	}
 	slices.SortFunc(order, func(a, b int32) int {
-		if sa, sb := scores[a], scores[b]; sa != sb {
+		if sa, sb := score[a], score[b]; sa != sb {
 			return cmp.Compare(sb, sa)
 		}
-		return accs[a].doc - accs[b].doc
+		return docs[a] - docs[b]
 	})
 	total := 0
 	for _, si := range order {
@@ -304,12 +308,7 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 	hits := make([]Hit, 0, len(order))
 	for _, s32 := range order {
 		si := int(s32)
-		cov := 0.0
-		for g := 0; g < G; g++ {
-			if w := gcover[si*G+g]; w > 0 {
-				cov += math.Min(w, gw[g])
-			}
-		}
+		cov := cover[si]
 		if totalGroup > 0 {
 			cov /= totalGroup
 		}
@@ -319,8 +318,8 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 				names = append(names, q[ti].Text)
 			}
 		}
-		doc := accs[si].doc
-		hits = append(hits, Hit{Doc: doc, ID: ix.ids[doc], Score: scores[si], Coverage: cov, Matched: names[from:len(names):len(names)]})
+		doc := docs[si]
+		hits = append(hits, Hit{Doc: doc, ID: ix.ids[doc], Score: score[si], Coverage: cov, Matched: names[from:len(names):len(names)]})
 	}
 	return hits
 }

@@ -95,7 +95,7 @@ func searchReference(ix *Index, q []QueryTerm) []Hit {
 }
 
 // TestSearchMatchesReference: over random logs and queries (free terms,
-// groups, expansions below weight 1, more than 64 terms), built and
+// groups, many groups, expansions below weight 1, more than 64 terms), built and
 // stored indexes alike, Search returns exactly what the reference does.
 func TestSearchMatchesReference(t *testing.T) {
 	words := []string{"cache", "queue", "database", "postgres", "mysql", "retry", "payment", "order", "storage", "event",
@@ -124,6 +124,9 @@ func TestSearchMatchesReference(t *testing.T) {
 		for i := 0; i < 1+r.IntN(90); i++ {
 			w := []float64{1, 1, 0.35, 0.5, 0.99, 2}[r.IntN(6)]
 			g := r.IntN(8) - 1 // -1: a free term
+			if round%3 == 0 {
+				g = r.IntN(150) - 1 // a long request: many groups
+			}
 			q = append(q, QueryTerm{Text: Analyzer{}.TermTexts(words[r.IntN(len(words))])[0], Weight: w, Group: g})
 		}
 		for name, ix := range map[string]*Index{"built": built, "stored": stored} {
