@@ -1,7 +1,6 @@
 package adr
 
 import (
-	"encoding/binary"
 	"errors"
 	"io/fs"
 	"os"
@@ -142,20 +141,22 @@ func sigOf(fsys fs.FS, p string) (pathSig, bool) {
 	return statSig(fi)
 }
 
+// encodeDetect writes the memo with the parse cache's codec.
 func encodeDetect(found []string, probes []probe) []byte {
-	b := appendString([]byte(detectMagic), buildIdentity())
-	b = binary.AppendUvarint(b, uint64(len(found)))
+	e := &cacheEncoder{b: []byte(detectMagic)}
+	e.str(buildIdentity())
+	e.uint(uint64(len(found)))
 	for _, f := range found {
-		b = appendString(b, f)
+		e.str(f)
 	}
-	b = binary.AppendUvarint(b, uint64(len(probes)))
+	e.uint(uint64(len(probes)))
 	for _, p := range probes {
-		b = appendString(b, p.path)
+		e.str(p.path)
 		for _, v := range []uint64{p.sig.dev, p.sig.ino, uint64(p.sig.mode), uint64(p.sig.size), uint64(p.sig.mtime), uint64(p.sig.ctime)} {
-			b = binary.AppendUvarint(b, v)
+			e.uint(v)
 		}
 	}
-	return cachefile.Seal(b)
+	return cachefile.Seal(e.b)
 }
 
 // readDetect reads a remembered detection; false when there is none or
@@ -169,73 +170,39 @@ func readDetect(file string) (found []string, probes []probe, ok bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	d := &decoder{b: body}
-	if d.string() != buildIdentity() || !d.ok() {
+	d := &cacheDecoder{s: string(body)}
+	// count is a number of entries, each at least a byte of what is left.
+	count := func() int {
+		if n := d.uint(); n <= uint64(len(d.s)) {
+			return int(n)
+		}
+		d.fail()
+		return 0
+	}
+	if d.str() != buildIdentity() || d.err != nil {
 		return nil, nil, false // another git-adr build may detect otherwise
 	}
-	n := d.count()
-	for i := 0; i < n && d.ok(); i++ {
-		f := d.string()
+	n := count()
+	for i := 0; i < n && d.err == nil; i++ {
+		f := d.str()
 		if f != "" && !fs.ValidPath(f) {
 			return nil, nil, false // not a path detection finds: forged or damaged
 		}
 		found = append(found, f)
 	}
-	n = d.count()
-	for i := 0; i < n && d.ok(); i++ {
-		p := probe{path: d.string()}
+	n = count()
+	for i := 0; i < n && d.err == nil; i++ {
+		p := probe{path: d.str()}
 		if !fs.ValidPath(p.path) {
 			return nil, nil, false
 		}
-		p.sig.dev, p.sig.ino = d.uvarint(), d.uvarint()
-		p.sig.mode, p.sig.size = uint32(d.uvarint()), int64(d.uvarint())
-		p.sig.mtime, p.sig.ctime = int64(d.uvarint()), int64(d.uvarint())
+		p.sig.dev, p.sig.ino = d.uint(), d.uint()
+		p.sig.mode, p.sig.size = uint32(d.uint()), int64(d.uint())
+		p.sig.mtime, p.sig.ctime = int64(d.uint()), int64(d.uint())
 		probes = append(probes, p)
 	}
-	if !d.ok() || len(d.b) != 0 || len(probes) == 0 {
+	if d.err != nil || len(d.s) != 0 || len(probes) == 0 {
 		return nil, nil, false
 	}
 	return found, probes, true
-}
-
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-// decoder reads what encodeDetect wrote; any misfit sets bad.
-type decoder struct {
-	b   []byte
-	bad bool
-}
-
-func (d *decoder) ok() bool { return !d.bad }
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.bad = true
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-// count is a length that must fit what is left.
-func (d *decoder) count() int {
-	v := d.uvarint()
-	if v > uint64(len(d.b)) {
-		d.bad = true
-		return 0
-	}
-	return int(v)
-}
-
-func (d *decoder) string() string {
-	n := d.count()
-	if d.bad {
-		return ""
-	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
 }
