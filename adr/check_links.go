@@ -155,10 +155,7 @@ func sameSlug(root *Root, fn fileName) *Record {
 	}
 	var found *Record
 	for _, rec := range root.Records {
-		n := nameOf(rec.Path)
-		if rec.name != nil {
-			n = *rec.name
-		}
+		n := rec.fileName()
 		if !n.Numbered || !strings.EqualFold(n.Slug, fn.Slug) || n.Number == fn.Number {
 			continue
 		}

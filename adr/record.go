@@ -452,3 +452,12 @@ func (r *Record) IsSystemConstraint() bool {
 	}
 	return false
 }
+
+// fileName is the record's parsed file name: the one kept from its
+// listing, else parsed from its path.
+func (r *Record) fileName() fileName {
+	if r.name != nil {
+		return *r.name
+	}
+	return nameOf(r.Path)
+}

@@ -769,11 +769,7 @@ func (root *Root) deriveConventions() {
 		}
 	}
 	for _, r := range root.Records {
-		if r.name != nil {
-			count(r.Path, *r.name)
-		} else {
-			count(r.Path, nameOf(r.Path))
-		}
+		count(r.Path, r.fileName())
 		if r.Style != StylePlain && !r.lazy {
 			for i, s := range WritableStyles {
 				if r.Style == s {
