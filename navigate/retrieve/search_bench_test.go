@@ -12,24 +12,12 @@ import (
 // of 10,000 synthetic documents, opened afresh each time as a context call
 // opens index.bin: postings decoded, scored, ranked.
 func BenchmarkSearchStored(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 2))
-	vocab := []string{"database", "postgres", "mysql", "order", "storage", "store", "replace", "queue", "cache", "table", "schema", "sql", "data", "service", "api"}
+	common := []string{"database", "postgres", "mysql", "order", "storage", "store", "replace", "queue", "cache", "table", "schema", "sql", "data", "service", "api"}
+	vocab := common
 	for i := 0; i < 2000; i++ {
 		vocab = append(vocab, fmt.Sprintf("word%d", i))
 	}
-	var docs []Doc
-	for d := 0; d < 10000; d++ {
-		var sb strings.Builder
-		for w := 0; w < 150; w++ {
-			if r.IntN(10) == 0 {
-				sb.WriteString(vocab[r.IntN(15)])
-			} else {
-				sb.WriteString(vocab[r.IntN(len(vocab))])
-			}
-			sb.WriteByte(' ')
-		}
-		docs = append(docs, Doc{ID: fmt.Sprint(d), Fields: []Field{{Text: sb.String(), Weight: 1}}})
-	}
+	docs := synthDocs(vocab, len(common), 10000, 150)
 	built := NewIndex(docs)
 	ids := make([]string, len(docs))
 	for i := range docs {
@@ -50,21 +38,11 @@ func BenchmarkSearchStored(b *testing.B) {
 // and the request, not their product (a slab per group and document took
 // 251 MB here; -benchmem shows what it takes now).
 func BenchmarkSearchLongRequest(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 2))
 	var vocab []string
 	for i := 0; i < 3000; i++ {
 		vocab = append(vocab, fmt.Sprintf("term%dx", i))
 	}
-	var docs []Doc
-	for d := 0; d < 10000; d++ {
-		var sb strings.Builder
-		for w := 0; w < 100; w++ {
-			sb.WriteString(vocab[r.IntN(len(vocab))])
-			sb.WriteByte(' ')
-		}
-		docs = append(docs, Doc{ID: fmt.Sprint(d), Fields: []Field{{Text: sb.String(), Weight: 1}}})
-	}
-	ix := NewIndex(docs)
+	ix := NewIndex(synthDocs(vocab, 0, 10000, 100))
 	var q []QueryTerm
 	for i := 0; i < 1500; i++ {
 		q = append(q, QueryTerm{Text: Analyzer{}.TermTexts(vocab[i])[0], Weight: 1, Group: i})
@@ -73,4 +51,24 @@ func BenchmarkSearchLongRequest(b *testing.B) {
 	for b.Loop() {
 		ix.Search(q)
 	}
+}
+
+// synthDocs are n documents of length words drawn from vocab, seeded; with
+// common > 0, one word in ten is one of vocab's first common words.
+func synthDocs(vocab []string, common, n, length int) []Doc {
+	r := rand.New(rand.NewPCG(1, 2))
+	docs := make([]Doc, 0, n)
+	for d := 0; d < n; d++ {
+		var sb strings.Builder
+		for w := 0; w < length; w++ {
+			if common > 0 && r.IntN(10) == 0 {
+				sb.WriteString(vocab[r.IntN(common)])
+			} else {
+				sb.WriteString(vocab[r.IntN(len(vocab))])
+			}
+			sb.WriteByte(' ')
+		}
+		docs = append(docs, Doc{ID: fmt.Sprint(d), Fields: []Field{{Text: sb.String(), Weight: 1}}})
+	}
+	return docs
 }
