@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
@@ -126,30 +125,25 @@ func runContext(env *Env, id string, o contextOptions) error {
 	// while the log loads.
 	var sources func() ([]string, error)
 	if o.task != "" {
-		sources = prefetchSourceFiles(repo)
+		sources = prefetch(func() ([]string, error) { return sourceFiles(repo) })
 	}
 	// A diff's paths come from git, which stats the work tree, and their
 	// markers from git grep: both run while the log loads.
-	var found chan scopeInput
+	var scoped func() (scopeInput, error)
 	if o.diff != "" || o.staged {
-		found = make(chan scopeInput, 1)
-		go func(paths []string) {
+		paths := slices.Clone(req.Paths)
+		scoped = prefetch(func() (scopeInput, error) {
 			diff, err := diffPaths(repo, o.diff, o.staged)
 			if err != nil {
-				found <- scopeInput{err: err}
-				return
+				return scopeInput{}, err
 			}
-			paths = append(paths, diff...)
-			in := scopeInput{paths: paths}
-			if len(paths) > 0 { // none: no scope question is asked
-				in.markers = grepMarkers(repo, paths)
+			in := scopeInput{paths: append(paths, diff...)}
+			if len(in.paths) > 0 { // none: no scope question is asked
+				in.markers = grepMarkers(repo, in.paths)
 			}
-			found <- in
-		}(slices.Clone(req.Paths))
+			return in, nil
+		})
 	}
-	// Every answer states its o200k token count, but the tokenizer is
-	// built only for a text whose count is not cached (evidence's
-	// tokens.bin): a repeated answer never builds it.
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -158,10 +152,10 @@ func runContext(env *Env, id string, o contextOptions) error {
 		return err
 	}
 	var pre *scopeInput
-	if found != nil {
-		in := <-found
-		if in.err != nil {
-			return in.err
+	if scoped != nil {
+		in, err := scoped()
+		if err != nil {
+			return err
 		}
 		req.Paths, pre = in.paths, &in
 		if len(req.Paths) == 0 {
@@ -187,7 +181,10 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if sources != nil {
 		svc.SourceFiles = sources
 	}
-	// A first task query over a big log analyses every record.
+	// Every answer states its o200k token count, but the tokenizer is
+	// built only for a text whose count is not cached (evidence's
+	// tokens.bin): a repeated answer never builds it. A first task query
+	// over a big log analyses every record.
 	progress, done := terminalProgress(env.Err, "indexing records")
 	svc.Progress = progress
 	_, out, err := svc.Answer(req)
@@ -239,23 +236,20 @@ func nulPaths(out []byte) []string {
 	return paths
 }
 
-// prefetchSourceFiles starts sourceFiles now (git lists the work tree
-// while the log loads) and returns what waits for it.
-func prefetchSourceFiles(repo *gitops.Repo) func() ([]string, error) {
-	type listing struct {
-		paths []string
-		err   error
-	}
-	done := make(chan listing, 1)
+// prefetch starts f now, on its own goroutine (git runs while the log
+// loads), and returns what waits for its result; it may be called any
+// number of times.
+func prefetch[T any](f func() (T, error)) func() (T, error) {
+	var v T
+	var err error
+	done := make(chan struct{})
 	go func() {
-		paths, err := sourceFiles(repo)
-		done <- listing{paths, err}
+		v, err = f()
+		close(done)
 	}()
-	var once sync.Once
-	var got listing
-	return func() ([]string, error) {
-		once.Do(func() { got = <-done })
-		return got.paths, got.err
+	return func() (T, error) {
+		<-done
+		return v, err
 	}
 }
 
@@ -291,7 +285,6 @@ func scopeSource(repo *gitops.Repo, l *adr.Log) func(paths []string) []evidence.
 type scopeInput struct {
 	paths   []string
 	markers []byte
-	err     error
 }
 
 // grepMarkers is git grep's output of the markers in paths; nothing when
