@@ -714,10 +714,13 @@ func statusClauses(val string) []string {
 	return out
 }
 
-// arrowAt is the length of the arrow s starts with ("→", "⇒", "⟶",
-// "->", "=>"), or 0.
+// historyArrows separate the entries of a status history ("Proposed →
+// Accepted"), as ";" does.
+var historyArrows = []string{"→", "⇒", "⟶", "->", "=>"}
+
+// arrowAt is the length of the history arrow s starts with, or 0.
 func arrowAt(s string) int {
-	for _, a := range []string{"→", "⇒", "⟶", "->", "=>"} {
+	for _, a := range historyArrows {
 		if strings.HasPrefix(s, a) {
 			return len(a)
 		}

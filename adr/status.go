@@ -135,13 +135,23 @@ func NormalizeStatus(raw string) Status {
 // historyEntries splits a status value at the marks that separate the
 // entries of a history: ";" and arrows ("→", "->", "=>", "⇒").
 func historyEntries(s string) []string {
-	if !strings.ContainsAny(s, ";→⇒⟶") && !strings.Contains(s, "->") && !strings.Contains(s, "=>") {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		w := arrowAt(s[i:])
+		if s[i] == ';' {
+			w = 1
+		}
+		if w > 0 {
+			out = append(out, s[start:i])
+			start = i + w
+			i += w - 1
+		}
+	}
+	if out == nil {
 		return nil
 	}
-	for _, arrow := range []string{"→", "⇒", "⟶", "->", "=>"} {
-		s = strings.ReplaceAll(s, arrow, ";")
-	}
-	return strings.Split(s, ";")
+	return append(out, s[start:])
 }
 
 // leadingStatus is the status the first words of a value name.
