@@ -95,6 +95,13 @@ type Problem struct {
 // configuration) and the markers found.
 func New(l *adr.Log, markers []Marker) *Index {
 	x := &Index{log: l, markers: map[string][]marked{}}
+	if l.Options.Lazy {
+		// A lazy load knows most records by name only: any of them may
+		// declare a scope, and a marker's record needs its status.
+		for _, r := range l.Records {
+			_ = l.Ensure(r) // one that cannot be read declares nothing
+		}
+	}
 	add := func(r *adr.Record, pattern, kind string) {
 		p := strings.TrimPrefix(path.Clean(strings.TrimPrefix(pattern, "./")), "/")
 		if strings.HasSuffix(pattern, "/") {

@@ -1,6 +1,8 @@
 package scope
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -106,5 +108,32 @@ func TestParseMarkers(t *testing.T) {
 	}
 	if len(ParseMarkers(out, 1)) != 1 {
 		t.Error("max not honoured")
+	}
+}
+
+// TestGovernLazyLog: over a log loaded lazily (most records known by
+// name), every record's declared scope still counts, and a marked
+// record's status is known.
+func TestGovernLazyLog(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for i := 1; i <= 30; i++ {
+		meta := ""
+		if i == 27 {
+			meta = "Applies to: billing/**\n"
+		}
+		body := "# " + strconv.Itoa(i) + ". Decision\n\nDate: 2026-01-01\n" + meta + "\n## Status\n\nAccepted\n\n## Decision\n\nD.\n"
+		fsys[fmt.Sprintf("doc/adr/%04d-d.md", i)] = &fstest.MapFile{Data: []byte(body)}
+	}
+	l, err := adr.Load(fsys, adr.LoadOptions{Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := New(l, []Marker{{Path: "billing/pay.go", Line: 2, Ref: "ADR-0013"}})
+	got := map[string]string{}
+	for _, m := range x.Govern([]string{"billing/pay.go"}) {
+		got[m.Record.ID] = string(m.Record.Status)
+	}
+	if got["ADR-0027"] != "accepted" || got["ADR-0013"] != "accepted" {
+		t.Errorf("governing records over a lazy log: %v, want ADR-0027 (declared) and ADR-0013 (marker), both accepted", got)
 	}
 }
