@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 )
 
 // Log is the whole decision log of a repository: every root and every
@@ -282,13 +283,17 @@ func prefixMatches(root *Root, written string) bool {
 // own root first.
 func (l *Log) resolveRelations() {
 	l.index()
-	for _, r := range l.Records {
-		for i := range r.Relations {
-			if t := l.Target(r, r.Relations[i].Target); t != nil {
-				r.Relations[i].TargetID = t.ID
+	// Target only reads the log once it is indexed; each record's
+	// relations are its own.
+	inParallel(len(l.Records), func(lo, hi int) {
+		for _, r := range l.Records[lo:hi] {
+			for i := range r.Relations {
+				if t := l.Target(r, r.Relations[i].Target); t != nil {
+					r.Relations[i].TargetID = t.ID
+				}
 			}
 		}
-	}
+	})
 }
 
 // Target resolves a relation target written in record from; nil when it
@@ -357,7 +362,27 @@ func joinRel(dir, p string) string {
 
 func (l *Log) index() {
 	n := len(l.Records)
-	l.byPath = make(map[string]*Record, n)
+	byPath := make(map[string]*Record, n)
+	fillPaths := func() {
+		for _, r := range l.Records {
+			// The sections of a single-file log share its path: a path
+			// names none of them (see Target for links to a section).
+			if !r.InLogFile() {
+				byPath[r.Path] = r
+			}
+		}
+	}
+	// A long log fills the path map on another CPU meanwhile.
+	var paths sync.WaitGroup
+	if n >= parallelMin {
+		paths.Go(fillPaths)
+	} else {
+		fillPaths()
+	}
+	defer func() {
+		paths.Wait()
+		l.byPath = byPath
+	}()
 	l.byID = make(map[string][]*Record, n)
 	l.byNumber = make(map[int][]*Record, n)
 	keys := idKeys(l.Records)
@@ -366,11 +391,6 @@ func (l *Log) index() {
 	// per key.
 	ids, nums := make([]*Record, n), make([]*Record, n)
 	for i, r := range l.Records {
-		// The sections of a single-file log share its path: a path names
-		// none of them (see Target for links to a section).
-		if !r.InLogFile() {
-			l.byPath[r.Path] = r
-		}
 		k := keys[i]
 		if prev, ok := l.byID[k]; ok {
 			l.byID[k] = append(prev, r)

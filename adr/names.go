@@ -292,7 +292,21 @@ func isAlnum(r rune) bool {
 
 // FormatID renders a number with the root's prefix and padding.
 func (root *Root) FormatID(n int) string {
-	return root.Prefix + padNumber(n, root.Digits)
+	return root.formatID(n, "")
+}
+
+// formatID is FormatID(n) + suffix, made with one allocation (a load
+// names every numbered record with it).
+func (root *Root) formatID(n int, suffix string) string {
+	var buf [64]byte
+	b := append(buf[:0], root.Prefix...)
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], int64(n), 10)
+	for i := len(d); i < root.Digits; i++ {
+		b = append(b, '0')
+	}
+	b = append(b, d...)
+	return string(append(b, suffix...))
 }
 
 func padNumber(n, digits int) string {

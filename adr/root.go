@@ -824,10 +824,6 @@ func (root *Root) deriveConventions() {
 	}
 	root.noStatus, root.parsed = 0, 0
 	for _, r := range root.Records {
-		if r.Numbered {
-			r.ID = root.FormatID(r.Number) + r.Suffix
-		}
-		r.assignUnitIDs()
 		if !r.lazy {
 			root.parsed++
 			if r.StatusField.Kind == FieldNone {
@@ -835,6 +831,15 @@ func (root *Root) deriveConventions() {
 			}
 		}
 	}
+	// Each record's IDs are its own: a long log names them on every CPU.
+	inParallel(len(root.Records), func(lo, hi int) {
+		for _, r := range root.Records[lo:hi] {
+			if r.Numbered {
+				r.ID = root.formatID(r.Number, r.Suffix)
+			}
+			r.assignUnitIDs()
+		}
+	})
 	sortRecords(root.Records)
 }
 
