@@ -144,22 +144,43 @@ func partialDate(stem string) bool {
 	if len(stem) < 9 || stem[4] != '-' || stem[7] != '-' && stem[7] != '_' {
 		return false
 	}
-	y, err1 := strconv.Atoi(stem[:4])
-	m, err2 := strconv.Atoi(stem[5:7])
-	if err1 != nil || err2 != nil || y < 1970 || y > 2200 || m < 1 || m > 12 {
+	y, ok1 := digitsValue(stem[:4])
+	m, ok2 := digitsValue(stem[5:7])
+	if !ok1 || !ok2 || y < 1970 || y > 2200 || m < 1 || m > 12 {
 		return false
 	}
 	return stem[8] < '0' || stem[8] > '9'
 }
 
 func isDatePrefix(d string) bool {
-	if len(d) != 8 {
-		return false
+	return len(d) == 8 && isDate(d[:4], d[4:6], d[6:])
+}
+
+// isDate reports a year, month and day written in digits that make a
+// plausible record date.
+func isDate(year, month, day string) bool {
+	y, ok1 := digitsValue(year)
+	mo, ok2 := digitsValue(month)
+	d, ok3 := digitsValue(day)
+	return ok1 && ok2 && ok3 && y >= 1970 && y <= 2200 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31
+}
+
+// digitsValue is the value of s when s is one to nine ASCII digits
+// (strconv.Atoi would also take a sign, and allocates its error: every
+// file name of a load is tried as a date).
+func digitsValue(s string) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
 	}
-	y, _ := strconv.Atoi(d[:4])
-	mo, _ := strconv.Atoi(d[4:6])
-	day, _ := strconv.Atoi(d[6:])
-	return y >= 1970 && y <= 2200 && mo >= 1 && mo <= 12 && day >= 1 && day <= 31
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // nonRecordStems say why a file that lives beside records is never one:

@@ -279,3 +279,23 @@ func TestFileNameForms(t *testing.T) {
 		}
 	}
 }
+
+func TestDateDigits(t *testing.T) {
+	for _, c := range []struct {
+		s  string
+		n  int
+		ok bool
+	}{{"0", 0, true}, {"2024", 2024, true}, {"007", 7, true}, {"", 0, false}, {"+1", 0, false}, {"-1", 0, false}, {"1a", 0, false}, {"1234567890", 0, false}} {
+		if n, ok := digitsValue(c.s); n != c.n || ok != c.ok {
+			t.Errorf("digitsValue(%q) = %d, %v; want %d, %v", c.s, n, ok, c.n, c.ok)
+		}
+	}
+	for name, want := range map[string]bool{
+		"20201016-use-slugs": true, "2021-03-04-use-x": true, "2026-01-some-slug": true,
+		"19691231-x": false, "2021-13-04-x": false, "2021-+1-04-x": false, "2026-+1-slug": false, "0013-decision-13": false,
+	} {
+		if got := isDateSlug(name); got != want {
+			t.Errorf("isDateSlug(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

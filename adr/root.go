@@ -718,7 +718,7 @@ func dashedDate(stem string) bool {
 	if len(stem) < 12 || stem[4] != '-' || stem[7] != '-' || stem[10] != '-' && stem[10] != '_' {
 		return false
 	}
-	return isDatePrefix(stem[:4] + stem[5:7] + stem[8:10])
+	return isDate(stem[:4], stem[5:7], stem[8:10])
 }
 
 // looksLikeADR reports ADR structure: a status, or context and decision
