@@ -40,17 +40,9 @@ func encodeParsed(b []byte, r *Record) []byte {
 		e.str(rel.Section)
 	}
 	e.str(string(r.Style))
-	e.len(r.Units == nil, len(r.Units))
-	for _, u := range r.Units {
-		e.str(u.ID)
-		e.str(u.Anchor)
-		e.str(u.Heading)
-		e.int(u.Start)
-		e.int(u.End)
-		e.str(u.Hash)
-		e.str(string(u.Status))
-		e.str(u.RawStatus)
-	}
+	// The units are one length-prefixed block: a load keeps it encoded
+	// until they are asked for (Record.Units).
+	e.str(string(encodeUnits(nil, r.Units())))
 	e.strs(r.Problems)
 	e.len(r.otherStatuses == nil, len(r.otherStatuses))
 	for _, m := range r.otherStatuses {
@@ -94,19 +86,8 @@ func decodeParsed(s string) (*Record, error) {
 		}
 	}
 	r.Style = Style(d.str())
-	if n, isNil := d.len(); !isNil {
-		r.Units = make([]Unit, n)
-		for i := range r.Units {
-			u := &r.Units[i]
-			u.ID = d.str()
-			u.Anchor = d.str()
-			u.Heading = d.str()
-			u.Start = d.int()
-			u.End = d.int()
-			u.Hash = d.str()
-			u.Status = Status(d.str())
-			u.RawStatus = d.str()
-		}
+	if units := d.str(); d.err == nil {
+		r.lunits = &lazyUnits{enc: units, owner: r}
 	}
 	r.Problems = d.strs()
 	if n, isNil := d.len(); !isNil {
@@ -125,6 +106,49 @@ func decodeParsed(s string) (*Record, error) {
 		return nil, errCacheEntry
 	}
 	return r, nil
+}
+
+// encodeUnits appends units to b, keeping nil apart from empty.
+func encodeUnits(b []byte, units []Unit) []byte {
+	e := cacheEncoder{b: b}
+	e.len(units == nil, len(units))
+	for _, u := range units {
+		e.str(u.ID)
+		e.str(u.Anchor)
+		e.str(u.Heading)
+		e.int(u.Start)
+		e.int(u.End)
+		e.str(u.Hash)
+		e.str(string(u.Status))
+		e.str(u.RawStatus)
+	}
+	return e.b
+}
+
+// decodeUnits reads units encoded by encodeUnits; their strings are
+// slices of s.
+func decodeUnits(s string) ([]Unit, error) {
+	d := cacheDecoder{s: s}
+	n, isNil := d.len()
+	var us []Unit
+	if !isNil {
+		us = make([]Unit, n)
+		for i := range us {
+			u := &us[i]
+			u.ID = d.str()
+			u.Anchor = d.str()
+			u.Heading = d.str()
+			u.Start = d.int()
+			u.End = d.int()
+			u.Hash = d.str()
+			u.Status = Status(d.str())
+			u.RawStatus = d.str()
+		}
+	}
+	if d.err != nil || d.s != "" {
+		return nil, errCacheEntry
+	}
+	return us, nil
 }
 
 type cacheEncoder struct{ b []byte }

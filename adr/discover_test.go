@@ -203,7 +203,7 @@ func TestLoadNeverCountsNonRecords(t *testing.T) {
 		t.Errorf("conventions %+v", root)
 	}
 	for _, r := range l.Records {
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			if !strings.HasPrefix(u.ID, r.ID+"#") {
 				t.Errorf("unit ID %q of %s", u.ID, r.ID)
 			}
@@ -345,7 +345,7 @@ func TestLoadSectionedContainer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		ids = append(ids, u.ID+"="+string(u.Status))
 	}
 	if got := strings.Join(ids, " "); got != "ADR-0042§1=accepted ADR-0042§2=superseded" {

@@ -245,8 +245,8 @@ func (r *Record) insertStatusEdit(text, note string) Edit {
 	// A record without sections has one "body" unit, which starts after
 	// the title rather than at a heading: the status then goes at the end.
 	pos := len(t.Src)
-	if len(r.Units) > 0 && t.Lines[r.Units[0].Start-1].Kind == LineHeading {
-		pos = t.Lines[r.Units[0].Start-1].Start
+	if us := r.Units(); len(us) > 0 && t.Lines[us[0].Start-1].Kind == LineHeading {
+		pos = t.Lines[us[0].Start-1].Start
 	}
 	block := "## Status" + eol + eol + text + eol + eol
 	if note != "" {
@@ -375,7 +375,7 @@ func (r *Record) relationEdit(label string, target *Record) Edit {
 		return Edit{Start: t.Lines[at].Next, End: t.Lines[at].Next, New: lineEOL(t, at) + row + eol}
 	}
 	// MADR 3/4 and plain records: a bullet under "## More Information".
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		if k := headingKey(u.Heading); k == "more information" || k == "links" || k == "related decisions" {
 			end := u.End
 			for end > u.Start && t.Lines[end-1].Kind == LineBlank {

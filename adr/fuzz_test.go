@@ -111,7 +111,7 @@ func summary(r *Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "title=%q/%q/%d status=%q/%q field=%s@%d date=%q domains=%q style=%s rels=[%s] problems=%q units=",
 		r.RawTitle, r.Title, r.TitleNumber, r.RawStatus, r.Status, r.StatusField.Kind, r.StatusField.Line, r.Date, r.Domains, r.Style, relString(r.Relations), r.Problems)
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		fmt.Fprintf(&b, "[%s %q %d-%d %s %q %s]", u.Anchor, u.Heading, u.Start, u.End, u.Hash[:8], u.RawStatus, u.Status)
 	}
 	return b.String()
@@ -157,17 +157,17 @@ func checkRecord(t *testing.T, r *Record, data []byte) {
 		}
 	}
 	seen := map[string]bool{}
-	for i, u := range r.Units {
+	for i, u := range r.Units() {
 		if u.Start < 1 || u.Start > u.End || u.End > n {
 			t.Fatalf("unit %q lines %d-%d of %d", u.Anchor, u.Start, u.End, n)
 		}
 		if u.Anchor == "" || seen[strings.ToLower(u.Anchor)] {
-			t.Fatalf("unit anchor %q empty or repeated: %+v", u.Anchor, r.Units)
+			t.Fatalf("unit anchor %q empty or repeated: %+v", u.Anchor, r.Units())
 		}
 		seen[strings.ToLower(u.Anchor)] = true
 		// Excerpt looks units up one by one: check a sample of a huge
 		// record, or the check itself goes quadratic.
-		if len(r.Units) > 64 && i%(len(r.Units)/32) != 0 && i != len(r.Units)-1 {
+		if len(r.Units()) > 64 && i%(len(r.Units())/32) != 0 && i != len(r.Units())-1 {
 			continue
 		}
 		got, text, ok := r.Excerpt(u.Anchor)

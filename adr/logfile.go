@@ -217,15 +217,16 @@ func ParseSection(base *Text, sec LogSection) *Record {
 	}
 	r.Number, r.Numbered = sec.Number, true
 	// The parser's fallback unit runs to the end of the file.
-	for i := range r.Units {
-		if r.Units[i].End > sec.End {
-			r.Units[i].End = sec.End
-			r.Units[i].Hash = hashLines(t, r.Units[i].Start-1, sec.End)
+	units := r.ownUnits()
+	for i := range units {
+		if units[i].End > sec.End {
+			units[i].End = sec.End
+			units[i].Hash = hashLines(t, units[i].Start-1, sec.End)
 		}
 	}
-	if len(r.Units) == 1 && r.Units[0].Anchor == "body" {
+	if len(units) == 1 && units[0].Anchor == "body" {
 		if us := bulletUnits(t, sec.Heading+1, sec.End); len(us) > 0 {
-			r.Units = us
+			r.SetUnits(us)
 		}
 	}
 	headingRelations(p, sec.Heading)

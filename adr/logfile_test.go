@@ -82,7 +82,7 @@ func TestParseSection(t *testing.T) {
 		t.Errorf("first relations: %+v", a.Relations)
 	}
 	var anchors []string
-	for _, u := range a.Units {
+	for _, u := range a.Units() {
 		anchors = append(anchors, fmt.Sprintf("%s:%d-%d", u.Anchor, u.Start, u.End))
 	}
 	if got := strings.Join(anchors, " "); got != "context:10-10 decision:11-12 consequences:13-13" {
@@ -180,7 +180,7 @@ func FuzzSplitLog(f *testing.F) {
 			if c := r.Content(); !bytes.Contains(data, c) {
 				t.Fatal("content is not part of the file")
 			}
-			for _, u := range r.Units {
+			for _, u := range r.Units() {
 				if u.Start < s.Heading+1 || u.End > s.End || u.Start > u.End+1 {
 					t.Fatalf("unit %+v outside section %+v", u, s)
 				}

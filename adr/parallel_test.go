@@ -72,7 +72,7 @@ func TestLoadLongLogInParallel(t *testing.T) {
 		if r.ID != want {
 			t.Fatalf("record %d: ID %q, want %q", i, r.ID, want)
 		}
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			if u.ID != want+"#"+u.Anchor {
 				t.Fatalf("%s: unit ID %q", want, u.ID)
 			}

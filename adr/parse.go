@@ -775,11 +775,11 @@ func (p *parser) addRelationIn(t RelationType, label, target string, line int, s
 // sectionStatus is filled in by units() for container sections. Anchors
 // are unique and the section is the one just added: search from the end.
 func (p *parser) sectionStatus(section, val string) {
-	for i := len(p.rec.Units) - 1; i >= 0; i-- {
-		if p.rec.Units[i].Anchor == section {
-			if p.rec.Units[i].RawStatus == "" {
-				p.rec.Units[i].RawStatus = strings.TrimSpace(val)
-				p.rec.Units[i].Status = NormalizeStatus(val)
+	for i := len(p.rec.units) - 1; i >= 0; i-- {
+		if p.rec.units[i].Anchor == section {
+			if p.rec.units[i].RawStatus == "" {
+				p.rec.units[i].RawStatus = strings.TrimSpace(val)
+				p.rec.units[i].Status = NormalizeStatus(val)
 			}
 			return
 		}

@@ -630,7 +630,7 @@ func (p *parser) units() {
 			anchor = base + "-" + strconv.Itoa(seen[base])
 		}
 		seen[anchor]++
-		p.rec.Units = append(p.rec.Units, Unit{
+		p.rec.units = append(p.rec.units, Unit{
 			Anchor: anchor, Heading: h.Text, Start: h.Line + 1, End: end,
 			Hash: hashLines(t, h.Line, end),
 		})
@@ -651,10 +651,10 @@ func (p *parser) units() {
 			p.metaLines(bodyFrom, bodyTo, anchor, false)
 		}
 	}
-	if len(p.rec.Units) == 0 {
+	if len(p.rec.units) == 0 {
 		from, _ := p.preambleRange()
 		if from < len(t.Lines) {
-			p.rec.Units = append(p.rec.Units, Unit{Anchor: "body", Heading: p.rec.Title, Start: from + 1, End: len(t.Lines), Hash: hashLines(t, from, len(t.Lines))})
+			p.rec.units = append(p.rec.units, Unit{Anchor: "body", Heading: p.rec.Title, Start: from + 1, End: len(t.Lines), Hash: hashLines(t, from, len(t.Lines))})
 		}
 	}
 }
@@ -675,7 +675,7 @@ func (p *parser) classifyStyle() {
 		r.Style = StyleNygard
 	case hasUnit(r, "context") && hasUnit(r, "decision"):
 		r.Style = StyleNygard
-		for _, u := range r.Units {
+		for _, u := range r.units {
 			if headingKey(u.Heading) == "context and problem statement" || u.Anchor == "options" {
 				r.Style = StyleMADR
 			}

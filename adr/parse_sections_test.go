@@ -239,7 +239,7 @@ func TestParseSectionedContainer(t *testing.T) {
 		status     Status
 	}
 	var got []u
-	for _, x := range r.Units {
+	for _, x := range r.Units() {
 		got = append(got, u{x.Anchor, x.Start, x.End, x.RawStatus, x.Status})
 	}
 	want := []u{{"§1", 3, 8, "accepted", Accepted}, {"§2", 9, 19, "superseded", Superseded}, {"§3", 20, 22, "", ""}}
@@ -257,8 +257,8 @@ func TestParseSectionedContainer(t *testing.T) {
 	// "style: ocp" in front matter makes numbered sections units even
 	// without "§".
 	r = Parse([]byte(lines("---", "style: ocp", "---", "# Decisions", "", "## 1. First", "", "x", "", "## 2. Second", "", "y")))
-	if r.Style != StyleOCP || len(r.Units) != 2 || r.Units[0].Anchor != "§1" || r.Units[1].Anchor != "§2" {
-		t.Errorf("style %q units %+v", r.Style, r.Units)
+	if r.Style != StyleOCP || len(r.Units()) != 2 || r.Units()[0].Anchor != "§1" || r.Units()[1].Anchor != "§2" {
+		t.Errorf("style %q units %+v", r.Style, r.Units())
 	}
 }
 
@@ -301,7 +301,7 @@ func TestUnits(t *testing.T) {
 	)
 	r := Parse([]byte(src))
 	var anchors []string
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		anchors = append(anchors, fmt.Sprintf("%s:%d-%d", u.Anchor, u.Start, u.End))
 	}
 	if got, want := strings.Join(anchors, " "), "status:5-8 context:9-12 decision:13-25 consequences:26-31 decision-2:32-34"; got != want {
@@ -312,14 +312,14 @@ func TestUnits(t *testing.T) {
 	// the same; a changed word does not.
 	crlf := Parse([]byte(strings.ReplaceAll(strings.ReplaceAll(src, "   \n", "\n"), "\n", "\r\n")))
 	changed := Parse([]byte(strings.Replace(src, "use Go.", "use Rust.", 1)))
-	for i, u := range r.Units {
+	for i, u := range r.Units() {
 		if len(u.Hash) != 64 {
 			t.Errorf("unit %s hash %q", u.Anchor, u.Hash)
 		}
-		if crlf.Units[i].Hash != u.Hash {
+		if crlf.Units()[i].Hash != u.Hash {
 			t.Errorf("unit %s: CRLF version hashes differently", u.Anchor)
 		}
-		if (changed.Units[i].Hash == u.Hash) != (u.Anchor != "decision") {
+		if (changed.Units()[i].Hash == u.Hash) != (u.Anchor != "decision") {
 			t.Errorf("unit %s: a changed decision must change only its own hash", u.Anchor)
 		}
 	}
@@ -355,17 +355,17 @@ func TestUnits(t *testing.T) {
 
 	// A record without sections is one "body" unit.
 	r = Parse([]byte(lines("# T", "", "Only prose.")))
-	if len(r.Units) != 1 || r.Units[0].Anchor != "body" || r.Units[0].Start != 2 || r.Units[0].End != 3 {
-		t.Errorf("units %+v", r.Units)
+	if len(r.Units()) != 1 || r.Units()[0].Anchor != "body" || r.Units()[0].Start != 2 || r.Units()[0].End != 3 {
+		t.Errorf("units %+v", r.Units())
 	}
 }
 
 func TestUnitAnchorsUnique(t *testing.T) {
 	r := Parse([]byte(lines("# T", "", "## Decision", "", "a", "", "## Decision", "", "b", "", "## Decision 2", "", "c", "", "## Decision-2", "", "d")))
 	seen := map[string]bool{}
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		if seen[u.Anchor] {
-			t.Errorf("anchor %q used twice: %+v", u.Anchor, r.Units)
+			t.Errorf("anchor %q used twice: %+v", u.Anchor, r.Units())
 		}
 		seen[u.Anchor] = true
 		got, ok := r.Unit(u.Anchor)

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Style is the written form of a record; edits and new records follow it.
@@ -103,8 +105,12 @@ type Record struct {
 	Path     string
 	Root     *Root
 	Archived bool
-	Units    []Unit
-	text     *Text
+	// units are the record's decision units in text order (see Units);
+	// lunits holds them still encoded when the parse cache served the
+	// record.
+	units  []Unit
+	lunits *lazyUnits
+	text   *Text
 	// Problems are reasons the record could not be read fully (not UTF-8,
 	// no title, ...). A record with problems is still listed.
 	Problems []string
@@ -173,11 +179,71 @@ func hasUTF16BOM(b []byte) bool {
 	return len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff)
 }
 
+// Units are the record's decision units (one section, or one numbered
+// decision of a container), in text order. A record the parse cache
+// served decodes them on the first call: a load of a long log for a
+// command that never looks at units (list, index, a scope question)
+// decodes none. The slice is shared: callers must not change it.
+func (r *Record) Units() []Unit {
+	if lu := r.lunits; lu != nil {
+		return lu.get()
+	}
+	return r.units
+}
+
+// SetUnits replaces the record's units.
+func (r *Record) SetUnits(us []Unit) { r.units, r.lunits = us, nil }
+
+// ownUnits are the record's units as a slice the record alone holds, for
+// a change in place: lazily held units are decoded into the record first.
+func (r *Record) ownUnits() []Unit {
+	if lu := r.lunits; lu != nil {
+		r.units, r.lunits = slices.Clone(lu.get()), nil
+	}
+	return r.units
+}
+
+// lazyUnits are the encoded units of a record the parse cache served.
+// Copies of the record share them; they are decoded once, named after
+// the ID of the record the load made them for (owner).
+type lazyUnits struct {
+	once  sync.Once
+	enc   string
+	owner *Record
+	// id is the record ID the units are named after; set by the load
+	// before anything reads them.
+	id    string
+	units []Unit
+}
+
+func (lu *lazyUnits) get() []Unit {
+	lu.once.Do(func() {
+		us, err := decodeUnits(lu.enc)
+		if err != nil {
+			// The cache file passed its checksum, so this takes a bug or
+			// a forgery: the record's own text says what its units are.
+			us = nil
+			if t := lu.owner.Text(); t != nil {
+				us = Parse(t.Src).units
+			}
+		}
+		if lu.id != "" {
+			nameUnits(us, lu.id)
+		}
+		lu.units = us
+	})
+	return lu.units
+}
+
 // unitIDsAssigned reports whether every unit is already named after the
 // record's ID.
 func (r *Record) unitIDsAssigned() bool {
-	for i := range r.Units {
-		id, a := r.Units[i].ID, r.Units[i].Anchor
+	if lu := r.lunits; lu != nil && lu.owner == r && lu.id == r.ID {
+		return true
+	}
+	us := r.Units()
+	for i := range us {
+		id, a := us[i].ID, us[i].Anchor
 		sep := 1
 		if strings.HasPrefix(a, "§") {
 			sep = 0
@@ -189,32 +255,44 @@ func (r *Record) unitIDsAssigned() bool {
 	return true
 }
 
-// assignUnitIDs names every unit after the record's ID.
+// assignUnitIDs names every unit after the record's ID. Units the load
+// holds encoded are named when they are decoded.
 func (r *Record) assignUnitIDs() {
+	if lu := r.lunits; lu != nil && lu.owner == r && lu.units == nil {
+		// Not decoded yet (a load names its records before anything
+		// reads them; see lazyUnits.get).
+		lu.id = r.ID
+		return
+	}
 	if r.unitIDsAssigned() {
 		return // as the parse cache gave them
 	}
-	// One string holds every unit's ID, each a slice of it: one
-	// allocation per record rather than one per unit.
+	nameUnits(r.ownUnits(), r.ID)
+}
+
+// nameUnits names every unit after the record ID id. One string holds
+// every unit's ID, each a slice of it: one allocation per record rather
+// than one per unit.
+func nameUnits(us []Unit, id string) {
 	n := 0
-	for i := range r.Units {
-		n += len(r.ID) + 1 + len(r.Units[i].Anchor)
+	for i := range us {
+		n += len(id) + 1 + len(us[i].Anchor)
 	}
 	var b strings.Builder
 	b.Grow(n)
 	var buf [16]int
 	ends := buf[:0]
-	for i := range r.Units {
-		b.WriteString(r.ID)
-		if !strings.HasPrefix(r.Units[i].Anchor, "§") {
+	for i := range us {
+		b.WriteString(id)
+		if !strings.HasPrefix(us[i].Anchor, "§") {
 			b.WriteByte('#')
 		}
-		b.WriteString(r.Units[i].Anchor)
+		b.WriteString(us[i].Anchor)
 		ends = append(ends, b.Len())
 	}
 	all, start := b.String(), 0
-	for i := range r.Units {
-		r.Units[i].ID = all[start:ends[i]]
+	for i := range us {
+		us[i].ID = all[start:ends[i]]
 		start = ends[i]
 	}
 }
@@ -299,7 +377,7 @@ func hashLines(t *Text, from, to int) string {
 // Unit finds a unit by anchor ("decision", "§3", "3"), case-insensitively.
 func (r *Record) Unit(anchor string) (Unit, bool) {
 	a := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(anchor, "#"), "§"))
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		ua := strings.ToLower(strings.TrimPrefix(u.Anchor, "§"))
 		if ua == a {
 			return u, true

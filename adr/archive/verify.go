@@ -26,7 +26,7 @@ func (pl *planner) verify(after *adr.Log) {
 			pl.block("after the move, %s would not be read as a record at %s", r.ID, to)
 		case n.ID != r.ID:
 			pl.block("after the move, %s at %s would be read as %s", r.ID, to, n.ID)
-		case n.Status != r.Status || n.Title != r.Title || len(n.Units) != len(r.Units):
+		case n.Status != r.Status || n.Title != r.Title || len(n.Units()) != len(r.Units()):
 			pl.block("after the move, %s would read differently (status, title or sections)", r.ID)
 		case n.Archived != want:
 			pl.block("after the move, %s would not be read as %s", r.ID, map[bool]string{true: "archived", false: "live"}[want])

@@ -367,7 +367,7 @@ func liveSections(r *adr.Record) (live, total int) {
 	if r.Style != adr.StyleOCP {
 		return 1, 1
 	}
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		if !strings.HasPrefix(u.Anchor, "§") {
 			continue
 		}
@@ -385,10 +385,10 @@ func liveSections(r *adr.Record) (live, total int) {
 // hasDecisionText reports whether any section other than the status has a
 // non-blank line. A record without sections is taken to have text.
 func hasDecisionText(r *adr.Record) bool {
-	if r.Text() == nil || len(r.Units) == 0 {
+	if r.Text() == nil || len(r.Units()) == 0 {
 		return true
 	}
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		if u.Anchor == "status" {
 			continue
 		}

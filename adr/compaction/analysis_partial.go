@@ -54,7 +54,7 @@ func (a *analyzer) partial(r *adr.Record) {
 	if r.Style == adr.StyleOCP && (r.Status == adr.Superseded || r.Status == adr.Deprecated || r.Status == adr.Rejected) {
 		var live []string
 		line := 0
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			if strings.HasPrefix(u.Anchor, "§") && u.Status == adr.Accepted {
 				live = append(live, u.Anchor)
 				if line == 0 {

@@ -56,7 +56,7 @@ func Batches(l *adr.Log, p *Plan, lim BatchLimits) []Batch {
 		if r == nil {
 			continue
 		}
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			if u.Anchor == "decision" || u.Anchor == "body" || strings.HasPrefix(u.Anchor, "§") {
 				evidence = append(evidence, evidenceUnit(r, u))
 			}
@@ -79,7 +79,7 @@ func Batches(l *adr.Log, p *Plan, lim BatchLimits) []Batch {
 		}
 		var units []EvidenceUnit
 		size := 0
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			eu := evidenceUnit(r, u)
 			units = append(units, eu)
 			size += utf8.RuneCountInString(eu.Text)

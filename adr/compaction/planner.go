@@ -123,7 +123,7 @@ func SourceOf(r *adr.Record) Source { return sourceOf(r) }
 
 func sourceOf(r *adr.Record) Source {
 	s := Source{ID: r.ID, Path: r.Path, Blob: view.BlobHash(r.Text().Src), Status: string(r.Status), Units: []Unit{}}
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		s.Units = append(s.Units, Unit{Locator: u.ID, Hash: u.Hash, Lines: [2]int{u.Start, u.End}})
 	}
 	return s

@@ -203,7 +203,7 @@ func FutureView(future *adr.Log, p *Plan, c *Candidate, revision int, generator 
 			continue
 		}
 		ids = append(ids, r.ID)
-		for _, u := range rec.Units {
+		for _, u := range rec.Units() {
 			d.Coverage = append(d.Coverage, view.UnitCoverage{Unit: u.ID, State: Retained, Location: "replacement " + r.ID})
 		}
 	}

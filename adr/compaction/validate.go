@@ -70,7 +70,7 @@ func Validate(l *adr.Log, p *Plan, c *Candidate) []Issue {
 	if p.Mode == Consolidate {
 		for _, nr := range c.Records {
 			rec := adr.Parse([]byte(nr.Content))
-			for _, u := range rec.Units {
+			for _, u := range rec.Units() {
 				sep := "#"
 				if strings.HasPrefix(u.Anchor, "§") {
 					sep = ""
@@ -220,7 +220,7 @@ func validateReplacements(l *adr.Log, p *Plan, c *Candidate, reserved map[string
 			add(IssueStyle, res.Path, []string{nr.ID}, "%s is written in %s style, but the plan's style is %s", nr.ID, rec.Style, want)
 		}
 		if rec.Style == adr.StyleOCP || want == adr.StyleOCP {
-			if len(rec.Units) == 0 {
+			if len(rec.Units()) == 0 {
 				add(IssueStyle, res.Path, []string{nr.ID}, "%s has no § section: a sectioned container states each decision in its own section", nr.ID)
 			}
 		} else {

@@ -64,7 +64,7 @@ func (s *Service) byID(req Request) (*plan, error) {
 		u, _, ok := rec.Excerpt(anchor)
 		if !ok {
 			var anchors []string
-			for _, u := range rec.Units {
+			for _, u := range rec.Units() {
 				anchors = append(anchors, u.ID)
 			}
 			return nil, badRequest("its units are: "+strings.Join(anchors, ", "), "%s has no unit %q", rec.ID, anchor)

@@ -140,7 +140,7 @@ func mainUnit(r *adr.Record) (adr.Unit, bool) {
 	if u, ok := r.Unit("body"); ok {
 		return u, true
 	}
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		if u.Anchor != "status" {
 			return u, true
 		}
@@ -153,7 +153,7 @@ func mainUnit(r *adr.Record) (adr.Unit, bool) {
 func unitsFor(r *adr.Record, intent Intent) []adr.Unit {
 	if r.Style == adr.StyleOCP {
 		var live, rest []adr.Unit
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			if intent == Current && (u.Status == adr.Superseded || u.Status == adr.Rejected || u.Status == adr.Deprecated) {
 				rest = append(rest, u)
 				continue

@@ -67,14 +67,14 @@ func recordDoc(r *adr.Record) retrieve.Doc {
 		{Text: strings.Join(r.Domains, " "), Weight: 2},
 		{Text: base, Weight: 1.5},
 	}
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		w, ok := anchorWeight[u.Anchor]
 		if !ok {
 			w = 1.0
 		}
 		fields = append(fields, retrieve.Field{Text: r.UnitText(u), Weight: w})
 	}
-	if len(r.Units) == 0 {
+	if len(r.Units()) == 0 {
 		fields = append(fields, retrieve.Field{Text: string(r.Content()), Weight: 1})
 	}
 	return retrieve.Doc{ID: r.Locus(), Fields: fields, Lang: recordLanguage(r)}
@@ -483,7 +483,7 @@ func betterSection(r *adr.Record, q []retrieve.QueryTerm, ix *retrieve.Index, pa
 	}
 	var best adr.Unit
 	bestScore, bestPart := 0.0, 0
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		if u.Anchor == "status" || u.Anchor == main.Anchor || u.Anchor == "body" {
 			continue
 		}

@@ -23,7 +23,7 @@ func publishView(t testing.TB, fsys fstest.MapFS, sel view.Selection, topic func
 	for _, r := range srcs {
 		u, ok := r.Unit("decision")
 		if !ok {
-			u = r.Units[0]
+			u = r.Units()[0]
 		}
 		st := view.Statement{Topic: topic(r), Text: strings.TrimSpace(r.UnitText(u)[len("## Decision\n"):]), Sources: []string{u.ID}}
 		switch r.Status {
@@ -32,7 +32,7 @@ func publishView(t testing.TB, fsys fstest.MapFS, sel view.Selection, topic func
 		case adr.Proposed:
 			d.Proposals = append(d.Proposals, st)
 		}
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			d.Coverage = append(d.Coverage, view.UnitCoverage{Unit: u.ID, State: view.Retained, Location: "Effective constraints/" + st.Topic})
 		}
 	}
@@ -286,7 +286,7 @@ func TestViewsPerRoot(t *testing.T) {
 			if r.Status == adr.Accepted {
 				d.Constraints = append(d.Constraints, view.Statement{Topic: firstDomainTopic(r), Text: "Restated " + r.ID + ".", Sources: []string{u.ID}})
 			}
-			for _, u := range r.Units {
+			for _, u := range r.Units() {
 				d.Coverage = append(d.Coverage, view.UnitCoverage{Unit: u.ID, State: view.Unresolved})
 			}
 		}

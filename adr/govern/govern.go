@@ -526,7 +526,7 @@ func substance(r *adr.Record, moves map[string]string) map[string][]numbered {
 		skip[r.StatusField.Line] = true
 	}
 	out := map[string][]numbered{"title": {{strings.TrimSpace(r.Title), 1}}}
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		if u.Anchor == "status" {
 			continue
 		}

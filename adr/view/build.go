@@ -111,7 +111,7 @@ func build(l *adr.Log, root *adr.Root, sel Selection, sources, deps []*adr.Recor
 	units := map[string]unitOf{}
 	for _, recs := range [][]*adr.Record{root.Records, l.Records} {
 		for _, r := range recs {
-			for _, u := range r.Units {
+			for _, u := range r.Units() {
 				if _, ok := units[u.ID]; !ok {
 					units[u.ID] = unitOf{r, u}
 				}
@@ -177,7 +177,7 @@ func build(l *adr.Log, root *adr.Root, sel Selection, sources, deps []*adr.Recor
 		cov[loc] = c
 	}
 	for _, r := range members {
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			if _, ok := cov[u.ID]; !ok {
 				problem("%s is not accounted for: retain, change, retire or mark it unresolved", u.ID)
 			}
@@ -244,7 +244,7 @@ func build(l *adr.Log, root *adr.Root, sel Selection, sources, deps []*adr.Recor
 	}
 	for _, r := range members {
 		s := sourceOf(r)
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			c := cov[u.ID]
 			s.Units = append(s.Units, Unit{Locator: u.ID, Heading: u.Heading, Hash: u.Hash, Coverage: c.State,
 				Location: oneLine(c.Location), Reason: oneLine(c.Reason)})
@@ -258,7 +258,7 @@ func build(l *adr.Log, root *adr.Root, sel Selection, sources, deps []*adr.Recor
 	sortRecords(l, depList)
 	for _, r := range depList {
 		s := sourceOf(r)
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			if cited[r][u.ID] || citesExcerptOf(cited[r], u.ID) {
 				s.Units = append(s.Units, Unit{Locator: u.ID, Heading: u.Heading, Hash: u.Hash, Coverage: Cited})
 			}
@@ -327,7 +327,7 @@ func sortRecords(l *adr.Log, recs []*adr.Record) {
 
 func unitList(r *adr.Record) string {
 	var ids []string
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		ids = append(ids, u.ID)
 	}
 	return strings.Join(ids, ", ")

@@ -360,10 +360,10 @@ func sameContent(data []byte, want string, hash func([]byte) string) bool {
 }
 
 func sameUnits(r *adr.Record, s Source) bool {
-	if len(r.Units) != len(s.Units) {
+	if len(r.Units()) != len(s.Units) {
 		return false
 	}
-	for i, u := range r.Units {
+	for i, u := range r.Units() {
 		if u.ID != s.Units[i].Locator || u.Hash != s.Units[i].Hash {
 			return false
 		}
@@ -374,10 +374,10 @@ func sameUnits(r *adr.Record, s Source) bool {
 // sameUnitText reports units with the same anchors and text as a
 // source's, whatever the record's ID.
 func sameUnitText(r *adr.Record, s Source) bool {
-	if len(r.Units) != len(s.Units) || len(r.Units) == 0 {
+	if len(r.Units()) != len(s.Units) || len(r.Units()) == 0 {
 		return false
 	}
-	for i, u := range r.Units {
+	for i, u := range r.Units() {
 		_, anchor := adr.SplitLocator(s.Units[i].Locator)
 		if u.Anchor != anchor || u.Hash != s.Units[i].Hash {
 			return false

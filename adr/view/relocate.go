@@ -186,7 +186,7 @@ func Moved(l *adr.Log, root *adr.Root, m *Manifest, current []byte, mv Moves) (*
 
 // unitByLocator finds a unit of r by its locator ("ADR-0003#decision").
 func unitByLocator(r *adr.Record, loc string) (adr.Unit, bool) {
-	for _, u := range r.Units {
+	for _, u := range r.Units() {
 		if strings.EqualFold(u.ID, loc) {
 			return u, true
 		}

@@ -58,7 +58,7 @@ func fullDraft(recs []*adr.Record) Draft {
 		case adr.Proposed:
 			d.Proposals = append(d.Proposals, st)
 		}
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			c := UnitCoverage{Unit: u.ID, State: Retained, Location: HeadingConstraints + "/" + st.Topic}
 			if r.Status == adr.Proposed {
 				c = UnitCoverage{Unit: u.ID, State: Unresolved, Reason: "an open proposal"}

@@ -99,7 +99,7 @@ func addShowTool(srv *mcpserver.Server, env *Env) {
 				pg.Record.Relations = pg.Record.Relations[:maxShowRelations]
 				pg.Omitted["relations"] = n - maxShowRelations
 			}
-			for _, u := range r.Units {
+			for _, u := range r.Units() {
 				if len(pg.Units) == maxShowUnits {
 					pg.Omitted["units"]++
 					continue

@@ -106,7 +106,7 @@ func runShow(env *Env, ref string, asJSON bool) error {
 		u, text, ok := r.Excerpt(anchor)
 		if !ok {
 			var anchors []string
-			for _, u := range r.Units {
+			for _, u := range r.Units() {
 				anchors = append(anchors, u.ID)
 			}
 			return usagef("%s has no unit %q", r.ID, anchor).hint("its units are: " + strings.Join(anchors, ", "))
@@ -118,7 +118,7 @@ func runShow(env *Env, ref string, asJSON bool) error {
 		impl = latestImplementation(repo, l, r)
 	}
 	if asJSON {
-		units := r.Units
+		units := r.Units()
 		if units == nil {
 			units = []adr.Unit{}
 		}

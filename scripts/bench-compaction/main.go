@@ -297,7 +297,7 @@ func summaryPlan(l *adr.Log, a *compaction.Analysis, dir string, enc tokenizer.C
 			return nil, err
 		}
 		s := compaction.Source{ID: r.ID, Path: r.Path, Blob: view.BlobHash(data), Status: string(r.Status), Class: string(c), Units: []compaction.Unit{}}
-		for _, u := range r.Units {
+		for _, u := range r.Units() {
 			s.Units = append(s.Units, compaction.Unit{Locator: u.ID, Hash: u.Hash, Lines: [2]int{u.Start, u.End}})
 		}
 		p.Sources = append(p.Sources, s)
