@@ -1,0 +1,85 @@
+package adr
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+const lazyUnitsRecord = "# 7. Use Postgres\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\nPostgres.\n"
+
+// warmRecord loads a one-record log twice through one parse cache (the
+// stat margin waited out), and returns the record the second load served
+// from the cache, its units not yet read.
+func warmRecord(t *testing.T) (*Log, *Record) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "0007-use-postgres.md"), []byte(lazyUnitsRecord), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := cacheNow
+	cacheNow = func() time.Time { return time.Now().Add(time.Hour) }
+	t.Cleanup(func() { cacheNow = old })
+	cdir := t.TempDir()
+	for i := 0; i < 2; i++ {
+		c := OpenCache(cdir, false)
+		if _, err := Load(os.DirFS(dir), LoadOptions{Roots: []string{"."}, Cache: c}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := Load(os.DirFS(dir), LoadOptions{Roots: []string{"."}, Cache: OpenCache(cdir, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := l.Records[0]
+	if r.lunits == nil || r.lunits.units != nil {
+		t.Fatalf("the warm record holds its units decoded (%+v)", r.lunits)
+	}
+	return l, r
+}
+
+func TestLazyUnitsNamedAfterTheLoad(t *testing.T) {
+	_, r := warmRecord(t)
+	want := Parse([]byte(lazyUnitsRecord)).units
+	nameUnits(want, "ADR-0007")
+	if got := r.Units(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("units %+v, want %+v", got, want)
+	}
+}
+
+// A copy of a served record that takes another ID names its own units;
+// the record it was copied from keeps its names.
+func TestLazyUnitsCopyRenamed(t *testing.T) {
+	_, r := warmRecord(t)
+	c := *r
+	c.ID = "ADR-0042"
+	c.assignUnitIDs()
+	for _, u := range c.Units() {
+		if !strings.HasPrefix(u.ID, "ADR-0042#") {
+			t.Fatalf("copy's unit %q", u.ID)
+		}
+	}
+	for _, u := range r.Units() {
+		if !strings.HasPrefix(u.ID, "ADR-0007#") {
+			t.Fatalf("original's unit %q after the copy was renamed", u.ID)
+		}
+	}
+}
+
+// Units that do not decode (only a bug or a forged cache file can make
+// them: the file passed its checksum) are read from the record's text.
+func TestLazyUnitsUndecodableFallBackToText(t *testing.T) {
+	_, r := warmRecord(t)
+	r.lunits.enc = "\xff\xff\xff"
+	want := Parse([]byte(lazyUnitsRecord)).units
+	nameUnits(want, "ADR-0007")
+	if got := r.Units(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("units %+v, want %+v", got, want)
+	}
+}
