@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -409,8 +408,7 @@ func (c *ConfinedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, relabel(err, "readdir", name)
 	}
-	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return es, nil
+	return es, nil // readDir sorts them by name
 }
 
 // Stat describes name, following links inside the tree. It never opens

@@ -5,9 +5,17 @@ package confine
 import (
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 )
 
-// readDir lists the open directory f (see the Linux version).
+// readDir lists the open directory f, sorted by name (see the Linux
+// version).
 func readDir(f *os.File, _ func(string) (fs.FileInfo, error)) ([]fs.DirEntry, error) {
-	return f.ReadDir(-1)
+	es, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(es, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return es, nil
 }
