@@ -10,6 +10,7 @@ package scope
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -219,13 +220,36 @@ func mentions(r *adr.Record, p string) string {
 	return ""
 }
 
+// Folder is the folder a pattern's literal start names ("src/pay" of
+// "src/pay/**/*.go"): every path it matches starts with it. "" when the
+// pattern starts with a wildcard.
+func Folder(pattern string) string {
+	i := strings.IndexAny(pattern, "*?[{\\")
+	if i < 0 {
+		return pattern
+	}
+	lit := pattern[:i]
+	if j := strings.LastIndexByte(lit, '/'); j >= 0 {
+		return lit[:j]
+	}
+	return ""
+}
+
 // Unmatched returns the declared globs that match none of files (the
 // tracked files of the repository).
 func (x *Index) Unmatched(files []string) []Match {
 	var out []Match
+	// Each glob is tried on the files under its folder only: thousands of
+	// scoped records in a large tree cost a search each, not a pass over
+	// every file.
+	sorted := slices.Sorted(slices.Values(files))
 	for _, r := range x.rules {
 		hit := false
-		for _, f := range files {
+		dir := Folder(r.pattern)
+		for _, f := range sorted[sort.SearchStrings(sorted, dir):] {
+			if !strings.HasPrefix(f, dir) {
+				break
+			}
 			if ok, _ := doublestar.Match(r.pattern, f); ok {
 				hit = true
 				break

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/git-adr/git-adr/adr"
 )
 
@@ -135,5 +136,43 @@ func TestGovernLazyLog(t *testing.T) {
 	}
 	if got["ADR-0027"] != "accepted" || got["ADR-0013"] != "accepted" {
 		t.Errorf("governing records over a lazy log: %v, want ADR-0027 (declared) and ADR-0013 (marker), both accepted", got)
+	}
+}
+
+func TestFolder(t *testing.T) {
+	for p, want := range map[string]string{
+		"src/pay/**/*.go": "src/pay", "src/pay/**": "src/pay", "*.go": "", "**/x": "", "cmd/pay/*.go": "cmd/pay",
+		"README.md": "README.md", "docs/{a,b}/x": "docs", "a/b?/c": "a", `a\*b/c`: "",
+	} {
+		if got := Folder(p); got != want {
+			t.Errorf("Folder(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// Unmatched tries each glob on the files under its folder only, and finds
+// what a pass over every file finds.
+func TestUnmatchedAgreesWithEveryFile(t *testing.T) {
+	files := []string{"README.md", "cmd/pay/main.go", "src/pay/a.go", "src/pay/deep/b.go", "src/payroll/c.go", "web/app.ts", "web/x/y.tsx", "z.go"}
+	patterns := []string{"src/pay/**", "src/pay/*.go", "src/pay/**/*.go", "src/pa*/c.go", "*.go", "**/*.tsx", "web/*.ts", "cmd/pay", "cmd/pay/*.rs", "nothing/**", "src/payroll/**", "README.md", "{web,cmd}/**"}
+	var recs []*adr.Record
+	for i, p := range patterns {
+		recs = append(recs, &adr.Record{ID: fmt.Sprintf("ADR-%04d", i+1), Path: fmt.Sprintf("doc/adr/%04d-x.md", i+1), Status: adr.Accepted, AppliesTo: []string{p}})
+	}
+	x := New(&adr.Log{Records: recs}, nil)
+	got := map[string]bool{}
+	for _, m := range x.Unmatched(files) {
+		got[m.Path] = true
+	}
+	for _, p := range patterns {
+		hit := false
+		for _, f := range files {
+			if ok, _ := doublestar.Match(p, f); ok {
+				hit = true
+			}
+		}
+		if got[p] == hit {
+			t.Errorf("%q: unmatched %v, but a pass over every file matches %v", p, got[p], hit)
+		}
 	}
 }

@@ -2,10 +2,14 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
 )
 
@@ -86,41 +90,212 @@ func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
 		churn = defaultChurnCommits
 	}
 	if churn > 0 && !r.Bare {
-		out = append(out, churnFindings(r, l, churn)...)
+		out = append(out, churnFindings(r, l, x, churn)...)
 	}
 	return out, nil
 }
 
-// churnFindings reports accepted records with a declared scope whose paths
-// changed in more than limit commits since the record was added.
-func churnFindings(r *gitops.Repo, l *adr.Log, limit int) []adr.Finding {
-	var out []adr.Finding
-	for _, rec := range l.Records {
-		if rec.Archived || rec.Status != adr.Accepted || len(rec.AppliesTo) == 0 {
+// churnFindings reports accepted records with a declared scope whose
+// governed files changed in more than limit commits since the record was
+// added: non-merge commits reachable from HEAD and not from the commit
+// that added the record, whatever their branch. Three git commands answer
+// it for every record at once (the commits that added the records, the
+// commits that changed any governed folder, and the commit graph), so a
+// log of thousands of scoped records costs no more processes than one.
+func churnFindings(r *gitops.Repo, l *adr.Log, x *scope.Index, limit int) []adr.Finding {
+	globs := map[*adr.Record][]string{}
+	var order []*adr.Record
+	for _, m := range x.Patterns() {
+		rec := m.Record
+		if rec.Archived || rec.Status != adr.Accepted {
 			continue
 		}
-		added, err := r.Git("log", "--diff-filter=A", "--format=%H", "-1", "--", rec.Path)
-		since := strings.TrimSpace(string(added))
-		if err != nil || since == "" {
-			continue
+		if _, ok := globs[rec]; !ok {
+			order = append(order, rec)
 		}
-		args := []string{"rev-list", "--count", since + "..HEAD", "--"}
-		for _, g := range rec.AppliesTo {
-			args = append(args, ":(glob)"+strings.TrimPrefix(g, "./"))
-		}
-		n, err := r.Git(args...)
-		if err != nil {
-			continue
-		}
-		var count int
-		fmt.Sscan(strings.TrimSpace(string(n)), &count)
-		if count > limit {
-			out = append(out, adr.Finding{Kind: adr.KindScopeChurn, Path: rec.Path, IDs: []string{rec.ID}, Warning: true,
-				Message: fmt.Sprintf("%s is in force, and the code it governs (%s) changed in %d commits since it was recorded", rec.ID, strings.Join(rec.AppliesTo, ", "), count),
-				Fix:     fmt.Sprintf("check that it still describes the code (`git adr log %s`, `git log --oneline %s..HEAD -- %s`); the threshold is [check] churn_commits", rec.ID, short(since), strings.Join(rec.AppliesTo, " "))})
+		globs[rec] = append(globs[rec], m.Path)
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	var roots []string
+	for _, root := range l.Roots {
+		roots = append(roots, ":(literal)"+root.Dir())
+	}
+	out, err := r.Git(append([]string{"log", "-z", "--no-renames", "--diff-filter=A", "--format=%x01%H", "--name-only", "--"}, roots...)...)
+	if err != nil {
+		return nil // no commit yet, or no history to read
+	}
+	added := map[string]string{} // record path -> newest commit that added it
+	for _, c := range logCommits(out) {
+		for _, f := range c.files {
+			if _, ok := added[f]; !ok {
+				added[f] = c.hash
+			}
 		}
 	}
-	return out
+	// The walk is limited to the folders the patterns start with (a
+	// superset of what they match: git's glob syntax is not doublestar's),
+	// or not limited when a pattern starts with a wildcard.
+	spec := map[string]bool{}
+	for _, rec := range order {
+		for _, g := range globs[rec] {
+			spec[scope.Folder(g)] = true
+		}
+	}
+	args := []string{"log", "-z", "--no-merges", "--no-renames", "--full-history", "--format=%x01%H", "--name-only", "HEAD"}
+	if !spec[""] {
+		args = append(args, "--")
+		for _, d := range slices.Sorted(maps.Keys(spec)) {
+			args = append(args, ":(literal)"+d)
+		}
+	}
+	if out, err = r.Git(args...); err != nil {
+		return nil
+	}
+	changes := logCommits(out)
+	graph, err := r.Git("rev-list", "--parents", "HEAD")
+	if err != nil {
+		return nil
+	}
+	g := parseCommitGraph(graph)
+	counts := churnCounts(order, globs, added, changes, g)
+	var found []adr.Finding
+	for _, rec := range order {
+		count, ok := counts[rec]
+		if !ok || count <= limit {
+			continue
+		}
+		pats := strings.Join(globs[rec], ", ")
+		found = append(found, adr.Finding{Kind: adr.KindScopeChurn, Path: rec.Path, IDs: []string{rec.ID}, Warning: true,
+			Message: fmt.Sprintf("%s is in force, and the code it governs (%s) changed in %d commits since it was recorded", rec.ID, pats, count),
+			Fix:     fmt.Sprintf("check that it still describes the code (`git adr log %s`, `git log --oneline --no-merges %s..HEAD -- %s`); the threshold is [check] churn_commits", rec.ID, short(added[rec.Path]), strings.Join(globs[rec], " "))})
+	}
+	return found
+}
+
+// logCommit is a commit of `git log -z --format=%x01%H --name-only`
+// output with the files it names.
+type logCommit struct {
+	hash  string
+	files []string
+}
+
+func logCommits(out []byte) []logCommit {
+	var cs []logCommit
+	first := false
+	for _, tok := range strings.Split(string(out), "\x00") {
+		switch {
+		case strings.HasPrefix(tok, "\x01"):
+			cs = append(cs, logCommit{hash: tok[1:]})
+			first = true
+		case len(cs) == 0:
+		default:
+			if first {
+				// The name list starts after the header's newline.
+				tok, first = strings.TrimPrefix(tok, "\n"), false
+			}
+			if tok != "" {
+				cs[len(cs)-1].files = append(cs[len(cs)-1].files, tok)
+			}
+		}
+	}
+	return cs
+}
+
+// commitGraph is `git rev-list --parents` output: each commit's parents,
+// by index.
+type commitGraph struct {
+	index   map[string]int
+	parents [][]int
+}
+
+func parseCommitGraph(out []byte) *commitGraph {
+	g := &commitGraph{index: map[string]int{}}
+	id := func(h string) int {
+		i, ok := g.index[h]
+		if !ok {
+			i = len(g.parents)
+			g.index[h] = i
+			g.parents = append(g.parents, nil)
+		}
+		return i
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		c := id(f[0])
+		for _, p := range f[1:] {
+			g.parents[c] = append(g.parents[c], id(p))
+		}
+	}
+	return g
+}
+
+// ancestors marks c and every commit reachable from it.
+func (g *commitGraph) ancestors(c int, mark []bool) {
+	stack := []int{c}
+	mark[c] = true
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range g.parents[n] {
+			if !mark[p] {
+				mark[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+}
+
+// churnCounts counts, for each record that a commit of the graph added,
+// the changes (non-merge commits and their files) outside that commit's
+// ancestry that touch a file its patterns match.
+func churnCounts(recs []*adr.Record, globs map[*adr.Record][]string, added map[string]string, changes []logCommit, g *commitGraph) map[*adr.Record]int {
+	bySince := map[int][]*adr.Record{}
+	var sinces []int
+	for _, rec := range recs {
+		c, ok := g.index[added[rec.Path]]
+		if !ok {
+			continue // not added in HEAD's history
+		}
+		if len(bySince[c]) == 0 {
+			sinces = append(sinces, c)
+		}
+		bySince[c] = append(bySince[c], rec)
+	}
+	counts := map[*adr.Record]int{}
+	mark := make([]bool, len(g.parents))
+	for _, s := range sinces {
+		clear(mark)
+		g.ancestors(s, mark)
+		for _, rec := range bySince[s] {
+			n := 0
+			for _, ch := range changes {
+				if i, ok := g.index[ch.hash]; !ok || mark[i] {
+					continue
+				}
+				if touches(ch.files, globs[rec]) {
+					n++
+				}
+			}
+			counts[rec] = n
+		}
+	}
+	return counts
+}
+
+func touches(files, patterns []string) bool {
+	for _, f := range files {
+		for _, p := range patterns {
+			if ok, _ := doublestar.Match(p, f); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // trackedFiles lists the repository's tracked files (HEAD's in a bare
