@@ -150,6 +150,7 @@ func (t *Tree) Search(opts SearchOptions) (*SearchResult, error) {
 	if !opts.CaseSensitive && hasCase(opts.Pattern) {
 		s.fold = true
 		s.pattern = foldBytes(nil, s.pattern)
+		s.ascii, _ = newASCIIFinder(s.pattern)
 	}
 	s.patRunes = utf8.RuneCount(s.pattern)
 	fi, err := t.root.Stat(real)
@@ -186,6 +187,9 @@ type scan struct {
 	pattern  []byte // folded when fold
 	patRunes int
 	fold     bool
+	// ascii finds an ASCII pattern under folding without folding the
+	// text (nil for a pattern with other runes).
+	ascii    *asciiFinder
 	hit      map[string]bool
 	stop     bool
 	outBytes int
@@ -325,7 +329,19 @@ func (s *scan) file(r *os.Root, name, rel string) {
 // match adds the lines of data that hold the pattern.
 func (s *scan) match(data []byte, rel string) {
 	hay := data
-	if s.fold {
+	find := func(pos int) int {
+		if i := bytes.Index(hay[pos:], s.pattern); i >= 0 {
+			return pos + i
+		}
+		return -1
+	}
+	switch {
+	case s.fold && s.ascii != nil && !foldsToASCII(data, s.pattern):
+		// The text as it is: an ASCII pattern's matches, found without
+		// folding every byte first (line numbers and rune columns are
+		// the folded text's, as folding keeps both).
+		find = s.ascii.in(data).index
+	case s.fold:
 		s.folded = foldBytes(s.folded[:0], data)
 		hay = s.folded
 	}
@@ -333,11 +349,10 @@ func (s *scan) match(data []byte, rel string) {
 	line, counted := 1, 0 // line number at hay offset counted
 	oLine, oOff := 1, 0   // start offset in data of line oLine
 	for pos := 0; pos <= len(hay); {
-		i := bytes.Index(hay[pos:], s.pattern)
-		if i < 0 {
+		at := find(pos)
+		if at < 0 {
 			return
 		}
-		at := pos + i
 		line += bytes.Count(hay[counted:at], []byte{'\n'})
 		counted = at
 		start := bytes.LastIndexByte(hay[:at], '\n') + 1
