@@ -157,7 +157,11 @@ func LinkDest(p string) string {
 // sortRecords orders records the way an index lists them: numbered records
 // by number, then records identified by slug, by ID; the path breaks ties.
 func sortRecords(recs []*Record) {
-	sort.SliceStable(recs, func(i, j int) bool { return recordLess(recs[i], recs[j]) })
+	less := func(i, j int) bool { return recordLess(recs[i], recs[j]) }
+	if sort.SliceIsSorted(recs, less) {
+		return // as a listing of numbered names usually is: one pass
+	}
+	sort.SliceStable(recs, less)
 }
 
 func recordLess(a, b *Record) bool {
