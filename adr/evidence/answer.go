@@ -219,6 +219,23 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 			seq = append(seq, slot{all[i][k], i, k})
 		}
 	}
+	// The records this page may show are labelled with their staleness
+	// signals (the labels count in the budget, so before the page is fit).
+	var shown []*adr.Record
+	seen := map[*adr.Record]bool{}
+	for _, sl := range seq[:min(len(seq), req.MaxUnits)] {
+		if it := p.items[sl.item]; it.rec != nil && it.view == nil && !seen[it.rec] {
+			seen[it.rec] = true
+			shown = append(shown, it.rec)
+		}
+	}
+	if labels := s.staleness(shown); len(labels) > 0 {
+		for j := range seq[:min(len(seq), req.MaxUnits)] {
+			if it := p.items[seq[j].item]; it.rec != nil && it.view == nil {
+				seq[j].u.Stale = labels[it.rec]
+			}
+		}
+	}
 	base := *resp
 	baseOmitted := p.omitted
 	refs := base.References

@@ -156,7 +156,11 @@ type Unit struct {
 	// ADR-0002", "proposed", "status unknown") or whose text says it is
 	// being replaced ("possibly superseded: ... (see ADR-0009)").
 	Note string `json:"note,omitempty"`
-	Text string `json:"text"`
+	// Stale are the record's staleness signals ("review due: review_by
+	// 2025-12-31 has passed", "stale proposal: ...", "scope unmatched:
+	// ...", "scope churn: ..."), as `git adr check` reports them.
+	Stale []string `json:"stale,omitempty"`
+	Text  string   `json:"text"`
 }
 
 // Reference names a record without its body: related records that were

@@ -49,6 +49,12 @@ type Service struct {
 	// Progress, when set, is told how many of the records a task query
 	// must analyse (those the term cache does not know) are done.
 	Progress func(done, total int)
+	// Stale, when set, finds the staleness signals of an answer's records
+	// that need the repository (a declared scope that matches no tracked
+	// file, governed code changed in many commits since the record was
+	// added), as labels by record; the signals a record states itself
+	// (review_by passed, a proposal left open) are found without it.
+	Stale func(recs []*adr.Record) map[*adr.Record][]string
 
 	fingerprint string
 	cursorKey   []byte
@@ -304,4 +310,29 @@ type ScopeHit struct {
 	Record *adr.Record
 	Path   string
 	Why    string
+}
+
+// staleness labels recs with their staleness signals: those each record
+// states itself, then those s.Stale finds.
+func (s *Service) staleness(recs []*adr.Record) map[*adr.Record][]string {
+	if len(recs) == 0 {
+		return nil
+	}
+	days := 0
+	if s.Log.Config != nil {
+		days = s.Log.Config.Check.StaleProposalDays
+	}
+	today := adr.TodayTime()
+	out := map[*adr.Record][]string{}
+	for _, r := range recs {
+		for _, st := range r.OwnStaleness(today, days) {
+			out[r] = append(out[r], st.Label)
+		}
+	}
+	if s.Stale != nil {
+		for r, ls := range s.Stale(recs) {
+			out[r] = append(out[r], ls...)
+		}
+	}
+	return out
 }

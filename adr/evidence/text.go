@@ -65,6 +65,9 @@ func renderText(r *Response) []byte {
 		if u.Title != "" {
 			fmt.Fprintf(&b, "    %s\n", esc(u.Title))
 		}
+		if len(u.Stale) > 0 {
+			fmt.Fprintf(&b, "    stale: %s\n", esc(strings.Join(u.Stale, "; ")))
+		}
 		if u.Kind == "source" {
 			// Source lines carry their numbers, as an editor shows them.
 			for i, line := range strings.SplitAfter(strings.TrimSuffix(u.Text, "\n"), "\n") {

@@ -235,6 +235,21 @@ func Folder(pattern string) string {
 	return ""
 }
 
+// MatchesAny reports whether pattern matches one of sorted (paths in
+// sorted order), trying only those under the pattern's folder.
+func MatchesAny(pattern string, sorted []string) bool {
+	dir := Folder(pattern)
+	for _, f := range sorted[sort.SearchStrings(sorted, dir):] {
+		if !strings.HasPrefix(f, dir) {
+			return false
+		}
+		if ok, _ := doublestar.Match(pattern, f); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Unmatched returns the declared globs that match none of files (the
 // tracked files of the repository).
 func (x *Index) Unmatched(files []string) []Match {
@@ -244,17 +259,7 @@ func (x *Index) Unmatched(files []string) []Match {
 	// every file.
 	sorted := slices.Sorted(slices.Values(files))
 	for _, r := range x.rules {
-		hit := false
-		dir := Folder(r.pattern)
-		for _, f := range sorted[sort.SearchStrings(sorted, dir):] {
-			if !strings.HasPrefix(f, dir) {
-				break
-			}
-			if ok, _ := doublestar.Match(r.pattern, f); ok {
-				hit = true
-				break
-			}
-		}
+		hit := MatchesAny(r.pattern, sorted)
 		if !hit {
 			out = append(out, Match{Record: r.rec, Path: r.pattern, Kind: r.kind, Why: r.kind + ": " + r.pattern})
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/cachefile"
 )
 
 func TestLogCommitsParsesOddNames(t *testing.T) {
@@ -97,4 +101,99 @@ func TestChurnCountsAgreeWithRevList(t *testing.T) {
 			t.Errorf("%s: the history gives it no commit to count", rec.ID)
 		}
 	}
+}
+
+// The churn counts are kept for the HEAD they were counted at: a second
+// count at the same HEAD reads them (a forged count with the right key is
+// believed, which shows the file is read), a new commit counts again, and
+// a damaged file is counted again and replaced.
+func TestChurnCacheFollowsHEAD(t *testing.T) {
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
+		}
+	}
+	write := func(p, s string) {
+		t.Helper()
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q")
+	write("doc/adr/0001-cache.md", "# 1. Cache\n\nDate: 2024-01-02\nApplies to: pay/**\n\n## Status\n\nAccepted\n\n## Decision\n\nCache.\n")
+	write("pay/a.go", "package pay\n")
+	git("add", "-A")
+	git("commit", "-qm", "start")
+	change := func(msg string) {
+		t.Helper()
+		f, _ := os.ReadFile(filepath.Join(dir, "pay/a.go"))
+		write("pay/a.go", string(f)+"// "+msg+"\n")
+		git("commit", "-qam", msg)
+	}
+	change("one")
+	r, err := gitops.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		t.Helper()
+		order, globs := scopedInForce(l)
+		counts, _ := cachedChurn(r, l, order, globs)
+		if len(order) != 1 {
+			t.Fatalf("%d scoped records", len(order))
+		}
+		return counts[order[0]]
+	}
+	if n := count(); n != 1 {
+		t.Fatalf("counted %d, want 1", n)
+	}
+	file := filepath.Join(r.AdrDir(), "cache", churnCacheFile)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := decodeChurnCache(data)
+	if !ok {
+		t.Fatal("the saved file does not decode")
+	}
+	c.Counts[0].Count = 99
+	body, _ := json.Marshal(c)
+	if err := os.WriteFile(file, cachefile.Seal(append([]byte(churnCacheMagic), body...)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 99 {
+		t.Fatalf("at the same HEAD: %d, want the kept 99", n)
+	}
+	change("two")
+	if n := count(); n != 2 {
+		t.Fatalf("after a commit: %d, want 2", n)
+	}
+	if err := os.WriteFile(file, []byte(churnCacheMagic+"{damaged"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 2 {
+		t.Fatalf("damaged file: %d, want 2", n)
+	}
+	if data, _ := os.ReadFile(file); !bytes.HasPrefix(data, []byte(churnCacheMagic+"{\"key\"")) {
+		t.Fatalf("the damaged file was not replaced: %q", data)
+	}
+}
+
+func FuzzDecodeChurnCache(f *testing.F) {
+	f.Add([]byte(churnCacheMagic + `{"key":"k","counts":[{"path":"a","count":1,"added":"h"}]}`))
+	f.Add([]byte("nothing"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		decodeChurnCache(body)
+		decodeChurnCache(cachefile.Seal(append([]byte(churnCacheMagic), body...)))
+	})
 }

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/git-adr/git-adr/adr"
@@ -14,10 +13,7 @@ import (
 )
 
 // Defaults of the staleness signals ([check] in .adr.toml).
-const (
-	defaultStaleProposalDays = 90
-	defaultChurnCommits      = 50
-)
+const defaultChurnCommits = adr.DefaultChurnCommits
 
 // scopeFindings are check's staleness signals, all warnings: review_by
 // dates passed, proposals left open, code scope that no longer resolves,
@@ -40,25 +36,15 @@ func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
 		}
 		out = append(out, adr.Finding{Kind: k, Path: path, Line: line, IDs: ids, Message: msg, Fix: fix, Warning: true})
 	}
-	now, err := time.Parse("2006-01-02", today())
-	if err != nil {
-		now = time.Now()
-	}
-	staleDays := cfg.Check.StaleProposalDays
-	if staleDays == 0 {
-		staleDays = defaultStaleProposalDays
-	}
+	now := adr.TodayTime()
 	for _, rec := range l.Records {
-		if rec.Archived {
-			continue
-		}
-		if d, err := time.Parse("2006-01-02", rec.ReviewBy); err == nil && d.Before(now) && rec.Status != adr.Superseded && rec.Status != adr.Rejected {
-			warn(adr.KindReviewDue, rec, rec.Path, 0, fmt.Sprintf("%s was to be reviewed by %s", rec.ID, rec.ReviewBy),
-				fmt.Sprintf("review it: confirm it with a new review_by date, or supersede it (`git adr new TITLE --supersedes %s`)", rec.ID))
-		}
-		if rec.Status == adr.Proposed && staleDays > 0 {
-			if d, err := time.Parse("2006-01-02", rec.Date); err == nil && now.Sub(d) > time.Duration(staleDays)*24*time.Hour {
-				warn(adr.KindStaleProposal, rec, rec.Path, 0, fmt.Sprintf("%s has been proposed since %s (%d days)", rec.ID, rec.Date, int(now.Sub(d).Hours()/24)),
+		for _, st := range rec.OwnStaleness(now, cfg.Check.StaleProposalDays) {
+			switch st.Kind {
+			case adr.KindReviewDue:
+				warn(st.Kind, rec, rec.Path, 0, fmt.Sprintf("%s was to be reviewed by %s", rec.ID, st.Date),
+					fmt.Sprintf("review it: confirm it with a new review_by date, or supersede it (`git adr new TITLE --supersedes %s`)", rec.ID))
+			case adr.KindStaleProposal:
+				warn(st.Kind, rec, rec.Path, 0, fmt.Sprintf("%s has been proposed since %s (%d days)", rec.ID, st.Date, st.Days),
 					fmt.Sprintf("decide it: `git adr decide %s accept` or `git adr decide %s reject`", rec.ID, rec.ID))
 			}
 		}
@@ -90,7 +76,7 @@ func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
 		churn = defaultChurnCommits
 	}
 	if churn > 0 && !r.Bare {
-		out = append(out, churnFindings(r, l, x, churn)...)
+		out = append(out, churnFindings(r, l, churn)...)
 	}
 	return out, nil
 }
@@ -102,21 +88,30 @@ func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
 // it for every record at once (the commits that added the records, the
 // commits that changed any governed folder, and the commit graph), so a
 // log of thousands of scoped records costs no more processes than one.
-func churnFindings(r *gitops.Repo, l *adr.Log, x *scope.Index, limit int) []adr.Finding {
-	globs := map[*adr.Record][]string{}
-	var order []*adr.Record
-	for _, m := range x.Patterns() {
-		rec := m.Record
-		if rec.Archived || rec.Status != adr.Accepted {
+func churnFindings(r *gitops.Repo, l *adr.Log, limit int) []adr.Finding {
+	order, globs := scopedInForce(l)
+	counts, added := cachedChurn(r, l, order, globs)
+	var found []adr.Finding
+	for _, rec := range order {
+		count, ok := counts[rec]
+		if !ok || count <= limit {
 			continue
 		}
-		if _, ok := globs[rec]; !ok {
-			order = append(order, rec)
-		}
-		globs[rec] = append(globs[rec], m.Path)
+		pats := strings.Join(globs[rec], ", ")
+		found = append(found, adr.Finding{Kind: adr.KindScopeChurn, Path: rec.Path, IDs: []string{rec.ID}, Warning: true,
+			Message: fmt.Sprintf("%s is in force, and the code it governs (%s) changed in %d commits since it was recorded", rec.ID, pats, count),
+			Fix:     fmt.Sprintf("check that it still describes the code (`git adr log %s`, `git log --oneline --no-merges %s..HEAD -- %s`); the threshold is [check] churn_commits", rec.ID, short(added[rec.Path]), strings.Join(globs[rec], " "))})
 	}
+	return found
+}
+
+// churnOf counts, for each of recs (accepted records with the patterns
+// globs gives them), the non-merge commits since the commit that added
+// it that changed a file its patterns match, and says which commit added
+// each (by path). Three git commands answer it for all of them.
+func churnOf(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Record][]string) (map[*adr.Record]int, map[string]string) {
 	if len(order) == 0 {
-		return nil
+		return nil, nil
 	}
 	var roots []string
 	for _, root := range l.Roots {
@@ -124,7 +119,7 @@ func churnFindings(r *gitops.Repo, l *adr.Log, x *scope.Index, limit int) []adr.
 	}
 	out, err := r.Git(append([]string{"log", "-z", "--no-renames", "--diff-filter=A", "--format=%x01%H", "--name-only", "--"}, roots...)...)
 	if err != nil {
-		return nil // no commit yet, or no history to read
+		return nil, nil // no commit yet, or no history to read
 	}
 	added := map[string]string{} // record path -> newest commit that added it
 	for _, c := range logCommits(out) {
@@ -151,27 +146,15 @@ func churnFindings(r *gitops.Repo, l *adr.Log, x *scope.Index, limit int) []adr.
 		}
 	}
 	if out, err = r.Git(args...); err != nil {
-		return nil
+		return nil, nil
 	}
 	changes := logCommits(out)
 	graph, err := r.Git("rev-list", "--parents", "HEAD")
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	g := parseCommitGraph(graph)
-	counts := churnCounts(order, globs, added, changes, g)
-	var found []adr.Finding
-	for _, rec := range order {
-		count, ok := counts[rec]
-		if !ok || count <= limit {
-			continue
-		}
-		pats := strings.Join(globs[rec], ", ")
-		found = append(found, adr.Finding{Kind: adr.KindScopeChurn, Path: rec.Path, IDs: []string{rec.ID}, Warning: true,
-			Message: fmt.Sprintf("%s is in force, and the code it governs (%s) changed in %d commits since it was recorded", rec.ID, pats, count),
-			Fix:     fmt.Sprintf("check that it still describes the code (`git adr log %s`, `git log --oneline --no-merges %s..HEAD -- %s`); the threshold is [check] churn_commits", rec.ID, short(added[rec.Path]), strings.Join(globs[rec], " "))})
-	}
-	return found
+	return churnCounts(order, globs, added, changes, g), added
 }
 
 // logCommit is a commit of `git log -z --format=%x01%H --name-only`

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
@@ -129,6 +130,13 @@ func runContext(env *Env, id string, o contextOptions) error {
 	}
 	// A diff's paths come from git, which stats the work tree, and their
 	// markers from git grep: both run while the log loads.
+	// A scope question's answer shows records with a declared scope,
+	// labelled with the globs that match no tracked file: the listing
+	// runs while the log loads.
+	var tracked func() ([]string, error)
+	if o.diff != "" || o.staged || o.file != "" {
+		tracked = prefetch(func() ([]string, error) { return trackedFiles(repo) })
+	}
 	var scoped func() (scopeInput, error)
 	if o.diff != "" || o.staged {
 		paths := slices.Clone(req.Paths)
@@ -175,6 +183,9 @@ func runContext(env *Env, id string, o contextOptions) error {
 		}
 	}
 	svc := contextService(repo, l)
+	if tracked != nil {
+		svc.Stale = contextStaleness(repo, l, tracked)
+	}
 	if pre != nil {
 		svc.Scope = scopeSourceWith(repo, l, pre)
 	}
@@ -212,6 +223,68 @@ func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
 		Memory:      newMemorySource(repo),
 		Scope:       scopeSource(repo, l),
 		SourceFiles: func() ([]string, error) { return sourceFiles(repo) },
+		Stale:       contextStaleness(repo, l, nil),
+	}
+}
+
+// contextStaleness labels an answer's records with the staleness signals
+// check finds through git: a declared glob that matches no tracked file,
+// and governed code changed in more than [check] churn_commits commits
+// since the record was added. Only an answer showing a record with a
+// declared scope costs anything: the tracked files (tracked, when the
+// caller listed them ahead; else `git ls-files` now) and the churn counts
+// (churn.bin, or three git commands when HEAD moved), side by side.
+func contextStaleness(repo *gitops.Repo, l *adr.Log, tracked func() ([]string, error)) func([]*adr.Record) map[*adr.Record][]string {
+	return func(recs []*adr.Record) map[*adr.Record][]string {
+		want := map[*adr.Record]bool{}
+		for _, r := range recs {
+			if !r.Archived {
+				want[r] = true
+			}
+		}
+		var pats []scope.Match
+		for _, m := range scope.New(l, nil).Patterns() {
+			if want[m.Record] {
+				pats = append(pats, m)
+			}
+		}
+		if len(pats) == 0 || repo.Bare {
+			return nil
+		}
+		if tracked == nil {
+			tracked = prefetch(func() ([]string, error) { return trackedFiles(repo) })
+		}
+		out := map[*adr.Record][]string{}
+		limit := defaultChurnCommits
+		if l.Config != nil && l.Config.Check.ChurnCommits != 0 {
+			limit = l.Config.Check.ChurnCommits
+		}
+		churned := map[*adr.Record]string{}
+		if limit >= 0 {
+			// Counted for every scoped record in force at once, and kept
+			// for this HEAD (churn.bin): the next answer reads them.
+			order, globs := scopedInForce(l)
+			counts, _ := cachedChurn(repo, l, order, globs)
+			for _, r := range order {
+				if n, ok := counts[r]; ok && n > limit && want[r] {
+					churned[r] = fmt.Sprintf("scope churn: the code it governs (%s) changed in %d commits since it was recorded", strings.Join(globs[r], ", "), n)
+				}
+			}
+		}
+		if files, err := tracked(); err == nil {
+			files = slices.Sorted(slices.Values(files))
+			for _, m := range pats {
+				if !scope.MatchesAny(m.Path, files) {
+					out[m.Record] = append(out[m.Record], fmt.Sprintf("scope unmatched: %s matches no tracked file", m.Why))
+				}
+			}
+		}
+		for _, r := range recs {
+			if c, ok := churned[r]; ok {
+				out[r] = append(out[r], c)
+			}
+		}
+		return out
 	}
 }
 
