@@ -109,6 +109,10 @@ func churnFindings(r *gitops.Repo, l *adr.Log, limit int) []adr.Finding {
 // globs gives them), the non-merge commits since the commit that added
 // it that changed a file its patterns match, and says which commit added
 // each (by path). Three git commands answer it for all of them.
+// maxChurnFolders is the most folders churnOf names to git (a command
+// line has a length limit: 32 KiB on Windows).
+const maxChurnFolders = 200
+
 func churnOf(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Record][]string) (map[*adr.Record]int, map[string]string) {
 	if len(order) == 0 {
 		return nil, nil
@@ -131,7 +135,8 @@ func churnOf(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Rec
 	}
 	// The walk is limited to the folders the patterns start with (a
 	// superset of what they match: git's glob syntax is not doublestar's),
-	// or not limited when a pattern starts with a wildcard.
+	// or not limited when a pattern starts with a wildcard, or when the
+	// folders are too many to name on one command line.
 	spec := map[string]bool{}
 	for _, rec := range order {
 		for _, g := range globs[rec] {
@@ -139,7 +144,7 @@ func churnOf(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Rec
 		}
 	}
 	args := []string{"log", "-z", "--no-merges", "--no-renames", "--full-history", "--format=%x01%H", "--name-only", "HEAD"}
-	if !spec[""] {
+	if !spec[""] && len(spec) <= maxChurnFolders {
 		args = append(args, "--")
 		for _, d := range slices.Sorted(maps.Keys(spec)) {
 			args = append(args, ":(literal)"+d)
