@@ -270,6 +270,24 @@ func (c *Cache) Save() error {
 	return nil
 }
 
+// SaveIfAdded is Save when this run parsed at least min records the cache
+// did not know: a run that reads few new records (a hook committing one)
+// leaves the rewrite to the next command, and one that parsed a whole
+// log (the first after an upgrade) keeps what it parsed.
+func (c *Cache) SaveIfAdded(min int) error {
+	if c == nil || c.readOnly {
+		return nil
+	}
+	c.load()
+	c.mu.Lock()
+	n := len(c.added)
+	c.mu.Unlock()
+	if n < min {
+		return nil
+	}
+	return c.Save()
+}
+
 // readCacheFile reads the cache file and the modification time it has as
 // it is read.
 func readCacheFile(p string) ([]byte, int64, error) {

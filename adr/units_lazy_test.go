@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -81,5 +82,31 @@ func TestLazyUnitsUndecodableFallBackToText(t *testing.T) {
 	nameUnits(want, "ADR-0007")
 	if got := r.Units(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("units %+v, want %+v", got, want)
+	}
+}
+
+// SaveIfAdded writes the cache only once a run has parsed min records it
+// did not know.
+func TestCacheSaveIfAdded(t *testing.T) {
+	dir := t.TempDir()
+	for i := 1; i <= 3; i++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d-x.md", i)), []byte(fmt.Sprintf("# %d. X\n\n## Status\n\nAccepted\n", i)), 0o644)
+	}
+	cdir := t.TempDir()
+	c := OpenCache(cdir, false)
+	if _, err := Load(os.DirFS(dir), LoadOptions{Roots: []string{"."}, Cache: c}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SaveIfAdded(4); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(cdir, CacheFile)); !os.IsNotExist(err) {
+		t.Fatalf("saved after 3 of 4 records: %v", err)
+	}
+	if err := c.SaveIfAdded(3); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(cdir, CacheFile)); err != nil {
+		t.Fatalf("not saved after 3 of 3: %v", err)
 	}
 }

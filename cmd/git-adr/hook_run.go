@@ -33,9 +33,12 @@ func runPreCommit(env *Env, r *gitops.Repo) error {
 	if err != nil {
 		return err
 	}
-	// The cache is read, never written, in the hook: a commit of new
-	// records must not pay for rewriting it (the next command does).
-	cache := adr.OpenCache(filepath.Join(r.AdrDir(), "cache"), true)
+	// A commit of a few new records does not pay for rewriting the cache
+	// (the next command does); a hook that parsed a whole log (the first
+	// after an upgrade, or in a repository where nothing else runs
+	// git-adr, as the reminder reads every record) keeps what it parsed.
+	cache := adr.OpenCache(filepath.Join(r.AdrDir(), "cache"), false)
+	defer cache.SaveIfAdded(hookCacheSave)
 	rep, err := govern.Judge(govern.Input{Base: base, Next: next, Changes: changes, Branches: branches,
 		Policy: govern.Policy{StaleView: cfg.Hooks.StaleView, Index: cfg.Hooks.Index}, Cache: cache})
 	if err != nil {
@@ -326,6 +329,10 @@ func materialise(fsys fs.FS, p string) (string, error) {
 	return f.Name(), nil
 }
 
+// hookCacheSave is how many records the pre-commit hook must have parsed
+// before it saves the parse cache.
+const hookCacheSave = 64
+
 // remindBudget bounds the reminder: 800 o200k tokens.
 const remindBudget = 800
 
@@ -354,6 +361,10 @@ func remind(env *Env, r *gitops.Repo, next fs.FS, changes []gitops.DiffEntry, ca
 		return
 	}
 	x := scope.New(l, scope.ParseMarkers(out, markersMax))
+	// The records that name a path are found through their stored path
+	// tokens (mentions.bin), as context finds them, not by reading every
+	// record's text out of the object store.
+	x.Mentions = scope.LoadMentions(filepath.Join(r.AdrDir(), "cache"), l)
 	var b strings.Builder
 	shown, total := 0, 0
 	for _, m := range x.Govern(paths) {

@@ -33,7 +33,8 @@ func main() { os.Exit(run()) }
 func run() int {
 	sizes := flag.String("sizes", "100,1000,10000", "comma-separated log sizes")
 	runs := flag.Int("runs", 9, "timed runs per command (one warm-up run is discarded)")
-	out := flag.String("out", "", "write the table into `FILE` between <!-- bench-hooks:start --> and <!-- bench-hooks:end -->")
+	out := flag.String("out", "", "write the table into `FILE` between <!-- bench-hooks:start --> and <!-- bench-hooks:end --> (bench-hooks-remind with -remind)")
+	flag.BoolVar(&remind, "remind", false, "turn on [hooks] remind, give every 100th record `Applies to: src/**`, and also stage an edit of a governed source file")
 	flag.Parse()
 	bin, err := benchkit.Build("bench-hooks")
 	if err != nil {
@@ -59,13 +60,20 @@ func run() int {
 			fmt.Fprintln(os.Stderr, "bench-hooks:", err)
 			return 1
 		}
-		for _, c := range []struct {
+		cases := []struct {
 			name  string
 			stage func(string) error
 		}{
 			{"edit of one proposed record", stageEdit},
 			{"one new record", stageNew},
-		} {
+		}
+		if remind {
+			cases = append(cases, struct {
+				name  string
+				stage func(string) error
+			}{"edit of a governed source file", stageSource})
+		}
+		for _, c := range cases {
 			if err := c.stage(dir); err != nil {
 				fmt.Fprintln(os.Stderr, "bench-hooks:", err)
 				return 1
@@ -105,7 +113,11 @@ func run() int {
 	result := table.String() + "\n" + note
 	fmt.Print(result)
 	if *out != "" {
-		if err := benchkit.UpdateRegion(*out, "bench-hooks", result); err != nil {
+		region := "bench-hooks"
+		if remind {
+			region = "bench-hooks-remind"
+		}
+		if err := benchkit.UpdateRegion(*out, region, result); err != nil {
 			fmt.Fprintln(os.Stderr, "bench-hooks:", err)
 			return 1
 		}
@@ -130,12 +142,27 @@ func generate(n int) (string, error) {
 			status = "Proposed"
 		}
 		var b bytes.Buffer
-		fmt.Fprintf(&b, "# %d. Decision number %d\n\nDate: 2026-01-01\n\n## Status\n\n%s\n", i, i, status)
+		scoped := ""
+		if remind && i%100 == 0 {
+			scoped = "Applies to: src/**\n"
+		}
+		fmt.Fprintf(&b, "# %d. Decision number %d\n\nDate: 2026-01-01\n%s\n## Status\n\n%s\n", i, i, scoped, status)
 		if i%7 == 0 && i > 1 {
 			fmt.Fprintf(&b, "\nRelates to [%d. Decision number %d](%04d-decision-number-%d.md)\n", i-1, i-1, i-1, i-1)
 		}
 		fmt.Fprintf(&b, "\n## Context\n\nThe context of decision %d, with a few words about queues, caches and storage.\n\n## Decision\n\nWe decide %d.\n\n## Consequences\n\nSome.\n", i, i)
 		if err := os.WriteFile(filepath.Join(adr, fmt.Sprintf("%04d-decision-number-%d.md", i, i)), b.Bytes(), 0o644); err != nil {
+			return "", err
+		}
+	}
+	if remind {
+		if err := os.WriteFile(filepath.Join(dir, ".adr.toml"), []byte("[hooks]\nremind = true\n"), 0o644); err != nil {
+			return "", err
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "src", "pay.go"), []byte("package src\n"), 0o644); err != nil {
 			return "", err
 		}
 	}
@@ -155,6 +182,21 @@ func generate(n int) (string, error) {
 // binPath is the git-adr built for the run; its folder leads PATH so the
 // installed hook finds it.
 var binPath string
+
+// remind runs the hook with [hooks] remind = true (see -remind).
+var remind bool
+
+// stageSource stages an edit of src/pay.go, which every hundredth record
+// governs with -remind.
+func stageSource(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, "src", "pay.go"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	f.WriteString("// more\n")
+	f.Close()
+	return benchkit.Git(dir, "add", "-A")
+}
 
 func stageEdit(dir string) error {
 	p := filepath.Join(dir, "doc", "adr", "0010-decision-number-10.md")
