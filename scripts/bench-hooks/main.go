@@ -5,7 +5,7 @@
 // it (the script `git adr hooks install` writes) and the command typed by
 // hand (which also asks git for the hook folder).
 //
-//	go run ./scripts/bench-hooks [-sizes 100,1000,10000] [-runs 9] [-out docs/benchmarks.md]
+//	go run ./scripts/bench-hooks [-sizes 100,1000,10000] [-runs 9] [-remind] [-out docs/benchmarks.md]
 //
 // Each log is a committed adr-tools log with a generated INDEX.md-free
 // root; the staged change edits one proposed record (the common case: the
