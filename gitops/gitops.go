@@ -171,10 +171,10 @@ func (r *Repo) goGit() *goRepo {
 	// Open the common directory directly: go-git needs no work tree for
 	// object reads, and this works the same for linked worktrees.
 	fs := osfs.New(r.CommonDir)
-	// Pack files stay open between reads (a few, least recently used
-	// closed first): reading a tree of 10,000 records opened and indexed
-	// the pack once per blob.
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{MaxOpenDescriptors: 16})
+	// Pack files are opened per read: go-git's descriptor options keep
+	// them in a map it does not guard, and loads read blobs from many
+	// goroutines.
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{})
 	if _, err := st.Reference(plumbing.HEAD); err != nil {
 		r.gogitErr = err
 		return nil

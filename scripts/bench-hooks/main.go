@@ -108,8 +108,12 @@ func run() int {
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		load = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
-	note := fmt.Sprintf("Median of %d runs after one discarded warm-up, fresh processes, warm file cache; `go run ./scripts/bench-hooks` on %s, load average %s at the end (other work on the machine inflates both columns).\n",
-		*runs, time.Now().UTC().Format("2006-01-02"), load)
+	command := "go run ./scripts/bench-hooks"
+	if remind {
+		command += " -remind"
+	}
+	note := fmt.Sprintf("Median of %d runs after one discarded warm-up, fresh processes, warm file cache; `%s` on %s, load average %s at the end (other work on the machine inflates both columns).\n",
+		*runs, command, time.Now().UTC().Format("2006-01-02"), load)
 	result := table.String() + "\n" + note
 	fmt.Print(result)
 	if *out != "" {
