@@ -61,9 +61,17 @@ func renderText(r *Response) []byte {
 		if status == "" {
 			status = "source"
 		}
+		if u.InForce != nil && !*u.InForce {
+			status += " (not in force)"
+		}
 		fmt.Fprintf(&b, "\n[%d] %s  %s  %s  %s:%d-%d\n", i+1, esc(u.ID), esc(status), esc(u.Role), esc(u.Path), u.Lines[0], u.Lines[1])
 		if u.Title != "" {
 			fmt.Fprintf(&b, "    %s\n", esc(u.Title))
+		}
+		if u.Note != "" && u.Note != u.Status && u.Note != "status "+u.Status {
+			// What the status column cannot say: the successor, a text
+			// that says the record is replaced, a status not stated.
+			fmt.Fprintf(&b, "    note: %s\n", esc(u.Note))
 		}
 		if len(u.Stale) > 0 {
 			fmt.Fprintf(&b, "    stale: %s\n", esc(strings.Join(u.Stale, "; ")))
