@@ -320,22 +320,23 @@ func (root *Root) FormatID(n int) string {
 // names every numbered record with it).
 func (root *Root) formatID(n int, suffix string) string {
 	var buf [64]byte
-	b := append(buf[:0], root.Prefix...)
-	var digits [20]byte
-	d := strconv.AppendInt(digits[:0], int64(n), 10)
-	for i := len(d); i < root.Digits; i++ {
-		b = append(b, '0')
-	}
-	b = append(b, d...)
+	b := appendPadded(append(buf[:0], root.Prefix...), n, root.Digits)
 	return string(append(b, suffix...))
 }
 
 func padNumber(n, digits int) string {
-	s := strconv.Itoa(n)
-	if len(s) < digits {
-		s = strings.Repeat("0", digits-len(s)) + s
+	var buf [32]byte
+	return string(appendPadded(buf[:0], n, digits))
+}
+
+// appendPadded appends n in decimal, zero-padded to digits.
+func appendPadded(b []byte, n, digits int) []byte {
+	var d [20]byte
+	s := strconv.AppendInt(d[:0], int64(n), 10)
+	for i := len(s); i < digits; i++ {
+		b = append(b, '0')
 	}
-	return s
+	return append(b, s...)
 }
 
 // MaxNumber is the largest record number: file names hold at most

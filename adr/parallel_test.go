@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -34,8 +36,9 @@ func TestFormatIDMatchesPadding(t *testing.T) {
 			root := &Root{Prefix: prefix, Digits: digits}
 			for _, n := range []int{0, 7, 42, 1234, 99999, 123456789} {
 				for _, suffix := range []string{"", "a"} {
-					want := prefix + padNumber(n, digits) + suffix
-					if got := root.formatID(n, suffix); got != want {
+					num := strconv.Itoa(n)
+					want := prefix + strings.Repeat("0", max(0, digits-len(num))) + num + suffix
+					if got := root.formatID(n, suffix); got != want || padNumber(n, digits) != want[len(prefix):len(want)-len(suffix)] {
 						t.Errorf("formatID(%d, %q) with %q/%d = %q, want %q", n, suffix, prefix, digits, got, want)
 					}
 				}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/cachefile"
 )
@@ -33,28 +34,11 @@ func TestChurnCountsAgreeWithRevList(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	write := func(p, s string) {
-		t.Helper()
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	env := procEnv(t)
+	git := func(args ...string) string { t.Helper(); return runGit(t, dir, env, args...) }
 	commit := func(p, msg string) {
 		t.Helper()
-		f, _ := os.ReadFile(filepath.Join(dir, p))
-		write(p, string(f)+msg+"\n")
+		appendLine(t, filepath.Join(dir, p), msg)
 		git("add", "-A")
 		git("commit", "-qm", msg)
 	}
@@ -109,33 +93,18 @@ func TestChurnCountsAgreeWithRevList(t *testing.T) {
 // a damaged file is counted again and replaced.
 func TestChurnCacheFollowsHEAD(t *testing.T) {
 	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-	}
-	write := func(p, s string) {
-		t.Helper()
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	env := procEnv(t)
+	git := func(args ...string) { t.Helper(); runGit(t, dir, env, args...) }
+	os.MkdirAll(filepath.Join(dir, "doc", "adr"), 0o755)
+	os.WriteFile(filepath.Join(dir, "doc/adr/0001-cache.md"), []byte("# 1. Cache\n\nDate: 2024-01-02\nApplies to: pay/**\n\n## Status\n\nAccepted\n\n## Decision\n\nCache.\n"), 0o644)
 	git("init", "-q")
-	write("doc/adr/0001-cache.md", "# 1. Cache\n\nDate: 2024-01-02\nApplies to: pay/**\n\n## Status\n\nAccepted\n\n## Decision\n\nCache.\n")
-	write("pay/a.go", "package pay\n")
-	git("add", "-A")
-	git("commit", "-qm", "start")
 	change := func(msg string) {
 		t.Helper()
-		f, _ := os.ReadFile(filepath.Join(dir, "pay/a.go"))
-		write("pay/a.go", string(f)+"// "+msg+"\n")
-		git("commit", "-qam", msg)
+		appendLine(t, filepath.Join(dir, "pay/a.go"), "// "+msg)
+		git("add", "-A")
+		git("commit", "-qm", msg)
 	}
+	change("start")
 	change("one")
 	r, err := gitops.Open(dir)
 	if err != nil {
@@ -147,7 +116,7 @@ func TestChurnCacheFollowsHEAD(t *testing.T) {
 	}
 	count := func() int {
 		t.Helper()
-		order, globs := scopedInForce(l)
+		order, globs := scopedInForce(scope.New(l, nil).Patterns())
 		counts, _ := cachedChurn(r, l, order, globs)
 		if len(order) != 1 {
 			t.Fatalf("%d scoped records", len(order))
@@ -196,4 +165,21 @@ func FuzzDecodeChurnCache(f *testing.F) {
 		decodeChurnCache(body)
 		decodeChurnCache(cachefile.Seal(append([]byte(churnCacheMagic), body...)))
 	})
+}
+
+// appendLine appends line to the file at p, made with its folder when
+// missing.
+func appendLine(t *testing.T, p, line string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -12,9 +12,6 @@ import (
 	"github.com/git-adr/git-adr/gitops"
 )
 
-// Defaults of the staleness signals ([check] in .adr.toml).
-const defaultChurnCommits = adr.DefaultChurnCommits
-
 // scopeFindings are check's staleness signals, all warnings: review_by
 // dates passed, proposals left open, code scope that no longer resolves,
 // markers naming no record, and decisions in force whose code changed a
@@ -71,12 +68,8 @@ func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
 		warn(adr.KindScopeUnmatched, m.Record, m.Record.Path, 0, fmt.Sprintf("%s declares %s, which matches no tracked file", m.Record.ID, m.Why),
 			"correct the pattern, or remove it if the code is gone (and consider whether the decision still holds)")
 	}
-	churn := cfg.Check.ChurnCommits
-	if churn == 0 {
-		churn = defaultChurnCommits
-	}
-	if churn > 0 && !r.Bare {
-		out = append(out, churnFindings(r, l, churn)...)
+	if churn := churnLimit(cfg); churn > 0 && !r.Bare {
+		out = append(out, churnFindings(r, l, x, churn)...)
 	}
 	return out, nil
 }
@@ -88,8 +81,8 @@ func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
 // it for every record at once (the commits that added the records, the
 // commits that changed any governed folder, and the commit graph), so a
 // log of thousands of scoped records costs no more processes than one.
-func churnFindings(r *gitops.Repo, l *adr.Log, limit int) []adr.Finding {
-	order, globs := scopedInForce(l)
+func churnFindings(r *gitops.Repo, l *adr.Log, x *scope.Index, limit int) []adr.Finding {
+	order, globs := scopedInForce(x.Patterns())
 	counts, added := cachedChurn(r, l, order, globs)
 	var found []adr.Finding
 	for _, rec := range order {

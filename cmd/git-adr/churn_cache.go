@@ -105,12 +105,13 @@ func cachedChurn(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr
 	return counts, added
 }
 
-// scopedInForce are the accepted, live records with a declared scope
-// (applies_to or [[scope]]) and their normalised patterns, in log order.
-func scopedInForce(l *adr.Log) ([]*adr.Record, map[*adr.Record][]string) {
+// scopedInForce are the accepted, live records among a scope index's
+// patterns (applies_to and [[scope]]) with their normalised patterns, in
+// log order.
+func scopedInForce(patterns []scope.Match) ([]*adr.Record, map[*adr.Record][]string) {
 	globs := map[*adr.Record][]string{}
 	var order []*adr.Record
-	for _, m := range scope.New(l, nil).Patterns() {
+	for _, m := range patterns {
 		rec := m.Record
 		if rec.Archived || rec.Status != adr.Accepted {
 			continue
@@ -121,4 +122,13 @@ func scopedInForce(l *adr.Log) ([]*adr.Record, map[*adr.Record][]string) {
 		globs[rec] = append(globs[rec], m.Path)
 	}
 	return order, globs
+}
+
+// churnLimit is [check] churn_commits: adr.DefaultChurnCommits when
+// unset, negative for never.
+func churnLimit(cfg *adr.Config) int {
+	if cfg == nil || cfg.Check.ChurnCommits == 0 {
+		return adr.DefaultChurnCommits
+	}
+	return cfg.Check.ChurnCommits
 }

@@ -242,8 +242,9 @@ func contextStaleness(repo *gitops.Repo, l *adr.Log, tracked func() ([]string, e
 				want[r] = true
 			}
 		}
+		all := scope.New(l, nil).Patterns()
 		var pats []scope.Match
-		for _, m := range scope.New(l, nil).Patterns() {
+		for _, m := range all {
 			if want[m.Record] {
 				pats = append(pats, m)
 			}
@@ -255,15 +256,11 @@ func contextStaleness(repo *gitops.Repo, l *adr.Log, tracked func() ([]string, e
 			tracked = prefetch(func() ([]string, error) { return trackedFiles(repo) })
 		}
 		out := map[*adr.Record][]string{}
-		limit := defaultChurnCommits
-		if l.Config != nil && l.Config.Check.ChurnCommits != 0 {
-			limit = l.Config.Check.ChurnCommits
-		}
 		churned := map[*adr.Record]string{}
-		if limit >= 0 {
+		if limit := churnLimit(l.Config); limit >= 0 {
 			// Counted for every scoped record in force at once, and kept
 			// for this HEAD (churn.bin): the next answer reads them.
-			order, globs := scopedInForce(l)
+			order, globs := scopedInForce(all)
 			counts, _ := cachedChurn(repo, l, order, globs)
 			for _, r := range order {
 				if n, ok := counts[r]; ok && n > limit && want[r] {
@@ -380,8 +377,7 @@ func scopeSourceWith(repo *gitops.Repo, l *adr.Log, pre *scopeInput) func(paths 
 		} else {
 			out = grepMarkers(repo, paths)
 		}
-		x := scope.New(l, scope.ParseMarkers(out, markersMax))
-		x.Mentions = scope.LoadMentions(filepath.Join(repo.AdrDir(), "cache"), l)
+		x := withMentions(repo, l, scope.New(l, scope.ParseMarkers(out, markersMax)))
 		var hits []evidence.ScopeHit
 		for _, m := range x.Govern(paths) {
 			hits = append(hits, evidence.ScopeHit{Record: m.Record, Path: m.Path, Why: m.Why})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"text/tabwriter"
 
@@ -41,6 +42,15 @@ func scopeIndex(env *Env, l *adr.Log) (*scope.Index, error) {
 		return nil, err
 	}
 	return scope.New(l, scope.ParseMarkers(out, markersMax)), nil
+}
+
+// withMentions gives x the stored path tokens of l's records
+// (mentions.bin), so that Govern searches only the records that can name
+// a path instead of reading every record's text: what context, explain
+// and the hook reminder ask.
+func withMentions(r *gitops.Repo, l *adr.Log, x *scope.Index) *scope.Index {
+	x.Mentions = scope.LoadMentions(filepath.Join(r.AdrDir(), "cache"), l)
+	return x
 }
 
 // governed is one line of `git adr explain`.
@@ -104,7 +114,7 @@ func runExplain(env *Env, args []string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	out := governedBy(x, paths)
+	out := governedBy(withMentions(r, l, x), paths)
 	if asJSON {
 		return writeJSON(env.Out, out)
 	}

@@ -360,11 +360,9 @@ func remind(env *Env, r *gitops.Repo, next fs.FS, changes []gitops.DiffEntry, ca
 	if err != nil {
 		return
 	}
-	x := scope.New(l, scope.ParseMarkers(out, markersMax))
 	// The records that name a path are found through their stored path
-	// tokens (mentions.bin), as context finds them, not by reading every
-	// record's text out of the object store.
-	x.Mentions = scope.LoadMentions(filepath.Join(r.AdrDir(), "cache"), l)
+	// tokens, not by reading every record's text out of the object store.
+	x := withMentions(r, l, scope.New(l, scope.ParseMarkers(out, markersMax)))
 	var b strings.Builder
 	shown, total := 0, 0
 	for _, m := range x.Govern(paths) {
