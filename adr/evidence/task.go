@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
@@ -355,22 +356,29 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 	if body, title, ok := loadTaskIndex(s.CacheDir, ik, ids); ok {
 		return recs, body, title
 	}
-	docs := s.analyseTerms(recs, keys)
+	docs, cache := s.analyseTerms(recs, keys)
 	bodyTerms := make([]retrieve.DocTerms, len(recs))
 	titleTerms := make([]retrieve.DocTerms, len(recs))
 	for i := range recs {
 		bodyTerms[i], titleTerms[i] = docs[i].body, docs[i].title
 	}
-	body, title := retrieve.IndexTerms(ids, bodyTerms), retrieve.IndexTerms(ids, titleTerms)
-	// An index that cannot be written only costs time.
+	// The term cache is written, and the two indexes built, at once: on a
+	// cold query over a long log each is a noticeable part of the wait.
+	// Caches that cannot be written only cost time.
+	var wg sync.WaitGroup
+	var title *retrieve.Index
+	wg.Go(func() { _ = cache.save() })
+	wg.Go(func() { title = retrieve.IndexTerms(ids, titleTerms) })
+	body := retrieve.IndexTerms(ids, bodyTerms)
+	wg.Wait()
 	_ = saveTaskIndex(s.CacheDir, ik, body, title)
 	return recs, body, title
 }
 
 // analyseTerms returns the analysed terms of recs (keyed by keys), from
-// the term cache or by analysing the records it does not know, and
-// updates the cache.
-func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) []cachedDoc {
+// the term cache or by analysing the records it does not know, and the
+// cache with them, for the caller to save.
+func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) ([]cachedDoc, *termCache) {
 	cache := loadTermCache(s.CacheDir)
 	docs := make([]cachedDoc, len(recs))
 	var missing []int
@@ -382,10 +390,10 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) []cachedDoc 
 		docs[i] = d
 	}
 	// Analysis is most of a cold query: records are independent, so it
-	// runs on every core. Each record's analysis makes its own copy of
-	// every word; this goroutine makes the records share one (a log's
-	// records share most of their words), so that what a cold query holds
-	// is closer to its vocabulary than to the sum of its records.
+	// runs on every core. The records' terms share their strings: each
+	// worker's analysis keeps one copy of every word it has seen
+	// (retrieve.Analyze), so what a cold query holds is close to its
+	// vocabulary, not to the sum of its records.
 	next := make(chan int)
 	finished := make(chan int)
 	go func() {
@@ -403,20 +411,8 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) []cachedDoc 
 			}
 		}()
 	}
-	words := map[string]string{}
-	intern := func(ts []string) {
-		for j, t := range ts {
-			if w, ok := words[t]; ok {
-				ts[j] = w
-			} else {
-				words[t] = t
-			}
-		}
-	}
 	for done := 1; done <= len(missing); done++ {
-		i := <-finished
-		intern(docs[i].body.Terms)
-		intern(docs[i].title.Terms)
+		<-finished
 		if s.Progress != nil {
 			s.Progress(done, len(missing))
 		}
@@ -424,9 +420,7 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) []cachedDoc 
 	for _, i := range missing {
 		cache.put(keys[i], docs[i])
 	}
-	// A cache that cannot be written only costs time.
-	_ = cache.save()
-	return docs
+	return docs, cache
 }
 
 // bestUnit picks the unit of r that states its decision (for the

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -94,31 +95,36 @@ type Analyzer struct {
 func (a Analyzer) Terms(text string) []Term {
 	var out []Term
 	forEachWord(text, func(w string, start, end int) {
-		if isCJK(firstRune(w)) {
-			out = append(out, cjkTerms(w, start)...)
-			return
-		}
-		parts := splitIdentifier(w)
-		lw := fold(strings.ToLower(w))
-		if len(parts) > 1 {
-			// The whole identifier is a term too, so exact matches score.
-			if t := strings.Map(dropSeparators, lw); len(t) > 1 {
-				out = append(out, Term{Text: t, Start: start, End: end})
-			}
-		}
-		for _, p := range parts {
-			lower := strings.ToLower(p.text)
-			t := fold(lower)
-			if len(t) < 2 && !isDigit(t) {
-				continue
-			}
-			if !a.KeepStopwords && (stopwords[t] || a.Query && metaWords[t]) {
-				continue
-			}
-			// Stem before folding: stemmers know their language's accents.
-			out = append(out, Term{Text: fold(a.stem(lower)), Start: start + p.start, End: start + p.end})
-		}
+		out = a.wordTerms(out, w, start)
 	})
+	return out
+}
+
+// wordTerms appends the terms of w, a word forEachWord found at byte
+// offset start of a text, to out.
+func (a Analyzer) wordTerms(out []Term, w string, start int) []Term {
+	if isCJK(firstRune(w)) {
+		return append(out, cjkTerms(w, start)...)
+	}
+	parts := splitIdentifier(w)
+	if len(parts) > 1 {
+		// The whole identifier is a term too, so exact matches score.
+		if t := strings.Map(dropSeparators, fold(strings.ToLower(w))); len(t) > 1 {
+			out = append(out, Term{Text: t, Start: start, End: start + len(w)})
+		}
+	}
+	for _, p := range parts {
+		lower := strings.ToLower(p.text)
+		t := fold(lower)
+		if len(t) < 2 && !isDigit(t) {
+			continue
+		}
+		if !a.KeepStopwords && (stopwords[t] || a.Query && metaWords[t]) {
+			continue
+		}
+		// Stem before folding: stemmers know their language's accents.
+		out = append(out, Term{Text: fold(a.stem(lower)), Start: start + p.start, End: start + p.end})
+	}
 	return out
 }
 
@@ -183,6 +189,31 @@ var languageMarkers = func() map[string]Language {
 	return m
 }()
 
+// maxMarker is the length of the longest language marker, in bytes.
+const maxMarker = 5 // at most 8, to pack into a uint64
+
+// markerKeys are the markers as DetectLanguage packs them: the bytes of
+// a lower-case ASCII word of at most maxMarker bytes, big-endian,
+// giving the language's place in detectOrder.
+var markerKeys = map[uint64]int{}
+
+// detectOrder is the order in which DetectLanguage counts languages,
+// which breaks ties.
+var detectOrder = [...]Language{English, French, Spanish, German, Russian}
+
+func init() {
+	for w, lang := range languageMarkers {
+		if len(w) > maxMarker || !isASCII(w) || strings.ToLower(w) != w {
+			panic("retrieve: language marker " + w + " is longer than maxMarker, or not lower-case ASCII")
+		}
+		k := uint64(0)
+		for i := 0; i < len(w); i++ {
+			k = k<<8 | uint64(w[i])
+		}
+		markerKeys[k] = slices.Index(detectOrder[:], lang)
+	}
+}
+
 // lowerASCII reports whether w is made of the letters a to z only.
 func lowerASCII(w string) bool {
 	for i := 0; i < len(w); i++ {
@@ -223,15 +254,30 @@ func forEachWord(s string, fn func(w string, start, end int)) {
 	prevCJK := false
 	flush := func(end int) {
 		if start >= 0 {
-			w := strings.TrimRight(s[start:end], "-._'")
-			if w != "" {
-				fn(w, start, start+len(w))
+			for end > start && isTrailer(s[end-1]) {
+				end--
+			}
+			if end > start {
+				fn(s[start:end], start, end)
 			}
 			start = -1
 		}
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c < utf8.RuneSelf && asciiWord[c] {
+			// A run of ASCII word bytes, the common case, in one loop.
+			if start < 0 {
+				start = i
+			} else if prevCJK {
+				flush(i)
+				start = i
+			}
+			prevCJK = false
+			for i++; i < len(s) && s[i] < utf8.RuneSelf && asciiWord[s[i]]; i++ {
+			}
+			continue
+		}
 		var word, joiner, cjk bool
 		size := 1
 		if c < utf8.RuneSelf {
@@ -264,6 +310,10 @@ func forEachWord(s string, fn func(w string, start, end int)) {
 	}
 	flush(len(s))
 }
+
+// isTrailer reports whether c is a joiner forEachWord drops from the end
+// of a word ("go.mod." is "go.mod").
+func isTrailer(c byte) bool { return c == '-' || c == '.' || c == '_' || c == '\'' }
 
 type part struct {
 	text       string
@@ -390,28 +440,42 @@ func isDigit(s string) bool {
 // DetectLanguage guesses the stemming language of a text from its stop
 // words; English when unsure.
 func DetectLanguage(text string) Language {
-	counts := map[Language]int{}
+	var counts [len(detectOrder)]int
 	n := 0
 	forEachWord(text, func(w string, _, _ int) {
 		if n > 400 {
 			return
 		}
 		n++
-		lw := w
-		if !lowerASCII(w) {
-			lw = strings.ToLower(w)
+		if !isASCII(w) {
+			if unicode.Is(unicode.Cyrillic, firstRune(w)) {
+				counts[4]++
+			}
+			if lang, ok := languageMarkers[strings.ToLower(w)]; ok {
+				counts[slices.Index(detectOrder[:], lang)]++
+			}
+			return
 		}
-		if lang, ok := languageMarkers[lw]; ok {
+		if len(w) > maxMarker {
+			return // longer than every marker
+		}
+		// Lower-cased and packed into a number: no string, no hashing.
+		k := uint64(0)
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			k = k<<8 | uint64(c)
+		}
+		if lang, ok := markerKeys[k]; ok {
 			counts[lang]++
-		}
-		if len(w) > 0 && unicode.Is(unicode.Cyrillic, firstRune(w)) {
-			counts[Russian]++
 		}
 	})
 	best, bn := English, 0
-	for _, l := range []Language{English, French, Spanish, German, Russian} {
-		if counts[l] > bn {
-			best, bn = l, counts[l]
+	for i, l := range detectOrder {
+		if counts[i] > bn {
+			best, bn = l, counts[i]
 		}
 	}
 	return best

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sort"
 	"sync"
 )
 
@@ -35,28 +34,16 @@ type DocTerms struct {
 
 // Analyze analyses a document's fields.
 func Analyze(d Doc) DocTerms {
-	a := Analyzer{Lang: d.Lang}
-	tf := map[string]float64{}
-	total := 0.0
+	c := counterFor(d.Lang)
+	defer counters.Put(c)
 	for _, f := range d.Fields {
 		w := f.Weight
 		if w == 0 {
 			w = 1
 		}
-		for _, t := range a.TermTexts(f.Text) {
-			tf[t] += w
-			total += w
-		}
+		c.field(f.Text, w)
 	}
-	dt := DocTerms{Len: float32(total), Terms: make([]string, 0, len(tf)), TF: make([]float32, 0, len(tf))}
-	for t := range tf {
-		dt.Terms = append(dt.Terms, t)
-	}
-	sort.Strings(dt.Terms)
-	for _, t := range dt.Terms {
-		dt.TF = append(dt.TF, float32(tf[t]))
-	}
-	return dt
+	return c.docTerms()
 }
 
 // Index is an in-memory inverted BM25F index.
@@ -95,25 +82,54 @@ func NewIndex(docs []Doc) *Index {
 
 // IndexTerms builds an index from analysed documents.
 func IndexTerms(ids []string, dts []DocTerms) *Index {
-	// Counted first, so that every term's postings are allocated once, at
-	// their size.
-	df := map[string]int32{}
+	// Every term is numbered as first met, with one map lookup per term
+	// of every document; the postings are then laid out term by term in
+	// one slab (a counting sort, which keeps each term's documents in
+	// order), and the map gets one entry per term.
+	num := map[string]int32{}
+	var terms []string
+	var count []int32
+	pairs := 0
+	for _, dt := range dts {
+		pairs += len(dt.Terms)
+	}
+	seq := make([]int32, 0, pairs)
 	for _, dt := range dts {
 		for _, t := range dt.Terms {
-			df[t]++
+			n, ok := num[t]
+			if !ok {
+				n = int32(len(terms))
+				num[t] = n
+				terms = append(terms, t)
+				count = append(count, 0)
+			}
+			count[n]++
+			seq = append(seq, n)
 		}
 	}
-	ix := &Index{ids: ids, docLen: make([]float64, len(dts)), postings: make(map[string][]posting, len(df)), K1: 1.2, B: 0.75}
-	for t, n := range df {
-		ix.postings[t] = make([]posting, 0, n)
+	next := make([]int32, len(terms))
+	at := int32(0)
+	for n, c := range count {
+		next[n] = at
+		at += c
 	}
+	slab := make([]posting, pairs)
+	ix := &Index{ids: ids, docLen: make([]float64, len(dts)), postings: make(map[string][]posting, len(terms)), K1: 1.2, B: 0.75}
 	total := 0.0
+	k := 0
 	for i, dt := range dts {
 		ix.docLen[i] = float64(dt.Len)
 		total += float64(dt.Len)
-		for j, t := range dt.Terms {
-			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), tf: dt.TF[j]})
+		for j := range dt.Terms {
+			n := seq[k]
+			k++
+			slab[next[n]] = posting{doc: int32(i), tf: dt.TF[j]}
+			next[n]++
 		}
+	}
+	for n, t := range terms {
+		end := next[n]
+		ix.postings[t] = slab[end-count[n] : end : end]
 	}
 	if len(dts) > 0 {
 		ix.avgLen = total / float64(len(dts))

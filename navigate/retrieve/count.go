@@ -1,0 +1,258 @@
+package retrieve
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// counter adds up the weighted term frequencies of one document for
+// Analyze. It finds the terms Analyzer.Terms finds, in the same order
+// (FuzzAnalyzeAgreesWithTerms), but keeps no offsets and no slice of
+// terms, and an ASCII word it has seen before costs no allocation: it
+// numbers every term it meets, and remembers the term of every lower-case
+// word (per language) across the documents it analyses (counters are
+// pooled). The documents' terms share its strings.
+//
+// Analysis is most of a query on a log the term cache has not seen.
+type counter struct {
+	lang Language
+	// stems maps a lower-case ASCII part to its term's number in vocab,
+	// or to -1 when the part is not a term (a stop word, or one letter).
+	// One map per language: stems differ.
+	stems  map[string]int32
+	byLang map[Language]map[string]int32
+	// vocab is every term the counter has seen, by number; ids numbers
+	// them (whole identifiers, and the terms of non-ASCII words).
+	vocab []string
+	key   []uint64 // the first 8 bytes of each term, for sorting
+	ids   map[string]int32
+	// This document's terms: numbers in the order first seen, and for
+	// each number of vocab, when seen[n] is doc, its place in order.
+	doc    int32
+	seen   []int32
+	slot   []int32
+	order  []int32
+	freq   []float64
+	total  float64
+	weight float64
+
+	buf     []byte
+	parts   [][2]int
+	scratch []Term
+}
+
+var counters = sync.Pool{New: func() any { return &counter{doc: 1} }}
+
+// counterFor is a pooled counter, reset for a document in lang.
+func counterFor(lang Language) *counter {
+	c := counters.Get().(*counter)
+	// A long-lived counter would keep every word of every log it saw.
+	if c.ids == nil || len(c.vocab) > 1<<17 || c.doc == math.MaxInt32 {
+		c.byLang, c.ids = map[Language]map[string]int32{}, map[string]int32{}
+		c.vocab, c.key, c.seen, c.slot, c.doc = c.vocab[:0], c.key[:0], c.seen[:0], c.slot[:0], 1
+	}
+	c.lang = lang
+	c.stems = c.byLang[lang]
+	if c.stems == nil {
+		c.stems = map[string]int32{}
+		c.byLang[lang] = c.stems
+	}
+	c.doc++
+	c.order, c.freq, c.total = c.order[:0], c.freq[:0], 0
+	return c
+}
+
+// id is the number of term t, which the counter keeps (t must not be a
+// piece of a text).
+func (c *counter) id(t string) int32 {
+	if n, ok := c.ids[t]; ok {
+		return n
+	}
+	n := int32(len(c.vocab))
+	c.vocab = append(c.vocab, t)
+	c.key = append(c.key, prefixKey(t))
+	c.seen = append(c.seen, 0)
+	c.slot = append(c.slot, 0)
+	c.ids[t] = n
+	return n
+}
+
+// field counts the terms of text, each weighing w.
+func (c *counter) field(text string, w float64) {
+	c.weight = w
+	forEachWord(text, c.word)
+}
+
+// word counts the terms of one word, as Analyzer.wordTerms finds them.
+func (c *counter) word(w string, start, _ int) {
+	if !isASCII(w) {
+		c.scratch = Analyzer{Lang: c.lang}.wordTerms(c.scratch[:0], w, start)
+		for _, t := range c.scratch {
+			n, ok := c.ids[t.Text]
+			if !ok {
+				// A term can be a piece of the text: not kept.
+				n = c.id(strings.Clone(t.Text))
+			}
+			c.add(n)
+		}
+		return
+	}
+	if lowerASCII(w) {
+		// Most words: one part, already lower case.
+		c.part(w)
+		return
+	}
+	// splitIdentifier, for ASCII: bytes are runes, and a letter, a digit,
+	// a lower- or an upper-case letter are the ASCII ones.
+	c.parts = c.parts[:0]
+	start = 0
+	emit := func(end int) {
+		if end > start {
+			c.parts = append(c.parts, [2]int{start, end})
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		r := w[i]
+		if r == '-' || r == '_' || r == '.' || r == '\'' {
+			emit(i)
+			start = i + 1
+			continue
+		}
+		if i > start {
+			prev := w[i-1]
+			switch {
+			case isLowerByte(prev) && isUpperByte(r):
+				emit(i)
+				start = i
+			case isUpperByte(prev) && isUpperByte(r) && i+1 < len(w) && isLowerByte(w[i+1]):
+				emit(i)
+				start = i
+			case isLetterByte(prev) && isDigitByte(r) || isDigitByte(prev) && isLetterByte(r):
+				if i-start > 3 {
+					emit(i)
+					start = i
+				}
+			}
+		}
+	}
+	emit(len(w))
+	if len(c.parts) > 1 {
+		// The whole identifier, lower case, without its separators.
+		c.buf = c.buf[:0]
+		for i := 0; i < len(w); i++ {
+			switch b := w[i]; {
+			case b == '-' || b == '_' || b == '.' || b == '\'':
+			case isUpperByte(b):
+				c.buf = append(c.buf, b+'a'-'A')
+			default:
+				c.buf = append(c.buf, b)
+			}
+		}
+		if len(c.buf) > 1 {
+			n, ok := c.ids[string(c.buf)]
+			if !ok {
+				n = c.id(string(c.buf))
+			}
+			c.add(n)
+		}
+	}
+	for _, p := range c.parts {
+		c.part(w[p[0]:p[1]])
+	}
+}
+
+// part counts one ASCII part of a word: lower-cased, dropped when it is a
+// stop word or a single letter, else stemmed.
+func (c *counter) part(p string) {
+	lower := p
+	if !lowerASCII(p) {
+		c.buf = c.buf[:0]
+		for i := 0; i < len(p); i++ {
+			b := p[i]
+			if isUpperByte(b) {
+				b += 'a' - 'A'
+			}
+			c.buf = append(c.buf, b)
+		}
+		if n, ok := c.stems[string(c.buf)]; ok {
+			if n >= 0 {
+				c.add(n)
+			}
+			return
+		}
+		lower = string(c.buf)
+	} else if n, ok := c.stems[p]; ok {
+		if n >= 0 {
+			c.add(n)
+		}
+		return
+	} else {
+		// A piece of the text: the counter keeps its own copy.
+		lower = strings.Clone(p)
+	}
+	n := int32(-1)
+	if (len(lower) >= 2 || isDigit(lower)) && !stopwords[lower] {
+		n = c.id(fold(Analyzer{Lang: c.lang}.stem(lower)))
+	}
+	c.stems[lower] = n
+	if n >= 0 {
+		c.add(n)
+	}
+}
+
+// add counts term number n once more.
+func (c *counter) add(n int32) {
+	if c.seen[n] == c.doc {
+		c.freq[c.slot[n]] += c.weight
+	} else {
+		c.seen[n], c.slot[n] = c.doc, int32(len(c.order))
+		c.order = append(c.order, n)
+		c.freq = append(c.freq, c.weight)
+	}
+	c.total += c.weight
+}
+
+// docTerms is what the counter counted, terms in byte order.
+func (c *counter) docTerms() DocTerms {
+	type termFreq struct {
+		key  uint64
+		term string
+		freq float64
+	}
+	tfs := make([]termFreq, len(c.order))
+	for i, n := range c.order {
+		tfs[i] = termFreq{c.key[n], c.vocab[n], c.freq[i]}
+	}
+	slices.SortFunc(tfs, func(a, b termFreq) int {
+		if a.key != b.key {
+			return cmp.Compare(a.key, b.key)
+		}
+		return strings.Compare(a.term, b.term)
+	})
+	dt := DocTerms{Len: float32(c.total), Terms: make([]string, len(tfs)), TF: make([]float32, len(tfs))}
+	for i, tf := range tfs {
+		dt.Terms[i], dt.TF[i] = tf.term, float32(tf.freq)
+	}
+	return dt
+}
+
+// prefixKey is the first 8 bytes of t, big-endian, zero-padded: keys
+// that differ order their strings as bytes do.
+func prefixKey(t string) uint64 {
+	var k uint64
+	for i := 0; i < 8; i++ {
+		k <<= 8
+		if i < len(t) {
+			k |= uint64(t[i])
+		}
+	}
+	return k
+}
+
+func isLowerByte(b byte) bool  { return b >= 'a' && b <= 'z' }
+func isUpperByte(b byte) bool  { return b >= 'A' && b <= 'Z' }
+func isDigitByte(b byte) bool  { return b >= '0' && b <= '9' }
+func isLetterByte(b byte) bool { return isLowerByte(b) || isUpperByte(b) }
