@@ -96,6 +96,16 @@ var ordinalSuffix = lazyre.New(`(\d)(st|nd|rd|th)\b`)
 // text itself.
 func normalizeDate(raw string) string {
 	s := strings.TrimSpace(strings.Trim(raw, "*_`"))
+	if isISODate(s) {
+		// The usual form: dateInText finds all of it, and the first
+		// layout reads it when it is a date.
+		if t, err := time.Parse(dateLayouts[0], s); err == nil {
+			return t.Format("2006-01-02")
+		}
+	}
+	if !strings.ContainsAny(s, "0123456789") {
+		return s // every form of dateInText has digits
+	}
 	if m := dateInText.FindString(s); m != "" {
 		s2 := ordinalSuffix.ReplaceAllString(m, "$1")
 		s2 = strings.Join(strings.Fields(s2), " ")
@@ -110,6 +120,20 @@ func normalizeDate(raw string) string {
 		}
 	}
 	return s
+}
+
+// isISODate reports whether s is four digits, '-', two digits, '-', two
+// digits.
+func isISODate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func titleCase(s string) string {

@@ -548,6 +548,10 @@ var metaLine = lazyre.New(`^\s{0,3}(?:[-*+]\s+)?(?:\*\*|__)?([\p{L}][\p{L}\p{M} 
 // splitMetaLine finds "Key: value" and returns the key and the value's byte
 // range within s (decoration and trailing space excluded).
 func splitMetaLine(s string) (key string, vstart, vend int, ok bool) {
+	// Most lines of a record hold no colon, which the pattern requires.
+	if strings.IndexByte(s, ':') < 0 && !strings.Contains(s, "：") {
+		return "", 0, 0, false
+	}
 	m := metaLine.FindStringSubmatchIndex(s)
 	if m == nil {
 		return "", 0, 0, false

@@ -7,8 +7,6 @@ import (
 	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
-var mdLink = lazyre.New(`\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
-
 // linkIndex is mdLink.FindStringIndex for a line that may hold no link.
 func linkIndex(s string) []int {
 	if !strings.Contains(s, "](") {
@@ -162,8 +160,11 @@ func headingKey(s string) string {
 	s = strings.Trim(s, "*_`: ")
 	if n := sectionNumberLen(s); n > 0 && n < len(s) {
 		s = s[n:]
-	} else if m := titleNum.FindStringIndex(s); m != nil && m[1] < len(s) {
-		s = s[m[1]:]
+	} else if s != "" && (s[0] == '[' || s[0] >= '0' && s[0] <= '9') {
+		// titleNum starts with a '[' or a digit.
+		if m := titleNum.FindStringIndex(s); m != nil && m[1] < len(s) {
+			s = s[m[1]:]
+		}
 	}
 	return strings.Join(strings.Fields(s), " ")
 }

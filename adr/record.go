@@ -363,16 +363,21 @@ func (r *Record) UnitText(u Unit) string {
 // hashLines hashes lines [from, to) of t normalised: LF endings, trailing
 // whitespace dropped, trailing blank lines dropped.
 func hashLines(t *Text, from, to int) string {
-	for to > from && strings.TrimSpace(t.LineText(to-1)) == "" {
+	// The lines are read in place: no copy of a line is made.
+	line := func(i int) []byte { l := t.Lines[i]; return t.Src[l.Start:l.End] }
+	for to > from && len(bytes.TrimSpace(line(to-1))) == 0 {
 		to--
 	}
 	h := sha256.New()
 	for i := from; i < to; i++ {
-		h.Write([]byte(strings.TrimRight(t.LineText(i), " \t")))
-		h.Write([]byte{'\n'})
+		h.Write(bytes.TrimRight(line(i), " \t"))
+		h.Write(newline)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0]))
 }
+
+var newline = []byte{'\n'}
 
 // Unit finds a unit by anchor ("decision", "§3", "3"), case-insensitively.
 func (r *Record) Unit(anchor string) (Unit, bool) {
