@@ -23,9 +23,10 @@ type Doc struct {
 	Lang   Language
 }
 
-// DocTerms is an analysed document: its weighted term frequencies and
-// length. Analysis is the expensive part of indexing, so callers may cache
-// DocTerms (see EncodeTerms) and build indexes from them.
+// DocTerms is an analysed document: its weighted term frequencies (each
+// term once, in no particular order) and length. Analysis is the
+// expensive part of indexing, so callers may cache DocTerms (see
+// EncodeTerms) and build indexes from them.
 type DocTerms struct {
 	Terms []string
 	TF    []float32

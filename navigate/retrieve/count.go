@@ -1,9 +1,7 @@
 package retrieve
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 )
@@ -27,7 +25,6 @@ type counter struct {
 	// vocab is every term the counter has seen, by number; ids numbers
 	// them (whole identifiers, and the terms of non-ASCII words).
 	vocab []string
-	key   []uint64 // the first 8 bytes of each term, for sorting
 	ids   map[string]int32
 	// This document's terms: numbers in the order first seen, and for
 	// each number of vocab, when seen[n] is doc, its place in order.
@@ -52,7 +49,7 @@ func counterFor(lang Language) *counter {
 	// A long-lived counter would keep every word of every log it saw.
 	if c.ids == nil || len(c.vocab) > 1<<17 || c.doc == math.MaxInt32 {
 		c.byLang, c.ids = map[Language]map[string]int32{}, map[string]int32{}
-		c.vocab, c.key, c.seen, c.slot, c.doc = c.vocab[:0], c.key[:0], c.seen[:0], c.slot[:0], 1
+		c.vocab, c.seen, c.slot, c.doc = c.vocab[:0], c.seen[:0], c.slot[:0], 1
 	}
 	c.lang = lang
 	c.stems = c.byLang[lang]
@@ -73,7 +70,6 @@ func (c *counter) id(t string) int32 {
 	}
 	n := int32(len(c.vocab))
 	c.vocab = append(c.vocab, t)
-	c.key = append(c.key, prefixKey(t))
 	c.seen = append(c.seen, 0)
 	c.slot = append(c.slot, 0)
 	c.ids[t] = n
@@ -215,41 +211,14 @@ func (c *counter) add(n int32) {
 	c.total += c.weight
 }
 
-// docTerms is what the counter counted, terms in byte order.
+// docTerms is what the counter counted, terms in the order first met (no
+// user of DocTerms needs an order, and sorting was a tenth of analysis).
 func (c *counter) docTerms() DocTerms {
-	type termFreq struct {
-		key  uint64
-		term string
-		freq float64
-	}
-	tfs := make([]termFreq, len(c.order))
+	dt := DocTerms{Len: float32(c.total), Terms: make([]string, len(c.order)), TF: make([]float32, len(c.order))}
 	for i, n := range c.order {
-		tfs[i] = termFreq{c.key[n], c.vocab[n], c.freq[i]}
-	}
-	slices.SortFunc(tfs, func(a, b termFreq) int {
-		if a.key != b.key {
-			return cmp.Compare(a.key, b.key)
-		}
-		return strings.Compare(a.term, b.term)
-	})
-	dt := DocTerms{Len: float32(c.total), Terms: make([]string, len(tfs)), TF: make([]float32, len(tfs))}
-	for i, tf := range tfs {
-		dt.Terms[i], dt.TF[i] = tf.term, float32(tf.freq)
+		dt.Terms[i], dt.TF[i] = c.vocab[n], float32(c.freq[i])
 	}
 	return dt
-}
-
-// prefixKey is the first 8 bytes of t, big-endian, zero-padded: keys
-// that differ order their strings as bytes do.
-func prefixKey(t string) uint64 {
-	var k uint64
-	for i := 0; i < 8; i++ {
-		k <<= 8
-		if i < len(t) {
-			k |= uint64(t[i])
-		}
-	}
-	return k
 }
 
 func isLowerByte(b byte) bool  { return b >= 'a' && b <= 'z' }
