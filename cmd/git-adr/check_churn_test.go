@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/scope"
@@ -181,5 +183,99 @@ func appendLine(t *testing.T, p, line string) {
 	defer f.Close()
 	if _, err := f.WriteString(line + "\n"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestChurnCacheProcesses drives churn.bin with real processes, as
+// TestDetectMemoProcesses drives detect.bin: `git adr check` processes
+// count at once while the file is replaced under them by truncated,
+// corrupt and foreign copies, and a process killed between writing a
+// cache file's temporary copy and renaming it (at each of its writes in
+// turn, churn.bin's among them) leaves every file whole or absent. Every
+// run prints what a run without caches prints.
+func TestChurnCacheProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts many processes")
+	}
+	env := procEnv(t)
+	repo := writeLog(t, env, 40, 5)
+	for i, glob := range []string{"pay/**", "api/*.go", "docs/none/**"} {
+		appendLine(t, filepath.Join(repo, "doc", "adr", fmt.Sprintf("%04d-scoped-%d.md", 41+i, i)),
+			fmt.Sprintf("# %d. Scoped %d\n\nDate: 2024-01-0%d\nApplies to: %s\n\n## Status\n\nAccepted\n\n## Decision\n\nD.\n", 41+i, i, i+1, glob))
+	}
+	os.WriteFile(filepath.Join(repo, ".adr.toml"), []byte("[check]\nchurn_commits = 2\n"), 0o644)
+	runGit(t, repo, env, "add", "-A")
+	runGit(t, repo, env, "commit", "-qm", "scoped records")
+	for i := 0; i < 4; i++ {
+		appendLine(t, filepath.Join(repo, "pay", "a.go"), fmt.Sprint("// ", i))
+		appendLine(t, filepath.Join(repo, "api", "b.go"), fmt.Sprint("// ", i))
+		runGit(t, repo, env, "add", "-A")
+		runGit(t, repo, env, "commit", "-qm", fmt.Sprint("change ", i))
+	}
+	time.Sleep(2100 * time.Millisecond) // old enough for stat entries
+	cache := filepath.Join(repo, ".git", "adr", "cache")
+	file := filepath.Join(cache, churnCacheFile)
+	got := func(r result) string { return fmt.Sprintf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr) }
+	os.RemoveAll(cache)
+	want := got(runAdr(t, repo, env, "check"))
+	if !strings.Contains(want, "scope-churn") {
+		t.Fatalf("check reports no scope churn, so churn.bin is not exercised:\n%s", want)
+	}
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("no %s after a check: %v", churnCacheFile, err)
+	}
+	check := func(stage string, r result) {
+		t.Helper()
+		if g := got(r); g != want {
+			t.Errorf("%s: output differs from a run without caches:\n%s", stage, lineDiff(want, g))
+		}
+	}
+
+	// Racing processes and a vandal.
+	damaged := damagedCopies(good)
+	stop := vandalize(3*time.Millisecond, func(i int) (string, []byte) { return file, damaged[i%len(damaged)] })
+	batch := [][]string{{"check"}, {"check"}, {"check"}, {"check"}, {"check"}, {"check"}}
+	for round := 0; round < 3; round++ {
+		for _, r := range parallel(t, repo, env, batch) {
+			check(fmt.Sprintf("vandal round %d", round), r)
+		}
+	}
+	stop()
+	check("after the vandal", runAdr(t, repo, env, "check"))
+	if data, _ := os.ReadFile(file); !bytes.Equal(data, good) {
+		// A run that found a damaged file wrote the counts again.
+		if _, ok := decodeChurnCache(data); !ok {
+			t.Errorf("%s after the vandal does not decode", churnCacheFile)
+		}
+	}
+
+	// Killed between a temporary file and its rename, at each write.
+	killedChurn := false
+	for n := 1; ; n++ {
+		if n > 8 {
+			t.Fatal("a cold check made more than 8 cache writes")
+		}
+		os.RemoveAll(cache)
+		r := runAdr(t, repo, append(env, fmt.Sprintf("GIT_ADR_KILL_AT=atomicfile-temp:%d", n)), "check")
+		if !r.killed {
+			if n == 1 {
+				t.Fatalf("a cold check writes no cache file: exit %d\n%s", r.code, r.stderr)
+			}
+			check("a run with fewer writes than the kill point", r)
+			if !killedChurn {
+				t.Fatalf("a cold check made %d cache writes, none of them %s's", n-1, churnCacheFile)
+			}
+			break
+		}
+		temps, _ := filepath.Glob(filepath.Join(cache, ".*.tmp"))
+		if len(temps) != 1 {
+			t.Fatalf("kill at write %d left %d temporary files, want 1: %v", n, len(temps), temps)
+		}
+		killedChurn = killedChurn || strings.HasPrefix(filepath.Base(temps[0]), "."+churnCacheFile+".")
+		check(fmt.Sprintf("after a kill at write %d (%s)", n, filepath.Base(temps[0])), runAdr(t, repo, env, "check"))
+		if _, err := os.ReadFile(file); err != nil {
+			t.Errorf("after a kill at write %d, the next check wrote no %s: %v", n, churnCacheFile, err)
+		}
 	}
 }
