@@ -17,6 +17,7 @@ const (
 
 // Answer answers a request within its budget.
 func (s *Service) Answer(req Request) (*Response, []byte, error) {
+	defer s.saving.Wait() // the caches a task query writes (taskIndexes)
 	if req.Cursor != "" {
 		c, err := s.decodeCursor(req.Cursor)
 		if err != nil {

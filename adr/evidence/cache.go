@@ -103,19 +103,34 @@ func (c *termCache) save() error {
 // entries (count, then key, and body and title as length, term count and
 // (vocabulary index, frequency) pairs); the CRC-32C of all that.
 func encodeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
+	// One pass numbers the vocabulary and notes every term's number, in
+	// the order the entries are then written (a map is ranged once).
+	keys := make([]cacheKey, 0, len(entries))
+	pairs := 0
+	for k, d := range entries {
+		keys = append(keys, k)
+		pairs += len(d.body.Terms) + len(d.title.Terms)
+	}
 	vocab := map[string]uint64{}
 	var words []string
-	for _, d := range entries {
-		for _, dt := range []retrieve.DocTerms{d.body, d.title} {
+	nums := make([]uint64, 0, pairs)
+	for _, k := range keys {
+		d := entries[k]
+		for _, dt := range [2]retrieve.DocTerms{d.body, d.title} {
 			for _, t := range dt.Terms {
-				if _, ok := vocab[t]; !ok {
-					vocab[t] = uint64(len(words))
+				n, ok := vocab[t]
+				if !ok {
+					n = uint64(len(words))
+					vocab[t] = n
 					words = append(words, t)
 				}
+				nums = append(nums, n)
 			}
 		}
 	}
-	var buf []byte
+	// Sized for the usual: a number in 1 to 3 bytes and a frequency in 4
+	// for every term, 40 for every entry's key and lengths.
+	buf := make([]byte, 0, len(cacheFormat)+8*len(words)+7*pairs+40*len(entries))
 	put := func(v uint64) { buf = binary.AppendUvarint(buf, v) }
 	putF := func(f float32) { buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f)) }
 	buf = append(buf, cacheFormat...)
@@ -125,13 +140,15 @@ func encodeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
 		buf = append(buf, t...)
 	}
 	put(uint64(len(entries)))
-	for k, d := range entries {
+	for _, k := range keys {
+		d := entries[k]
 		buf = append(buf, k[:]...)
-		for _, dt := range []retrieve.DocTerms{d.body, d.title} {
+		for _, dt := range [2]retrieve.DocTerms{d.body, d.title} {
 			putF(dt.Len)
 			put(uint64(len(dt.Terms)))
-			for i, t := range dt.Terms {
-				put(vocab[t])
+			for i := range dt.Terms {
+				put(nums[0])
+				nums = nums[1:]
 				putF(dt.TF[i])
 			}
 		}

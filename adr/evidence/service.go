@@ -62,6 +62,9 @@ type Service struct {
 	rootViews   []*rootView
 	tokens      *tokenCache
 	tokensOnce  sync.Once
+	// saving counts the cache writes a task query started, which Answer
+	// waits for before it returns.
+	saving sync.WaitGroup
 }
 
 // item is one candidate piece of evidence in the order it should appear.

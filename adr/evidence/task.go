@@ -362,16 +362,17 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 	for i := range recs {
 		bodyTerms[i], titleTerms[i] = docs[i].body, docs[i].title
 	}
-	// The term cache is written, and the two indexes built, at once: on a
-	// cold query over a long log each is a noticeable part of the wait.
-	// Caches that cannot be written only cost time.
+	// The caches are written while the indexes are built and the answer
+	// is made (Answer waits for them): on a cold query over a long log
+	// each is a noticeable part of the wait. Caches that cannot be
+	// written only cost time.
+	s.saving.Go(func() { _ = cache.save() })
 	var wg sync.WaitGroup
 	var title *retrieve.Index
-	wg.Go(func() { _ = cache.save() })
 	wg.Go(func() { title = retrieve.IndexTerms(ids, titleTerms) })
 	body := retrieve.IndexTerms(ids, bodyTerms)
 	wg.Wait()
-	_ = saveTaskIndex(s.CacheDir, ik, body, title)
+	s.saving.Go(func() { _ = saveTaskIndex(s.CacheDir, ik, body, title) })
 	return recs, body, title
 }
 

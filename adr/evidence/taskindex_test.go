@@ -107,6 +107,7 @@ func TestTaskIndexDamaged(t *testing.T) {
 	l := indexLog(t, 0)
 	svc := &Service{Log: l, CacheDir: t.TempDir()}
 	recs, body, title := svc.taskIndexes()
+	svc.saving.Wait()
 	ids := make([]string, len(recs))
 	for i, r := range recs {
 		ids[i] = r.Locus()
