@@ -42,7 +42,17 @@ var ablations = []struct {
 	{"none of the four expansions and bonuses", evidence.Ablation{NoThesaurus: true, NoPhrases: true, NoStemPrefix: true, NoTitleBonus: true}},
 }
 
+// labelledDay is the day the labelled answers are made on (ADR_DATE,
+// unless set): an answer labels a proposal left open by its age in days
+// and a passed review date, so without a fixed day the sizes would move
+// from one day to the next.
+const labelledDay = "2026-12-03"
+
 func labelledMain(out, heldout, compare string) {
+	if os.Getenv("ADR_DATE") == "" {
+		check(os.Setenv("ADR_DATE", labelledDay))
+	}
+	fmt.Fprintf(os.Stderr, "bench-context: answering as on %s (ADR_DATE)\n", os.Getenv("ADR_DATE"))
 	wd, err := os.Getwd()
 	check(err)
 	dirs := []string{"adr/evidence/labelled/testdata/corpora"}
