@@ -24,6 +24,7 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/outside4-tasks.json",
 	"adr/evidence/labelled/testdata/outside5-tasks.json",
 	"adr/evidence/labelled/testdata/outside6-tasks.json",
+	"adr/evidence/labelled/testdata/outside7-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
