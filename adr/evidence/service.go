@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -62,9 +63,50 @@ type Service struct {
 	rootViews   []*rootView
 	tokens      *tokenCache
 	tokensOnce  sync.Once
-	// saving counts the cache writes a task query started, which Answer
+	// saving holds the cache writes a task query started, which Answer
 	// waits for before it returns.
-	saving sync.WaitGroup
+	saving pendingWrites
+}
+
+// pendingWrites are writes running beside an answer. Unlike a
+// sync.WaitGroup, answers made at once on one Service may start and wait
+// for them in any order: each Wait waits for every write started before
+// it.
+type pendingWrites struct {
+	mu   sync.Mutex
+	runs []chan struct{}
+}
+
+// Go runs f on its own goroutine.
+func (p *pendingWrites) Go(f func()) {
+	done := make(chan struct{})
+	p.mu.Lock()
+	p.runs = append(p.runs, done)
+	p.mu.Unlock()
+	go func() {
+		defer close(done)
+		f()
+	}()
+}
+
+// Wait returns when every write started before it has ended.
+func (p *pendingWrites) Wait() {
+	p.mu.Lock()
+	runs := slices.Clone(p.runs)
+	p.mu.Unlock()
+	for _, done := range runs {
+		<-done
+	}
+	p.mu.Lock()
+	p.runs = slices.DeleteFunc(p.runs, func(done chan struct{}) bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	p.mu.Unlock()
 }
 
 // item is one candidate piece of evidence in the order it should appear.

@@ -83,9 +83,9 @@ func (c *counter) field(text string, w float64) {
 }
 
 // word counts the terms of one word, as Analyzer.wordTerms finds them.
-func (c *counter) word(w string, start, _ int) {
+func (c *counter) word(w string, _, _ int) {
 	if !isASCII(w) {
-		c.scratch = Analyzer{Lang: c.lang}.wordTerms(c.scratch[:0], w, start)
+		c.scratch = Analyzer{Lang: c.lang}.wordTerms(c.scratch[:0], w, 0)
 		for _, t := range c.scratch {
 			n, ok := c.ids[t.Text]
 			if !ok {
@@ -104,32 +104,32 @@ func (c *counter) word(w string, start, _ int) {
 	// splitIdentifier, for ASCII: bytes are runes, and a letter, a digit,
 	// a lower- or an upper-case letter are the ASCII ones.
 	c.parts = c.parts[:0]
-	start = 0
+	from := 0 // where the part being read starts
 	emit := func(end int) {
-		if end > start {
-			c.parts = append(c.parts, [2]int{start, end})
+		if end > from {
+			c.parts = append(c.parts, [2]int{from, end})
 		}
 	}
 	for i := 0; i < len(w); i++ {
 		r := w[i]
 		if r == '-' || r == '_' || r == '.' || r == '\'' {
 			emit(i)
-			start = i + 1
+			from = i + 1
 			continue
 		}
-		if i > start {
+		if i > from {
 			prev := w[i-1]
 			switch {
 			case isLowerByte(prev) && isUpperByte(r):
 				emit(i)
-				start = i
+				from = i
 			case isUpperByte(prev) && isUpperByte(r) && i+1 < len(w) && isLowerByte(w[i+1]):
 				emit(i)
-				start = i
+				from = i
 			case isLetterByte(prev) && isDigitByte(r) || isDigitByte(prev) && isLetterByte(r):
-				if i-start > 3 {
+				if i-from > 3 {
 					emit(i)
-					start = i
+					from = i
 				}
 			}
 		}
