@@ -252,30 +252,15 @@ func TestChurnCacheProcesses(t *testing.T) {
 
 	// Killed between a temporary file and its rename, at each write.
 	killedChurn := false
-	for n := 1; ; n++ {
-		if n > 8 {
-			t.Fatal("a cold check made more than 8 cache writes")
-		}
-		os.RemoveAll(cache)
-		r := runAdr(t, repo, append(env, fmt.Sprintf("GIT_ADR_KILL_AT=atomicfile-temp:%d", n)), "check")
-		if !r.killed {
-			if n == 1 {
-				t.Fatalf("a cold check writes no cache file: exit %d\n%s", r.code, r.stderr)
-			}
-			check("a run with fewer writes than the kill point", r)
-			if !killedChurn {
-				t.Fatalf("a cold check made %d cache writes, none of them %s's", n-1, churnCacheFile)
-			}
-			break
-		}
-		temps, _ := filepath.Glob(filepath.Join(cache, ".*.tmp"))
-		if len(temps) != 1 {
-			t.Fatalf("kill at write %d left %d temporary files, want 1: %v", n, len(temps), temps)
-		}
-		killedChurn = killedChurn || strings.HasPrefix(filepath.Base(temps[0]), "."+churnCacheFile+".")
-		check(fmt.Sprintf("after a kill at write %d (%s)", n, filepath.Base(temps[0])), runAdr(t, repo, env, "check"))
+	last, writes := killAtEachCacheWrite(t, repo, env, cache, []string{"check"}, func(n int, temp string) {
+		killedChurn = killedChurn || strings.HasPrefix(filepath.Base(temp), "."+churnCacheFile+".")
+		check(fmt.Sprintf("after a kill at write %d (%s)", n, filepath.Base(temp)), runAdr(t, repo, env, "check"))
 		if _, err := os.ReadFile(file); err != nil {
 			t.Errorf("after a kill at write %d, the next check wrote no %s: %v", n, churnCacheFile, err)
 		}
+	})
+	check("a run with fewer writes than the kill point", last)
+	if !killedChurn {
+		t.Fatalf("a cold check made %d cache writes, none of them %s's", writes, churnCacheFile)
 	}
 }

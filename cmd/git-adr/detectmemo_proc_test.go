@@ -77,24 +77,7 @@ func TestDetectMemoProcesses(t *testing.T) {
 	}
 
 	// Killed between a temporary file and its rename, at each write.
-	for n := 1; ; n++ {
-		if n > 8 {
-			t.Fatal("a cold `roots` made more than 8 cache writes")
-		}
-		os.RemoveAll(cache)
-		r := runAdr(t, repo, append(env, fmt.Sprintf("GIT_ADR_KILL_AT=atomicfile-temp:%d", n)), "roots")
-		if !r.killed {
-			if n == 1 {
-				t.Fatalf("a cold `roots` writes no cache file: exit %d\n%s", r.code, r.stderr)
-			}
-			check("a run with fewer writes than the kill point", []string{"roots"}, r)
-			t.Logf("a cold `roots` makes %d cache writes; killed at each", n-1)
-			break
-		}
-		temps, _ := filepath.Glob(filepath.Join(cache, ".*.tmp"))
-		if len(temps) != 1 {
-			t.Fatalf("kill at write %d left %d temporary files, want 1: %v", n, len(temps), temps)
-		}
+	last, writes := killAtEachCacheWrite(t, repo, env, cache, []string{"roots"}, func(n int, temp string) {
 		for _, a := range argv {
 			check(fmt.Sprintf("after a kill at write %d", n), a, runAdr(t, repo, env, a...))
 		}
@@ -109,8 +92,8 @@ func TestDetectMemoProcesses(t *testing.T) {
 		}
 		// An old leftover goes with the next write of its file.
 		old := time.Now().Add(-2 * atomicfile.StaleAfter)
-		os.Chtimes(temps[0], old, old)
-		base := strings.TrimPrefix(filepath.Base(temps[0]), ".")
+		os.Chtimes(temp, old, old)
+		base := strings.TrimPrefix(filepath.Base(temp), ".")
 		base = base[:strings.Index(base, ".tmp")]
 		base = base[:strings.LastIndex(base, ".")]
 		os.Remove(filepath.Join(cache, base))
@@ -118,10 +101,40 @@ func TestDetectMemoProcesses(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(cache, base)); err != nil {
 			t.Fatalf("%s not written again after it was removed: %v", base, err)
 		}
-		if _, err := os.Lstat(temps[0]); !os.IsNotExist(err) {
-			t.Errorf("the leftover %s of a killed write survives the next write of %s", filepath.Base(temps[0]), base)
+		if _, err := os.Lstat(temp); !os.IsNotExist(err) {
+			t.Errorf("the leftover %s of a killed write survives the next write of %s", filepath.Base(temp), base)
 		}
+	})
+	check("a run with fewer writes than the kill point", []string{"roots"}, last)
+	t.Logf("a cold `roots` makes %d cache writes; killed at each", writes)
+}
+
+// killAtEachCacheWrite runs `git adr ARGS` from a removed cache folder,
+// killed with SIGKILL between a cache file's temporary copy and its
+// rename: at its first cache write, then at its second, and so on. After
+// each kill, which must leave exactly one temporary file, it calls after
+// with the write's number and that file. It returns the first run that
+// made fewer writes than its kill point, and how many it made (at least
+// one; at most eight).
+func killAtEachCacheWrite(t *testing.T, repo string, env []string, cache string, args []string, after func(n int, temp string)) (result, int) {
+	t.Helper()
+	for n := 1; n <= 9; n++ {
+		os.RemoveAll(cache)
+		r := runAdr(t, repo, append(env, fmt.Sprintf("GIT_ADR_KILL_AT=atomicfile-temp:%d", n)), args...)
+		if !r.killed {
+			if n == 1 {
+				t.Fatalf("a cold `%s` writes no cache file: exit %d\n%s", strings.Join(args, " "), r.code, r.stderr)
+			}
+			return r, n - 1
+		}
+		temps, _ := filepath.Glob(filepath.Join(cache, ".*.tmp"))
+		if len(temps) != 1 {
+			t.Fatalf("kill at write %d left %d temporary files, want 1: %v", n, len(temps), temps)
+		}
+		after(n, temps[0])
 	}
+	t.Fatalf("a cold `%s` made more than 8 cache writes", strings.Join(args, " "))
+	return result{}, 0
 }
 
 // cacheFiles lists the cache folder's files with their sizes and
