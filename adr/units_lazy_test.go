@@ -110,3 +110,71 @@ func TestCacheSaveIfAdded(t *testing.T) {
 		t.Fatalf("not saved after 3 of 3: %v", err)
 	}
 }
+
+// TestCacheSaveIfWorth: a log under 128 records saves for one new record;
+// a long log keeps its cache file until the new entries reach 1/128 of
+// it, and what was not saved is parsed again, with the same result.
+func TestCacheSaveIfWorth(t *testing.T) {
+	write := func(dir string, i int, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d-x.md", i)), []byte(fmt.Sprintf("# %d. X\n\n## Status\n\n%s\n", i, body)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func(dir, cdir string) *Log {
+		t.Helper()
+		c := OpenCache(cdir, false)
+		l, err := Load(os.DirFS(dir), LoadOptions{Roots: []string{"."}, Cache: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SaveIfWorth(); err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	modTime := func(cdir string) int64 {
+		t.Helper()
+		fi, err := os.Stat(filepath.Join(cdir, CacheFile))
+		if err != nil {
+			return 0
+		}
+		return fi.ModTime().UnixNano()
+	}
+	for _, tc := range []struct {
+		records, added, wantSaveAt int
+	}{
+		{records: 10, added: 1, wantSaveAt: 1},
+		{records: 1280, added: 12, wantSaveAt: 10},
+	} {
+		dir, cdir := t.TempDir(), t.TempDir()
+		for i := 1; i <= tc.records; i++ {
+			write(dir, i, "Accepted")
+		}
+		if tc.wantSaveAt > 1 {
+			// Old enough for their stat data to be kept: the new
+			// records' are not, so each adds one entry, a parsed record.
+			time.Sleep(statMargin + 100*time.Millisecond)
+		}
+		load(dir, cdir)
+		first := modTime(cdir)
+		if first == 0 {
+			t.Fatalf("%d records: a cold load saved no cache", tc.records)
+		}
+		for n := 1; n <= tc.added; n++ {
+			time.Sleep(10 * time.Millisecond) // a rewrite shows in the file's time
+			write(dir, tc.records+n, "Proposed")
+			l := load(dir, cdir)
+			if got := l.ByPath(fmt.Sprintf("%04d-x.md", tc.records+n)); got == nil || got.Status != Proposed {
+				t.Fatalf("%d records, %d new: record %d read as %+v", tc.records, n, tc.records+n, got)
+			}
+			saved := modTime(cdir) != first
+			if want := n >= tc.wantSaveAt; saved != want {
+				t.Fatalf("%d records, %d new: saved %v, want %v", tc.records, n, saved, want)
+			}
+			if saved {
+				break
+			}
+		}
+	}
+}

@@ -163,8 +163,10 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 	progress, done := terminalProgress(e.Err, "reading records")
 	l, err := adr.Load(fsys, adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy, Cache: cache, Progress: progress})
 	done()
-	// A cache that cannot be written costs time in later runs, nothing else.
-	_ = cache.Save()
+	// A cache that cannot be written costs time in later runs, nothing
+	// else; nor does one that is not, which is not worth it for a few new
+	// entries in a long log (SaveIfWorth).
+	_ = cache.SaveIfWorth()
 	if err != nil {
 		var ce *adr.ConfigError
 		if errors.As(err, &ce) {
