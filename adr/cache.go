@@ -271,10 +271,10 @@ func (c *Cache) Save() error {
 }
 
 // SaveIfWorth is Save when what this run found new is worth rewriting
-// the file for. A save costs time in proportion to the whole cache (about
-// 25 ms at 10,000 records); an entry left unsaved costs each later run a
-// read, a hash and, for a record, a parse of one file (tens of
-// microseconds). So a run saves once its new entries (records, and stat
+// the file for. A save costs time in proportion to the whole cache (it
+// made `list` after an edit 130 ms slower at 10,000 records); an entry
+// left unsaved costs each later run a read, a hash and, for a record, a
+// parse of one file (tens of microseconds). So a run saves once its new entries (records, and stat
 // data) are at least 1/128 of the cache's records: always on a log under
 // 128 records, at 64 or more new entries at 8,192. A cache found damaged
 // is always replaced.
