@@ -185,11 +185,14 @@ func (rep *report) command(rw row, md bool) string {
 		return s
 	}
 	s := q(rw.gitADR.cmd.display())
-	if rw.gitADR.cmd.cold {
+	switch {
+	case rw.gitADR.cmd.cold:
 		s += " (cold: `$GIT_DIR/adr/cache` removed before every run)"
-		if !md {
-			s = strings.ReplaceAll(s, "`", "")
-		}
+	case rw.gitADR.cmd.edit:
+		s += " (after an edit: a line appended to the middle record before every run)"
+	}
+	if !md {
+		s = strings.ReplaceAll(s, "`", "")
 	}
 	if rw.other != nil {
 		s += " vs " + q(rw.other.cmd.display())
@@ -495,6 +498,9 @@ func (rep *report) growth() [][2]string {
 		name := c.display()
 		if c.cold {
 			name += " (cold cache)"
+		}
+		if c.edit {
+			name += " (after an edit)"
 		}
 		out = append(out, [2]string{name, fmt.Sprintf("%.2f (%s → %s records)", k, thousands(lo), thousands(hi))})
 	}

@@ -39,6 +39,11 @@ type command struct {
 	// cold commands run with git-adr's caches removed ($GIT_DIR/adr/cache)
 	// before every run, outside the timed region.
 	cold bool
+	// edit commands run after the middle record was changed (a line
+	// appended) before every run, outside the timed region: a command
+	// after an edit, which finds one record the cache does not know. The
+	// record is restored after the row.
+	edit bool
 	// okCodes are the exit codes that mean success (0 unless set).
 	okCodes []int
 	// verify checks the first run's effect, so that a timing is never of
@@ -74,6 +79,7 @@ func commands() []command {
 		{row: "new", tool: toolAdrTools, args: []string{"adr", "new", newTitle}, writes: true, verify: verifyNew},
 		{row: "list", tool: toolGitADR, args: []string{"adr", "list"}, verify: verifyLines("")},
 		{row: "list", tool: toolAdrTools, args: []string{"adr", "list"}, verify: verifyLines("doc/adr/")},
+		{row: "list after an edit", tool: toolGitADR, args: []string{"adr", "list"}, edit: true, verify: verifyLines("")},
 		{row: "list --json", tool: toolGitADR, args: []string{"adr", "list", "--json"}, verify: verifyJSON},
 		{row: "show", tool: toolGitADR, args: []string{"adr", "show", midID}, verify: verifyNonEmpty},
 		{row: "context --task", tool: toolGitADR, args: []string{"adr", "context", "--task", benchTask}, verify: verifyNonEmpty},
@@ -195,7 +201,25 @@ func (b *bench) measure(r *result, dir string) {
 		r.capped = true
 		first, last = 1, b.opts.slowRuns
 	}
+	if r.cmd.edit {
+		restore, err := editMiddle(dir, r.n)
+		if err != nil {
+			r.err = err
+			return
+		}
+		defer func() {
+			if err := restore(); err != nil && r.err == nil {
+				r.err = err
+			}
+		}()
+	}
 	for i := first; i <= last; i++ {
+		if r.cmd.edit {
+			if err := appendEdit(dir, r.n); err != nil {
+				r.err = err
+				return
+			}
+		}
 		if r.cmd.cold {
 			if err := os.RemoveAll(filepath.Join(dir, ".git", "adr", "cache")); err != nil {
 				r.err = err
@@ -246,6 +270,46 @@ func (b *bench) measure(r *result, dir string) {
 	}
 }
 
+// middleRecord is the path of the log's middle record in dir.
+func middleRecord(dir string, n int) (string, error) {
+	m, err := filepath.Glob(filepath.Join(dir, "doc", "adr", fmt.Sprintf("%04d-*.md", max(1, n/2))))
+	if err != nil || len(m) != 1 {
+		return "", fmt.Errorf("the middle record %d of %s: %d files match (%v)", max(1, n/2), dir, len(m), err)
+	}
+	return m[0], nil
+}
+
+// editMiddle keeps the middle record's bytes and returns what puts them
+// back.
+func editMiddle(dir string, n int) (restore func() error, err error) {
+	p, err := middleRecord(dir, n)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return func() error { return os.WriteFile(p, data, 0o644) }, nil
+}
+
+// appendEdit appends a line to the middle record, as an edit would.
+func appendEdit(dir string, n int) error {
+	p, err := middleRecord(dir, n)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString("\nEdited before a timed run.\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // measureRSS runs a git-adr command once more, untimed, under
 // /usr/bin/time, for its peak resident set size: the kernel charges a
 // child started by vfork (as Go starts processes) with its parent's peak
@@ -267,6 +331,9 @@ func (b *bench) measureRSS(r *result, dir string) {
 		if os.RemoveAll(filepath.Join(dir, ".git", "adr", "cache")) != nil {
 			return
 		}
+	}
+	if r.cmd.edit && appendEdit(dir, r.n) != nil {
+		return
 	}
 	if _, _, _, _, err := b.once(r.cmd, r.n, dir, []string{timeBin, "-f", "%M", "-o", f.Name()}); err != nil {
 		return
