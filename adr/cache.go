@@ -274,22 +274,15 @@ func (c *Cache) Save() error {
 // the file for. A save costs time in proportion to the whole cache (it
 // made `list` after an edit 130 ms slower at 10,000 records); an entry
 // left unsaved costs each later run a read, a hash and, for a record, a
-// parse of one file (tens of microseconds). So a run saves once its new entries (records, and stat
-// data) are at least 1/128 of the cache's records: always on a log under
-// 128 records, at 64 or more new entries at 8,192. A cache found damaged
-// is always replaced.
+// parse of one file (tens of microseconds). So a run saves once its new
+// entries (records, and stat data) are at least 1/128 of the cache's
+// records: always on a log under 128 records, at 64 or more new entries
+// at 8,192. A cache found damaged is always replaced.
 func (c *Cache) SaveIfWorth() error {
-	if c == nil || c.readOnly {
-		return nil
-	}
-	c.load()
-	c.mu.Lock()
-	pending, total, changed := len(c.added)+len(c.newStats), len(c.blobs), c.changed
-	c.mu.Unlock()
-	if !changed || pending > 0 && pending*128 < total {
-		return nil
-	}
-	return c.Save()
+	return c.saveWhen(func(added, stats, total int) bool {
+		pending := added + stats
+		return pending == 0 || pending*128 >= total
+	})
 }
 
 // SaveIfAdded is Save when this run parsed at least min records the cache
@@ -297,14 +290,20 @@ func (c *Cache) SaveIfWorth() error {
 // leaves the rewrite to the next command, and one that parsed a whole
 // log (the first after an upgrade) keeps what it parsed.
 func (c *Cache) SaveIfAdded(min int) error {
+	return c.saveWhen(func(added, _, _ int) bool { return added >= min })
+}
+
+// saveWhen is Save when worth, given how many records and stat entries
+// this run added and how many records the cache held, says so.
+func (c *Cache) saveWhen(worth func(added, stats, total int) bool) error {
 	if c == nil || c.readOnly {
 		return nil
 	}
 	c.load()
 	c.mu.Lock()
-	n := len(c.added)
+	added, stats, total := len(c.added), len(c.newStats), len(c.blobs)
 	c.mu.Unlock()
-	if n < min {
+	if !worth(added, stats, total) {
 		return nil
 	}
 	return c.Save()

@@ -222,18 +222,19 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 	}
 	// The records this page may show are labelled with their staleness
 	// signals (the labels count in the budget, so before the page is fit).
+	page := seq[:min(len(seq), req.MaxUnits)]
 	var shown []*adr.Record
 	seen := map[*adr.Record]bool{}
-	for _, sl := range seq[:min(len(seq), req.MaxUnits)] {
+	for _, sl := range page {
 		if it := p.items[sl.item]; it.rec != nil && it.view == nil && !seen[it.rec] {
 			seen[it.rec] = true
 			shown = append(shown, it.rec)
 		}
 	}
 	if labels := s.staleness(shown); len(labels) > 0 {
-		for j := range seq[:min(len(seq), req.MaxUnits)] {
-			if it := p.items[seq[j].item]; it.rec != nil && it.view == nil {
-				seq[j].u.Stale = labels[it.rec]
+		for j := range page {
+			if it := p.items[page[j].item]; it.rec != nil && it.view == nil {
+				page[j].u.Stale = labels[it.rec]
 			}
 		}
 	}

@@ -98,14 +98,14 @@ func churnFindings(r *gitops.Repo, l *adr.Log, x *scope.Index, limit int) []adr.
 	return found
 }
 
-// churnOf counts, for each of recs (accepted records with the patterns
-// globs gives them), the non-merge commits since the commit that added
-// it that changed a file its patterns match, and says which commit added
-// each (by path). Three git commands answer it for all of them.
 // maxChurnFolders is the most folders churnOf names to git (a command
 // line has a length limit: 32 KiB on Windows).
 const maxChurnFolders = 200
 
+// churnOf counts, for each of order (accepted records with the patterns
+// globs gives them), the non-merge commits since the commit that added
+// it that changed a file its patterns match, and says which commit added
+// each (by path). Three git commands answer it for all of them.
 func churnOf(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Record][]string) (map[*adr.Record]int, map[string]string) {
 	if len(order) == 0 {
 		return nil, nil
