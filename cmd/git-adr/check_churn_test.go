@@ -252,9 +252,12 @@ func TestChurnCacheProcesses(t *testing.T) {
 
 	// Killed between a temporary file and its rename, at each write.
 	killedChurn := false
-	last, writes := killAtEachCacheWrite(t, repo, env, cache, []string{"check"}, func(n int, temp string) {
-		killedChurn = killedChurn || strings.HasPrefix(filepath.Base(temp), "."+churnCacheFile+".")
-		check(fmt.Sprintf("after a kill at write %d (%s)", n, filepath.Base(temp)), runAdr(t, repo, env, "check"))
+	last, writes := killAtEachCacheWrite(t, repo, env, cache, []string{"check"}, func(n int, temps []string) {
+		if len(temps) != 1 {
+			t.Fatalf("kill at write %d left %d temporary files, want 1: %v", n, len(temps), temps)
+		}
+		killedChurn = killedChurn || strings.HasPrefix(filepath.Base(temps[0]), "."+churnCacheFile+".")
+		check(fmt.Sprintf("after a kill at write %d (%s)", n, filepath.Base(temps[0])), runAdr(t, repo, env, "check"))
 		if _, err := os.ReadFile(file); err != nil {
 			t.Errorf("after a kill at write %d, the next check wrote no %s: %v", n, churnCacheFile, err)
 		}

@@ -95,3 +95,38 @@ func TestContextCachesConcurrentProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestContextCachesKilled: a cold task query, which writes the term cache
+// and the task index while it makes its answer, killed with SIGKILL at
+// each of its cache writes in turn, leaves every cache file whole or
+// absent: the next query prints what a query without caches prints.
+func TestContextCachesKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts many processes")
+	}
+	env := procEnv(t)
+	repo := writeLog(t, env, 120, 9)
+	cache := filepath.Join(repo, ".git", "adr", "cache")
+	args := []string{"context", "--json", "--task", "we decide 7 context"}
+	got := func(r result) string { return fmt.Sprintf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr) }
+	os.RemoveAll(cache)
+	want := got(runAdr(t, repo, env, args...))
+	killed := map[string]bool{}
+	last, writes := killAtEachCacheWrite(t, repo, env, cache, args, func(n int, temps []string) {
+		for _, tmp := range temps {
+			name := strings.TrimPrefix(filepath.Base(tmp), ".")
+			killed[name[:strings.Index(name, ".bin.")+4]] = true
+		}
+		if g := got(runAdr(t, repo, env, args...)); g != want {
+			t.Errorf("after a kill at write %d (%v): output differs from a run without caches:\n%s", n, temps, lineDiff(want, g))
+		}
+	})
+	if g := got(last); g != want {
+		t.Errorf("a run with fewer writes than the kill point: output differs:\n%s", lineDiff(want, g))
+	}
+	for _, f := range []string{"terms.bin", "index.bin"} {
+		if !killed[f] {
+			t.Errorf("none of the %d cache writes killed was %s's: %v", writes, f, killed)
+		}
+	}
+}
