@@ -181,6 +181,9 @@ func RunWith(s *Set, dirs []string, answer Answerer) (*Result, error) {
 			}
 			logs[lt.Corpus] = l
 		}
+		if err := checkLabels(l, lt); err != nil {
+			return nil, err
+		}
 		resp, out, err := answer(l, paths[lt.Corpus], lt.Task)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %q: %w", lt.Corpus, lt.Task, err)
@@ -249,6 +252,30 @@ func RunWith(s *Set, dirs []string, answer Answerer) (*Result, error) {
 }
 
 func recordOf(l *adr.Log, p string) *adr.Record { return l.ByPath(p) }
+
+// checkLabels fails when a task names a record its log does not have
+// under that ID: a label written "ADR-0018" for a log whose IDs are
+// written "ADR-018" would otherwise count as a miss on every run.
+func checkLabels(l *adr.Log, lt Task) error {
+	for _, id := range lt.Relevant {
+		found := false
+		for _, r := range l.Records {
+			if r.ID == id {
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		hint := ""
+		if r, err := l.Resolve(id); err == nil && r != nil {
+			hint = fmt.Sprintf(" (did you mean %s, %s?)", r.ID, r.Path)
+		}
+		return fmt.Errorf("%s: %q: label %s names no record of the log%s", lt.Corpus, lt.Task, id, hint)
+	}
+	return nil
+}
 
 // Corpora finds the folder of the shared corpora: $GIT_ADR_CORPORA, or
 // ../shared/corpora beside the module root above dir.

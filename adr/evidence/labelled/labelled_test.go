@@ -2,6 +2,8 @@ package labelled
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/git-adr/git-adr/adr/evidence"
@@ -52,5 +54,32 @@ func TestLabelledSets(t *testing.T) {
 		if res.Over > 0 || res.Unlabelled > 0 {
 			t.Errorf("%s: %d responses over the budget, %d units not in force without a label", file, res.Over, res.Unlabelled)
 		}
+	}
+}
+
+// TestLabelNamesNoRecord: a label that names no record of its log (a
+// four-digit ID for a log whose file names have three) stops the run
+// with the ID the log does have, instead of counting as a miss.
+func TestLabelNamesNoRecord(t *testing.T) {
+	dir := t.TempDir()
+	adrs := filepath.Join(dir, "log", "adr")
+	if err := os.MkdirAll(adrs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec := "# 18. SQL Migrations\n\nDate: 2024-02-12\n\n## Status\n\nAccepted\n\n## Decision\n\nUse Liquibase for schema migrations.\n"
+	if err := os.WriteFile(filepath.Join(adrs, "018-sql-migrations.md"), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(id string) error {
+		set := &Set{Tasks: []Task{{Corpus: "log", Task: "which tool runs schema migrations", Relevant: []string{id}}}}
+		_, err := Run(set, []string{dir}, evidence.Ablation{})
+		return err
+	}
+	if err := run("ADR-018"); err != nil {
+		t.Fatalf("a label the log has: %v", err)
+	}
+	err := run("ADR-0018")
+	if err == nil || !strings.Contains(err.Error(), "label ADR-0018 names no record") || !strings.Contains(err.Error(), "did you mean ADR-018") {
+		t.Fatalf("a label the log lacks: got %v", err)
 	}
 }
