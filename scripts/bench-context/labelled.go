@@ -66,7 +66,8 @@ func labelledMain(out, heldout, compare string) {
 	} else {
 		fmt.Fprintln(os.Stderr, "bench-context:", err)
 	}
-	var ab, rel strings.Builder
+	var ab, rel, sizes strings.Builder
+	sizes.WriteString("| set | tasks | JSON (`context --json`) | text (`context`) | MCP message (`adr_context`) |\n|---|---:|---:|---:|---:|\n")
 	ab.WriteString("| set | use | tasks | configuration | recall | mean code points | no-record tasks not answered with confidence high | units not in force unlabelled |\n|---|---|---:|---|---:|---:|---:|---:|\n")
 	rel.WriteString("| set | confidence | tasks | with a relevant record | all relevant records in the units | a relevant record in the units or leads | tasks no record covers |\n|---|---|---:|---:|---:|---:|---:|\n")
 	for _, file := range sets {
@@ -83,6 +84,11 @@ func labelledMain(out, heldout, compare string) {
 			use += " (held out once, on " + set.Frozen + ")"
 		case set.Frozen != "":
 			use += " (code frozen at " + set.Frozen + ")"
+		}
+		if z, err := labelled.MeasureSizes(set, dirs); err == nil {
+			fmt.Fprintf(&sizes, "| %s | %d | %.0f | %.0f | %.0f |\n", name, z.Tasks, z.JSON, z.Text, z.MCPWire)
+		} else {
+			check(err)
 		}
 		for _, cmp := range strings.Split(compare, ",") {
 			if cmp == "" {
@@ -122,8 +128,9 @@ func labelledMain(out, heldout, compare string) {
 			}
 		}
 	}
-	fmt.Print(ab.String(), "\n", rel.String())
+	fmt.Print(ab.String(), "\n", rel.String(), "\n", sizes.String())
 	if out != "" {
+		writeBetween(out, "bench-context-sizes", sizes.String())
 		writeBetween(out, "bench-context-ablation", ab.String())
 		writeBetween(out, "bench-context-reliability", rel.String())
 	}

@@ -17,9 +17,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
+	"github.com/git-adr/git-adr/navigate/mcpserver"
 )
 
 // Task is one labelled question.
@@ -141,6 +143,53 @@ func Command(bin, tmp string) Answerer {
 		}
 		return &resp, out, nil
 	}
+}
+
+// Sizes are a set's mean response sizes, in code points, in each form
+// an agent receives an answer: JSON as `git adr context --json` prints it
+// (indented, what Result.CodePoints counts), text as `git adr context`
+// prints it, and the JSON-RPC message `adr_context` sends over MCP
+// (compact JSON as a tool result's text, counted on the wire with the
+// server's own measure, which also packs the answer).
+type Sizes struct {
+	Tasks                int
+	JSON, Text, MCPWire float64
+}
+
+// MeasureSizes answers every task of s once per form, as shipped.
+func MeasureSizes(s *Set, dirs []string) (*Sizes, error) {
+	srv := mcpserver.New(mcpserver.Options{Version: "labelled"})
+	wire := func(b []byte) int { return srv.TextCost(strings.TrimSuffix(string(b), "\n")) }
+	var sum [3]int
+	res, err := RunWith(s, dirs, func(l *adr.Log, _, task string) (*evidence.Response, []byte, error) {
+		svc := &evidence.Service{Log: l}
+		resp, js, err := svc.Answer(evidence.Request{Task: task, Format: evidence.JSON})
+		if err != nil {
+			return nil, nil, err
+		}
+		_, txt, err := (&evidence.Service{Log: l}).Answer(evidence.Request{Task: task, Format: evidence.Text})
+		if err != nil {
+			return nil, nil, err
+		}
+		mcpSvc := &evidence.Service{Log: l, MCP: true, Measure: wire}
+		_, c, err := mcpSvc.Answer(evidence.Request{Task: task, Format: evidence.CompactJSON})
+		if err != nil {
+			return nil, nil, err
+		}
+		sum[0] += utf8.RuneCount(js)
+		sum[1] += utf8.RuneCount(txt)
+		sum[2] += wire(c)
+		return resp, js, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	z := &Sizes{Tasks: res.Tasks}
+	if res.Tasks > 0 {
+		n := float64(res.Tasks)
+		z.JSON, z.Text, z.MCPWire = float64(sum[0])/n, float64(sum[1])/n, float64(sum[2])/n
+	}
+	return z, nil
 }
 
 // Run answers every task of s with the given ablation; each corpus is

@@ -83,3 +83,30 @@ func TestLabelNamesNoRecord(t *testing.T) {
 		t.Fatalf("a label the log lacks: got %v", err)
 	}
 }
+
+// TestMeasureSizes: each form is measured from its own answer. A record
+// whose text is full of quotes and newlines costs more in the MCP
+// message (escaped twice) than as text, and every form stays within the
+// budget.
+func TestMeasureSizes(t *testing.T) {
+	dir := t.TempDir()
+	adrs := filepath.Join(dir, "log", "adr")
+	if err := os.MkdirAll(adrs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec := "# 1. Quote every \"name\"\n\n## Status\n\nAccepted\n\n## Decision\n\n" + strings.Repeat("We quote \"names\" in \"logs\".\n", 40)
+	if err := os.WriteFile(filepath.Join(adrs, "0001-quote.md"), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := &Set{Tasks: []Task{{Corpus: "log", Task: "how do we quote names in logs", Relevant: []string{"ADR-0001"}}}}
+	z, err := MeasureSizes(set, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if z.Tasks != 1 || z.Text <= 0 || z.JSON <= z.Text || z.MCPWire <= z.Text {
+		t.Fatalf("sizes %+v: want text > 0, and JSON and the MCP message larger than text", z)
+	}
+	if z.MCPWire > evidence.DefaultMaxChars || z.JSON > evidence.DefaultMaxChars {
+		t.Fatalf("sizes %+v: over the budget", z)
+	}
+}
