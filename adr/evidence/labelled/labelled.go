@@ -152,7 +152,7 @@ func Command(bin, tmp string) Answerer {
 // (compact JSON as a tool result's text, counted on the wire with the
 // server's own measure, which also packs the answer).
 type Sizes struct {
-	Tasks                int
+	Tasks               int
 	JSON, Text, MCPWire float64
 }
 
