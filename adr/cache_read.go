@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -73,6 +74,8 @@ func readRecord(fsys fs.FS, p string, e fs.DirEntry, cache *Cache, now time.Time
 // share it.
 type lazySource struct {
 	once sync.Once
+	// loaded is set once load has run (text then holds what it read).
+	loaded atomic.Bool
 	fsys fs.FS
 	path string
 	blob string
@@ -98,6 +101,29 @@ func (r *Record) Text() *Text {
 		return s.text
 	}
 	return r.text
+}
+
+// PeekText is the record's text for a pass that does not need it
+// afterwards, such as analysing the terms of every record of a log: a
+// text the record holds is returned as it is, and one the parse cache
+// left unread is read and returned without being kept, so that such a
+// pass over a big log holds one text at a time, not all of them. A file
+// that no longer holds the bytes the record was parsed from (or is gone)
+// is handled as [Record.Text] handles it: the record is parsed again from
+// what the file holds now, and keeps that text.
+func (r *Record) PeekText() *Text {
+	if r.text != nil || r.src == nil {
+		return r.Text()
+	}
+	s := r.src
+	if s.loaded.Load() {
+		return s.text
+	}
+	data, err := fs.ReadFile(s.fsys, s.path)
+	if err != nil || (s.verify && gitBlobHash(data) != s.blob) {
+		return r.Text()
+	}
+	return NewText(data)
 }
 
 // Blob is the git blob hash of the record's text (the object name git
@@ -133,6 +159,7 @@ func (r *Record) releaseText() {
 }
 
 func (s *lazySource) load(r *Record) {
+	defer s.loaded.Store(true)
 	data, err := fs.ReadFile(s.fsys, s.path)
 	if err == nil && (!s.verify || gitBlobHash(data) == s.blob) {
 		s.text = NewText(data)

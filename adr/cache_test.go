@@ -628,3 +628,58 @@ func TestLazyEnsure(t *testing.T) {
 		t.Fatal("no record compared")
 	}
 }
+
+// TestPeekText: a record the cache served gives its text to PeekText
+// without keeping it (the next PeekText reads the file again, and Text
+// still loads it); a record that holds its text gives that one; a file
+// changed under a served record is parsed again, as Text does, and the
+// record then keeps the new text.
+func TestPeekText(t *testing.T) {
+	dir, cdir, _ := cacheRepo(t)
+	c := OpenCache(cdir, false)
+	if _, err := Load(os.DirFS(dir), LoadOptions{Cache: c}); err != nil {
+		t.Fatal(err)
+	}
+	saveAged(t, c)
+	l, err := Load(os.DirFS(dir), LoadOptions{Cache: OpenCache(cdir, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "doc", "adr", "0002-use-postgresql.md")
+	old, _ := os.ReadFile(p)
+	r, _ := l.Resolve("2")
+	if r.text != nil || r.src == nil {
+		t.Fatal("record 2 was read: the test needs it served by the cache")
+	}
+	if got := r.PeekText(); got == nil || string(got.Src) != string(old) {
+		t.Fatalf("PeekText of a served record: %v", got)
+	}
+	if r.text != nil || r.src.loaded.Load() {
+		t.Fatal("PeekText kept the text of a served record")
+	}
+	u, _ := r.Unit("decision")
+	if a, b := r.UnitTextIn(r.PeekText(), u), r.UnitText(u); a != b {
+		t.Fatalf("UnitTextIn over PeekText %q, UnitText %q", a, b)
+	}
+	if r.text == nil {
+		t.Fatal("UnitText did not load the text")
+	}
+	if r.PeekText() != r.Text() {
+		t.Fatal("PeekText of a record holding its text is not that text")
+	}
+
+	// Changed under a served record: parsed again, and kept.
+	l, _ = Load(os.DirFS(dir), LoadOptions{Cache: OpenCache(cdir, false)})
+	r, _ = l.Resolve("2")
+	if r.text != nil {
+		t.Fatal("record 2 was read: the test needs it served by the cache")
+	}
+	changed := strings.Replace(string(old), "Accepted", "Rejected", 1)
+	os.WriteFile(p, []byte(changed), 0o644)
+	if got := r.PeekText(); got == nil || string(got.Src) != changed {
+		t.Fatalf("PeekText after a change is not what the file holds now")
+	}
+	if r.Status != Rejected || r.text == nil {
+		t.Fatalf("after a change PeekText did not parse again (status %q) or did not keep the text", r.Status)
+	}
+}

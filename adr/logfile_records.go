@@ -41,14 +41,17 @@ func (r *Record) Locus() string {
 
 // Content returns the record's own bytes: the file, or for a section of a
 // single-file log the section alone.
-func (r *Record) Content() []byte {
-	if r.Text() == nil {
+func (r *Record) Content() []byte { return r.ContentIn(r.Text()) }
+
+// ContentIn is [Record.Content] read from t, the record's text as
+// [Record.PeekText] returned it.
+func (r *Record) ContentIn(t *Text) []byte {
+	if t == nil {
 		return nil
 	}
 	if r.span == nil {
-		return r.Text().Src
+		return t.Src
 	}
-	t := r.Text()
 	if r.span.To <= r.span.From {
 		return nil
 	}

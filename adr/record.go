@@ -350,11 +350,15 @@ type Unit struct {
 	RawStatus string `json:"raw_status,omitempty"`
 }
 
-// Body returns the unit's text (lines Start..End, LF line endings).
-func (r *Record) UnitText(u Unit) string {
+// UnitText returns the unit's text (lines Start..End, LF line endings).
+func (r *Record) UnitText(u Unit) string { return r.UnitTextIn(r.Text(), u) }
+
+// UnitTextIn is [Record.UnitText] read from t, the record's text as
+// [Record.PeekText] returned it.
+func (r *Record) UnitTextIn(t *Text, u Unit) string {
 	var b strings.Builder
-	for i := u.Start - 1; i < u.End && i < len(r.Text().Lines); i++ {
-		b.WriteString(r.Text().LineText(i))
+	for i := u.Start - 1; i < u.End && i < len(t.Lines); i++ {
+		b.WriteString(t.LineText(i))
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -60,8 +60,11 @@ var statusPrior = map[adr.Status]float64{
 }
 
 // recordDoc builds the search document of a record: title, domains and
-// file name weigh most, then sections by kind.
+// file name weigh most, then sections by kind. The record's text is read
+// for this only (PeekText): analysing a whole log does not keep every
+// record's text in memory.
 func recordDoc(r *adr.Record) retrieve.Doc {
+	t := r.PeekText()
 	base := baseName(r.Path)
 	fields := []retrieve.Field{
 		{Text: r.Title, Weight: 2},
@@ -73,12 +76,13 @@ func recordDoc(r *adr.Record) retrieve.Doc {
 		if !ok {
 			w = 1.0
 		}
-		fields = append(fields, retrieve.Field{Text: r.UnitText(u), Weight: w})
+		fields = append(fields, retrieve.Field{Text: r.UnitTextIn(t, u), Weight: w})
 	}
+	content := r.ContentIn(t)
 	if len(r.Units()) == 0 {
-		fields = append(fields, retrieve.Field{Text: string(r.Content()), Weight: 1})
+		fields = append(fields, retrieve.Field{Text: string(content), Weight: 1})
 	}
-	return retrieve.Doc{ID: r.Locus(), Fields: fields, Lang: recordLanguage(r)}
+	return retrieve.Doc{ID: r.Locus(), Fields: fields, Lang: contentLanguage(content)}
 }
 
 func baseName(p string) string {
@@ -88,8 +92,7 @@ func baseName(p string) string {
 	return strings.TrimSuffix(p, ".md")
 }
 
-func recordLanguage(r *adr.Record) retrieve.Language {
-	sample := r.Content()
+func contentLanguage(sample []byte) retrieve.Language {
 	if len(sample) > 4000 {
 		sample = sample[:4000]
 	}
