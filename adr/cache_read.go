@@ -76,9 +76,9 @@ type lazySource struct {
 	once sync.Once
 	// loaded is set once load has run (text then holds what it read).
 	loaded atomic.Bool
-	fsys fs.FS
-	path string
-	blob string
+	fsys   fs.FS
+	path   string
+	blob   string
 	// verify: the file is in a work tree and may have changed since the
 	// load looked at it.
 	verify bool
