@@ -136,7 +136,7 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 		// A record renumbered since the link was written keeps its slug:
 		// the one record of the root named so is meant, before the one
 		// that now has the number.
-		if t := sameSlug(r.Root, fn); t != nil {
+		if t := sameSlug(r, fn); t != nil {
 			f.IDs = append(f.IDs, t.ID)
 			f.Fix = fmt.Sprintf("change the link %q on line %d to %q (%s, the record of that name, renumbered)", p, line, r.Link(t), t.ID)
 		} else if rs := c.byNumber[rootNumber{r.Root, fn.Number, fn.Suffix}]; len(rs) == 1 {
@@ -147,16 +147,19 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 	return f, true
 }
 
-// sameSlug is the one numbered record of root whose file name has fn's
-// slug under another number, or nil (none, or several).
-func sameSlug(root *Root, fn fileName) *Record {
+// sameSlug is the one numbered record of r's root, other than r, whose
+// file name has fn's slug under another number, or nil (none, or
+// several). r itself is never meant: "superseded by
+// [0018-x.md](0018-x.md)" in 0015-x.md, where 0018's file name has a
+// typo, names 0018, not the record that writes it.
+func sameSlug(r *Record, fn fileName) *Record {
 	if fn.Slug == "" {
 		return nil
 	}
 	var found *Record
-	for _, rec := range root.Records {
+	for _, rec := range r.Root.Records {
 		n := rec.fileName()
-		if !n.Numbered || !strings.EqualFold(n.Slug, fn.Slug) || n.Number == fn.Number {
+		if rec == r || !n.Numbered || !strings.EqualFold(n.Slug, fn.Slug) || n.Number == fn.Number {
 			continue
 		}
 		if found != nil {
