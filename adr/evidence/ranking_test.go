@@ -151,9 +151,13 @@ func TestProseSupersession(t *testing.T) {
 			"## Decision\n\nWe are moving on from this decision, see ADR-3 for the network."))},
 		name(3, "new-ranges"): {Data: []byte(record(3, "3. New IP ranges for the network", "Accepted",
 			"## Decision\n\nUse 10.1.0.0/16. The old channel will be replaced by a `Send` method."))},
+		// Its link names a file that is not there (a typo in 0003's
+		// name): the number still names the record.
+		name(4, "proxy"): {Data: []byte(record(4, "4. A proxy for the network", "Accepted",
+			"## Decision\n\nRoute the network through a proxy.\n\nThis decision has been superseded by [the new ranges](0003-new-rangez.md)."))},
 	}
 	svc := &Service{Log: load(t, fsys)}
-	resp := answer(t, svc, Request{Task: "ip ranges and dns for the network"})
+	resp := answer(t, svc, Request{Task: "ip ranges, dns and proxy for the network"})
 	notes := map[string]string{}
 	for _, u := range resp.Units {
 		notes[strings.Split(u.ID, "#")[0]] = u.Note
@@ -166,6 +170,9 @@ func TestProseSupersession(t *testing.T) {
 	}
 	if n := notes["ADR-0002"]; !strings.Contains(n, "moving on from this decision") || !strings.HasSuffix(n, "(see ADR-0003)") {
 		t.Errorf("ADR-0002 note %q", n)
+	}
+	if n := notes["ADR-0004"]; !strings.Contains(n, "has been superseded by") || !strings.HasSuffix(n, "(see ADR-0003)") {
+		t.Errorf("ADR-0004 note %q (a link to a missing file named by its number)", n)
 	}
 	if n := notes["ADR-0003"]; n != "" {
 		t.Errorf("ADR-0003 flagged for a phrase that names no record: %q", n)
