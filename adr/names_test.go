@@ -43,6 +43,15 @@ func TestCleanTitle(t *testing.T) {
 		{"Decisions about logging", "Decisions about logging", -1},
 		{"Architecture overview", "Architecture overview", -1},
 		{"", "", -1},
+		// A bracketed status before the title is no part of it.
+		{"[Superseded by [ADR-0019](0019-push-metrics-via-thanos.md)] Push Metrics via InfluxDB", "Push Metrics via InfluxDB", -1},
+		{"[Deprecated] 4. Use Consul", "Use Consul", 4},
+		{"[superseded]Use Consul", "Use Consul", -1},
+		{"[WIP] Use Consul", "[WIP] Use Consul", -1},
+		{"[Deprecated](0004-x.md) notes", "[Deprecated](0004-x.md) notes", -1},
+		{"[Superseded by ADR-9]", "[Superseded by ADR-9]", -1},
+		{"[Superseded by [ADR-9](x.md) Use Consul", "[Superseded by [ADR-9](x.md) Use Consul", -1},
+		{"[Supersededness] Use Consul", "[Supersededness] Use Consul", -1},
 		// A lone number or prefix is not stripped to nothing.
 		{"5.", "5.", -1},
 		{"ADR", "ADR", -1},

@@ -345,6 +345,9 @@ func (p *parser) leadsRecord(h Heading) bool {
 // Record: " from a heading and returns the number it named (-1 when none).
 func cleanTitle(raw string) (string, int) {
 	s := unwrapEmphasis(strings.TrimSpace(raw))
+	if n := statusMarker(s); n > 0 && strings.TrimSpace(s[n:]) != "" {
+		s = strings.TrimSpace(s[n:])
+	}
 	num := -1
 	if m := titleNum.FindStringSubmatchIndex(s); m != nil && m[1] < len(s) {
 		num, _ = strconv.Atoi(s[m[2]:m[3]])
@@ -369,6 +372,50 @@ func cleanTitle(raw string) (string, int) {
 		return strings.TrimSpace(s[m[1]:]), num
 	}
 	return s, num
+}
+
+// markerWords start a bracketed status written before a title: "#
+// [Superseded by [ADR-0019](0019-thanos.md)] Push metrics via InfluxDB".
+var markerWords = []string{"superseded", "deprecated", "rejected", "obsolete", "replaced", "retired", "accepted", "proposed", "draft"}
+
+// statusMarker is the length of a bracketed status at the start of s
+// ("[Superseded by [ADR-0019](0019-thanos.md)] ", brackets balanced, with
+// the spaces after it), or 0. The status itself is read from the
+// record's status; the marker is no part of the title.
+func statusMarker(s string) int {
+	if !strings.HasPrefix(s, "[") {
+		return 0
+	}
+	word := false
+	for _, w := range markerWords {
+		if len(s) > len(w) && strings.EqualFold(s[1:1+len(w)], w) && (len(s) == 1+len(w) || !isAlnumByte(s[1+len(w)])) {
+			word = true
+			break
+		}
+	}
+	if !word {
+		return 0
+	}
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+			if depth == 0 {
+				j := i + 1
+				if j < len(s) && s[j] == '(' {
+					return 0 // a link whose text is a status word: "[Deprecated](x.md) logging"
+				}
+				for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+					j++
+				}
+				return j
+			}
+		}
+	}
+	return 0
 }
 
 // unwrapEmphasis drops strong emphasis around the whole of s ("**ADR-1:
