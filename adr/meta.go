@@ -32,6 +32,8 @@ var metaKeys = map[string]metaKey{
 	"상태": keyStatus, "статус": keyStatus, "decision status": keyStatus, "adr status": keyStatus,
 	"date": keyDate, "datum": keyDate, "fecha": keyDate, "data": keyDate, "日期": keyDate, "日付": keyDate,
 	"날짜": keyDate, "дата": keyDate, "created": keyDate, "decision date": keyDate, "last updated": keyIgnored,
+	"initial date": keyDate, "date created": keyDate, "creation date": keyDate, "created on": keyDate,
+	"updated": keyIgnored, "date updated": keyIgnored, "last modified": keyIgnored,
 	"domain": keyDomain, "domains": keyDomain, "tags": keyDomain, "tag": keyDomain, "category": keyDomain,
 	"categories": keyDomain, "area": keyDomain, "component": keyDomain, "components": keyDomain,
 	"title": keyTitle, "style": keyStyle,

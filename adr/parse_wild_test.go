@@ -346,6 +346,9 @@ func TestStatusValueDate(t *testing.T) {
 		{lines("# T", "", "Date: 2020-01-02", "", "## Status", "", "Accepted 2021-05-03"), "accepted", "2020-01-02"},
 		{lines("# T", "", "## Status", "", "Accepted", "", "## Context", "", "Since 2019-01-01 we ..."), "accepted", ""},
 		{lines("# T", "", "Status: Accepted (ADR-2021)"), "accepted", ""},
+		// The date it was first decided, not the date it was edited.
+		{lines("# 8. Load Testing", "", "Initial date: 2022-12-21", "Updated: 2025-01-07", "", "## Decision", "", "x", "", "## Status", "", "Accepted."), "accepted", "2022-12-21"},
+		{lines("# T", "", "Updated: 2025-01-07", "Date created: 2021-03-04", "", "## Status", "", "Accepted"), "accepted", "2021-03-04"},
 	} {
 		r := Parse([]byte(c.src))
 		if string(r.Status) != c.status || r.Date != c.date {
