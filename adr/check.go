@@ -501,6 +501,15 @@ func shorten(s string, n int) string {
 	return strings.TrimSpace(string(rs[:n])) + "..."
 }
 
+// titleProblemLine is the line ProblemUnspacedTitle names in p.
+func titleProblemLine(p string) int {
+	var n int
+	if _, err := fmt.Sscanf(p, ProblemUnspacedTitle, &n); err != nil {
+		return 0
+	}
+	return n
+}
+
 func problemFinding(r *Record, p string) Finding {
 	f := Finding{Kind: KindUnparseable, Path: r.Path, IDs: []string{r.ID}, Message: p,
 		Fix: fmt.Sprintf("edit %s so that it has a title heading, a status and valid UTF-8", r.Path)}
@@ -514,6 +523,13 @@ func problemFinding(r *Record, p string) Finding {
 		f.Fix = fmt.Sprintf("write the status, context and decision below the title of %s, or remove the file", r.Path)
 	case strings.Contains(p, "UTF-8"):
 		f.Fix = fmt.Sprintf("re-encode %s as UTF-8, for example with iconv -f ISO-8859-1 -t UTF-8", r.Path)
+	case strings.Contains(p, "no space after"):
+		f.Line = titleProblemLine(p)
+		if t := r.Text(); t != nil && f.Line > 0 && f.Line <= len(t.Lines) {
+			line := strings.TrimSpace(t.LineText(f.Line - 1))
+			hashes := len(line) - len(strings.TrimLeft(line, "#"))
+			f.Fix = fmt.Sprintf("put a space after %q on line %d of %s: %q", line[:hashes], f.Line, r.Path, line[:hashes]+" "+strings.TrimSpace(line[hashes:]))
+		}
 	case strings.Contains(p, "title"):
 		f.Fix = fmt.Sprintf("add a title heading such as \"# %d. Title\" at the top of %s", max(r.Number, 1), r.Path)
 		if !r.Numbered {

@@ -2,6 +2,7 @@ package adr
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -312,6 +313,15 @@ func (p *parser) findTitle() {
 	if p.title >= 0 {
 		p.rec.RawTitle = p.headings[p.title].Text
 	}
+	if p.title < 0 && p.rec.RawTitle == "" {
+		// "#25. Automatic code merging": a title heading missing the
+		// space after its "#" is no heading in Markdown, but it is the
+		// record's title, when it is the first text of the file.
+		if n, text, ok := p.unspacedTitle(); ok {
+			p.rec.RawTitle = text
+			p.rec.Problems = append(p.rec.Problems, fmt.Sprintf(ProblemUnspacedTitle, n))
+		}
+	}
 	raw := p.rec.RawTitle
 	title, num := cleanTitle(raw)
 	if num < 0 {
@@ -327,6 +337,31 @@ func (p *parser) findTitle() {
 	if p.rec.RawTitle == "" {
 		p.rec.Problems = append(p.rec.Problems, "no title heading")
 	}
+}
+
+// ProblemUnspacedTitle is the problem of a record whose title is written
+// "#Title", on the line it names.
+const ProblemUnspacedTitle = "the title on line %d is not a heading: it has no space after \"#\""
+
+// unspacedTitle is the first text line of the record when it is written
+// as a heading without the space after its "#" ("#25. Title", "##Title"),
+// its line number and its text.
+func (p *parser) unspacedTitle() (int, string, bool) {
+	for i := range p.t.Lines {
+		switch p.t.Lines[i].Kind {
+		case LineBlank, LineFrontMatter:
+			continue
+		case LineText:
+			line := strings.TrimRight(p.t.LineText(i), " \t")
+			hashes := len(line) - len(strings.TrimLeft(line, "#"))
+			if hashes == 0 || hashes > 2 || hashes == len(line) || line[hashes] == '!' {
+				return 0, "", false
+			}
+			return i + 1, strings.TrimSpace(line[hashes:]), true
+		}
+		return 0, "", false
+	}
+	return 0, "", false
 }
 
 // leadsRecord reports whether h can be an H2 title: no text comes before

@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -369,5 +370,36 @@ func TestStatusHistoryArrow(t *testing.T) {
 	r = Parse([]byte(lines("# T", "", "Status: Proposed -> Accepted (amends ADR-7 - Use Go)")))
 	if r.Status != Accepted || len(r.Relations) != 1 || r.Relations[0].Type != Amends || r.Relations[0].Target != "ADR-7" {
 		t.Errorf("status %s, relations %+v", r.Status, r.Relations)
+	}
+}
+
+// TestUnspacedTitle: a first line written "#25. Title" (no space after the
+// "#") is the record's title, with a problem naming its line; a "#" run
+// later in the file, a shebang or a lone "#" is not.
+func TestUnspacedTitle(t *testing.T) {
+	for _, c := range []struct {
+		src, title string
+		num        int
+		problem    bool
+	}{
+		{lines("#25. Automatic code merging", "", "**Date:** 2022-03-15", "", "## Context", "", "x"), "Automatic code merging", 25, true},
+		{lines("---", "tags: [a]", "---", "", "##Use Kafka", "", "x"), "Use Kafka", -1, true},
+		{lines("# 25. Spaced", "", "#hashtag"), "Spaced", 25, false},
+		{lines("Intro text", "", "#NotTitle"), "", -1, false},
+		{lines("#!/bin/sh", "", "x"), "", -1, false},
+		{lines("###Three", "", "x"), "", -1, false},
+		{lines("#", "", "x"), "", -1, false},
+	} {
+		r := Parse([]byte(c.src))
+		has := false
+		for _, p := range r.Problems {
+			has = has || strings.Contains(p, "no space after")
+		}
+		if r.Title != c.title || r.TitleNumber != c.num || has != c.problem {
+			t.Errorf("%q: title %q (number %d), problem %v %v; want %q (%d), %v", c.src, r.Title, r.TitleNumber, has, r.Problems, c.title, c.num, c.problem)
+		}
+	}
+	if n := titleProblemLine(fmt.Sprintf(ProblemUnspacedTitle, 5)); n != 5 {
+		t.Errorf("titleProblemLine read %d, want 5", n)
 	}
 }
