@@ -399,7 +399,15 @@ func (c *checker) record(r *Record) {
 			msg = fmt.Sprintf("unknown status %q", shorten(r.RawStatus, 60))
 			fix = fmt.Sprintf("change the status on line %d to one of: proposed, accepted, rejected, deprecated, superseded", statusLine)
 		} else if statusLine == 0 || r.StatusField.Kind != FieldSection {
-			fix = addStatusFix(r.Style)
+			style := r.Style
+			if r.StatusField.Kind == FieldNone && !hasFrontMatter(r) && r.Root != nil && r.Root.Style != "" && r.Root.Style != StylePlain && r.Root.Style != StyleLog {
+				// A record with no status field and no front matter shows
+				// no way of writing one: its log's way is the one to
+				// follow (MADR 2's "- Status:" bullets, not MADR 3's
+				// front matter, in a log of bullets).
+				style = r.Root.Style
+			}
+			fix = addStatusFix(style)
 		}
 		c.add(Finding{Kind: KindUnknownStatus, Path: r.Path, Line: statusLine, IDs: []string{r.ID}, Message: msg, Fix: fix})
 	case Superseded:
@@ -546,6 +554,12 @@ func problemFinding(r *Record, p string) Finding {
 		f.Fix = fmt.Sprintf("fix the YAML between the --- lines at the top of %s", r.Path)
 	}
 	return f
+}
+
+// hasFrontMatter reports whether r's file starts with front matter.
+func hasFrontMatter(r *Record) bool {
+	t := r.Text()
+	return t != nil && len(t.Lines) > 0 && t.Lines[0].Kind == LineFrontMatter
 }
 
 func addStatusFix(s Style) string {
