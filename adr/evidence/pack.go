@@ -72,6 +72,9 @@ func splitUnit(r *adr.Record, u adr.Unit, limit int) []part {
 // unitsOf renders an item as the units it contributes: the whole unit, or
 // its parts when it is longer than limit, or the one part a task chose.
 func unitsOf(it item, limit int) []Unit {
+	if it.limit > 0 {
+		limit = it.limit
+	}
 	if it.mem != nil {
 		return []Unit{memoryUnit(it)}
 	}

@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -274,5 +275,54 @@ func TestStatusNotStated(t *testing.T) {
 		if !strings.HasPrefix(u.ID, id) || u.InForce == nil || *u.InForce != w.in || u.Note != w.note {
 			t.Errorf("%s: unit %s in force %v note %q, want %v %q", id, u.ID, u.InForce != nil && *u.InForce, u.Note, w.in, w.note)
 		}
+	}
+}
+
+// TestShortTail: a task answer's best three records send their decision
+// at the response's part size; the records after them send their best
+// part at half of it (all of it when it is shorter); without the rule
+// every record's part may be as long as the first's.
+func TestShortTail(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for n := 1; n <= 6; n++ {
+		var b strings.Builder
+		b.WriteString("## Decision\n\n")
+		for p := 0; p < 6; p++ {
+			fmt.Fprintf(&b, "Paragraph %d of record %d: the orders service keeps its queue of events in Kafka topics, partitioned by customer, retained for a week, replayed on recovery.\n\n", p, n)
+		}
+		fsys[name(n, fmt.Sprintf("kafka-%d", n))] = &fstest.MapFile{Data: []byte(record(n, fmt.Sprintf("%d. Orders events in Kafka", n), "Accepted", b.String()))}
+	}
+	svc := &Service{Log: load(t, fsys)}
+	req := Request{Task: "orders events kafka topics"}
+	limit := partLimit(req.withDefaults())
+	resp := answer(t, svc, req)
+	recs := 0
+	seen := map[string]bool{}
+	for _, u := range resp.Units {
+		id := strings.Split(u.ID, "#")[0]
+		if !seen[id] {
+			seen[id] = true
+			recs++
+		}
+		n := len([]rune(u.Text))
+		switch {
+		case recs <= fullRecords && n > limit:
+			t.Errorf("%s (record %d of the answer): %d code points, over the part size %d", u.ID, recs, n, limit)
+		case recs > fullRecords && n > int(float64(limit)*tailPartShare):
+			t.Errorf("%s (record %d of the answer): %d code points, over half the part size %d", u.ID, recs, n, limit)
+		}
+	}
+	if recs <= fullRecords {
+		t.Fatalf("%d records in the answer: the test needs more than %d", recs, fullRecords)
+	}
+	svc = &Service{Log: load(t, fsys), Ablate: Ablation{NoShortTail: true}}
+	long := 0
+	for _, u := range answer(t, svc, req).Units {
+		if len([]rune(u.Text)) > int(float64(limit)*tailPartShare) {
+			long++
+		}
+	}
+	if long <= fullRecords {
+		t.Errorf("without the rule only %d units are longer than half the part size: the records do not test it", long)
 	}
 }

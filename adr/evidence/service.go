@@ -123,6 +123,10 @@ type item struct {
 	view *view.Section
 	// mem is the memory item a "memory" unit shows.
 	mem *MemoryNote
+	// limit, when set, is the largest part of this item's unit, in place
+	// of the response's (a task answer sends lower-ranked records
+	// shorter).
+	limit int
 }
 
 // Fingerprint identifies the log's content: every record's path and bytes

@@ -35,6 +35,11 @@ var (
 	// notInForceFactor: a record not in force is ranked as if it scored
 	// this share of its score.
 	notInForceFactor = 0.5
+	// fullRecords: a task answer's best records send their decision at
+	// the response's part size; the records after them at tailPartShare
+	// of it.
+	fullRecords   = 3
+	tailPartShare = 0.5
 	// confidentCoverage is the share of the task's words a source file
 	// must match to compete with decisions for the first page.
 	confidentCoverage = 0.45
@@ -111,6 +116,10 @@ type Ablation struct {
 	// NoAlternateStems: no stems of the request's words as the other
 	// languages stem them (retrieve.WithAlternateStems)
 	NoAlternateStems bool
+	// NoShortTail: the records after a task answer's best fullRecords
+	// send their decision at the response's part size too, not at
+	// tailPartShare of it.
+	NoShortTail bool
 }
 
 // ranked is a task's query and the live records it matched, best first.
@@ -290,8 +299,15 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		add(r, matchRole(r))
 	}
 	for i, r := range ordered {
-		u, part := bestUnit(r, rk.q, rk.ix, partLimit, req.Intent)
-		p.items = append(p.items, item{rec: r, unit: u, part: part, role: roles[i], essential: i == 0})
+		// The best records send their decision whole (split only as the
+		// budget requires); the ones after them, more often leads than
+		// answers, their best part at half that size.
+		limit := 0
+		if i >= fullRecords && !s.Ablate.NoShortTail {
+			limit = max(300, int(float64(partLimit)*tailPartShare))
+		}
+		u, part := bestUnit(r, rk.q, rk.ix, cmp.Or(limit, partLimit), req.Intent)
+		p.items = append(p.items, item{rec: r, unit: u, part: part, role: roles[i], essential: i == 0, limit: limit})
 	}
 	// Then, while units remain, sections other than the decision that
 	// match the task better than it (the best records only).

@@ -42,6 +42,7 @@ var ablations = []struct {
 	{"no title bonus", evidence.Ablation{NoTitleBonus: true}},
 	{"no in-force tiering", evidence.Ablation{NoTiering: true}},
 	{"no other-language stems", evidence.Ablation{NoAlternateStems: true}},
+	{"no shorter parts after the best three records", evidence.Ablation{NoShortTail: true}},
 	{"none of the four expansions and bonuses", evidence.Ablation{NoThesaurus: true, NoPhrases: true, NoStemPrefix: true, NoTitleBonus: true}},
 }
 
