@@ -814,7 +814,7 @@ func arrowAt(s string) int {
 	return 0
 }
 
-var statusWithID = lazyre.New(`(?i)^\W*(superseded(?: by)?|superceded(?: by)?|replaced by|amended by|augmented by|refined by)\s*:?\s+(.+)$`)
+var statusWithID = lazyre.New(`(?i)^\W*(superseded(?: by)?|superceded(?: by)?|replaced by|invalidated by|obsoleted by|amended by|augmented by|refined by)\s*:?\s+(.+)$`)
 
 func statusWithIDs(val string) (string, []string, bool) {
 	m := statusWithID.FindStringSubmatch(strings.TrimSpace(val))

@@ -403,3 +403,17 @@ func TestUnspacedTitle(t *testing.T) {
 		t.Errorf("titleProblemLine read %d, want 5", n)
 	}
 }
+
+// TestInvalidatedBy: "Invalidated by [link]" in a status section is a
+// supersession: the status is superseded and the link a Superseded by
+// relation.
+func TestInvalidatedBy(t *testing.T) {
+	r := Parse([]byte(lines("# CF Resource GUID Prefixing", "", "Date: 2022-01-14", "", "## Status", "",
+		"Invalidated by [0018-uuid-resource-names.md](./0018-uuid-resource-names.md)", "", "## Context", "", "x")))
+	if r.Status != Superseded {
+		t.Errorf("status %q, want superseded", r.Status)
+	}
+	if len(r.Relations) != 1 || r.Relations[0].Type != SupersededBy || r.Relations[0].Target != "./0018-uuid-resource-names.md" {
+		t.Errorf("relations %+v, want one superseded-by ./0018-uuid-resource-names.md", r.Relations)
+	}
+}

@@ -74,6 +74,7 @@ var relationWords = map[string]RelationType{
 	"superseded by": SupersededBy, "superceded by": SupersededBy, "superseded-by": SupersededBy,
 	"superseded_by": SupersededBy, "supersededby": SupersededBy, "replaced by": SupersededBy,
 	"superseeded by": SupersededBy, "superseded": SupersededBy,
+	"invalidated by": SupersededBy, "obsoleted by": SupersededBy,
 	"amends": Amends, "amended by": AmendedBy, "amended-by": AmendedBy, "amended_by": AmendedBy, "amendedby": AmendedBy,
 	"augments": Amends, "augmented by": AmendedBy,
 	"refines": Refines, "refined by": RefinedBy, "refined-by": RefinedBy, "refined_by": RefinedBy, "refinedby": RefinedBy,

@@ -60,6 +60,7 @@ var statusWords = map[string]Status{
 	"archived": Deprecated, "sunset": Deprecated, "legacy": Deprecated,
 	"reverted": Deprecated, "rolled back": Deprecated, "revoked": Deprecated,
 	"superseded": Superseded, "superceded": Superseded, "replaced": Superseded,
+	"invalidated": Superseded, "obsoleted": Superseded,
 	"superseeded": Superseded, "supersceded": Superseded,
 	// French.
 	"proposé": Proposed, "proposée": Proposed, "proposition": Proposed, "brouillon": Proposed,

@@ -65,6 +65,8 @@ func TestNormalizeStatus(t *testing.T) {
 		{"Superceded by [5. X](0005-x.md)", Superseded},
 		{"Superseded by ADR-0009", Superseded},
 		{"Replaced by ADR-12", Superseded},
+		{"Invalidated by [0018-uuid-resource-names.md](./0018-uuid-resource-names.md)", Superseded},
+		{"Obsoleted by ADR-7", Superseded},
 		// Other languages.
 		{"Accepté", Accepted},
 		{"Proposé", Proposed},
