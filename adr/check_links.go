@@ -132,19 +132,41 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 	}
 	f.Message = fmt.Sprintf("link to %q: %s does not exist", tg, cand)
 	f.Fix = fmt.Sprintf("correct or remove the link %q on line %d", p, line)
-	if fn := parseFileName(baseOf(p)); fn.Numbered && r.Root != nil {
-		// A record renumbered since the link was written keeps its slug:
-		// the one record of the root named so is meant, before the one
-		// that now has the number.
-		if t := sameSlug(r, fn); t != nil {
-			f.IDs = append(f.IDs, t.ID)
+	if t, renamed := MeantTarget(r, p); t != nil {
+		f.IDs = append(f.IDs, t.ID)
+		f.Fix = fmt.Sprintf("change the link %q on line %d to %q (%s)", p, line, r.Link(t), t.ID)
+		if renamed {
 			f.Fix = fmt.Sprintf("change the link %q on line %d to %q (%s, the record of that name, renumbered)", p, line, r.Link(t), t.ID)
-		} else if rs := c.byNumber[rootNumber{r.Root, fn.Number, fn.Suffix}]; len(rs) == 1 {
-			f.IDs = append(f.IDs, rs[0].ID)
-			f.Fix = fmt.Sprintf("change the link %q on line %d to %q (%s)", p, line, r.Link(rs[0]), rs[0].ID)
 		}
 	}
 	return f, true
+}
+
+// MeantTarget is the record a link of r to a record file that is not
+// there most likely means, or nil: the one numbered record of r's root,
+// other than r, whose file name has the link's slug under another number
+// (renamed is true: it was renumbered since the link was written), else
+// the one record of the root with the link's number. `git adr check`'s
+// fix for a broken link and `context`'s reading of "superseded by" prose
+// both name it.
+func MeantTarget(r *Record, link string) (t *Record, renamed bool) {
+	fn := parseFileName(baseOf(stripFragment(strings.TrimSpace(link))))
+	if !fn.Numbered || r.Root == nil {
+		return nil, false
+	}
+	if t := sameSlug(r, fn); t != nil {
+		return t, true
+	}
+	var found *Record
+	for _, rec := range r.Root.Records {
+		if rec.Numbered && rec.Number == fn.Number && rec.Suffix == fn.Suffix {
+			if found != nil {
+				return nil, false
+			}
+			found = rec
+		}
+	}
+	return found, false
 }
 
 // sameSlug is the one numbered record of r's root, other than r, whose

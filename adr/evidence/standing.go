@@ -2,7 +2,6 @@ package evidence
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -32,9 +31,6 @@ var replacedWords = lazyre.New(`(?i)\b(super[sc]e+ded|replaced|obsoleted|depreca
 var (
 	linkTarget = lazyre.New(`\]\(([^)\s]+)\)`)
 	bareID     = lazyre.New(`(?i)\b(ADR)[-_ #]?0*([0-9]{1,6})\b`)
-	// linkNumber is the number a record file name starts with
-	// ("0018-use-notify.md").
-	linkNumber = lazyre.New(`^0*([0-9]{1,6})[-_][^/]*\.md$`)
 )
 
 // standingOf says whether r is in force: accepted, and not marked
@@ -89,9 +85,14 @@ func (s *Service) replacedInProse(r *adr.Record) (*adr.Record, string) {
 			continue
 		}
 		links := linkTarget.FindAllStringSubmatch(line, -1)
+		missing := links[:0:0] // links that name no record
 		for _, m := range links {
-			if o := s.Log.Target(r, m[1]); o != nil && o != r {
+			o := s.Log.Target(r, m[1])
+			if o != nil && o != r {
 				return o, line
+			}
+			if o == nil {
+				missing = append(missing, m)
 			}
 		}
 		for _, m := range bareID.FindAllStringSubmatch(line, -1) {
@@ -100,15 +101,10 @@ func (s *Service) replacedInProse(r *adr.Record) (*adr.Record, string) {
 			}
 		}
 		// A link to a file that is not there ("0018-govuk-notify.md"
-		// where the file is named "0018-govkuk-notify.md") still names
-		// its record by the number its file name starts with, as
-		// `git adr check`'s fix for it says.
-		for _, m := range links {
-			n := linkNumber.FindStringSubmatch(path.Base(m[1]))
-			if n == nil || s.Log.Target(r, m[1]) != nil {
-				continue
-			}
-			if o, err := s.Log.Resolve(n[1]); err == nil && o != nil && o != r && o.Root == r.Root {
+		// where the file is named "0018-govkuk-notify.md") means the
+		// record `git adr check`'s fix for it names.
+		for _, m := range missing {
+			if o, _ := adr.MeantTarget(r, m[1]); o != nil && o != r {
 				return o, line
 			}
 		}
