@@ -534,9 +534,9 @@ func problemFinding(r *Record, p string) Finding {
 	case strings.Contains(p, "no space after"):
 		f.Line = titleProblemLine(p)
 		if t := r.Text(); t != nil && f.Line > 0 && f.Line <= len(t.Lines) {
-			line := strings.TrimSpace(t.LineText(f.Line - 1))
-			hashes := len(line) - len(strings.TrimLeft(line, "#"))
-			f.Fix = fmt.Sprintf("put a space after %q on line %d of %s: %q", line[:hashes], f.Line, r.Path, line[:hashes]+" "+strings.TrimSpace(line[hashes:]))
+			if marks, text, ok := unspacedHeading(t.LineText(f.Line - 1)); ok {
+				f.Fix = fmt.Sprintf("put a space after %q on line %d of %s: %q", marks, f.Line, r.Path, marks+" "+text)
+			}
 		}
 	case strings.Contains(p, "title"):
 		f.Fix = fmt.Sprintf("add a title heading such as \"# %d. Title\" at the top of %s", max(r.Number, 1), r.Path)

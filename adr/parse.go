@@ -352,16 +352,25 @@ func (p *parser) unspacedTitle() (int, string, bool) {
 		case LineBlank, LineFrontMatter:
 			continue
 		case LineText:
-			line := strings.TrimRight(p.t.LineText(i), " \t")
-			hashes := len(line) - len(strings.TrimLeft(line, "#"))
-			if hashes == 0 || hashes > 2 || hashes == len(line) || line[hashes] == '!' {
-				return 0, "", false
+			if _, text, ok := unspacedHeading(p.t.LineText(i)); ok {
+				return i + 1, text, true
 			}
-			return i + 1, strings.TrimSpace(line[hashes:]), true
+			return 0, "", false
 		}
 		return 0, "", false
 	}
 	return 0, "", false
+}
+
+// unspacedHeading splits a line written as an H1 or H2 heading without
+// the space after its "#" ("#25. Title") into its marks and its text.
+func unspacedHeading(line string) (marks, text string, ok bool) {
+	line = strings.TrimRight(line, " \t")
+	n := len(line) - len(strings.TrimLeft(line, "#"))
+	if n == 0 || n > 2 || n == len(line) || line[n] == '!' {
+		return "", "", false
+	}
+	return line[:n], strings.TrimSpace(line[n:]), true
 }
 
 // leadsRecord reports whether h can be an H2 title: no text comes before

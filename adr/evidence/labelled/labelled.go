@@ -167,7 +167,7 @@ func MeasureSizes(s *Set, dirs []string) (*Sizes, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		_, txt, err := (&evidence.Service{Log: l}).Answer(evidence.Request{Task: task, Format: evidence.Text})
+		_, txt, err := svc.Answer(evidence.Request{Task: task, Format: evidence.Text})
 		if err != nil {
 			return nil, nil, err
 		}
