@@ -766,8 +766,8 @@ func (p *parser) setStatus(val string, f Field, line int) {
 	}
 }
 
-// statusClauses splits a status value at ";", "," and parentheses outside
-// Markdown links: "accepted; supersedes [12. A, B](0012-a.md)" is
+// statusClauses splits a status value at ";", ",", parentheses, arrows
+// and sentence ends (". ") outside Markdown links: "accepted; supersedes [12. A, B](0012-a.md)" is
 // "accepted" and "supersedes [12. A, B](0012-a.md)". The first clause is
 // the status; later ones may be relations.
 func statusClauses(val string) []string {
@@ -803,6 +803,8 @@ func statusClauses(val string) []string {
 		case brackets > 0 || link:
 		case c == ';' || c == ',' || c == '(' || c == ')':
 			cut(i)
+		case c == '.' && i+1 < len(val) && val[i+1] == ' ':
+			cut(i) // "Accepted. Superseded by ADR-9."
 		}
 	}
 	cut(len(val))

@@ -123,11 +123,13 @@ func relationTargets(v string) []string {
 	}
 	var out []string
 	for _, item := range splitList(v) {
-		item = strings.Trim(item, "*_` ")
+		item = strings.TrimRight(strings.Trim(item, "*_` "), ".")
 		if isIDText(item) || recordExt(item) != "" {
 			out = append(out, item)
 		} else if m := idWithTitle.FindStringSubmatch(item); m != nil {
 			out = append(out, m[1]) // "ADR 018: Errors Management"
+		} else if m := idWithDate.FindStringSubmatch(item); m != nil {
+			out = append(out, m[1]) // "ADR-9 on 2024-05-01"
 		}
 	}
 	return out
@@ -136,6 +138,10 @@ func relationTargets(v string) []string {
 // idWithTitle is an ID followed by its record's title: "ADR 018: Errors
 // Management", "ADR-7 - Use Go".
 var idWithTitle = lazyre.New(`^((?i:(?:adr|rfc)[-_ ]?)#?\d{1,9}[a-z]?)\s*(?::|\s[-–—])\s+\S`)
+
+// idWithDate is an ID followed by when it took effect: "ADR-9 on
+// 2024-05-01", "ADR-9 since March".
+var idWithDate = lazyre.New(`^((?i:(?:adr|rfc)[-_ ]?)#?\d{1,9}[a-z]?)\s+(?i:on|in|since|as of|from|dated|effective)\s+\S`)
 
 var idText = lazyre.New(`^(?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}[a-z]?(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
 
@@ -347,7 +353,9 @@ func (p *parser) statusBody(heading, start, end int, setEmpty bool) bool {
 			}
 			continue
 		}
-		if label, targets, ok := parseRelationLine(s, customInStatus); ok {
+		// "~~Accepted~~ Superseded by [X](x.md)": the struck word is no
+		// part of the relation's label.
+		if label, targets, ok := parseRelationLine(strings.TrimSpace(withoutStruck(s)), customInStatus); ok {
 			rt := ParseRelationType(label)
 			for _, tg := range targets {
 				p.addRelation(rt, label, tg, i)

@@ -114,7 +114,7 @@ var statusWords = map[string]Status{
 // such as "{Deprecated|Proposed|Accepted}", a sentence that does not start
 // with a status word, or nothing at all is Unknown.
 func NormalizeStatus(raw string) Status {
-	s := cleanStatus(raw)
+	s := cleanStatus(withoutStruck(raw))
 	// An empty status or an unfilled template ("{Proposed|Accepted}",
 	// "[proposed | accepted | …]") names no state.
 	if s == "" || strings.ContainsAny(s, "{|") {
@@ -130,7 +130,76 @@ func NormalizeStatus(raw string) Status {
 			}
 		}
 	}
-	return leadingStatus(statusTokens(s))
+	st := leadingStatus(statusTokens(s))
+	if later := laterState(st, s); later != Unknown {
+		return later
+	}
+	return st
+}
+
+// struckSpans are the ways Markdown and HTML strike text out.
+var struckSpans = [][2]string{{"~~", "~~"}, {"<del>", "</del>"}, {"<s>", "</s>"}, {"<strike>", "</strike>"}}
+
+// withoutStruck drops struck-out text from a status value: in
+// "~~Accepted~~ Superseded by ADR-9" the struck word is no longer the
+// status. A value that is nothing but struck text is left as it is.
+func withoutStruck(raw string) string {
+	s := raw
+	for _, sp := range struckSpans {
+		for {
+			i := strings.Index(strings.ToLower(s), sp[0])
+			if i < 0 {
+				break
+			}
+			j := strings.Index(strings.ToLower(s[i+len(sp[0]):]), sp[1])
+			if j < 0 {
+				break
+			}
+			s = s[:i] + " " + s[i+len(sp[0])+j+len(sp[1]):]
+		}
+	}
+	if strings.TrimSpace(s) == "" {
+		return raw
+	}
+	return s
+}
+
+// laterState is the end a later clause of a value says a record in
+// force came to: "Accepted, superseded by ADR-9 on 2024-05-01",
+// "Accepted (later deprecated)", "Accepted. Superseded by ADR-9.". Only
+// an end overrides the first words (and a rejection only a proposal's):
+// "Accepted, amended by ADR-3", "Accepted, partially superseded" and
+// "Accepted, not deprecated" stay accepted. Unknown when no clause
+// says so.
+func laterState(first Status, s string) Status {
+	if first != Accepted && first != Proposed {
+		return Unknown
+	}
+	var clauses []string
+	for _, sentence := range strings.Split(s, ". ") {
+		clauses = append(clauses, statusClauses(sentence)...)
+	}
+	for _, c := range clauses[1:] {
+		words := statusTokens(c)
+		for len(words) > 0 && laterFillers[words[0]] {
+			words = words[1:]
+		}
+		switch st := leadingStatus(words); {
+		case st == Superseded || st == Deprecated:
+			return st
+		case st == Rejected && first == Proposed:
+			return st
+		}
+	}
+	return Unknown
+}
+
+// laterFillers are the words a later state may follow ("later
+// deprecated", "since then superseded").
+var laterFillers = map[string]bool{
+	"later": true, "now": true, "since": true, "then": true, "and": true, "but": true,
+	"eventually": true, "subsequently": true, "was": true, "is": true, "has": true,
+	"been": true, "became": true, "status": true,
 }
 
 // historyEntries splits a status value at the marks that separate the

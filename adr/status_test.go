@@ -22,6 +22,23 @@ func TestNormalizeStatus(t *testing.T) {
 		{"**Deprecated** → **Superseded by ADR 018: Errors Management**", Superseded},
 		{"Accepted => see notes", Accepted},
 		{"Submitted", Proposed},
+		// A later clause that says how a record in force ended.
+		{"Accepted, superseded by ADR-9 on 2024-05-01", Superseded},
+		{"Accepted (superseded by [9. New](0009-new.md))", Superseded},
+		{"Accepted. Superseded by ADR-9.", Superseded},
+		{"Accepted, later deprecated", Deprecated},
+		{"Accepted, deprecated in 2023", Deprecated},
+		{"Proposed, rejected on 2023-01-05", Rejected},
+		{"Accepted, not deprecated", Accepted},
+		{"Accepted, partially superseded by ADR-9", Accepted},
+		{"Accepted, amended by ADR-9", Accepted},
+		{"Accepted (supersedes ADR-3)", Accepted},
+		{"Accepted, rejected alternatives are listed below", Accepted},
+		// Struck-out text is no longer the status.
+		{"~~Accepted~~ Superseded", Superseded},
+		{"~~Accepted~~ Superseded by [9. New](0009-new.md)", Superseded},
+		{"<del>Accepted</del> Deprecated", Deprecated},
+		{"~~Proposed~~", Proposed},
 		{"🤔 Incomplete", Proposed},
 		{"Reverted by [discussion #1198](https://example.com/d/1198).", Deprecated},
 		// A status that is its amendment: in force, amended.
