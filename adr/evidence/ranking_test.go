@@ -156,9 +156,13 @@ func TestProseSupersession(t *testing.T) {
 		// name): the number still names the record.
 		name(4, "proxy"): {Data: []byte(record(4, "4. A proxy for the network", "Accepted",
 			"## Decision\n\nRoute the network through a proxy.\n\nThis decision has been superseded by [the new ranges](0003-new-rangez.md)."))},
+		// Its pointer names no record of this log: still flagged, with
+		// the pointer as written.
+		name(5, "vpn"): {Data: []byte(record(5, "5. A VPN for the network", "Accepted",
+			"## Decision\n\nUse a VPN for the network.\n\nWe are moving on from this decision, see ADR-42."))},
 	}
 	svc := &Service{Log: load(t, fsys)}
-	resp := answer(t, svc, Request{Task: "ip ranges, dns and proxy for the network"})
+	resp := answer(t, svc, Request{Task: "ip ranges, dns, vpn and proxy for the network"})
 	notes := map[string]string{}
 	for _, u := range resp.Units {
 		notes[strings.Split(u.ID, "#")[0]] = u.Note
@@ -177,6 +181,9 @@ func TestProseSupersession(t *testing.T) {
 	}
 	if n := notes["ADR-0003"]; n != "" {
 		t.Errorf("ADR-0003 flagged for a phrase that names no record: %q", n)
+	}
+	if n := notes["ADR-0005"]; !strings.Contains(n, "moving on from this decision") || !strings.HasSuffix(n, "(ADR-42 names no record of this log)") {
+		t.Errorf("ADR-0005 note %q (a pointer to a record that is not there)", n)
 	}
 }
 

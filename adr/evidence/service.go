@@ -186,23 +186,6 @@ func (s *Service) systemConstraints() []*adr.Record {
 	return out
 }
 
-// mainUnit is the unit that states a record's decision: the decision
-// section, else the body, else the first unit. Containers: every section.
-func mainUnit(r *adr.Record) (adr.Unit, bool) {
-	if u, ok := r.Unit("decision"); ok {
-		return u, true
-	}
-	if u, ok := r.Unit("body"); ok {
-		return u, true
-	}
-	for _, u := range r.Units() {
-		if u.Anchor != "status" {
-			return u, true
-		}
-	}
-	return adr.Unit{}, false
-}
-
 // unitsFor returns the units of r an intent asks for, most important
 // first.
 func unitsFor(r *adr.Record, intent Intent) []adr.Unit {

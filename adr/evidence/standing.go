@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -59,16 +60,23 @@ func (s *Service) standingOf(r *adr.Record) standing {
 		}
 		return st
 	}
-	if by, line := s.replacedInProse(r); by != nil {
+	switch by, line, pointer := s.replacedInProse(r); {
+	case by != nil:
 		st.by = by
 		st.note = fmt.Sprintf("possibly superseded: its text says %q (see %s)", clip(strings.TrimSpace(line), 120), by.ID)
+	case pointer != "":
+		st.note = fmt.Sprintf("possibly superseded: its text says %q (%s names no record of this log)", clip(strings.TrimSpace(line), 120), clip(pointer, 60))
 	}
 	return st
 }
 
 // replacedInProse finds a line of r (outside its status section) that
-// says it is replaced and names the record that replaces it.
-func (s *Service) replacedInProse(r *adr.Record) (*adr.Record, string) {
+// says it is replaced and names the record that replaces it. A line that
+// points at a record this log does not hold ("see ADR-9" with no ADR-9,
+// a link to a missing .md file no record's name is close to) is returned
+// with that pointer and no record, when no line names one that is there.
+func (s *Service) replacedInProse(r *adr.Record) (by *adr.Record, line, pointer string) {
+	var unresolvedLine, unresolved string
 	t := r.Text()
 	skip := map[int]bool{}
 	if u, ok := r.Unit("status"); ok {
@@ -80,7 +88,7 @@ func (s *Service) replacedInProse(r *adr.Record) (*adr.Record, string) {
 		if skip[i+1] {
 			continue
 		}
-		line := t.LineText(i)
+		line = t.LineText(i)
 		if !mayBeReplaced(line) || !replacedWords.MatchString(line) {
 			continue
 		}
@@ -89,15 +97,20 @@ func (s *Service) replacedInProse(r *adr.Record) (*adr.Record, string) {
 		for _, m := range links {
 			o := s.Log.Target(r, m[1])
 			if o != nil && o != r {
-				return o, line
+				return o, line, ""
 			}
 			if o == nil {
 				missing = append(missing, m)
 			}
 		}
 		for _, m := range bareID.FindAllStringSubmatch(line, -1) {
-			if o, err := s.Log.Resolve(m[2]); err == nil && o != nil && o != r && o.Root == r.Root {
-				return o, line
+			o, err := s.Log.Resolve(m[2])
+			if err == nil && o != nil && o != r && o.Root == r.Root {
+				return o, line, ""
+			}
+			var nf *adr.NotFoundError
+			if (errors.As(err, &nf) || err == nil && o == nil) && unresolved == "" {
+				unresolvedLine, unresolved = line, m[0]
 			}
 		}
 		// A link to a file that is not there ("0018-govuk-notify.md"
@@ -105,9 +118,20 @@ func (s *Service) replacedInProse(r *adr.Record) (*adr.Record, string) {
 		// record `git adr check`'s fix for it names.
 		for _, m := range missing {
 			if o, _ := adr.MeantTarget(r, m[1]); o != nil && o != r {
-				return o, line
+				return o, line, ""
+			}
+			if strings.HasSuffix(strings.ToLower(stripAnchor(m[1])), ".md") && unresolved == "" {
+				unresolvedLine, unresolved = line, m[1]
 			}
 		}
 	}
-	return nil, ""
+	return nil, unresolvedLine, unresolved
+}
+
+// stripAnchor drops a link's "#fragment" and "?query".
+func stripAnchor(target string) string {
+	if i := strings.IndexAny(target, "#?"); i >= 0 {
+		return target[:i]
+	}
+	return target
 }

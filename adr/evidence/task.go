@@ -40,6 +40,9 @@ var (
 	// of it.
 	fullRecords   = 3
 	tailPartShare = 0.5
+	// lowFullRecords: how many of a weak answer's records send their
+	// decision at the response's part size.
+	lowFullRecords = 1
 	// confidentCoverage is the share of the task's words a source file
 	// must match to compete with decisions for the first page.
 	confidentCoverage = 0.45
@@ -298,12 +301,18 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		}
 		add(r, matchRole(r))
 	}
+	// A weak answer's records are leads more than answers: only the best
+	// sends its decision whole.
+	full := fullRecords
+	if p.confidence == "low" {
+		full = lowFullRecords
+	}
 	for i, r := range ordered {
 		// The best records send their decision whole (split only as the
 		// budget requires); the ones after them, more often leads than
 		// answers, their best part at half that size.
 		limit := 0
-		if i >= fullRecords && !s.Ablate.NoShortTail {
+		if i >= full && !s.Ablate.NoShortTail {
 			limit = max(300, int(float64(partLimit)*tailPartShare))
 		}
 		u, part := bestUnit(r, rk.q, rk.ix, cmp.Or(limit, partLimit), req.Intent)
@@ -498,7 +507,7 @@ func betterSection(r *adr.Record, q []retrieve.QueryTerm, ix *retrieve.Index, pa
 	var best adr.Unit
 	bestScore, bestPart := 0.0, 0
 	for _, u := range r.Units() {
-		if u.Anchor == "status" || u.Anchor == main.Anchor || u.Anchor == "body" {
+		if u.Anchor == "status" || u.Anchor == main.Anchor || u.Anchor == "body" || roleOf(u) == roleMeta {
 			continue
 		}
 		parts := splitUnit(r, u, partLimit)
