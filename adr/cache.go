@@ -339,7 +339,16 @@ func readCacheFile(p string) ([]byte, int64, error) {
 //	zigzag varints, blob hash, generation), in path order,
 //	CRC-32C (Castagnoli) of everything before it, 4 bytes little-endian.
 func encodeCache(gen uint32, blobs map[string]cacheEntry, stats map[statKey]statEntry) []byte {
-	e := cacheEncoder{b: []byte(cacheMagic)}
+	// Sized once: at 10,000 records the file is megabytes, and growing
+	// the buffer by doubling copied it seven times over.
+	size := len(cacheMagic) + 64
+	for h, b := range blobs {
+		size += len(h) + len(b.rec) + 3*binary.MaxVarintLen32
+	}
+	for k, st := range stats {
+		size += len(k.path) + len(st.blob) + 8*binary.MaxVarintLen64
+	}
+	e := cacheEncoder{b: append(make([]byte, 0, size), cacheMagic...)}
 	e.uint(cacheVersion)
 	e.str(buildIdentity())
 	e.uint(uint64(gen))

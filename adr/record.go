@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Style is the written form of a record; edits and new records follow it.
@@ -363,6 +364,27 @@ func (r *Record) UnitTextIn(t *Text, u Unit) string {
 	}
 	return b.String()
 }
+
+// UnitViewIn is the text of unit u as t holds it, line endings included,
+// without a copy: the string shares t's bytes (a Text never changes
+// them). It is for a pass that reads a unit and keeps nothing of it, such
+// as term analysis; [Record.UnitTextIn] is the unit as a string of its
+// own, with "\n" line endings.
+func (r *Record) UnitViewIn(t *Text, u Unit) string {
+	from, to := u.Start-1, min(u.End, len(t.Lines))
+	if from < 0 || from >= to {
+		return ""
+	}
+	return view(t.Src[t.Lines[from].Start:t.Lines[to-1].End])
+}
+
+// view is b as a string that shares its bytes: b must not change while
+// the string is used.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// ContentViewIn is [Record.ContentIn] as a string that shares t's bytes,
+// for a pass that keeps nothing of it.
+func (r *Record) ContentViewIn(t *Text) string { return view(r.ContentIn(t)) }
 
 // hashLines hashes lines [from, to) of t normalised: LF endings, trailing
 // whitespace dropped, trailing blank lines dropped.

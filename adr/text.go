@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Text is the lossless source of a record: the exact bytes plus a line
@@ -102,7 +101,7 @@ func (t *Text) LineEOL(i int) string {
 func (t *Text) classify() {
 	// The lines are looked at, never kept: a view of the bytes, not a
 	// copy of each line.
-	src := unsafe.String(unsafe.SliceData(t.Src), len(t.Src))
+	src := view(t.Src)
 	line := func(i int) string { return src[t.Lines[i].Start:t.Lines[i].End] }
 	n := len(t.Lines)
 	i := 0

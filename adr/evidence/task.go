@@ -84,11 +84,14 @@ func recordDoc(r *adr.Record) retrieve.Doc {
 		if !ok {
 			w = 1.0
 		}
-		fields = append(fields, retrieve.Field{Text: r.UnitTextIn(t, u), Weight: w})
+		fields = append(fields, retrieve.Field{Text: r.UnitViewIn(t, u), Weight: w})
 	}
-	content := r.ContentIn(t)
+	// Views, not copies, of the text: analysis keeps nothing of a
+	// document's text (it copies the words it keeps), and copying every
+	// unit was most of what a cold query over a long log allocated.
+	content := r.ContentViewIn(t)
 	if len(r.Units()) == 0 {
-		fields = append(fields, retrieve.Field{Text: string(content), Weight: 1})
+		fields = append(fields, retrieve.Field{Text: content, Weight: 1})
 	}
 	return retrieve.Doc{ID: r.Locus(), Fields: fields, Lang: contentLanguage(content)}
 }
@@ -100,11 +103,11 @@ func baseName(p string) string {
 	return strings.TrimSuffix(p, ".md")
 }
 
-func contentLanguage(sample []byte) retrieve.Language {
+func contentLanguage(sample string) retrieve.Language {
 	if len(sample) > 4000 {
 		sample = sample[:4000]
 	}
-	return retrieve.DetectLanguage(string(sample))
+	return retrieve.DetectLanguage(sample)
 }
 
 // Ablation switches off retrieval heuristics one at a time, to measure
