@@ -29,10 +29,15 @@ func readCommands(ids []string, task string) [][]string {
 		{"index", "--check"},
 		{"check"}, {"check", "--json"},
 		{"graph"}, {"graph", "--json"}, {"graph", "--format", "mermaid"},
+		{"compaction"}, {"compaction", "--json"},
+		{"roots"}, {"roots", "--json"},
+		{"export", "json"},
+		{"explain", "README.md"}, {"explain", "--json", "README.md"},
 	}
 	for _, id := range ids {
 		cmds = append(cmds, []string{"show", id}, []string{"show", "--json", id},
-			[]string{"context", id}, []string{"context", "--rationale", "--json", id})
+			[]string{"context", id}, []string{"context", "--rationale", "--json", id},
+			[]string{"log", id})
 	}
 	return cmds
 }
@@ -100,7 +105,8 @@ func runAll(t *testing.T, repo string, env []string, cmds [][]string, cold bool)
 }
 
 // TestParseCacheColdWarm: on every shared corpus, each read command's
-// output, errors and exit code are the same with the cache removed before
+// (list, context, index --check, check, graph, compaction's analysis,
+// roots, export, explain, show, log) output, errors and exit code are the same with the cache removed before
 // every command, with a warm cache (records known by hash), and with a
 // cache that serves every record by its stat data (nothing parsed,
 // nothing read: the cache file is not even rewritten).
