@@ -51,6 +51,21 @@ func Analyze(l *adr.Log, opt AnalyzeOptions) (*Analysis, error) {
 		return nil, err
 	}
 	a := newAnalyzer(l, sc.records)
+	// Progress counts the records read, then the records classified.
+	var live []*adr.Record
+	for _, r := range l.Records {
+		if !r.Archived {
+			live = append(live, r)
+		}
+	}
+	done, total := 0, len(live)+len(sc.records)
+	step := func() {
+		done++
+		if opt.Progress != nil {
+			opt.Progress(done, total)
+		}
+	}
+	a.readTexts(live, step)
 	a.findIssues()
 	clusters := a.clusters(sc.records)
 	out := &Analysis{
@@ -58,11 +73,9 @@ func Analyze(l *adr.Log, opt AnalyzeOptions) (*Analysis, error) {
 		Records: make([]RecordClass, 0, len(sc.records)),
 		Issues:  a.reported(),
 	}
-	for i, r := range sc.records {
+	for _, r := range sc.records {
 		out.Records = append(out.Records, a.classify(r, clusters))
-		if opt.Progress != nil {
-			opt.Progress(i+1, len(sc.records))
-		}
+		step()
 	}
 	return out, nil
 }
@@ -261,7 +274,7 @@ func (a *analyzer) classify(r *adr.Record, clusters map[*adr.Record][]*adr.Recor
 		switch {
 		case clusters[r] != nil:
 			rc.Class, rc.Reason = ConsolidateClass, a.clusterReason(r, clusters[r])
-		case !hasDecisionText(r):
+		case !a.hasDecisionText(r):
 			rc.Class = RetainUnchanged
 			rc.Reason = "accepted, but every section is empty: nothing to summarize or merge; write the decision down or deprecate it"
 		default:
@@ -380,36 +393,6 @@ func liveSections(r *adr.Record) (live, total int) {
 		return 1, 1
 	}
 	return live, total
-}
-
-// hasDecisionText reports whether any section other than the status has a
-// non-blank line. A record without sections is taken to have text.
-func hasDecisionText(r *adr.Record) bool {
-	if r.Text() == nil || len(r.Units()) == 0 {
-		return true
-	}
-	for _, u := range r.Units() {
-		if u.Anchor == "status" {
-			continue
-		}
-		from := u.Start
-		t := r.Text()
-		if r.InLogFile() && from > 0 && from <= len(t.Lines) && t.Lines[from-1].Kind != adr.LineHeading {
-			// A labelled bullet of a single-file log's section
-			// ("- **Decision:** ..."): its first line is text too.
-			from--
-		}
-		for i := from; i < u.End && i < len(t.Lines); i++ {
-			switch t.Lines[i].Kind {
-			case adr.LineBlank, adr.LineComment:
-				continue
-			}
-			if strings.TrimSpace(r.Text().LineText(i)) != "" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // clusters groups the in-scope accepted records that nothing blocks into

@@ -32,6 +32,8 @@ type analyzer struct {
 	ambiguousAt map[string]bool
 	settledMemo map[*adr.Record]uint8
 	numbers     map[int]int
+	// texts is what readTexts kept of each live record's text.
+	texts map[*adr.Record]*textFacts
 }
 
 type issue struct {

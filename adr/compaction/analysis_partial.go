@@ -32,13 +32,13 @@ func (a *analyzer) partial(r *adr.Record) {
 			Message: fmt.Sprintf("the status says %q: the record stays partly in force", shorten(r.RawStatus, 60))}, r)
 		a.block(r, rankPartial, fmt.Sprintf("partly superseded (status on line %d): decide which of its decisions remain in force", sl))
 	}
-	if r.Text() != nil {
-		for i, ln := range r.Text().Lines {
-			if ln.Kind != adr.LineText || i+1 == sl || !maybePartial(r.Text().Src[ln.Start:ln.End]) {
-				continue
-			}
-			a.partialLine(r, i+1, r.Text().LineText(i))
-		}
+	f, ok := a.texts[r]
+	if !ok {
+		facts := factsOf(r, r.PeekText())
+		f = &facts
+	}
+	for _, ln := range f.partial {
+		a.partialLine(r, ln.n, ln.s)
 	}
 	for _, e := range a.links[r].partial {
 		// A sectioned container retires sections one by one: a section

@@ -365,10 +365,18 @@ func TestIssuesFollowScope(t *testing.T) {
 
 func TestDeterministicAndProgress(t *testing.T) {
 	l := generated(t, 300)
-	var calls, last int
-	a := analyze(t, l, AnalyzeOptions{Progress: func(done, total int) { calls++; last = done; _ = total }})
-	if calls != len(a.Records) || last != len(a.Records) {
-		t.Errorf("progress: %d calls, last %d, %d records", calls, last, len(a.Records))
+	var calls, last, lastTotal int
+	a := analyze(t, l, AnalyzeOptions{Progress: func(done, total int) {
+		calls++
+		if done != last+1 {
+			t.Errorf("progress went from %d to %d", last, done)
+		}
+		last, lastTotal = done, total
+	}})
+	// Every live record is read, then every record in scope classified
+	// (here the scope is every live record).
+	if want := 2 * len(a.Records); calls != want || last != want || lastTotal != want {
+		t.Errorf("progress: %d calls, last %d of %d, %d records", calls, last, lastTotal, len(a.Records))
 	}
 	b := analyze(t, generated(t, 300), AnalyzeOptions{})
 	ja, _ := json.Marshal(a)
