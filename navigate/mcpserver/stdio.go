@@ -42,8 +42,13 @@ var beforeInitialize = map[string]bool{"initialize": true, "ping": true, "server
 //
 //   - a line that is not one valid JSON-RPC 2.0 message (not JSON,
 //     trailing data, "jsonrpc" other than "2.0", an ID that is not a string
-//     or a number, a batch) is answered with a JSON-RPC error (-32700 or
-//     -32600) here, and the session goes on;
+//     or a number) is answered with a JSON-RPC error (-32700 or -32600)
+//     here, and the session goes on;
+//   - a JSON-RPC batch (a line holding an array of messages) is served
+//     when the session negotiated protocol 2025-03-26, the one version
+//     that has batches, and answered with one array of the answers; it is
+//     refused (-32600) on every other protocol and before initialize,
+//     which must be sent alone (see batch.go);
 //   - a call before initialize gets -32600, not the SDK's code 0, and any
 //     other error without a code gets -32603;
 //   - the answer to a request the client cancelled is not sent;
@@ -66,7 +71,7 @@ type stdioTransport struct {
 
 func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	c := &stdioConn{in: t.in, out: t.out, lines: make(chan lineOrErr), closed: make(chan struct{}),
-		pending: map[string]bool{}, cancelled: map[string]bool{}}
+		pending: map[string]bool{}, cancelled: map[string]bool{}, batches: map[string]*batch{}}
 	c.cond = sync.NewCond(&c.mu)
 	go c.readLoop()
 	return c, nil
@@ -92,6 +97,19 @@ type stdioConn struct {
 	pending     map[string]bool // requests read and not answered, by ID as JSON
 	cancelled   map[string]bool // requests the client cancelled
 	initialized bool            // an initialize request was read
+	// initID is the ID of the initialize request read last while its
+	// answer is not written ("" otherwise): a batch waits for that answer,
+	// which settles the protocol.
+	initID string
+	// protocol is the version the answer to initialize gave ("" before).
+	protocol string
+	// batches are the batches being answered, by the IDs of their
+	// requests still unanswered.
+	batches map[string]*batch
+	// queue holds the messages of a batch not yet returned by Read
+	// (Read is never called concurrently).
+	queue []jsonrpc.Message
+	done  bool // Close was called
 }
 
 func (c *stdioConn) SessionID() string { return "" }
@@ -145,6 +163,11 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 
 // Read returns the next valid message, answering invalid ones itself.
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if len(c.queue) > 0 {
+		msg := c.queue[0]
+		c.queue = c.queue[1:]
+		return msg, nil
+	}
 	for {
 		var v lineOrErr
 		select {
@@ -159,8 +182,9 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			continue
 		}
 		if len(bytes.TrimSpace(v.line)) > 0 {
-			if msg := c.check(v.line); msg != nil {
-				return msg, nil
+			if msgs := c.check(v.line); len(msgs) > 0 {
+				c.queue = msgs[1:]
+				return msgs[0], nil
 			}
 		}
 		if v.err != nil {
@@ -172,28 +196,56 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// check validates one line; an invalid one is answered and nil returned.
-func (c *stdioConn) check(line []byte) jsonrpc.Message {
+// check validates one line: the messages it holds are returned, and
+// invalid ones answered here.
+func (c *stdioConn) check(line []byte) []jsonrpc.Message {
 	line = bytes.TrimSpace(line)
+	v, rej := decodeLine(line)
+	if rej != nil {
+		c.reject(rej)
+		return nil
+	}
+	if _, isBatch := v.([]any); isBatch {
+		return c.checkBatch(line)
+	}
+	msg, rej := c.checkOne(line, v, nil)
+	if rej != nil {
+		c.reject(rej)
+		return nil
+	}
+	return []jsonrpc.Message{msg}
+}
+
+// decodeLine decodes one line of JSON, numbers as written.
+func decodeLine(line []byte) (any, *rejection) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		c.reply(nil, jsonrpc.CodeParseError, "parse error: not JSON")
-		return nil
+		return nil, &rejection{code: jsonrpc.CodeParseError, message: "parse error: not JSON"}
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		c.reply(nil, jsonrpc.CodeParseError, "parse error: data after the JSON message")
-		return nil
+		return nil, &rejection{code: jsonrpc.CodeParseError, message: "parse error: data after the JSON message"}
+	}
+	return v, nil
+}
+
+// rejection is the JSON-RPC error that answers an invalid message.
+type rejection struct {
+	id      json.RawMessage // nil: the message has no usable ID
+	code    int64
+	message string
+}
+
+// checkOne validates one message, raw as decoded into v, and notes the
+// requests it makes; in, when not nil, is the batch it is part of.
+func (c *stdioConn) checkOne(raw []byte, v any, in *batch) (jsonrpc.Message, *rejection) {
+	invalid := func(id json.RawMessage, message string) (jsonrpc.Message, *rejection) {
+		return nil, &rejection{id: id, code: jsonrpc.CodeInvalidRequest, message: "invalid request: " + message}
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		if _, batch := v.([]any); batch {
-			c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported (MCP 2025-06-18 and later); send one message per line")
-		} else {
-			c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: a message is a JSON object")
-		}
-		return nil
+		return invalid(nil, "a message is a JSON object")
 	}
 	rawID, hasID := obj["id"]
 	var id json.RawMessage
@@ -204,55 +256,59 @@ func (c *stdioConn) check(line []byte) jsonrpc.Message {
 	case json.Number:
 		id = json.RawMessage(normID(x)) // 1 and 1.0 are the same ID
 	default:
-		c.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: an id is a string or a number")
-		return nil
+		return invalid(nil, "an id is a string or a number")
 	}
 	if len(id) > MaxIDChars {
-		c.reply(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: an id is at most %d characters", MaxIDChars))
-		return nil
+		return invalid(nil, fmt.Sprintf("an id is at most %d characters", MaxIDChars))
 	}
 	if tag, _ := obj["jsonrpc"].(string); tag != "2.0" {
-		c.reply(id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
-		return nil
+		return invalid(id, `"jsonrpc" must be "2.0"`)
 	}
 	method, isCall := obj["method"].(string)
 	if _, has := obj["method"]; has && !isCall {
-		c.reply(id, jsonrpc.CodeInvalidRequest, `invalid request: "method" must be a string`)
-		return nil
+		return invalid(id, `"method" must be a string`)
 	}
 	if !has(obj, "method") && !has(obj, "result") && !has(obj, "error") {
-		c.reply(id, jsonrpc.CodeInvalidRequest, `invalid request: no "method"`)
-		return nil
+		return invalid(id, `no "method"`)
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	msg, err := jsonrpc.DecodeMessage(raw)
 	if err != nil {
-		c.reply(id, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
-		return nil
+		return invalid(id, err.Error())
 	}
 	if !isCall {
-		return msg // a response to a request of the server
+		return msg, nil // a response to a request of the server
 	}
 	request := hasID && rawID != nil
+	if in != nil {
+		if method == "initialize" {
+			return invalid(id, "initialize must not be part of a JSON-RPC batch; send it alone")
+		}
+		if request && in.has(string(id)) {
+			return invalid(id, fmt.Sprintf("id %s is used twice in this batch", id))
+		}
+		c.mu.Lock()
+		busy := request && c.pending[string(id)]
+		c.mu.Unlock()
+		if busy {
+			return invalid(id, fmt.Sprintf("id %s is the id of a request not answered yet", id))
+		}
+	}
 	c.mu.Lock()
 	if method == "initialize" {
 		c.initialized = true
+		if request {
+			c.initID = string(id)
+		}
 	}
 	early := request && !c.initialized && !beforeInitialize[method] && !sessionless(obj)
 	c.mu.Unlock()
 	if early {
-		c.reply(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %q before initialize; send initialize first", method))
-		return nil
+		return invalid(id, fmt.Sprintf("%q before initialize; send initialize first", clipMethod(method)))
 	}
 	if method == "notifications/cancelled" {
 		if p, ok := obj["params"].(map[string]any); ok {
 			if rid := normID(p["requestId"]); rid != "" {
-				c.mu.Lock()
-				if c.pending[rid] {
-					c.cancelled[rid] = true
-					delete(c.pending, rid)
-					c.cond.Broadcast()
-				}
-				c.mu.Unlock()
+				c.cancel(rid)
 			}
 		}
 	}
@@ -261,10 +317,47 @@ func (c *stdioConn) check(line []byte) jsonrpc.Message {
 		c.pending[string(id)] = true
 		c.mu.Unlock()
 	}
-	return msg
+	if request && in != nil {
+		in.wait(id)
+	}
+	return msg, nil
+}
+
+// cancel notes that the client cancelled the request rid: its answer
+// will not be sent, and a batch it is part of is sent without it.
+func (c *stdioConn) cancel(rid string) {
+	c.mu.Lock()
+	if !c.pending[rid] {
+		c.mu.Unlock()
+		return
+	}
+	c.cancelled[rid] = true
+	delete(c.pending, rid)
+	var line []byte
+	var done *batch
+	if b := c.batches[rid]; b != nil {
+		delete(c.batches, rid)
+		if line = b.settle(rid, nil); line != nil {
+			done = b
+		}
+	}
+	c.cond.Broadcast()
+	c.mu.Unlock()
+	if done != nil {
+		c.sendBatch(done, line)
+	}
 }
 
 func has(obj map[string]any, k string) bool { _, ok := obj[k]; return ok }
+
+// clipMethod shortens a method name echoed in an error: the answer must
+// fit the wire budget (MessageBudget) whatever the client sent.
+func clipMethod(m string) string {
+	if rs := []rune(m); len(rs) > 100 {
+		return string(rs[:100]) + "…"
+	}
+	return m
+}
 
 // sessionless reports a request of the 2026-07-28 protocol, which carries
 // its protocol version in _meta instead of an initialize handshake.
@@ -297,6 +390,15 @@ func normID(v any) string {
 
 // reply answers an invalid message with a JSON-RPC error.
 func (c *stdioConn) reply(id json.RawMessage, code int64, message string) {
+	c.reject(&rejection{id: id, code: code, message: message})
+}
+
+// reject sends the answer to an invalid message.
+func (c *stdioConn) reject(r *rejection) { c.writeLine(r.encode()) }
+
+// encode renders r as the JSON-RPC error response it is.
+func (r *rejection) encode() []byte {
+	id := r.id
 	if id == nil {
 		id = json.RawMessage("null")
 	}
@@ -304,8 +406,8 @@ func (c *stdioConn) reply(id json.RawMessage, code int64, message string) {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
-	c.writeLine(b)
+	}{"2.0", id, jsonrpc.Error{Code: r.code, Message: r.message}})
+	return unescapeHTML(b)
 }
 
 // drain waits until no request is pending, or timeout.
@@ -324,38 +426,85 @@ func (c *stdioConn) drain(timeout time.Duration) {
 	c.mu.Unlock()
 }
 
-// Write sends msg, unless it answers a cancelled request.
+// Write sends msg, unless it answers a cancelled request. The answer to
+// a request of a batch waits for the other answers of the batch, and
+// goes with them in one array (sendBatch).
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		key := idKey(resp.ID)
-		c.mu.Lock()
-		drop := c.cancelled[key]
-		delete(c.cancelled, key)
-		delete(c.pending, key)
-		c.cond.Broadcast()
-		c.mu.Unlock()
-		if drop {
-			return nil
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		data, err := encodeMessage(msg)
+		if err != nil {
+			return err
 		}
-		if resp.Error != nil {
-			var we *jsonrpc.Error
-			if !errors.As(resp.Error, &we) || we.Code == 0 {
-				code := int64(jsonrpc.CodeInternalError)
-				if we != nil {
-					code = we.Code
-				}
-				if code == 0 {
-					code = jsonrpc.CodeInternalError
-				}
-				resp = &jsonrpc.Response{ID: resp.ID, Error: &jsonrpc.Error{Code: code, Message: resp.Error.Error()}}
-				msg = resp
-			}
-		}
+		return c.send(data)
 	}
-	data, err := encodeMessage(msg)
+	resp = withCode(resp)
+	data, err := encodeMessage(resp)
 	if err != nil {
 		return err
 	}
+	key := idKey(resp.ID)
+	c.mu.Lock()
+	isInit := key == c.initID
+	if isInit {
+		// The protocol is settled before its answer is sent (a client may
+		// send a batch as soon as it reads it), and a batch waiting for
+		// it is checked after (initID is cleared below).
+		if resp.Error == nil {
+			var r struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			if json.Unmarshal(resp.Result, &r) == nil {
+				c.protocol = r.ProtocolVersion
+			}
+		}
+	}
+	drop := c.cancelled[key]
+	delete(c.cancelled, key)
+	b := c.batches[key]
+	var line []byte
+	if b != nil {
+		delete(c.batches, key)
+		if !drop {
+			line = b.settle(key, data)
+		}
+	}
+	c.cond.Broadcast()
+	c.mu.Unlock()
+	switch {
+	case b != nil:
+		if line != nil {
+			return c.sendBatch(b, line)
+		}
+		return nil
+	case !drop:
+		err = c.send(data)
+	}
+	c.mu.Lock()
+	delete(c.pending, key)
+	if isInit && c.initID == key {
+		c.initID = ""
+	}
+	c.cond.Broadcast()
+	c.mu.Unlock()
+	return err
+}
+
+// withCode gives an error response without a JSON-RPC code (the SDK's
+// errors that are not *jsonrpc.Error, or code 0) code -32603.
+func withCode(resp *jsonrpc.Response) *jsonrpc.Response {
+	if resp.Error == nil {
+		return resp
+	}
+	var we *jsonrpc.Error
+	if errors.As(resp.Error, &we) && we.Code != 0 {
+		return resp
+	}
+	return &jsonrpc.Response{ID: resp.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: resp.Error.Error()}}
+}
+
+// send writes one message, unless the connection is closed.
+func (c *stdioConn) send(data []byte) error {
 	select {
 	case <-c.closed:
 		return mcp.ErrConnectionClosed
@@ -375,6 +524,10 @@ func (c *stdioConn) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		c.mu.Lock()
+		c.done = true
+		c.cond.Broadcast()
+		c.mu.Unlock()
 		err = c.in.Close()
 	})
 	return err

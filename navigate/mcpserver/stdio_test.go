@@ -134,7 +134,7 @@ func TestStdioMalformedInput(t *testing.T) {
 		`{"jsonrpc":"2.0","id":6,"error":{"code":-32600,"message":"invalid request: \"jsonrpc\" must be \"2.0\""}}`,
 		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: an id is a string or a number"}}`,
 		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: data after the JSON message"}}`,
-		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: JSON-RPC batches are not supported (MCP 2025-06-18 and later); send one message per line"}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: JSON-RPC batches need a session that negotiated protocol 2025-03-26 in initialize, which is sent alone; send one message per line"}}`,
 		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: an id is at most 64 characters"}}`,
 		`{"jsonrpc":"2.0","id":9,"error":{"code":-32600,"message":"invalid request: no \"method\""}}`,
 		`{"jsonrpc":"2.0","id":10,"error":{"code":-32600,"message":"invalid request: \"method\" must be a string"}}`,
@@ -322,5 +322,14 @@ func TestStdioIDForms(t *testing.T) {
 	)
 	if took > 5*time.Second || !strings.Contains(strings.Join(out, "\n"), `"id":2,"result"`) {
 		t.Errorf("took %v:\n%s", took, strings.Join(out, "\n"))
+	}
+}
+
+// TestStdioLongMethod: the error for a call before initialize echoes its
+// method shortened, so that the answer stays within MessageBudget.
+func TestStdioLongMethod(t *testing.T) {
+	out, _ := session(t, slowServer(), `{"jsonrpc":"2.0","id":1,"method":"`+strings.Repeat(`\"`, 20000)+`"}`)
+	if len(out) != 1 || utf8.RuneCountInString(out[0]) > MessageBudget || !strings.Contains(out[0], `…\" before initialize`) {
+		t.Errorf("%d lines, the first %d code points: %.200s", len(out), utf8.RuneCountInString(out[0]), out[0])
 	}
 }
