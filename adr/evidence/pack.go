@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/navigate"
 	"github.com/tiktoken-go/tokenizer"
 )
 
@@ -21,38 +22,42 @@ type part struct {
 
 // splitUnit cuts a unit's text into parts of at most limit code points at
 // line boundaries; a single line longer than limit is cut at rune
-// boundaries into several parts of that line. Trailing blank lines are not
-// part of a unit's evidence. The cut depends only on the text and limit,
-// so a part's identity ("[2/3]") is stable across pages.
+// boundaries into several parts of that line. A part is also at most
+// wireLimit(limit) code points as the costliest transport sends it
+// (sentCost), so that one part and its envelope fit any budget partLimit
+// makes limit for, however much escaping multiplies the text. Trailing
+// blank lines are not part of a unit's evidence. The cut depends only on
+// the text and limit, so a part's identity ("[2/3]") is stable across
+// pages and formats.
 func splitUnit(r *adr.Record, u adr.Unit, limit int) []part {
 	t := r.Text()
 	first, last := u.Start-1, min(u.End, len(t.Lines))-1
 	for last > first && strings.TrimSpace(t.LineText(last)) == "" {
 		last--
 	}
+	wire := wireLimit(limit)
 	var parts []part
 	var cur strings.Builder
-	curStart, curLen := first+1, 0
+	curStart, curLen, curCost := first+1, 0, 0
 	flush := func(end int) {
 		if cur.Len() > 0 {
 			parts = append(parts, part{text: cur.String(), start: curStart, end: end})
 			cur.Reset()
-			curLen = 0
+			curLen, curCost = 0, 0
 		}
 	}
 	for i := first; i <= last; i++ {
 		line := t.LineText(i) + "\n"
-		n := utf8.RuneCountInString(line)
-		if n > limit {
+		n, c := utf8.RuneCountInString(line), sentCost(line)
+		if n > limit || c > wire {
 			flush(i)
-			rs := []rune(line)
-			for off := 0; off < len(rs); off += limit {
-				parts = append(parts, part{text: string(rs[off:min(off+limit, len(rs))]), start: i + 1, end: i + 1})
+			for _, piece := range cutLine(line, limit, wire) {
+				parts = append(parts, part{text: piece, start: i + 1, end: i + 1})
 			}
 			curStart = i + 2
 			continue
 		}
-		if curLen+n > limit {
+		if curLen+n > limit || curCost+c > wire {
 			flush(i)
 			curStart = i + 1
 		}
@@ -61,6 +66,7 @@ func splitUnit(r *adr.Record, u adr.Unit, limit int) []part {
 		}
 		cur.WriteString(line)
 		curLen += n
+		curCost += c
 	}
 	flush(last + 1)
 	if len(parts) == 0 {
@@ -68,6 +74,63 @@ func splitUnit(r *adr.Record, u adr.Unit, limit int) []part {
 	}
 	return parts
 }
+
+// wireLimit bounds a part as sent (sentCost): twice its limit in code
+// points. Text escaping doubles at most (prose, JSON examples) is cut
+// exactly as before; text made of quotes, backslashes, control
+// characters or U+2028, which escaping multiplies up to seven times, is
+// cut into more parts, each leaving the page room for its envelope.
+func wireLimit(limit int) int { return 2 * limit }
+
+// cutLine cuts one line longer than limit code points, or costing more
+// than wire as sent, at rune boundaries into pieces within both.
+func cutLine(line string, limit, wire int) []string {
+	var pieces []string
+	start, n, c := 0, 0, 0
+	for i, r := range line {
+		rc := runeSentCost(r, line[i:])
+		if n > 0 && (n+1 > limit || c+rc > wire) {
+			pieces = append(pieces, line[start:i])
+			start, n, c = i, 0, 0
+		}
+		n++
+		c += rc
+	}
+	return append(pieces, line[start:])
+}
+
+// sentCost counts text as the costliest transport sends it: escaped twice
+// as a JSON string, as in an MCP tool result whose text is JSON
+// (navigate.JSONCost(text, 2), computed rune by rune).
+func sentCost(text string) int {
+	c := 0
+	for i, r := range text {
+		c += runeSentCost(r, text[i:])
+	}
+	return c
+}
+
+// runeSentCost is the sentCost of r, the rune rest starts with.
+func runeSentCost(r rune, rest string) int {
+	switch {
+	case r < utf8.RuneSelf:
+		return asciiSentCost[r]
+	case r == '\u2028' || r == '\u2029':
+		return 7 // \\u2028
+	case r == utf8.RuneError && !strings.HasPrefix(rest, "\uFFFD"):
+		return 7 // an invalid byte, sent as \\ufffd
+	}
+	return 1
+}
+
+// asciiSentCost is the sentCost of each ASCII character, as the JSON
+// encoder escapes it (\" \\ \n \t, \u0001 for other control characters).
+var asciiSentCost = func() (t [utf8.RuneSelf]int) {
+	for i := range t {
+		t[i] = navigate.JSONCost(string(rune(i)), 2)
+	}
+	return t
+}()
 
 // unitsOf renders an item as the units it contributes: the whole unit, or
 // its parts when it is longer than limit, or the one part a task chose.
@@ -97,7 +160,7 @@ func unitsOf(it item, limit int) []Unit {
 	parts := splitUnit(r, u, limit)
 	mk := func(id, kind string, p part) Unit {
 		return Unit{ID: id, Path: r.Path, Lines: [2]int{p.start, p.end}, Status: status, Kind: kind,
-			Title: shortTitle(title), Role: it.role, Text: p.text}
+			Title: shortTitle(title), Role: shortRole(it.role), Text: p.text}
 	}
 	if len(parts) == 1 {
 		return []Unit{mk(u.ID, whole, parts[0])}
@@ -113,12 +176,27 @@ func unitsOf(it item, limit int) []Unit {
 	return out
 }
 
+// shortRole bounds a unit's role as titles are bounded (maxTitle): a
+// dependency's role quotes the label of the link it came by ("dependency
+// (amends ADR-0007)"), which a record may make of any length. The middle
+// is cut, so that the record the role names stays at its end.
+func shortRole(role string) string {
+	rs := []rune(role)
+	if len(rs) <= maxTitle {
+		return role
+	}
+	const tail = 40
+	return string(rs[:maxTitle-tail-1]) + "…" + string(rs[len(rs)-tail:])
+}
+
 // partLimit is the largest part of a unit: a task response wants many
-// records in one page, an ID response the record whole.
+// records in one page, an ID response the record whole. A part may cost
+// twice its limit as sent (wireLimit), so a task response of one unit
+// takes parts as one of two does: the part then still fits the page.
 func partLimit(req Request) int {
 	overhead := 1500
 	if req.Selector() == "task" {
-		return max(300, (req.MaxChars-overhead)/max(req.MaxUnits, 1)-250)
+		return max(300, (req.MaxChars-overhead)/max(req.MaxUnits, 2)-250)
 	}
 	return max(300, (req.MaxChars-overhead)/3)
 }
