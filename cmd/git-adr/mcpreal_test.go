@@ -7,11 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/git-adr/git-adr/navigate/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -230,10 +233,9 @@ console.log(JSON.stringify({ tools, pages, content, results, bad_arg: text(bad),
 `
 
 // TestMCPBudgetOverCorpora serves every shared corpus with the real binary
-// and walks it with the Go SDK client: every directory page, every page of
-// every file, searches, adr_show of every record (every page), adr_context
-// for the overview, every record and the labelled tasks. Every message the
-// server writes (kept by tee) must be within 12,000 code points.
+// and walks it with the Go SDK client (walkCorpus): every page of every
+// tool's answers. Every message the server writes (kept by tee) must be
+// within 12,000 code points, and no tool may fail unexpectedly.
 func TestMCPBudgetOverCorpora(t *testing.T) {
 	root := corporaDir()
 	if root == "" {
@@ -254,6 +256,16 @@ func TestMCPBudgetOverCorpora(t *testing.T) {
 	}
 }
 
+// walkCorpus serves the decision log in src with the real binary and
+// drives every tool over every page of it with the Go SDK client: every
+// directory page, every page of every file, searches, adr_context for the
+// overview, every record (current and history) and tasks (8 units and 1),
+// each followed through its cursors to the end, and adr_show of every
+// record and of every unit it lists, every page (the pages of a record
+// file must rebuild it). A tool error fails the test unless it is one no
+// page can avoid (expectedToolError). Every message the server writes
+// (kept by tee, the whole JSON-RPC line) must be within 12,000 code
+// points.
 func walkCorpus(t *testing.T, src string) {
 	dir := filepath.Join(t.TempDir(), "repo")
 	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
@@ -271,23 +283,77 @@ func walkCorpus(t *testing.T, src string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls := 0
+	calls, expected := 0, 0
+	tooLong := 0 // the line the last call said was too long, or 0
 	call := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
 		calls++
+		tooLong = 0
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 		if err != nil {
 			t.Fatalf("%s %v: %v", tool, args, err)
 		}
 		text := res.Content[0].(*mcp.TextContent).Text
 		if res.IsError {
-			if strings.Contains(text, "budget") {
-				t.Errorf("%s %v: %s", tool, args, text)
+			if tooLong = expectedToolError(t, dir, tool, text); tooLong == 0 {
+				t.Errorf("%s %v: %.600s", tool, args, text)
+			} else {
+				expected++
 			}
 			return nil
 		}
 		var v map[string]any
-		json.Unmarshal([]byte(text), &v)
+		if err := json.Unmarshal([]byte(text), &v); err != nil {
+			t.Errorf("%s %v: not JSON: %v: %.200s", tool, args, err, text)
+		}
 		return v
+	}
+	// context calls adr_context and then follows its cursor to the end.
+	context := func(args map[string]any) map[string]any {
+		t.Helper()
+		first := call("adr_context", args)
+		v := first
+		for pages := 1; v != nil; pages++ {
+			c, _ := v["cursor"].(string)
+			if c == "" {
+				break
+			}
+			if pages == 500 {
+				t.Fatalf("adr_context %v: still a cursor after %d pages", args, pages)
+			}
+			v = call("adr_context", map[string]any{"cursor": c})
+		}
+		return first
+	}
+	// show calls adr_show for id, every page (a line too long for one
+	// page continues at next_start_char); it returns the first page and
+	// the text of all pages.
+	show := func(id string) (map[string]any, string) {
+		t.Helper()
+		var first map[string]any
+		var text strings.Builder
+		args := map[string]any{"id": id}
+		for pages := 1; ; pages++ {
+			v := call("adr_show", args)
+			if first == nil {
+				first = v
+			}
+			if v == nil {
+				break
+			}
+			text.WriteString(v["content"].(string))
+			if v["next_start_line"] == nil {
+				break
+			}
+			args = map[string]any{"id": id, "start_line": v["next_start_line"]}
+			if c, ok := v["next_start_char"]; ok {
+				args["start_char"] = c
+			}
+			if pages == 2000 {
+				t.Fatalf("adr_show %s: still a next page after %d pages", id, pages)
+			}
+		}
+		return first, text.String()
 	}
 	// Every directory, every page; every file, every page.
 	dirs := []string{"."}
@@ -321,6 +387,15 @@ func walkCorpus(t *testing.T, src string) {
 	for _, f := range files {
 		for start := 1.0; ; {
 			v := call("adr_read", map[string]any{"path": f, "start_line": start})
+			if v == nil && tooLong > 0 {
+				// The error was checked: read on after the line.
+				data, _ := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+				if tooLong >= len(strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")) {
+					break
+				}
+				start = float64(tooLong + 1)
+				continue
+			}
 			if v == nil || v["next_start_line"] == nil {
 				break
 			}
@@ -331,9 +406,8 @@ func walkCorpus(t *testing.T, src string) {
 		call("adr_search", map[string]any{"pattern": p})
 	}
 	// The decision log: overview, every record by ID (context and show,
-	// every page), and tasks.
-	ov := call("adr_context", map[string]any{})
-	if ov == nil {
+	// every page, every unit), and tasks.
+	if ov := context(map[string]any{}); ov == nil {
 		t.Fatal("no overview")
 	}
 	out, err := exec.Command("git-adr", "-C", dir, "list", "--json").Output()
@@ -343,20 +417,32 @@ func walkCorpus(t *testing.T, src string) {
 	var recs []struct {
 		ID string `json:"id"`
 	}
-	json.Unmarshal(out, &recs)
+	if err := json.Unmarshal(out, &recs); err != nil {
+		t.Fatal(err)
+	}
+	units := 0
 	for _, r := range recs {
-		call("adr_context", map[string]any{"id": r.ID})
-		call("adr_context", map[string]any{"id": r.ID, "intent": "history"})
-		for start := 1.0; ; {
-			v := call("adr_show", map[string]any{"id": r.ID, "start_line": start})
-			if v == nil || v["next_start_line"] == nil {
-				break
+		context(map[string]any{"id": r.ID})
+		context(map[string]any{"id": r.ID, "intent": "history"})
+		pg, text := show(r.ID)
+		if pg == nil {
+			continue
+		}
+		rec := pg["record"].(map[string]any)
+		if _, section := rec["lines"]; !section {
+			// The pages of a record file rebuild the file.
+			if want, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rec["path"].(string)))); err != nil || text != string(want) {
+				t.Errorf("adr_show %s: the pages do not rebuild %s (%d of %d bytes, %v)", r.ID, rec["path"], len(text), len(want), err)
 			}
-			start = v["next_start_line"].(float64)
+		}
+		for _, u := range pg["units"].([]any) {
+			units++
+			show(u.(string))
 		}
 	}
 	for _, task := range []string{"which database do we use", "how are records numbered and named", "security of the deployment pipeline"} {
-		call("adr_context", map[string]any{"task": task})
+		context(map[string]any{"task": task})
+		context(map[string]any{"task": task, "max_units": 1})
 	}
 	cs.Close()
 	data, err := os.ReadFile(wire)
@@ -372,7 +458,11 @@ func walkCorpus(t *testing.T, src string) {
 			t.Errorf("a message of %d code points: %.200s", n, l)
 		}
 	}
-	t.Logf("%d calls (%d files, %d records), %d messages, the largest %d code points", calls, len(files), len(recs), len(lines), biggest)
+	if len(lines) < calls {
+		t.Errorf("%d calls, only %d messages on the wire", calls, len(lines))
+	}
+	t.Logf("%d calls (%d files, %d records, %d units; %d lines too long for adr_read), %d messages, the largest %d code points",
+		calls, len(files), len(recs), units, expected, len(lines), biggest)
 }
 
 // TestMCPBudgetWorstCase walks a generated log whose records are made of
@@ -403,5 +493,67 @@ func TestMCPBudgetWorstCase(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Records whose every character escaping multiplies: a title of
+	// 4,000 quotes, a status and a relation label of 3,000, a decision of
+	// dense quoted lines (parts, not whole units, fit), and lines longer
+	// than any message (control characters, U+2028, tabs, backslashes):
+	// adr_context splits them, adr_show and adr_read say they are too long.
+	q := func(n int) string { return strings.Repeat(`"`, n) }
+	extra := map[string]string{
+		"0007-title.md": "# " + q(4000) + "\n\n## Status\n\nAccepted\n\n## Decision\n\nWe use a database.\n",
+		"0008-dense.md": "# 8. Dense\n\n## Status\n\n" + q(3000) + " superseded by [" + q(3000) + "](0007-title.md)\n\n## Decision\n\n" +
+			strings.Repeat(q(150)+" database\n", 300),
+		"0009-long-lines.md": "# 9. Long lines\n\n## Status\n\nAccepted\n\n## Decision\n\n" + strings.Repeat("\x01", 5000) + "\n" +
+			strings.Repeat("\u2028", 4000) + " database\n" + strings.Repeat("\t", 8000) + "\n" + strings.Repeat(`\`, 9000) + "\nend\n",
+	}
+	for name, rec := range extra {
+		if err := os.WriteFile(filepath.Join(src, "doc", "adr", name), []byte(rec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	walkCorpus(t, src)
 }
+
+// expectedToolError says which line a tool error no page can avoid names
+// (0: the error is not one of those): a single line
+// of a file that takes more than one adr_read page may hold as sent
+// (adr_read, unlike adr_show and adr_context, does not cut lines). The
+// error must name the line, and the line must really cost what it says,
+// more than a page holds: anything else fails the walk.
+func expectedToolError(t *testing.T, dir, tool, text string) int {
+	t.Helper()
+	m := lineTooLong.FindStringSubmatch(text)
+	if m == nil || tool != "adr_read" {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	if n < 1 {
+		t.Errorf("%s: %s", tool, text)
+		return 1
+	}
+	claimed, _ := strconv.Atoi(m[3])
+	room, _ := strconv.Atoi(m[4])
+	path, err := strconv.Unquote(m[2])
+	if err != nil {
+		t.Errorf("%s: %v", text, err)
+		return n
+	}
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
+	if err != nil {
+		t.Errorf("%s names %q: %v", tool, path, err)
+		return n
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if n > len(lines) {
+		t.Errorf("%s names line %d of %s, which has %d lines", tool, n, path, len(lines))
+		return n
+	}
+	// A page's envelope takes far less than a fifth of the budget.
+	if c := mcpserver.InTextCost(strings.TrimSuffix(lines[n-1], "\n")); c < claimed-4 || c <= room || room < mcpserver.MessageBudget*4/5 {
+		t.Errorf("%s: line %d of %s takes %d code points as sent: %s", tool, n, path, c, text)
+	}
+	return n
+}
+
+// lineTooLong is adr_read's error for a line no page can hold.
+var lineTooLong = regexp.MustCompile(`^error: line (\d+) of ("(?:[^"\\]|\\.)*") takes (\d+) code points as sent, over the (\d+) `)
