@@ -28,6 +28,7 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/outside8-tasks.json",
 	"adr/evidence/labelled/testdata/outside9-tasks.json",
 	"adr/evidence/labelled/testdata/outside10-tasks.json",
+	"adr/evidence/labelled/testdata/outside11-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
