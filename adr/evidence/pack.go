@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
@@ -224,7 +225,13 @@ var (
 	encErr  error
 )
 
-func loadEncoder() { enc, encErr = tokenizer.Get(tokenizer.O200kBase) }
+func loadEncoder() {
+	encBuilt.Store(true)
+	enc, encErr = tokenizer.Get(tokenizer.O200kBase)
+}
+
+// encBuilt reports whether this process built the tokenizer (tests).
+var encBuilt atomic.Bool
 
 // PrepareTokens starts building the o200k_base vocabulary (some 30 ms of
 // one core, a map of 200,000 tokens) in the background, for a caller

@@ -2,7 +2,9 @@ package evidence
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/git-adr/git-adr/internal/cachefile"
@@ -55,5 +57,46 @@ func TestTokenCounts(t *testing.T) {
 	}
 	if _, _, ok := decodeTokenCounts(cachefile.Seal(foreign[:len(foreign)-4]), c.header()); ok {
 		t.Error("counts of another tokenizer version were trusted")
+	}
+}
+
+// TestTokenizerOnlyWhenCounting: a process whose counts all come from
+// tokens.bin never builds the o200k tokenizer (a 200,000-token map, most
+// of a small answer's time); one that must count builds it. Each answer
+// runs in a process of its own: the tokenizer, once built, stays.
+func TestTokenizerOnlyWhenCounting(t *testing.T) {
+	if dir := os.Getenv("GIT_ADR_TOKENIZER_CHILD"); dir != "" {
+		svc := &Service{Log: load(t, os.DirFS(filepath.Join(dir, "log"))), CacheDir: filepath.Join(dir, "cache")}
+		answer(t, svc, Request{Task: "where are orders stored"})
+		if encBuilt.Load() {
+			t.Log("tokenizer built")
+		} else {
+			t.Log("tokenizer not built")
+		}
+		return
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log", "doc", "adr")
+	if err := os.MkdirAll(log, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec := record(1, "1. Store orders in PostgreSQL", "Accepted", "## Decision\n\nOrders are stored in PostgreSQL.")
+	if err := os.WriteFile(filepath.Join(log, "0001-store-orders.md"), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	child := func() string {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestTokenizerOnlyWhenCounting$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), "GIT_ADR_TOKENIZER_CHILD="+dir)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	if out := child(); !strings.Contains(out, "tokenizer built") {
+		t.Fatalf("a cold answer did not build the tokenizer:\n%s", out)
+	}
+	if out := child(); !strings.Contains(out, "tokenizer not built") {
+		t.Fatalf("an answer whose counts are all in tokens.bin built the tokenizer:\n%s", out)
 	}
 }
