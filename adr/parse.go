@@ -311,7 +311,15 @@ func (p *parser) findTitle() {
 		p.title = 0
 	}
 	if p.title >= 0 {
-		p.rec.RawTitle = p.headings[p.title].Text
+		h := p.headings[p.title]
+		if _, num := cleanTitle(h.Text); p.titleAt == 0 && h.Level == 1 && num < 0 && sectionTitles[headingKey(h.Text)] {
+			// "# Context and Problem Statement" first: a record whose
+			// title heading is missing (MADR's template starts with the
+			// section). The heading still ends the preamble, and the
+			// title comes from the file name ("no title heading", below).
+		} else {
+			p.rec.RawTitle = h.Text
+		}
 	}
 	if p.title < 0 && p.rec.RawTitle == "" {
 		// "#25. Automatic code merging": a title heading missing the
@@ -338,6 +346,17 @@ func (p *parser) findTitle() {
 		p.rec.Problems = append(p.rec.Problems, "no title heading")
 	}
 }
+
+// sectionTitles are the heading keys of the usual sections of a record
+// (canonicalAnchors, in every language they are known in), which never
+// title one.
+var sectionTitles = func() map[string]bool {
+	m := map[string]bool{"decision drivers": true, "pros and cons of the options": true, "more information": true}
+	for k := range canonicalAnchors {
+		m[k] = true
+	}
+	return m
+}()
 
 // ProblemUnspacedTitle is the problem of a record whose title is written
 // "#Title", on the line it names.

@@ -370,3 +370,25 @@ func TestStatusChecklistAndBracketedTitles(t *testing.T) {
 		t.Errorf("nothing checked: %s %+v", r.Status, r.StatusField)
 	}
 }
+
+// TestSectionHeadingIsNoTitle: a record that opens with one of its
+// sections as a level-1 heading ("# Context and Problem Statement", as
+// MADR's template starts when the title line is left out) has no title
+// heading: its title comes from its file name, and check says so. A
+// title that merely starts with a section word is a title.
+func TestSectionHeadingIsNoTitle(t *testing.T) {
+	for src, want := range map[string]string{
+		"# Context and Problem Statement\n\nWe need releases.\n\n## Decision Outcome\n\nChosen option: a.\n": "",
+		"# Décision\n\nOn garde Go.\n": "",
+		"# Context for the cache\n\n## Decision\n\nUse Redis.\n":                                          "Context for the cache",
+		"# 4. Context and Problem Statement\n\n## Decision\n\nX.\n":                                       "Context and Problem Statement",
+	} {
+		r := Parse([]byte(src))
+		if r.Title != want {
+			t.Errorf("%q: title %q, want %q", src, r.Title, want)
+		}
+		if (want == "") != slices.Contains(r.Problems, "no title heading") {
+			t.Errorf("%q: problems %q", src, r.Problems)
+		}
+	}
+}
