@@ -162,6 +162,11 @@ func newBench(tmp string, o options) (*bench, error) {
 	if err := build.Run(); err != nil {
 		return nil, fmt.Errorf("go build ./cmd/git-adr in %s: %w", o.src, err)
 	}
+	// The floor of `git adr -h`: a Go program that prints one line, built
+	// as git-adr is and started through git as `git floor-hello`.
+	if err := buildFloorHello(tmp, filepath.Join(bin, "git-floor-hello")); err != nil {
+		return nil, fmt.Errorf("build the floor program: %w", err)
+	}
 	gitconfig := filepath.Join(home, ".gitconfig")
 	// No automatic gc or maintenance: a gc that git starts in the
 	// background after a large commit would race the repository copies
@@ -206,6 +211,32 @@ func newBench(tmp string, o options) (*bench, error) {
 		return nil, fmt.Errorf("git adr --version with the built binary first on PATH: %v: %s", err, out)
 	}
 	return b, nil
+}
+
+// floorHello is the smallest Go command: what any Go binary run through
+// git pays before it does anything.
+const floorHello = "package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"hello\\n\") }\n"
+
+// buildFloorHello builds floorHello into out, as git-adr is built
+// (benchkit.BuildCommand's flags).
+func buildFloorHello(tmp, out string) error {
+	src := filepath.Join(tmp, "floor-hello")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(src, "main.go"), []byte(floorHello), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(src, "go.mod"), []byte("module floorhello\n\ngo 1.22\n"), 0o644); err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%v: %s", err, b)
+	}
+	return nil
 }
 
 // makeRepo generates a log of n records, commits it, packs the repository

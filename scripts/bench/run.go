@@ -95,6 +95,8 @@ func commands() []command {
 		{row: "startup", tool: toolFloor, args: []string{"git", "adr", "--version"}},
 		{row: "read every record", tool: toolFloor, args: []string{"rg", "--count", "^## Status", "doc/adr"}, verify: verifyLines("")},
 		{row: "git --version", tool: toolFloor, args: []string{"git", "--version"}},
+		// Any Go program started through git: the floor of `git adr -h`.
+		{row: "go hello through git", tool: toolFloor, args: []string{"git", "floor-hello"}, verify: verifyNonEmpty},
 		{row: "git status", tool: toolFloor, args: []string{"git", "status"}},
 	}
 }
