@@ -106,11 +106,11 @@ const (
 )
 
 // The bounds of the file: entries unused by the last cacheKeepGens saves
-// are dropped, and the oldest beyond cacheMaxEntries.
-const (
-	cacheKeepGens   = 8
-	cacheMaxEntries = 200_000
-)
+// are dropped, and the oldest beyond cacheMaxEntries (a variable, so that
+// a test can lower it).
+const cacheKeepGens = 8
+
+var cacheMaxEntries = 200_000
 
 // statMargin: a file modified or changed less than this before the cache
 // looked at it is read again next time rather than trusted by its stat

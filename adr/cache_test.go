@@ -2,6 +2,7 @@ package adr
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -681,5 +682,38 @@ func TestPeekText(t *testing.T) {
 	}
 	if r.Status != Rejected || r.text == nil {
 		t.Fatalf("after a change PeekText did not parse again (status %q) or did not keep the text", r.Status)
+	}
+}
+
+// TestCacheMaxEntries: a cache over its size bound keeps its newest
+// records (by the generation that last used them) and drops the stat
+// entries of the records it drops.
+func TestCacheMaxEntries(t *testing.T) {
+	old := cacheMaxEntries
+	cacheMaxEntries = 5
+	t.Cleanup(func() { cacheMaxEntries = old })
+	blobs := map[string]cacheEntry{}
+	stats := map[statKey]statEntry{}
+	for i := 1; i <= 8; i++ {
+		h := fmt.Sprintf("%040d", i)
+		blobs[h] = cacheEntry{rec: "r", gen: uint32(i)}
+		stats[statKey{path: fmt.Sprintf("doc/adr/%04d-x.md", i), dev: 1, ino: uint64(i)}] = statEntry{blob: h, gen: uint32(i)}
+	}
+	c := &Cache{}
+	if err := c.decode(string(encodeCache(9, blobs, stats))); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.blobs) != 5 || len(c.stats) != 5 {
+		t.Fatalf("%d records and %d stat entries kept, want 5 and 5", len(c.blobs), len(c.stats))
+	}
+	for i := 4; i <= 8; i++ {
+		if _, ok := c.blobs[fmt.Sprintf("%040d", i)]; !ok {
+			t.Errorf("record of generation %d dropped: the oldest go first", i)
+		}
+	}
+	for k, st := range c.stats {
+		if _, ok := c.blobs[st.blob]; !ok {
+			t.Errorf("stat entry %s kept for a dropped record", k.path)
+		}
 	}
 }
