@@ -1,11 +1,9 @@
 package evidence
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -92,17 +90,13 @@ func (c *termCache) save() error {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := encodeCache(&buf, keep); err != nil {
-		return err
-	}
-	return atomicfile.Write(c.path, buf.Bytes(), 0o600)
+	return atomicfile.Write(c.path, encodeCache(keep), 0o600)
 }
 
 // Layout: format line; vocabulary (count, then length-prefixed strings);
 // entries (count, then key, and body and title as length, term count and
 // (vocabulary index, frequency) pairs); the CRC-32C of all that.
-func encodeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
+func encodeCache(entries map[cacheKey]cachedDoc) []byte {
 	// One pass numbers the vocabulary and notes every term's number, in
 	// the order the entries are then written (a map is ranged once).
 	keys := make([]cacheKey, 0, len(entries))
@@ -153,8 +147,10 @@ func encodeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
 			}
 		}
 	}
-	_, err := w.Write(cachefile.Seal(buf))
-	return err
+	// The sealed buffer is the file: at 10,000 records it is megabytes,
+	// and the largest thing a cold query holds while its caches are
+	// written (a copy through a bytes.Buffer held it twice).
+	return cachefile.Seal(buf)
 }
 
 var errCorrupt = errors.New("corrupt term cache")
