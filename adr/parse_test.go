@@ -379,9 +379,9 @@ func TestStatusChecklistAndBracketedTitles(t *testing.T) {
 func TestSectionHeadingIsNoTitle(t *testing.T) {
 	for src, want := range map[string]string{
 		"# Context and Problem Statement\n\nWe need releases.\n\n## Decision Outcome\n\nChosen option: a.\n": "",
-		"# Décision\n\nOn garde Go.\n": "",
-		"# Context for the cache\n\n## Decision\n\nUse Redis.\n":                                          "Context for the cache",
-		"# 4. Context and Problem Statement\n\n## Decision\n\nX.\n":                                       "Context and Problem Statement",
+		"# Décision\n\nOn garde Go.\n":                              "",
+		"# Context for the cache\n\n## Decision\n\nUse Redis.\n":    "Context for the cache",
+		"# 4. Context and Problem Statement\n\n## Decision\n\nX.\n": "Context and Problem Statement",
 	} {
 		r := Parse([]byte(src))
 		if r.Title != want {
