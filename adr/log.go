@@ -307,7 +307,7 @@ func (l *Log) Target(from *Record, target string) *Record {
 		}
 		return nil
 	}
-	p := stripFragment(tg)
+	p := unescapeLinkDest(stripFragment(tg))
 	if p == "" || strings.Contains(p, "://") || strings.HasPrefix(p, "mailto:") {
 		return nil
 	}
