@@ -538,6 +538,19 @@ func problemFinding(r *Record, p string) Finding {
 				f.Fix = fmt.Sprintf("put a space after %q on line %d of %s: %q", marks, f.Line, r.Path, marks+" "+text)
 			}
 		}
+	case strings.Contains(p, "no-break space"):
+		if _, err := fmt.Sscanf(p, ProblemNoBreakHeading, &f.Line); err == nil {
+			if t := r.Text(); t != nil && f.Line > 0 && f.Line <= len(t.Lines) {
+				line := t.LineText(f.Line - 1)
+				if marks, ok := noBreakHeading(line); ok {
+					fixed := marks + " " + strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(line, " "), marks), "\u00a0 \t")
+					f.Fix = fmt.Sprintf("replace the no-break space after %q on line %d of %s by a space: %q", marks, f.Line, r.Path, fixed)
+				}
+			}
+		}
+	case strings.Contains(p, "template's placeholder"):
+		f.Line = titleLine(r)
+		f.Fix = fmt.Sprintf("write the record's title in place of the placeholder on line %d of %s", f.Line, r.Path)
 	case strings.Contains(p, "title"):
 		f.Fix = fmt.Sprintf("add a title heading such as \"# %d. Title\" at the top of %s", max(r.Number, 1), r.Path)
 		if !r.Numbered {

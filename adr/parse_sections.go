@@ -39,8 +39,10 @@ const (
 func parseRelationLine(s string, custom customLabels) (label string, targets []string, ok bool) {
 	s = strings.TrimSpace(s)
 	s = strings.TrimLeft(s, "-*+ \t")
-	// "⌛️ Superseded by [7. X](0007-x.md)": the emoji decorates the label.
+	// "⌛️ Superseded by [7. X](0007-x.md)": the emoji decorates the label;
+	// "2021-05-06 Superseded by [9. Y](0009-y.md)": the date is when.
 	s = s[decorationLen(s):]
+	s = s[leadingDateLen(s):]
 	if s == "" {
 		return "", nil, false
 	}
@@ -51,7 +53,7 @@ func parseRelationLine(s string, custom customLabels) (label string, targets []s
 			return "", nil, false
 		}
 		for _, m := range mdLink.FindAllStringSubmatch(s, -1) {
-			targets = append(targets, m[2])
+			targets = append(targets, linkTarget(m[1], m[2]))
 		}
 		// Anything after the links must be separators only.
 		rest := mdLink.ReplaceAllString(s[loc[0]:], "")
@@ -117,7 +119,7 @@ func relationTargets(v string) []string {
 	if links := mdLink.FindAllStringSubmatch(v, -1); len(links) > 0 {
 		var out []string
 		for _, m := range links {
-			out = append(out, m[2])
+			out = append(out, linkTarget(m[1], m[2]))
 		}
 		return out
 	}
@@ -130,6 +132,10 @@ func relationTargets(v string) []string {
 			out = append(out, m[1]) // "ADR 018: Errors Management"
 		} else if m := idWithDate.FindStringSubmatch(item); m != nil {
 			out = append(out, m[1]) // "ADR-9 on 2024-05-01"
+		} else if m := bracketedID.FindStringSubmatch(item); m != nil {
+			out = append(out, m[1]) // "[ADR 9] - with the addition of read models"
+		} else if prefixedID.MatchString(item) {
+			out = append(out, item) // "DR008", a log's own prefix
 		}
 	}
 	return out
@@ -138,6 +144,36 @@ func relationTargets(v string) []string {
 // idWithTitle is an ID followed by its record's title: "ADR 018: Errors
 // Management", "ADR-7 - Use Go".
 var idWithTitle = lazyre.New(`^((?i:(?:adr|rfc)[-_ ]?)#?\d{1,9}[a-z]?)\s*(?::|\s[-–—])\s+\S`)
+
+// bracketedID is an ID in brackets, a reference-style link, that may be
+// followed by prose: "[ADR 9] - with the addition of read models" (a
+// list's split may have taken its opening bracket).
+var bracketedID = lazyre.New(`^\[?((?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}[a-z]?)\](?:\s|$)`)
+
+// prefixedID is an ID with a prefix other than ADR, as a log numbers its
+// records ("DR008", "DDR-12", "ODH-ADR-0003"): a relation's value only,
+// where nothing else is expected; Log.Target resolves it by the log's
+// own IDs.
+var prefixedID = lazyre.New(`^[A-Za-z]{1,8}(?:-[A-Za-z]{1,8})*[-_ ]?\d{1,6}$`)
+
+// linkTarget is what a relation's link names: its destination, or, when
+// that is no record file, ID or record folder (a documentation site's
+// path, Docusaurus's "/adr/7"), the ID its text gives ("ADR 7", "ADR-0007:
+// Use X"). A URL is kept as it is.
+func linkTarget(text, dest string) string {
+	p := stripFragment(dest)
+	if isIDText(dest) || recordExt(p) != "" || strings.HasSuffix(p, "/") || strings.Contains(dest, "://") {
+		return dest
+	}
+	t := strings.TrimSpace(text)
+	if isIDText(t) {
+		return t
+	}
+	if m := idWithTitle.FindStringSubmatch(t); m != nil {
+		return m[1]
+	}
+	return dest
+}
 
 // idWithDate is an ID followed by when it took effect: "ADR-9 on
 // 2024-05-01", "ADR-9 since March".
@@ -161,18 +197,32 @@ var statusHeadings = map[string]bool{
 	"adr status": true, "current status": true, "status of this decision": true,
 }
 
+// headingKey is what a heading says, to look it up among the known
+// sections: lower case, without emphasis, a section number ("2. Status",
+// "8.1 Statut") or the emoji that decorate it ("⚡ Status", "Context 🤔").
 func headingKey(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
-	s = strings.Trim(s, "*_`: ")
+	s = undecoratedHeading(strings.ToLower(strings.TrimSpace(s)))
 	if n := sectionNumberLen(s); n > 0 && n < len(s) {
-		s = s[n:]
+		s = undecoratedHeading(s[n:])
 	} else if s != "" && (s[0] == '[' || s[0] >= '0' && s[0] <= '9') {
 		// titleNum starts with a '[' or a digit.
 		if m := titleNum.FindStringIndex(s); m != nil && m[1] < len(s) {
-			s = s[m[1]:]
+			s = undecoratedHeading(s[m[1]:]) // "2. ✅ Status"
 		}
 	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// undecoratedHeading strips the emphasis, colons and decoration (emoji,
+// their variation selectors, other symbols: see isDecoration) around a
+// heading's words.
+func undecoratedHeading(s string) string {
+	s = strings.Trim(s, "*_`: ")
+	// Decoration is never ASCII: most headings need no look at it.
+	if s != "" && (s[0] >= 0x80 || s[len(s)-1] >= 0x80) {
+		s = strings.Trim(trimDecoration(s), "*_`: ")
+	}
+	return s
 }
 
 // sectionNumberLen is the length of a multi-level section number and the
@@ -292,6 +342,16 @@ func (p *parser) statusSection() {
 	}
 }
 
+// textBetween reports a text line in lines [from, to).
+func textBetween(t *Text, from, to int) bool {
+	for i := from; i < to; i++ {
+		if t.Lines[i].Kind == LineText {
+			return true
+		}
+	}
+	return false
+}
+
 var checkedBox = lazyre.New(`^\s{0,3}[-*+]\s+\[[xX]\]\s+(.*?)\s*$`)
 var uncheckedBox = lazyre.New(`^\s{0,3}[-*+]\s+\[ \]\s+`)
 
@@ -367,9 +427,21 @@ func (p *parser) statusBody(heading, start, end int, setEmpty bool) bool {
 			}
 			continue
 		}
+		if valFrom < 0 && statusChoices(cleanStatus(s)) {
+			// "列表：提议/通过/完成/已弃用/已取代": the choices the status
+			// may take, guidance written before it.
+			continue
+		}
 		if valFrom < 0 {
 			valFrom = i
 		} else if valTo >= 0 {
+			// A history written one dated entry a paragraph ("2017-11-22
+			// 提议", "", "2017-11-26 完成"): a later entry continues the
+			// value, whose last entry is the status.
+			if datedStatusEntry(s) && datedStatusEntry(t.LineText(valFrom)) && datedStatusEntry(t.LineText(valTo-1)) && !textBetween(t, valTo, i) {
+				valTo = -1
+				continue
+			}
 			continue // a later paragraph: prose, not status
 		}
 	}
@@ -405,7 +477,9 @@ func (p *parser) statusBody(heading, start, end int, setEmpty bool) bool {
 	}
 	var parts []string
 	for i := valFrom; i < valTo; i++ {
-		parts = append(parts, strings.TrimSpace(t.LineText(i)))
+		if t.Lines[i].Kind == LineText { // not the blank lines between dated entries
+			parts = append(parts, strings.TrimSpace(t.LineText(i)))
+		}
 	}
 	f := Field{Kind: FieldSection, Line: valFrom, Section: heading, Start: t.Lines[valFrom].Start, End: t.Lines[valTo-1].End}
 	// Keep the indentation out of the value range.

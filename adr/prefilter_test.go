@@ -28,12 +28,14 @@ func referenceNormalizeDate(raw string) string {
 	return s
 }
 func referenceHeadingKey(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
-	s = strings.Trim(s, "*_`: ")
+	// Emphasis, colons and decoration (emoji) around the words, at the
+	// start and after a section number: "## ⚡ Status", "2. ✅ Status".
+	undecorated := func(s string) string { return strings.Trim(trimDecoration(strings.Trim(s, "*_`: ")), "*_`: ") }
+	s = undecorated(strings.ToLower(strings.TrimSpace(s)))
 	if n := sectionNumberLen(s); n > 0 && n < len(s) {
-		s = s[n:]
+		s = undecorated(s[n:])
 	} else if m := titleNum.FindStringIndex(s); m != nil && m[1] < len(s) {
-		s = s[m[1]:]
+		s = undecorated(s[m[1]:])
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
@@ -72,6 +74,7 @@ func FuzzPrefiltersAgree(f *testing.F) {
 		"2017-05-29", "2017-13-45", "**2021-01-02**", "Date: 2020-1-2", "12th March 2021", "march 3, 2020", "none",
 		"1. Context", "[12] Status", "8.1 Statut", "**Status:** Accepted", "- Status: Accepted", "Statut：Accepté",
 		"Deciders: a, b", "no colon here", "__Date__: 2020-01-01", "1999-99-99", "０１-２３",
+		"⚡ Status", "2. ✅ Status", "🔨 Decisão 🔨", "**⚡ Status**",
 	} {
 		f.Add(s)
 	}

@@ -46,6 +46,12 @@ var statusWords = map[string]Status{
 	"in progress": Proposed, "requested": Proposed, "submitted": Proposed, "incomplete": Proposed,
 	"accepted": Accepted, "approved": Accepted, "adopted": Accepted, "agreed": Accepted,
 	"decided": Accepted, "implemented": Accepted, "active": Accepted, "done": Accepted,
+	"complete": Accepted, "completed": Accepted,
+	// EIP-style statuses (Idea, Draft, Review, Last Call, Final,
+	// Stagnant, Withdrawn, Living): a Living record is kept up to date
+	// and in force; Last Call and a Stagnant (inactive) draft are not
+	// decided yet.
+	"living": Accepted, "last call": Proposed, "stagnant": Proposed,
 	"in force": Accepted, "in effect": Accepted, "effective": Accepted, "established": Accepted, "final": Accepted, "current": Accepted,
 	"partially implemented": Accepted, "partially accepted": Accepted, "partly implemented": Accepted,
 	"partially adopted": Accepted, "partly superseded": Accepted, "partially superseded": Accepted,
@@ -97,7 +103,7 @@ var statusWords = map[string]Status{
 	"sostituito": Superseded, "vervangen": Superseded,
 	// Chinese, Japanese, Korean, Russian.
 	"提议": Proposed, "提案": Proposed, "草案": Proposed, "建议": Proposed, "待定": Proposed, "审核中": Proposed,
-	"已接受": Accepted, "接受": Accepted, "已采纳": Accepted, "采纳": Accepted, "已批准": Accepted, "已实施": Accepted,
+	"已接受": Accepted, "接受": Accepted, "通过": Accepted, "完成": Accepted, "已采纳": Accepted, "采纳": Accepted, "已批准": Accepted, "已实施": Accepted,
 	"承認": Accepted, "承認済み": Accepted, "採用": Accepted, "採択": Accepted, "決定": Accepted,
 	"已拒绝": Rejected, "拒绝": Rejected, "却下": Rejected, "不採用": Rejected,
 	"已废弃": Deprecated, "废弃": Deprecated, "已弃用": Deprecated, "弃用": Deprecated, "非推奨": Deprecated, "廃止": Deprecated,
@@ -116,8 +122,9 @@ var statusWords = map[string]Status{
 func NormalizeStatus(raw string) Status {
 	s := cleanStatus(withoutStruck(raw))
 	// An empty status or an unfilled template ("{Proposed|Accepted}",
-	// "[proposed | accepted | …]") names no state.
-	if s == "" || strings.ContainsAny(s, "{|") {
+	// "[proposed | accepted | …]", "proposed/accepted/deprecated") names
+	// no state.
+	if s == "" || strings.ContainsAny(s, "{|") || statusChoices(s) {
 		return Unknown
 	}
 	// A history in one value ("Submitted, 2017-01-26; Approved
@@ -125,16 +132,125 @@ func NormalizeStatus(raw string) Status {
 	// status is the one in force.
 	if parts := historyEntries(s); len(parts) > 1 {
 		for ; len(parts) > 1; parts = parts[:len(parts)-1] {
-			if st := leadingStatus(statusTokens(parts[len(parts)-1])); st != Unknown {
+			last := parts[len(parts)-1]
+			if n := leadingDateLen(last); n > 0 {
+				last = last[n:] // "2017-11-26: Accepted"
+			}
+			if st := leadingStatus(statusTokens(last)); st != Unknown {
 				return st
 			}
 		}
 	}
+	// Dated entries ("2017-11-22 提议 2017-11-26 完成", "2020-03-25
+	// accepted"): the last that names a status is the one in force.
+	if entries := datedEntries(s); entries != nil {
+		for i := len(entries) - 1; i >= 0; i-- {
+			if st := statusOf(entries[i]); st != Unknown {
+				return st
+			}
+		}
+		return Unknown
+	}
+	return statusOf(s)
+}
+
+// statusOf is the status a value's first words name, or the end a later
+// clause says it came to.
+func statusOf(s string) Status {
 	st := leadingStatus(statusTokens(s))
 	if later := laterState(st, s); later != Unknown {
 		return later
 	}
 	return st
+}
+
+// leadingDateLen is the length of the date s starts with ("2017-11-22",
+// "[2020-01-02]", "3 May 2021:") and of the marks and spaces after it, 0
+// when s starts with no date.
+func leadingDateLen(s string) int {
+	lead := len(s) - len(strings.TrimLeft(s, "[( \t"))
+	if !mayStartDate(s[lead:]) {
+		return 0 // most values: no need for the pattern
+	}
+	loc := dateInText.FindStringIndex(s[lead:])
+	if loc == nil || loc[0] != 0 {
+		return 0
+	}
+	n := lead + loc[1]
+	return len(s) - len(strings.TrimLeft(s[n:], ")]:-–— \t"))
+}
+
+// mayStartDate reports whether s may start with a date dateInText
+// matches: a digit, or the first three letters of a month's name.
+func mayStartDate(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return s != ""
+	}
+	return len(s) >= 3 && strings.Contains("jan feb mar apr may jun jul aug sep oct nov dec", strings.ToLower(s[:3])) && !strings.Contains(s[:3], " ")
+}
+
+// datedEntries splits a value that starts with a date into the text after
+// each date: "2017-11-22 提议 2017-11-26 完成" holds "提议" and "完成". It is
+// nil when s starts with no date. A date within an entry's text ("accepted,
+// superseded by ADR-9 on 2024-05-01") ends that entry with an empty one,
+// which names no status.
+func datedEntries(s string) []string {
+	if leadingDateLen(s) == 0 {
+		return nil
+	}
+	locs := dateInText.FindAllStringIndex(s, -1)
+	out := make([]string, 0, len(locs))
+	for i, l := range locs {
+		end := len(s)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		out = append(out, strings.TrimLeft(s[l[1]:end], ")]:-–— \t"))
+	}
+	return out
+}
+
+// datedStatusEntry reports a line that is one entry of a dated history: a
+// date followed by a status and nothing else ("2017-11-22 提议",
+// "2026-12-01: Superseded by [5. X](0005-x.md)").
+func datedStatusEntry(line string) bool {
+	s := strings.TrimLeft(strings.TrimSpace(line), "-*+> \t")
+	s = strings.TrimLeft(s, "*_")
+	n := leadingDateLen(s)
+	if n == 0 || n == len(s) || leadingDateLen(cleanStatus(s[n:])) > 0 || len(datedEntries(cleanStatus(s))) > 1 {
+		return false
+	}
+	return bareStatus(s[n:])
+}
+
+// statusChoices reports a cleaned value that lists the states a status
+// may take, separated by "/", as a template's vocabulary line does
+// ("列表：提议/通过/完成/已弃用/已取代", "proposed/accepted/deprecated"): like
+// "{Proposed|Accepted}", guidance rather than a status. The first choice
+// may follow a label. A value whose parts all name one state
+// ("accepted/implemented") is that state.
+func statusChoices(s string) bool {
+	if !strings.Contains(s, "/") {
+		return false
+	}
+	parts := strings.Split(s, "/")
+	states := map[Status]bool{}
+	for i, p := range parts {
+		words := statusTokens(p)
+		if i == 0 && len(words) > 1 {
+			// "列表：提议", "status: proposed": a label, then the first choice.
+			if st, ok := statusWords[words[len(words)-1]]; ok {
+				states[st] = true
+				continue
+			}
+		}
+		st, ok := statusWords[strings.Join(words, " ")]
+		if !ok {
+			return false
+		}
+		states[st] = true
+	}
+	return len(states) > 1
 }
 
 // struckSpans are the ways Markdown and HTML strike text out.
@@ -147,11 +263,11 @@ func withoutStruck(raw string) string {
 	s := raw
 	for _, sp := range struckSpans {
 		for {
-			i := strings.Index(strings.ToLower(s), sp[0])
+			i := indexFold(s, sp[0])
 			if i < 0 {
 				break
 			}
-			j := strings.Index(strings.ToLower(s[i+len(sp[0]):]), sp[1])
+			j := indexFold(s[i+len(sp[0]):], sp[1])
 			if j < 0 {
 				break
 			}
@@ -162,6 +278,18 @@ func withoutStruck(raw string) string {
 		return raw
 	}
 	return s
+}
+
+// indexFold is strings.Index ignoring case. Unlike an index into
+// strings.ToLower(s), it is an index into s itself, even when s is not
+// valid UTF-8 (ToLower widens each invalid byte to the three of U+FFFD).
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // laterState is the end a later clause of a value says a record in
@@ -257,6 +385,9 @@ func bareStatus(s string) bool {
 	c := cleanStatus(s)
 	if strings.ContainsAny(c, "{|") {
 		return false
+	}
+	if n := leadingDateLen(c); n > 0 && n < len(c) {
+		c = c[n:] // "2021-03-04 Accepted"
 	}
 	words := statusTokens(c)
 	for len(words) > 1 && strings.Trim(words[len(words)-1], "0123456789-") == "" {

@@ -22,6 +22,25 @@ func TestNormalizeStatus(t *testing.T) {
 		{"**Deprecated** → **Superseded by ADR 018: Errors Management**", Superseded},
 		{"Accepted => see notes", Accepted},
 		{"Submitted", Proposed},
+		// A date then a status: the entry of a history, newest last,
+		// one per line (joined) or alone.
+		{"2020-03-25 accepted", Accepted},
+		{"2017-11-22 提议", Proposed},
+		{"2017/11/24 完成", Accepted},
+		{"2017-11-22 提议 2017-11-26 完成", Accepted},
+		{"2017-11-22 提议 2017-11-26 已弃用", Deprecated},
+		{"2017-11-22 提议 2017-12-01 通过", Accepted},
+		{"2017-11-22: Proposed; 2017-11-26: Accepted", Accepted},
+		{"2020-01-02 Proposed, 2020-02-03 Rejected", Rejected},
+		{"[2020-01-02] Accepted", Accepted},
+		{"3 May 2021: Accepted", Accepted},
+		{"March 3rd, 2021 - Accepted", Accepted},
+		{"Marked as accepted", Unknown},
+		{"2020-01-02 Accepted 2021-05-06 superseded by [ADR-9](0009-x.md)", Superseded},
+		{"2020-01-02 Accepted, superseded by ADR-9 on 2024-05-01", Superseded},
+		{"2020-01-02 Accepted 2021-05-06 see the notes", Accepted},
+		{"2021-03-04", Unknown},
+		{"2021-03-04 we met and talked", Unknown},
 		// A later clause that says how a record in force ended.
 		{"Accepted, superseded by ADR-9 on 2024-05-01", Superseded},
 		{"Accepted (superseded by [9. New](0009-new.md))", Superseded},
@@ -39,6 +58,12 @@ func TestNormalizeStatus(t *testing.T) {
 		{"~~Accepted~~ Superseded by [9. New](0009-new.md)", Superseded},
 		{"<del>Accepted</del> Deprecated", Deprecated},
 		{"~~Proposed~~", Proposed},
+		{"<DEL>Accepted</DEL> Deprecated", Deprecated},
+		// Not UTF-8 (a Latin-1 file): struck text is still found where
+		// it is, and nothing panics.
+		{"\x89~~", Unknown},
+		{"Accept\xe9 ~~Proposed~~", Accepted},
+		{"\xe9 <del>Accepted</del> Deprecated", Deprecated},
 		{"🤔 Incomplete", Proposed},
 		{"Reverted by [discussion #1198](https://example.com/d/1198).", Deprecated},
 		// A status that is its amendment: in force, amended.
@@ -84,6 +109,18 @@ func TestNormalizeStatus(t *testing.T) {
 		{"Replaced by ADR-12", Superseded},
 		{"Invalidated by [0018-uuid-resource-names.md](./0018-uuid-resource-names.md)", Superseded},
 		{"Obsoleted by ADR-7", Superseded},
+		{"Complete", Accepted},
+		{"Completed.", Accepted},
+		// EIP-style statuses (decentraland/adr): a Living record is kept
+		// up to date and in force; Last Call and a Stagnant draft are
+		// not decided yet.
+		{"Living", Accepted},
+		{"Last Call", Proposed},
+		{"Stagnant", Proposed},
+		{"Review", Proposed},
+		{"Final", Accepted},
+		{"Withdrawn", Rejected},
+		{"Draft", Proposed},
 		// Other languages.
 		{"Accepté", Accepted},
 		{"Proposé", Proposed},
@@ -101,6 +138,10 @@ func TestNormalizeStatus(t *testing.T) {
 		{"提议", Proposed},
 		{"已废弃", Deprecated},
 		{"已取代", Superseded},
+		// The vocabulary of phodal/adr: 提议 通过 完成 已弃用 已取代.
+		{"完成", Accepted},
+		{"通过", Accepted},
+		{"已弃用", Deprecated},
 		{"承認済み", Accepted},
 		{"승인됨", Accepted},
 		{"Принято", Accepted},
@@ -108,6 +149,13 @@ func TestNormalizeStatus(t *testing.T) {
 		{"{Deprecated|Proposed|Accepted|Declined}", Unknown},
 		{"{Deprecated|Proposed|Accepted}", Unknown},
 		{"[proposed | accepted | rejected | deprecated | superseded]", Unknown},
+		// The choices separated by "/" are guidance, with or without a
+		// label; a value whose words all name one state is that state.
+		{"列表：提议/通过/完成/已弃用/已取代", Unknown},
+		{"proposed/accepted/done/deprecated/superseded", Unknown},
+		{"Status: Proposed / Accepted", Unknown},
+		{"Accepted/Implemented", Accepted},
+		{"Superseded by [X](../0005-x.md)", Superseded},
 		{"proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)", Unknown},
 		{"The two points above have been implemented; the `config.js` has a Google Analytics identifier", Unknown},
 		{"We decided to go ahead", Unknown},
@@ -189,5 +237,47 @@ func TestRelationTypes(t *testing.T) {
 	}
 	if RelationType("Clarifies").Known() || RelationType("Clarifies").Label() != "Clarifies" {
 		t.Errorf("a custom label must stay unknown and verbatim")
+	}
+}
+
+// TestStatusSectionLines pins what a status section's lines are: a dated
+// entry of a history ("2017-11-22 提议"), which a later paragraph may
+// continue, and the choices the status may take ("列表：提议/通过/完成"),
+// which are guidance and never the status.
+func TestStatusSectionLines(t *testing.T) {
+	tests := []struct {
+		line           string
+		dated, choices bool
+	}{
+		{"2017-11-22 提议", true, false},
+		{"2017/11/24 完成", true, false},
+		{"2020-03-25 accepted", true, false},
+		{"2026-12-01: Superseded by [5. X](0005-x.md)", true, false},
+		{"[2020-01-02] **Accepted**", true, false},
+		{"2017-11-22 提议 2017-11-26 完成", false, false},
+		{"2021-03-04", false, false},
+		{"2021-03-04 we met and talked", false, false},
+		{"Accepted 2021-03-04", false, false},
+		{"Accepted", false, false},
+		{"列表：提议/通过/完成/已弃用/已取代", false, true},
+		{"proposed/accepted/done/deprecated/superseded", false, true},
+		{"Proposed / Accepted / Rejected", false, true},
+		{"Accepted/Implemented", false, false},
+		{"See [the list](../0005-x.md)/[the other](x.md)", false, false},
+		{"Input/output handling is accepted", false, false},
+	}
+	for _, tt := range tests {
+		if got := datedStatusEntry(tt.line); got != tt.dated {
+			t.Errorf("datedStatusEntry(%q) = %v, want %v", tt.line, got, tt.dated)
+		}
+		if got := statusChoices(cleanStatus(tt.line)); got != tt.choices {
+			t.Errorf("statusChoices(%q) = %v, want %v", tt.line, got, tt.choices)
+		}
+	}
+	// A quoted status may carry its date before it as after it.
+	for _, s := range []string{"2020-01-02 Accepted", "Accepted 2020-01-02"} {
+		if !bareStatus(s) {
+			t.Errorf("bareStatus(%q) = false, want true", s)
+		}
 	}
 }

@@ -173,6 +173,9 @@ func fenceRun(s string) int {
 }
 
 // atxLevel returns the level of an ATX heading line ("## Title" is 2), or 0.
+// A no-break space after the marks ("##\u00a0Title") is read as the space
+// its author meant, though CommonMark renders the line as text (see
+// [noBreakHeading]).
 func atxLevel(s string) int {
 	n := 0
 	for n < len(s) && s[n] == '#' {
@@ -181,10 +184,27 @@ func atxLevel(s string) int {
 	if n == 0 || n > 6 {
 		return 0
 	}
-	if n == len(s) || s[n] == ' ' || s[n] == '\t' {
+	if n == len(s) || s[n] == ' ' || s[n] == '\t' || strings.HasPrefix(s[n:], noBreakSpace) {
 		return n
 	}
 	return 0
+}
+
+const noBreakSpace = "\u00a0"
+
+// noBreakHeading reports a heading line whose marks are followed by a
+// no-break space (U+00A0) instead of a space ("##\u00a0Status", as some
+// editors type it), with its marks.
+func noBreakHeading(line string) (marks string, ok bool) {
+	s := strings.TrimLeft(line, " ")
+	if len(line)-len(s) > 3 {
+		return "", false // indented code
+	}
+	n := atxLevel(s)
+	if n == 0 || !strings.HasPrefix(s[n:], noBreakSpace) {
+		return "", false
+	}
+	return s[:n], true
 }
 
 // Heading is an ATX or setext heading.

@@ -2,6 +2,7 @@ package adr
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -134,5 +135,39 @@ func TestApplyEdits(t *testing.T) {
 	// An insertion at a point.
 	if got := string(x.Apply(Edit{Start: 0, End: 0, New: "# T\r\n"})); !strings.HasPrefix(got, "# T\r\nStatus") {
 		t.Errorf("insert = %q", got)
+	}
+}
+
+// TestNoBreakSpaceAfterMarks: "##\u00a0Status" is a heading to git-adr
+// (its author meant one, though CommonMark renders it as text), and
+// noBreakHeading finds it so that check can ask for a plain space.
+func TestNoBreakSpaceAfterMarks(t *testing.T) {
+	x := NewText([]byte("# T\n\n##\u00a0Status\n\nApproved\n\n###\u00a0\u00a0Context ###\n\n#\u00a0\n\n#hashtag\n\n##\u2003Not\n"))
+	hs := x.Headings()
+	var got []string
+	for _, h := range hs {
+		got = append(got, fmt.Sprintf("%d:%d:%s", h.Line, h.Level, h.Text))
+	}
+	if want := "0:1:T 2:2:Status 6:3:Context 8:1:"; strings.Join(got, " ") != want {
+		t.Errorf("Headings() = %q, want %q", strings.Join(got, " "), want)
+	}
+	for _, c := range []struct {
+		line, marks string
+		ok          bool
+	}{
+		{"##\u00a0Status", "##", true},
+		{"   #\u00a0Title", "#", true},
+		{"###\u00a0\u00a0Context ###", "###", true},
+		{"## Status", "", false},
+		{"## \u00a0Status", "", false},
+		{"##Status", "", false},
+		{"    ##\u00a0Code", "", false},
+		{"#######\u00a0Seven", "", false},
+		{"Text ##\u00a0x", "", false},
+	} {
+		marks, ok := noBreakHeading(c.line)
+		if marks != c.marks || ok != c.ok {
+			t.Errorf("noBreakHeading(%q) = %q, %v; want %q, %v", c.line, marks, ok, c.marks, c.ok)
+		}
 	}
 }
