@@ -33,6 +33,8 @@ var metaKeys = map[string]metaKey{
 	"date": keyDate, "datum": keyDate, "fecha": keyDate, "data": keyDate, "日期": keyDate, "日付": keyDate,
 	"날짜": keyDate, "дата": keyDate, "created": keyDate, "decision date": keyDate, "last updated": keyIgnored,
 	"initial date": keyDate, "date created": keyDate, "creation date": keyDate, "created on": keyDate,
+	"date of submission": keyDate, "submission date": keyDate, "date submitted": keyDate, "date of decision": keyDate,
+	"date decided": keyDate, "decided on": keyDate,
 	"updated": keyIgnored, "date updated": keyIgnored, "last modified": keyIgnored,
 	"domain": keyDomain, "domains": keyDomain, "tags": keyDomain, "tag": keyDomain, "category": keyDomain,
 	"categories": keyDomain, "area": keyDomain, "component": keyDomain, "components": keyDomain,
@@ -122,6 +124,71 @@ func normalizeDate(raw string) string {
 		}
 	}
 	return s
+}
+
+// recordDate reads the value of a date field: its date as YYYY-MM-DD, a
+// value that is no date as written, and nothing for a template's
+// placeholder ("[YYYY-MM-DD when the decision was last updated]",
+// "{date}"), which states no date.
+func recordDate(val string) string {
+	v := strings.TrimSpace(htmlComment.ReplaceAllString(val, ""))
+	if isDatePlaceholder(v) {
+		return ""
+	}
+	return normalizeDate(v)
+}
+
+var htmlComment = lazyre.New(`<!--.*?(?:-->|$)`)
+
+// isDatePlaceholder reports a date a template left to fill in: a format
+// ("YYYY-MM-DD", "DD/MM/YYYY") or template brackets around words
+// ("{date}", "<date>").
+func isDatePlaceholder(v string) bool {
+	l := strings.ToLower(v)
+	if strings.Contains(l, "yyyy") || strings.Contains(l, "dd/mm") || strings.Contains(l, "mm/dd") || strings.Contains(l, "dd-mm") || strings.Contains(l, "dd.mm") {
+		return true
+	}
+	if len(v) < 2 || strings.ContainsAny(v, "0123456789") {
+		return false
+	}
+	switch v[0] {
+	case '{':
+		return v[len(v)-1] == '}'
+	case '[':
+		return v[len(v)-1] == ']'
+	case '<':
+		return v[len(v)-1] == '>'
+	}
+	return false
+}
+
+// colonlessDate reads a date field written without its colon ("- Date
+// 2023-09-26", "**Date** 2023-09-28"): a date key, then a date in digits
+// and nothing else.
+func colonlessDate(line string) (string, bool) {
+	i := strings.IndexAny(line, "0123456789")
+	if i <= 0 || line[i-1] != ' ' && line[i-1] != '\t' {
+		return "", false
+	}
+	key := strings.TrimSpace(line[:i])
+	for _, b := range []string{"- ", "* ", "+ "} {
+		key = strings.TrimPrefix(key, b)
+	}
+	if key = strings.Trim(key, "*_` "); key == "" {
+		return "", false
+	}
+	if m, _, _ := metaKeyOf(key); m != keyDate {
+		return "", false
+	}
+	loc := dateInText.FindStringIndex(line[i:])
+	if loc == nil || loc[0] != 0 {
+		return "", false
+	}
+	if rest := strings.Trim(strings.TrimSpace(htmlComment.ReplaceAllString(line[i+loc[1]:], "")), "*_`"); rest != "" {
+		return "", false
+	}
+	d := normalizeDate(line[i : i+loc[1]])
+	return d, isISODate(d)
 }
 
 // isISODate reports whether s is four digits, '-', two digits, '-', two

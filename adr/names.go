@@ -43,7 +43,9 @@ var leads = []string{"adr", "rfc", "dr", "decision"}
 // parseFileName splits a record file name: an optional lead word and
 // separator, 1 to 9 digits, then the end or a separator run and the slug,
 // then the extension. Eight-digit date prefixes (log4brains' YYYYMMDD-slug)
-// are not numbers: those records are identified by their slug. Record
+// are not numbers: those records are identified by their slug. A date
+// followed by a number ("2022-03-28_017-udp-networking.md") is a
+// numbered name whose lead is the date. Record
 // loading parses every file name, so this is written out by hand rather
 // than as a regular expression.
 func parseFileName(name string) fileName {
@@ -82,6 +84,13 @@ func parseFileName(name string) fileName {
 			return fileName{}, false
 		}
 		return fileName{Lead: lead, Digits: digits, Number: n, Numbered: true, Suffix: suffix, Sep: after[:sepEnd], Slug: after[sepEnd:], Ext: ext, Stem: stem}, true
+	}
+	if lead := datedLead(stem); lead != "" {
+		// "2022-03-28_017-udp-networking.md": the date leads the number.
+		if got, ok := try(lead); ok && !isDatePrefix(got.Digits) {
+			return got
+		}
+		return fn
 	}
 	var got fileName
 	ok := false
@@ -135,6 +144,60 @@ func projectLead(stem string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// datedLead is the date and separator a numbered name starts with
+// ("2022-03-28_" of "2022-03-28_017-udp-networking", "20220328-" of
+// "20220328-017-x"), or "". After "_" any number follows; after "-" only a
+// zero-padded one, so that "2023-01-05-100-percent-coverage" stays a
+// dated slug.
+func datedLead(stem string) string {
+	n := 0
+	switch {
+	case dashedDate(stem):
+		n = 11
+	case len(stem) > 9 && isDatePrefix(stem[:8]) && (stem[8] == '-' || stem[8] == '_'):
+		n = 9
+	default:
+		return ""
+	}
+	rest := stem[n:]
+	d := 0
+	for d < len(rest) && rest[d] >= '0' && rest[d] <= '9' {
+		d++
+	}
+	if d == 0 || stem[n-1] != '_' && (rest[0] != '0' || d < 2) {
+		return ""
+	}
+	return stem[:n]
+}
+
+// leadOn is the lead a record written on date (YYYY-MM-DD) takes in a
+// log whose lead is lead: a log whose names start with their date
+// ("2022-03-28_017-x.md") writes the new record's date there, in the
+// log's form ("2026-12-01_", "20261201-"); any other lead is the lead.
+func leadOn(lead, date string) string {
+	if lead == "" || datedLead(lead+"00") != lead || !isISODate(date) {
+		return lead
+	}
+	if len(lead) == 9 {
+		return date[:4] + date[5:7] + date[8:10] + lead[8:]
+	}
+	return date + lead[10:]
+}
+
+// nameDate is the date a record's name starts with, as YYYY-MM-DD
+// ("2022-02-03-integration-testing", "20201016-use-slugs",
+// "2022-03-28_017-udp-networking"), or "". A month alone ("2026-01-plan")
+// is no date.
+func nameDate(stem string) string {
+	switch {
+	case dashedDate(stem):
+		return stem[:10]
+	case len(stem) > 9 && isDatePrefix(stem[:8]) && (stem[8] == '-' || stem[8] == '_'):
+		return stem[:4] + "-" + stem[4:6] + "-" + stem[6:8]
+	}
+	return ""
 }
 
 // partialDate reports a stem that starts with a year and a month but no

@@ -83,6 +83,16 @@ func TestParseFileName(t *testing.T) {
 		{"use-markdown.md", fileName{Slug: "use-markdown", Ext: ".md", Stem: "use-markdown"}},
 		{"notes.txt", fileName{Slug: "notes.txt", Stem: "notes.txt"}},
 		{"1234567890-too-long.md", fileName{Slug: "1234567890-too-long", Ext: ".md", Stem: "1234567890-too-long"}},
+		// A date, then the record's number: the date leads the number.
+		{"2022-03-28_017-udp-networking.md", fileName{Lead: "2022-03-28_", Digits: "017", Number: 17, Numbered: true, Sep: "-", Slug: "udp-networking", Ext: ".md", Stem: "2022-03-28_017-udp-networking"}},
+		{"2023-10-16_028_offline_adr.md", fileName{Lead: "2023-10-16_", Digits: "028", Number: 28, Numbered: true, Sep: "_", Slug: "offline_adr", Ext: ".md", Stem: "2023-10-16_028_offline_adr"}},
+		{"2021-06-05-001-record.md", fileName{Lead: "2021-06-05-", Digits: "001", Number: 1, Numbered: true, Sep: "-", Slug: "record", Ext: ".md", Stem: "2021-06-05-001-record"}},
+		{"20220328_017.md", fileName{Lead: "20220328_", Digits: "017", Number: 17, Numbered: true, Ext: ".md", Stem: "20220328_017"}},
+		{"2027-01-04_100-faster.md", fileName{Lead: "2027-01-04_", Digits: "100", Number: 100, Numbered: true, Sep: "-", Slug: "faster", Ext: ".md", Stem: "2027-01-04_100-faster"}},
+		// After a dash, only a padded number is one: "100-percent" is words.
+		{"2023-01-05-100-percent-coverage.md", fileName{Slug: "2023-01-05-100-percent-coverage", Ext: ".md", Stem: "2023-01-05-100-percent-coverage"}},
+		{"2023-01-05-2fa-for-admins.md", fileName{Slug: "2023-01-05-2fa-for-admins", Ext: ".md", Stem: "2023-01-05-2fa-for-admins"}},
+		{"20230926-use-keycloak.md", fileName{Slug: "20230926-use-keycloak", Ext: ".md", Stem: "20230926-use-keycloak"}},
 	}
 	for _, tt := range tests {
 		if got := parseFileName(tt.name); got != tt.want {
@@ -235,23 +245,33 @@ var (
 	numberedNameSpec = regexp.MustCompile(`^(?i:(adr|rfc|dr|decision)([-_ ]?))?(\d{1,9})([a-z])?(?:([-_ .]+)(.*?))?(\.(?i:md|markdown|mdx))$`)
 	projectNameSpec  = regexp.MustCompile(`^((?:[A-Za-z]{1,24}[-_]){2,4})(\d{1,9})([a-z])?(?:([-_ .]+)(.*?))?(\.(?i:md|markdown|mdx))$`)
 	leadWordSpec     = regexp.MustCompile(`(?i)(?:^|[-_])(?:adr|rfc|dr|decision)[-_]`)
+	// A date, then the number: after "_" any number, after "-" a padded
+	// one ("2023-01-05-100-percent" is a dated slug).
+	datedNameSpec = regexp.MustCompile(`^((\d{4})-?(\d\d)-?(\d\d)([-_]))(\d{1,9})([a-z])?(?:([-_ .]+)(.*?))?(\.(?i:md|markdown|mdx))$`)
 )
 
 func parseFileNameSpec(name string) (lead, digits, suffix, sep, slug string, ok bool) {
+	stem := strings.TrimSuffix(name, recordExt(name))
+	if d := datedNameSpec.FindStringSubmatch(name); d != nil && (len(d[1]) == 11 && d[1][4] == '-' && d[1][7] == '-' || len(d[1]) == 9) && isDate(d[2], d[3], d[4]) {
+		if (d[5] == "_" || d[6][0] == '0' && len(d[6]) >= 2) && !isDatePrefix(d[6]) {
+			return d[1], d[6], d[7], d[8], d[9], true
+		}
+		return "", "", "", "", "", false
+	}
 	var m []string
 	if n := numberedNameSpec.FindStringSubmatch(name); n != nil {
 		m = []string{n[1] + n[2], n[3], n[4], n[5], n[6]}
 	} else if p := projectNameSpec.FindStringSubmatch(name); p != nil && leadWordSpec.MatchString(p[1]) {
 		m = []string{p[1], p[2], p[3], p[4], p[5]}
 	}
-	if m == nil || isDatePrefix(m[1]) || dashedDate(strings.TrimSuffix(name, recordExt(name))) || m[2] != "" && m[0] == "" && len(m[1]) < 3 {
+	if m == nil || isDatePrefix(m[1]) || dashedDate(stem) || partialDate(stem) || m[2] != "" && m[0] == "" && len(m[1]) < 3 {
 		return "", "", "", "", "", false
 	}
 	return m[0], m[1], m[2], m[3], m[4], true
 }
 
 func FuzzParseFileNameAgreesWithSpec(f *testing.F) {
-	for _, s := range []string{"2021-03-04-use-x.md", "0001-x.md", "adr-017-x.md", "ADR-48.md", "20200926-x.md", "adr--5.md", "dr5_x.MD", "decision-0001.markdown", "1a-x.md", "0001.x.y.md", "1234567890-x.md", "adr.md", "0001-.mdx", "ODH-ADR-0003-use-x.md", "ODH-ADR-Operator-0007-auth.md", "ODH-ADR-ART-001.md", "ADR-MS-12-x.md", "my-notes-0001-x.md", "a-b-c-d-e-1-x.md"} {
+	for _, s := range []string{"2021-03-04-use-x.md", "0001-x.md", "adr-017-x.md", "ADR-48.md", "20200926-x.md", "adr--5.md", "dr5_x.MD", "decision-0001.markdown", "1a-x.md", "0001.x.y.md", "1234567890-x.md", "adr.md", "0001-.mdx", "ODH-ADR-0003-use-x.md", "ODH-ADR-Operator-0007-auth.md", "ODH-ADR-ART-001.md", "ADR-MS-12-x.md", "my-notes-0001-x.md", "a-b-c-d-e-1-x.md", "2022-03-28_017-udp.md", "2021-06-05-001-x.md", "2023-01-05-100-percent.md", "20220328_17a.md", "2026-01-plan.md", "2022-03-28_20220101-x.md"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {

@@ -238,7 +238,9 @@ func (root *Root) FileName(number int, title, date string) string {
 		if sep == "" {
 			sep = "-"
 		}
-		name = root.Lead + padNumber(number, root.Digits) + sep + slug
+		// A lead that is a date ("2022-03-28_", as in
+		// "2022-03-28_017-udp.md") is the new record's date.
+		name = leadOn(root.Lead, date) + padNumber(number, root.Digits) + sep + slug
 	}
 	if root.Folders {
 		// One folder per record: "2023-01-05-some-slug/README.md".

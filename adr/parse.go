@@ -2,10 +2,7 @@ package adr
 
 import (
 	"bytes"
-	"fmt"
-	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/internal/lazyre"
@@ -50,6 +47,7 @@ func (p *parser) run() {
 		p.rec.Problems = append(p.rec.Problems, "not valid UTF-8")
 	}
 	p.headings = t.Headings()
+	p.noBreakHeadings()
 	p.frontMatter()
 	p.findTitle()
 	p.preambleMeta()
@@ -185,7 +183,7 @@ func (p *parser) frontMatter() {
 			p.setStatus(e.Value, Field{Kind: FieldFrontMatter, Line: e.Line, Start: e.Start, End: e.End}, e.Line)
 		case key == keyDate:
 			if p.rec.Date == "" {
-				p.rec.Date = normalizeDate(e.Value)
+				p.rec.Date = recordDate(e.Value)
 			}
 		case key == keyDomain:
 			items := e.Items
@@ -282,253 +280,6 @@ func unquote(s string) string {
 	return s
 }
 
-var (
-	titleADR = lazyre.New(`^\[?(?i:architecture\s+decision\s+record|adr|rfc|decision)\s*[-#]?\s*(\d+)?\s*(?:[:.)\]–—-]+\s*)?`)
-	titleNum = lazyre.New(`^\[?(\d+)[a-z]?\]?\s*[.:)–—-]+\s*`)
-	// titleDR: "DR000: Title", "DDR-12 Title" (decision records, design
-	// decision records); a number is required, so "Dr. Who" stays whole.
-	titleDR = lazyre.New(`^\[?(?i:d?dr)\s*[-#_]?\s*(\d+)\s*(?:[:.)\]–—-]+\s*)?`)
-)
-
-func (p *parser) findTitle() {
-	p.title = -1
-	for i, h := range p.headings {
-		if p.titleAt > 0 {
-			if h.Line == p.titleAt-1 {
-				p.title = i
-				break
-			}
-			continue
-		}
-		if h.Level == 1 {
-			p.title = i
-			break
-		}
-	}
-	if p.title < 0 && p.rec.RawTitle == "" && len(p.headings) > 0 && p.headings[0].Level <= 2 && p.leadsRecord(p.headings[0]) {
-		// Some records start at H2; take the first heading if it precedes
-		// every other text.
-		p.title = 0
-	}
-	if p.title >= 0 {
-		h := p.headings[p.title]
-		if _, num := cleanTitle(h.Text); p.titleAt == 0 && h.Level == 1 && num < 0 && sectionTitles[headingKey(h.Text)] {
-			// "# Context and Problem Statement" first: a record whose
-			// title heading is missing (MADR's template starts with the
-			// section). The heading still ends the preamble, and the
-			// title comes from the file name ("no title heading", below).
-		} else {
-			p.rec.RawTitle = h.Text
-		}
-	}
-	if p.title < 0 && p.rec.RawTitle == "" {
-		// "#25. Automatic code merging": a title heading missing the
-		// space after its "#" is no heading in Markdown, but it is the
-		// record's title, when it is the first text of the file.
-		if n, text, ok := p.unspacedTitle(); ok {
-			p.rec.RawTitle = text
-			p.rec.Problems = append(p.rec.Problems, fmt.Sprintf(ProblemUnspacedTitle, n))
-		}
-	}
-	raw := p.rec.RawTitle
-	title, num := cleanTitle(raw)
-	if num < 0 {
-		// "# 29 Use Kafka": a number without a separator. Whether it is
-		// the record's number or part of the title ("# 3 ways to cache")
-		// depends on the file name; see Record.settleTitle.
-		if n, rest, ok := bareTitleNumber(title); ok {
-			p.rec.bareTitle = title
-			title, num = rest, n
-		}
-	}
-	p.rec.Title, p.rec.TitleNumber = title, num
-	if p.rec.RawTitle == "" {
-		p.rec.Problems = append(p.rec.Problems, "no title heading")
-	}
-}
-
-// sectionTitles are the heading keys of the usual sections of a record
-// (canonicalAnchors, in every language they are known in), which never
-// title one.
-var sectionTitles = func() map[string]bool {
-	m := map[string]bool{"decision drivers": true, "pros and cons of the options": true, "more information": true}
-	for k := range canonicalAnchors {
-		m[k] = true
-	}
-	return m
-}()
-
-// ProblemUnspacedTitle is the problem of a record whose title is written
-// "#Title", on the line it names.
-const ProblemUnspacedTitle = "the title on line %d is not a heading: it has no space after \"#\""
-
-// unspacedTitle is the first text line of the record when it is written
-// as a heading without the space after its "#" ("#25. Title", "##Title"),
-// its line number and its text.
-func (p *parser) unspacedTitle() (int, string, bool) {
-	for i := range p.t.Lines {
-		switch p.t.Lines[i].Kind {
-		case LineBlank, LineFrontMatter:
-			continue
-		case LineText:
-			if _, text, ok := unspacedHeading(p.t.LineText(i)); ok {
-				return i + 1, text, true
-			}
-			return 0, "", false
-		}
-		return 0, "", false
-	}
-	return 0, "", false
-}
-
-// unspacedHeading splits a line written as an H1 or H2 heading without
-// the space after its "#" ("#25. Title") into its marks and its text.
-func unspacedHeading(line string) (marks, text string, ok bool) {
-	line = strings.TrimRight(line, " \t")
-	n := len(line) - len(strings.TrimLeft(line, "#"))
-	if n == 0 || n > 2 || n == len(line) || line[n] == '!' {
-		return "", "", false
-	}
-	return line[:n], strings.TrimSpace(line[n:]), true
-}
-
-// leadsRecord reports whether h can be an H2 title: no text comes before
-// it and it is not a usual section ("## Status", "## Context").
-func (p *parser) leadsRecord(h Heading) bool {
-	for i := 0; i < h.Line; i++ {
-		if p.t.Lines[i].Kind == LineText {
-			return false
-		}
-	}
-	key := headingKey(h.Text)
-	return !statusHeadings[key] && canonicalAnchors[key] == "" && !linkSections[key]
-}
-
-// cleanTitle strips "5. ", "ADR 035: ", "ADR-7 - " or "Architecture Decision
-// Record: " from a heading and returns the number it named (-1 when none).
-func cleanTitle(raw string) (string, int) {
-	s := unwrapEmphasis(strings.TrimSpace(raw))
-	if n := statusMarker(s); n > 0 && strings.TrimSpace(s[n:]) != "" {
-		s = strings.TrimSpace(s[n:])
-	}
-	num := -1
-	if m := titleNum.FindStringSubmatchIndex(s); m != nil && m[1] < len(s) {
-		num, _ = strconv.Atoi(s[m[2]:m[3]])
-		return strings.TrimSpace(s[m[1]:]), num
-	}
-	if m := titleADR.FindStringSubmatchIndex(s); m != nil && m[1] < len(s) && m[1] > 0 {
-		rest := s[m[1]:]
-		// "ADR Review Process" is a title, not a prefix: require a number
-		// or a separator. A dash that joins a word ("ADR-tools",
-		// "Decision-making") is no separator.
-		pre := s[:m[1]]
-		sep := strings.ContainsAny(pre, ":-–—.") && (strings.ContainsRune(pre, ':') || strings.TrimRight(pre, " \t") != pre)
-		if m[2] >= 0 || sep {
-			if m[2] >= 0 {
-				num, _ = strconv.Atoi(s[m[2]:m[3]])
-			}
-			return strings.TrimSpace(rest), num
-		}
-	}
-	if m := titleDR.FindStringSubmatchIndex(s); m != nil && m[1] < len(s) && (!isAlnumByte(s[m[1]-1]) || !isAlnumByte(s[m[1]])) {
-		num, _ = strconv.Atoi(s[m[2]:m[3]])
-		return strings.TrimSpace(s[m[1]:]), num
-	}
-	return s, num
-}
-
-// markerWords start a bracketed status written before a title: "#
-// [Superseded by [ADR-0019](0019-thanos.md)] Push metrics via InfluxDB".
-var markerWords = []string{"superseded", "deprecated", "rejected", "obsolete", "replaced", "retired", "accepted", "proposed", "draft"}
-
-// statusMarker is the length of a bracketed status at the start of s
-// ("[Superseded by [ADR-0019](0019-thanos.md)] ", brackets balanced, with
-// the spaces after it), or 0. The status itself is read from the
-// record's status; the marker is no part of the title.
-func statusMarker(s string) int {
-	if !strings.HasPrefix(s, "[") {
-		return 0
-	}
-	word := false
-	for _, w := range markerWords {
-		if len(s) > len(w) && strings.EqualFold(s[1:1+len(w)], w) && (len(s) == 1+len(w) || !isAlnumByte(s[1+len(w)])) {
-			word = true
-			break
-		}
-	}
-	if !word {
-		return 0
-	}
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '[':
-			depth++
-		case ']':
-			depth--
-			if depth == 0 {
-				j := i + 1
-				if j < len(s) && s[j] == '(' {
-					return 0 // a link whose text is a status word: "[Deprecated](x.md) logging"
-				}
-				for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-					j++
-				}
-				return j
-			}
-		}
-	}
-	return 0
-}
-
-// unwrapEmphasis drops strong emphasis around the whole of s ("**ADR-1:
-// Title**" in a heading): it is no part of the title.
-func unwrapEmphasis(s string) string {
-	for _, em := range []string{"**", "__"} {
-		if len(s) > 2*len(em) && strings.HasPrefix(s, em) && strings.HasSuffix(s, em) && !strings.Contains(s[len(em):len(s)-len(em)], em) {
-			s = strings.TrimSpace(s[len(em) : len(s)-len(em)])
-		}
-	}
-	return s
-}
-
-// bareTitleNumber splits "29 Use Kafka" into 29 and "Use Kafka": at most
-// 9 digits, spaces, then a letter.
-func bareTitleNumber(s string) (int, string, bool) {
-	d := 0
-	for d < len(s) && d < 10 && s[d] >= '0' && s[d] <= '9' {
-		d++
-	}
-	if d == 0 || d > 9 || d == len(s) || s[d] != ' ' && s[d] != '\t' {
-		return 0, "", false
-	}
-	rest := strings.TrimLeft(s[d:], " \t")
-	if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLetter(r) {
-		return 0, "", false
-	}
-	n, err := strconv.Atoi(s[:d])
-	return n, rest, err == nil
-}
-
-// settleTitle decides what a bare number in the title is, now that the
-// file name is known: the record's number, unless the record is not
-// numbered or its slug starts with that number too ("0007-3-ways-to-cache.md"
-// titled "# 3 ways to cache"). A record without a title is named after its
-// slug.
-func (r *Record) settleTitle(fn fileName) {
-	if r.bareTitle != "" {
-		digits := strconv.Itoa(r.TitleNumber)
-		inSlug := strings.HasPrefix(fn.Slug, digits) && (len(fn.Slug) == len(digits) || fn.Slug[len(digits)] < '0' || fn.Slug[len(digits)] > '9')
-		if !fn.Numbered || inSlug {
-			r.Title, r.TitleNumber = r.bareTitle, -1
-		}
-		r.bareTitle = ""
-	}
-	if r.Title == "" {
-		r.Title = humanize(fn.Slug)
-	}
-}
-
 // preambleEnd returns the line index where the preamble (the lines after
 // the title that hold metadata) ends: the next heading.
 func (p *parser) preambleRange() (from, to int) {
@@ -569,6 +320,12 @@ func (p *parser) metaLines(from, to int, section string, record bool) {
 			continue
 		}
 		if _, _, _, ok := splitMetaLine(s); !ok {
+			if record && p.rec.Date == "" {
+				if d, ok := colonlessDate(s); ok {
+					p.rec.Date = d // "- Date 2023-09-26"
+					continue
+				}
+			}
 			if label, targets, ok := parseRelationLine(s, noCustom); ok {
 				for _, tg := range targets {
 					p.addRelationIn(ParseRelationType(label), label, tg, i, section)
@@ -637,7 +394,7 @@ func (p *parser) metaValue(key, val string, f Field, section string, record bool
 			p.setStatus(val, f, i)
 		}
 	case m == keyDate && record && p.rec.Date == "":
-		p.rec.Date = normalizeDate(val)
+		p.rec.Date = recordDate(val)
 	case m == keyDomain && record:
 		p.addDomains(splitList(val))
 	case m == keyIter && record && p.rec.Iteration == "":
