@@ -253,3 +253,39 @@ func TestCheckAllKindsOverridesConfig(t *testing.T) {
 		t.Errorf("AllKinds: %+v", rep)
 	}
 }
+
+// TestCheckLinksInHTMLComments: a link inside an HTML comment (a template's
+// example, "<!-- example: Refined by [xxx](yyyymmdd-xxx.md) -->") is no
+// link, whether the comment is a block, closes on the line it opens, or
+// opens in the middle of a text line and closes lines later; a link
+// outside the comment, on the same line, still counts.
+func TestCheckLinksInHTMLComments(t *testing.T) {
+	l := chkLoad(t, map[string]string{
+		"doc/adr/0001-a.md": chkRecord(1, "A", "Accepted <!-- or: superseded by [xxx](0009-gone.md) -->",
+			"## Links <!-- optional -->",
+			"- [Link type](link to adr) <!-- example: Refined by [xxx](yyyymmdd-xxx.md) -->",
+			"- [B](0002-b.md) <!-- one --> and [kept](0003-missing.md) <!-- [two](0004-missing.md) -->",
+			"Opened here <!-- a note that runs on,\n[over](0005-missing.md) lines --> then [after](0006-missing.md)",
+			"<!--\n[block](0007-missing.md)\n-->",
+			"`<!--` is code, so [this](0008-missing.md) counts",
+			"An opener <!-- never closed is text: [so](0010-missing.md) counts",
+		),
+		"doc/adr/0002-b.md": chkRecord(2, "B", "Accepted"),
+	})
+	var got []string
+	for _, f := range chkKinds(l.Check(CheckOptions{}), KindBrokenReference) {
+		got = append(got, fmt.Sprintf("%d %s", f.Line, f.Message))
+	}
+	want := []string{
+		`13 link to "0003-missing.md": doc/adr/0003-missing.md does not exist`,
+		`16 link to "0006-missing.md": doc/adr/0006-missing.md does not exist`,
+		`22 link to "0008-missing.md": doc/adr/0008-missing.md does not exist`,
+		`24 link to "0010-missing.md": doc/adr/0010-missing.md does not exist`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("broken references:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s := l.Records[0].Status; s != "accepted" {
+		t.Errorf("status %q, want accepted (a relation in a comment is none)", s)
+	}
+}

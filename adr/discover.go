@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -73,12 +73,16 @@ var skipDirs = map[string]bool{
 	"node_modules": true, "vendor": true, "target": true, "build": true, "dist": true, "out": true,
 	"third_party": true, "third-party": true, "testdata": true, "fixtures": true, "__pycache__": true,
 	"venv": true, ".venv": true, "bower_components": true, "Pods": true, "coverage": true,
+	// Docusaurus keeps a frozen copy of docs/ per release there: a log
+	// found in it would be the log again, once per version.
+	"versioned_docs": true,
 }
 
 // Discover finds the ADR roots of a repository. Precedence: --root flags;
 // .adr.toml roots; adr-tools .adr-dir (walking up from Cwd as adr-tools
 // does) and log4brains' .log4brains.yml; otherwise conventional directories
-// plus a bounded scan for folders of numbered records with ADR structure.
+// plus a bounded scan for folders of records that are ADRs by structure or
+// by name.
 // notes say what was found and how.
 func Discover(fsys fs.FS, cfg *Config, opt DiscoverOptions) (roots []*Root, notes []string, err error) {
 	if cfg == nil {
@@ -289,13 +293,21 @@ func detect(fsys fs.FS) []string {
 			continue
 		}
 		visited += len(entries)
+		// A repository nested in the work tree (a clone, a submodule's
+		// checkout) is another repository, with logs of its own: a
+		// commit of this one holds none of its files.
+		if it.dir != "" && slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ".git" }) {
+			continue
+		}
 		// Inside a log already found, one record makes a component's
 		// folder a root of its own.
 		inLog := false
 		for _, f := range found {
 			inLog = inLog || f != "" && strings.HasPrefix(it.dir, f+"/") && !notALog(path.Base(it.dir))
 		}
-		if qualifies(fsys, it.dir, entries, inLog) {
+		// A well-known folder is the log whatever it holds (below): its
+		// records need not be read to say so.
+		if wellKnown(fsys, it.dir) || qualifies(fsys, it.dir, entries, inLog) {
 			found = append(found, it.dir)
 		}
 		files = append(files, logFilesIn(fsys, it.dir, entries)...)
@@ -363,6 +375,17 @@ func detect(fsys fs.FS) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// wellKnown reports one of the ADR directories that are roots by name
+// alone ("doc/adr", or "docs/ADR" when no other case of it exists).
+func wellKnown(fsys fs.FS, dir string) bool {
+	for _, c := range ConventionalDirs[:wellKnownDirs] {
+		if strings.EqualFold(c, dir) && foldPath(fsys, c) == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // mirrorName reports a folder name that is a language tag (an ISO 639-1
@@ -445,72 +468,4 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// recordNames returns up to limit names in dir (relative to it) that are
-// numbered or dated records by their name: files, or folders with a
-// README.md (one folder per record). At the repository root, names must
-// say "adr".
-func recordNames(fsys fs.FS, dir string, entries []fs.DirEntry, limit int) []string {
-	var names []string
-	for _, e := range entries {
-		if len(names) == limit {
-			break
-		}
-		n := e.Name()
-		// Special files (a FIFO would block the read) and names an fs.FS
-		// cannot open are never records.
-		if !utf8.ValidString(n) || strings.HasPrefix(n, ".") {
-			continue
-		}
-		var fn fileName
-		switch {
-		case e.IsDir():
-			var ok bool
-			if fn, ok = folderRecordName(n); !ok {
-				continue
-			}
-			f := recordFolderFile(fsys, path.Join(dirOrDot(dir), n))
-			if f == "" {
-				continue
-			}
-			n += "/" + f
-		case e.Type().IsRegular() && isRecordFileName(n):
-			if fn = parseFileName(n); !fn.Numbered && !isDateSlug(fn.Stem) {
-				continue
-			}
-		default:
-			continue
-		}
-		if dir == "" && !leadSaysADR(fn.Lead) {
-			continue
-		}
-		names = append(names, n)
-	}
-	return names
-}
-
-// qualifies reports whether a folder looks like an ADR root: at least two
-// numbered or date-slug record files (one inside a log already found), most of the first few of which parse
-// with ADR structure. At the repository root, names must say "adr".
-func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry, inLog bool) bool {
-	names := recordNames(fsys, dir, entries, 4)
-	if len(names) < 2 && !(inLog && len(names) == 1) {
-		return false
-	}
-	checked, ok := 0, 0
-	for _, n := range names {
-		if checked == 4 {
-			break
-		}
-		data, err := fs.ReadFile(fsys, path.Join(dirOrDot(dir), n))
-		if err != nil {
-			continue
-		}
-		checked++
-		if looksLikeADR(Parse(data)) {
-			ok++
-		}
-	}
-	return checked > 0 && ok*2 > checked
 }

@@ -362,3 +362,132 @@ func TestLoadSectionedContainer(t *testing.T) {
 		t.Errorf("style %q", r.Style)
 	}
 }
+
+// bare is a numbered document with no ADR structure: a title and prose.
+func bare(title string) *fstest.MapFile {
+	return file(lines("# "+title, "", "Some prose about "+title+"."))
+}
+
+// numbered adds n records named dir/NNNN-rN.md; the first plain of them
+// (the oldest) have no ADR structure.
+func numbered(fsys fstest.MapFS, dir string, n, plain int) {
+	for i := 1; i <= n; i++ {
+		name := dir + "/" + padNumber(i, 4) + "-r" + itoa(i) + ".md"
+		if i <= plain {
+			fsys[name] = bare("R" + itoa(i))
+		} else {
+			fsys[name] = nygard(i, "R"+itoa(i), "Accepted")
+		}
+	}
+}
+
+func TestDetectJudgesASample(t *testing.T) {
+	tests := []struct {
+		name     string
+		n, plain int
+		want     bool
+	}{
+		// The oldest records predate the log's template (SAP/cloud-sdk-js:
+		// 33 records, the 8 oldest without a status).
+		{"the oldest eight of 33 without structure", 33, 8, true},
+		{"the oldest half of 12 without structure", 12, 6, true},
+		{"the oldest four of 6 without structure", 6, 4, false},
+		{"every one with structure", 3, 0, true},
+		{"two of three without structure", 3, 2, false},
+		// Folders of numbered documents that are no log stay unfound.
+		{"no record with structure", 40, 40, false},
+		{"only the newest with structure", 20, 19, false},
+		{"the newest quarter with structure", 20, 15, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := fstest.MapFS{"README.md": file("# Project\n")}
+			numbered(fsys, "kb/adr", tt.n, tt.plain)
+			got := detect(fsys)
+			if found := contains(got, "kb/adr"); found != tt.want {
+				t.Errorf("detect = %q; kb/adr found %v, want %v", got, found, tt.want)
+			}
+		})
+	}
+}
+
+// TestDetectOneRecordLogs: a folder with a single record is a log when its
+// place says so: a conventional ADR folder nested in a project
+// ("repo/domains/reuse/docs/adr", as beside "crud/docs/adr"), or a
+// folder whose name says ADR inside a log ("proposed-adrs/" beside the
+// records), where its records may be plain slugs. The same record in a
+// folder that says nothing, or a record without ADR structure, is no log.
+func TestDetectOneRecordLogs(t *testing.T) {
+	fsys := fstest.MapFS{
+		"repo/domains/crud/docs/adr/0001-a.md":                file(lines("# 1) A", "", "## Status", "", "accepted", "", "## Context", "", "C.")),
+		"repo/domains/crud/docs/adr/0002-b.md":                file(lines("# 2) B", "", "## Status", "", "accepted")),
+		"repo/domains/reuse/docs/adr/0001_graphql.md":         file(lines("# 1) GraphQL", "", "## Status", "", "accepted", "", "## Context", "", "C.")),
+		"repo/domains/reuse/docs/adr/index.md":                file("# ADRs\n"),
+		"repo/domains/other/docs/Decisions/0001-x.md":         nygard(1, "X", "Accepted"),
+		"repo/domains/prose/docs/adr/0001-notes.md":           bare("Notes"),
+		"tools/lint/0001-rule.md":                             nygard(1, "Rule", "Accepted"),
+		"web/docs/architecture/001-a.md":                      nygard(1, "A", "Accepted"),
+		"web/docs/architecture/002-b.md":                      nygard(2, "B", "Accepted"),
+		"web/docs/architecture/proposed-adrs/rendering.md":    file(lines("# Rendering", "", "## Status: Proposed", "", "## Context", "", "C.")),
+		"web/docs/architecture/3rd-party-review/000-intro.md": bare("Intro"),
+		"web/docs/architecture/notes/rendering.md":            file(lines("# Notes", "", "## Status: Proposed")),
+		"web/docs/architecture/adr-ideas/draft.md":            bare("Draft"),
+		"guides/proposed-adrs/idea.md":                        file(lines("# Idea", "", "## Status: Proposed")),
+	}
+	got := strings.Join(detect(fsys), " ")
+	want := "repo/domains/crud/docs/adr repo/domains/other/docs/Decisions repo/domains/reuse/docs/adr web/docs/architecture web/docs/architecture/proposed-adrs"
+	if got != want {
+		t.Errorf("detect =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestDetectNamedRecords: records whose names say ADR ("adr002-x/README.md",
+// Docusaurus style, one folder per record; "ADR-001-x.md") need no ADR
+// structure; folders of numbered documents ("01-intro/README.md", a
+// workshop) still do. Docusaurus' versioned_docs/ (frozen copies of docs/)
+// is not scanned.
+func TestDetectNamedRecords(t *testing.T) {
+	fm := func(title string) *fstest.MapFile {
+		return file(lines("---", "id: x", "title: "+title, "---", "", "### Problem to be solved", "", "P.", "", "### Solution description", "", "S."))
+	}
+	fsys := fstest.MapFS{
+		"docs/network_adr/adr002-authorization/README.md":                           fm("ADR 002 – Authorization"),
+		"docs/network_adr/adr003-authentication/README.md":                          fm("ADR 003 – Authentication"),
+		"docs/network_adr/adr003-authentication/resources/a.png":                    file(""),
+		"docs/use_case_adr/adr101-load/README.md":                                   fm("ADR 101 – Load"),
+		"docs/use_case_adr/adr102-maas/README.md":                                   fm("ADR 102 – MaaS"),
+		"versioned_docs/version-2026-3/network_adr/adr002-authorization/README.md":  fm("ADR 002 – Authorization"),
+		"versioned_docs/version-2026-3/network_adr/adr003-authentication/README.md": fm("ADR 003 – Authentication"),
+		"specs/ADR-001-first.md":                                                    bare("First"),
+		"specs/ADR-002-second.md":                                                   bare("Second"),
+		"workshop/01-intro/README.md":                                               bare("Intro"),
+		"workshop/02-setup/README.md":                                               bare("Setup"),
+		"workshop/03-deploy/README.md":                                              bare("Deploy"),
+		"chapters/0001-start.md":                                                    bare("Start"),
+		"chapters/0002-next.md":                                                     bare("Next"),
+		"runbooks/adrenaline-01-x.md":                                               bare("X"),
+		"runbooks/adrenaline-02-y.md":                                               bare("Y"),
+	}
+	got := strings.Join(detect(fsys), " ")
+	want := "docs/network_adr docs/use_case_adr specs"
+	if got != want {
+		t.Errorf("detect =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestDetectSkipsNestedRepositories: a repository inside the work tree (a
+// clone, a submodule's checkout: a folder with a .git) is not scanned; a
+// commit of the outer repository holds none of its files.
+func TestDetectSkipsNestedRepositories(t *testing.T) {
+	fsys := fstest.MapFS{
+		"clone/.git/HEAD":              file("ref: refs/heads/main\n"),
+		"clone/doc/adr/0001-a.md":      nygard(1, "A", "Accepted"),
+		"sub/.git":                     file("gitdir: ../.git/modules/sub\n"),
+		"sub/docs/decisions/0001-a.md": nygard(1, "A", "Accepted"),
+		"sub/docs/decisions/0002-b.md": nygard(2, "B", "Accepted"),
+		"svc/docs/decisions/0001-a.md": nygard(1, "A", "Accepted"),
+	}
+	if got, want := strings.Join(detect(fsys), " "), "svc/docs/decisions"; got != want {
+		t.Errorf("detect = %q, want %q", got, want)
+	}
+}

@@ -81,6 +81,7 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 		}
 		l.Records = append(l.Records, root.Records...)
 	}
+	markNestedRoots(roots)
 	l.resolveRelations()
 	for _, r := range l.Records {
 		if r.src != nil {
@@ -88,6 +89,23 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 		}
 	}
 	return l, nil
+}
+
+// markNestedRoots says of a folder a root skips that is a root itself
+// ("proposed-adrs/" in a log) that it is one, not that its files are no
+// records.
+func markNestedRoots(roots []*Root) {
+	isRoot := map[string]bool{}
+	for _, r := range roots {
+		isRoot[r.Path] = true
+	}
+	for _, r := range roots {
+		for i, sk := range r.Skipped {
+			if strings.HasSuffix(sk.Path, "/") && isRoot[strings.TrimSuffix(sk.Path, "/")] {
+				r.Skipped[i].Reason = "a root of its own (its records are listed under it)"
+			}
+		}
+	}
 }
 
 // ensureDirect is how many records Ensure parses before it turns to the
@@ -303,6 +321,13 @@ func (l *Log) Target(from *Record, target string) *Record {
 	if isIDText(tg) {
 		rec, _ := SplitLocator(tg)
 		if t, err := l.resolveIn(rec, from.Root); err == nil && t != nil {
+			return t
+		}
+		return nil
+	}
+	if prefixedID.MatchString(tg) {
+		// "DR008": an ID with the log's own prefix.
+		if t, err := l.resolveIn(tg, from.Root); err == nil && t != nil {
 			return t
 		}
 		return nil

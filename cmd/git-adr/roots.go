@@ -33,8 +33,9 @@ func rootsCommand(env *Env) *cli.Command {
 		Description: `Discovery order: --root flags; .adr.toml roots; adr-tools .adr-dir (looked up
 from the current directory upwards) and .log4brains.yml; otherwise the
 conventional directories (doc/adr, docs/adr, docs/decisions,
-docs/architecture/decisions, ...) plus a bounded scan for folders of numbered
-records with ADR structure and for single-file logs (a DECISIONS.md, ADR.md or
+docs/architecture/decisions, ...) plus a bounded scan for folders of records
+that are ADRs by their structure (judged on a sample spread over the folder)
+or by their names (adr002-x/, ADR-001-x.md), and for single-file logs (a DECISIONS.md, ADR.md or
 decision-log.md holding "## ADR-001: Title" sections; style single-file).
 
 With --verbose, also lists every file and folder of each root that is not a
