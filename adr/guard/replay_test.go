@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -44,6 +45,11 @@ func TestNoFalsePositivesOnThisRepository(t *testing.T) {
 		}
 	}
 	err = fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			// Removed while the walk went on: CI's release check builds
+			// and deletes dist/ in the work tree beside the tests.
+			return nil
+		}
 		if err != nil {
 			return err
 		}
