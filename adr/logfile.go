@@ -26,6 +26,8 @@ var logFileStems = map[string]bool{
 	"architecture-decision-records": true, "architecture_decision_records": true,
 	"decision-records": true, "decision_records": true, "architecture-decision-log": true,
 	"architecture_decision_log": true, "adr-log": true, "adr_log": true, "adrlog": true,
+	"decisions-log": true, "decisions_log": true, "decisions.log": true, "decision.log": true,
+	"adr.log": true, "adrs.log": true,
 }
 
 // IsLogFileName reports a Markdown file name that says the file is a

@@ -146,6 +146,7 @@ func TestIsLogFileName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"DECISIONS.md": true, "decisions.markdown": true, "Decision-Log.md": true, "ADR.md": true,
 		"adrs.MD": true, "ARCHITECTURE_DECISIONS.md": true, "decision_log.md": true,
+		"decisions.log.md": true, "decisions-log.md": true, "adr.log.md": true, "changes.log.md": false,
 		"README.md": false, "decisions.txt": false, "0001-decisions.md": false, "decisions": false,
 	} {
 		if got := IsLogFileName(name); got != want {
