@@ -120,3 +120,12 @@ func TestDatedRelationLine(t *testing.T) {
 	}
 	t.Errorf("no relation to 0009-y.md: %+v", r.Relations)
 }
+
+// TestStatusBeforeSubHeading: a sub-heading right after the status value,
+// with no blank line between, ends the value.
+func TestStatusBeforeSubHeading(t *testing.T) {
+	r := Parse([]byte("# 1. X\n\n## Status\nAccepted\n### Notes\nReviewed by the board.\n\n## Decision\n\nD.\n"))
+	if r.RawStatus != "Accepted" || r.Status != Accepted {
+		t.Errorf("raw status %q (%s), want Accepted", r.RawStatus, r.Status)
+	}
+}

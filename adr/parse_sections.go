@@ -392,6 +392,11 @@ func (p *parser) statusBody(heading, start, end int, setEmpty bool) bool {
 	for i := start; i < end; i++ {
 		l := t.Lines[i]
 		if l.Kind == LineHeading {
+			// A sub-heading right after the value ("Accepted" then
+			// "### Notes") ends it.
+			if valFrom >= 0 && valTo < 0 {
+				valTo = i
+			}
 			break
 		}
 		s := strings.TrimSpace(t.LineText(i))
