@@ -324,7 +324,7 @@ func TestFieldsOnOneLine(t *testing.T) {
 		{name: "plain keys", src: "# T\n\nStatus: Superseded by [ADR-2](0002-x.md) | Date: 2024-01-02\n",
 			raw: "Superseded by [ADR-2](0002-x.md)", field: "Superseded by [ADR-2](0002-x.md)", status: Superseded, rels: "superseded-by>0002-x.md(Superseded by)"},
 		// A "|" inside a value that is not followed by a key stays in it.
-		{name: "pipe in value", src: "# T\n\nStatus: Accepted | partly\n", raw: "Accepted | partly", field: "Accepted | partly", status: Unknown},
+		{name: "pipe in value", src: "# T\n\nStatus: Accepted | partly\n", raw: "Accepted | partly", field: "Accepted | partly", status: Accepted},
 	})
 	r := Parse([]byte("# ADR 005: Secrets\n\n**Status:** Accepted | **Date:** 2025-02-25 | **Review:** 2026-02-25\n"))
 	if r.Date != "2025-02-25" || r.ReviewBy != "2026-02-25" {

@@ -52,6 +52,11 @@ var statusWords = map[string]Status{
 	// and in force; Last Call and a Stagnant (inactive) draft are not
 	// decided yet.
 	"living": Accepted, "last call": Proposed, "stagnant": Proposed,
+	// Kubernetes-style enhancement proposals (KEPs, Flux RFCs:
+	// provisional, implementable, implemented, deferred, rejected,
+	// withdrawn, replaced): implementable is approved for work;
+	// "valid" (GridTools' valid | superseded | deprecated) is in force.
+	"implementable": Accepted, "provisional": Proposed, "valid": Accepted,
 	"in force": Accepted, "in effect": Accepted, "effective": Accepted, "established": Accepted, "final": Accepted, "current": Accepted,
 	"partially implemented": Accepted, "partially accepted": Accepted, "partly implemented": Accepted,
 	"partially adopted": Accepted, "partly superseded": Accepted, "partially superseded": Accepted,
@@ -124,8 +129,16 @@ func NormalizeStatus(raw string) Status {
 	// An empty status or an unfilled template ("{Proposed|Accepted}",
 	// "[proposed | accepted | …]", "proposed/accepted/deprecated") names
 	// no state.
-	if s == "" || strings.ContainsAny(s, "{|") || statusChoices(s) {
+	if s == "" || strings.Contains(s, "{") || statusChoices(s) {
 		return Unknown
+	}
+	if strings.Contains(s, "|") {
+		if pipeChoices(s) {
+			return Unknown
+		}
+		// "proposed | partially superseded by [8. X](008-x.md)": a
+		// status and a clause about it, as "," separates them.
+		s = strings.ReplaceAll(s, "|", ",")
 	}
 	// A history in one value ("Submitted, 2017-01-26; Approved
 	// 2017-02-22", "Proposed → Accepted"): its last entry that is a
@@ -221,6 +234,25 @@ func datedStatusEntry(line string) bool {
 		return false
 	}
 	return bareStatus(s[n:])
+}
+
+// pipeChoices reports a value that lists choices with "|", a template's
+// status line left unfilled: "[proposed | rejected | accepted |
+// deprecated | … | superseded by [ADR-0005](0005-example.md)]", three
+// choices or more, or bracketed, or only status words ("proposed |
+// accepted"). "proposed | partially superseded by [8. X](008-x.md)" and
+// "accepted | superseded by [9. X](0009-x.md)" are a status with a clause.
+func pipeChoices(s string) bool {
+	parts := strings.Split(s, "|")
+	if len(parts) >= 3 || strings.HasPrefix(strings.TrimSpace(s), "[") {
+		return true
+	}
+	for _, p := range parts {
+		if _, _, rel := parseRelationLine(p, noCustom); rel || !bareStatus(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // statusChoices reports a cleaned value that lists the states a status

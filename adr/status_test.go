@@ -22,6 +22,13 @@ func TestNormalizeStatus(t *testing.T) {
 		{"**Deprecated** → **Superseded by ADR 018: Errors Management**", Superseded},
 		{"Accepted => see notes", Accepted},
 		{"Submitted", Proposed},
+		{"implementable", Accepted},
+		{"proposed | partially superseded by [008 Controller lifecycle](008-controller-lifecycle.md)", Proposed},
+		{"proposed | accepted", Unknown},
+		{"[proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)]", Unknown},
+		{"accepted | superseded by [ADR-9](0009-x.md)", Superseded},
+		{"**provisional**", Proposed},
+		{"valid", Accepted},
 		// A date then a status: the entry of a history, newest last,
 		// one per line (joined) or alone.
 		{"2020-03-25 accepted", Accepted},
