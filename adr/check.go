@@ -430,18 +430,28 @@ func (c *checker) record(r *Record) {
 		}
 		c.add(f)
 	case Accepted, Proposed:
-		by := c.supersededBy[r]
-		if len(by) == 0 || !hasRelation(r, SupersededBy) {
+		if !hasRelation(r, SupersededBy) {
 			break
 		}
-		s := firstRecord(by)
+		// The successor says so too, or only the record itself does
+		// ("- Superseded by [X](x.md)" under an accepted status).
+		var s *Record
+		msg := ""
+		if by := c.supersededBy[r]; len(by) > 0 {
+			s = firstRecord(by)
+			msg = fmt.Sprintf("the status is %s but %s supersedes it", r.Status, s.ID)
+		} else if s = c.ownSuccessor(r); s != nil {
+			msg = fmt.Sprintf("the status is %s but its \"Superseded by\" link names %s", r.Status, s.ID)
+		} else {
+			break // a link to no record: broken-reference says so
+		}
 		fix := fmt.Sprintf("change the status of %s to \"Superseded\"", r.Path)
 		if statusLine > 0 {
 			fix = fmt.Sprintf("change the status on line %d from %q to \"Superseded\"", statusLine, r.RawStatus)
 		}
 		c.add(Finding{
 			Kind: KindStatusMismatch, Path: r.Path, Line: statusLine, IDs: []string{r.ID, s.ID},
-			Message: fmt.Sprintf("the status is %s but %s supersedes it", r.Status, s.ID),
+			Message: msg,
 			Fix:     fix,
 		})
 	}
@@ -585,6 +595,18 @@ func addStatusFix(s Style) string {
 		return "add a row \"| Status | Accepted |\" (or Proposed, Rejected, Deprecated, Superseded) to the metadata table"
 	}
 	return "add a \"## Status\" section whose first line is Accepted (or Proposed, Rejected, Deprecated, Superseded)"
+}
+
+// ownSuccessor is the first record r's own "Superseded by" links name.
+func (c *checker) ownSuccessor(r *Record) *Record {
+	for _, rel := range r.Relations {
+		if rel.Type == SupersededBy {
+			if s := c.l.Target(r, rel.Target); s != nil && s != r {
+				return s
+			}
+		}
+	}
+	return nil
 }
 
 func hasRelation(r *Record, t RelationType) bool {

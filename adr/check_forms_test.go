@@ -46,3 +46,19 @@ func TestCheckPlaceholderTitle(t *testing.T) {
 	}
 	t.Error("no finding for the placeholder title")
 }
+
+// TestCheckAcceptedButSupersededByItsOwnLink: an accepted record whose
+// own text links its successor as "Superseded by" contradicts itself,
+// whether or not the successor links back.
+func TestCheckAcceptedButSupersededByItsOwnLink(t *testing.T) {
+	l := chkLoad(t, map[string]string{
+		"doc/adr/0001-a.md": "# 1. A\n\n- Status: accepted\n- Date: 2024-02-19\n- Superseded by [Use B](0002-b.md)\n\n## Decision\n\nA.\n",
+		"doc/adr/0002-b.md": "# 2. B\n\n- Status: accepted\n- Date: 2024-10-23\n\n## Decision\n\nB.\n",
+	})
+	for _, f := range chkKinds(l.Check(CheckOptions{}), KindStatusMismatch) {
+		if f.Path == "doc/adr/0001-a.md" && strings.Contains(f.Message, `"Superseded by" link names ADR-0002`) {
+			return
+		}
+	}
+	t.Errorf("no status-mismatch for ADR-0001: %+v", l.Check(CheckOptions{}).Findings)
+}
