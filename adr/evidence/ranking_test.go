@@ -333,3 +333,28 @@ func TestShortTail(t *testing.T) {
 		t.Errorf("without the rule only %d units are longer than half the part size: the records do not test it", long)
 	}
 }
+
+// TestReplacementLeads: a record in force whose own text says it is
+// replaced, naming a record in force, answers after that record (as a
+// superseded record's successor leads), still labelled possibly
+// superseded.
+func TestReplacementLeads(t *testing.T) {
+	fsys := fstest.MapFS{
+		name(1, "openapi-nswag"): {Data: []byte(record(1, "1. Generate the OpenAPI document with NSwag", "Accepted",
+			"## Decision\n\nGenerate the OpenAPI document and the API UI with NSwag and Swagger UI.\n\nSuperseded by [2. Use Scalar](0002-openapi-scalar.md)."))},
+		name(2, "openapi-scalar"): {Data: []byte(record(2, "2. Use Scalar", "Accepted",
+			"## Decision\n\nUse the built-in generator and Scalar."))},
+	}
+	svc := &Service{Log: load(t, fsys)}
+	resp := answer(t, svc, Request{Task: "how do we generate the OpenAPI document and API UI with NSwag"})
+	ids := unitIDs(resp)
+	if len(ids) < 2 || !strings.HasPrefix(ids[0], "ADR-0002") || !strings.HasPrefix(ids[1], "ADR-0001") {
+		t.Fatalf("units %v: want the replacement ADR-0002 first", ids)
+	}
+	if n := resp.Units[1].Note; !strings.HasPrefix(n, "possibly superseded") {
+		t.Errorf("ADR-0001 note %q", n)
+	}
+	if r := resp.Units[0].Role; !strings.Contains(r, "replacement by ADR-0001") {
+		t.Errorf("ADR-0002 role %q", r)
+	}
+}

@@ -301,6 +301,13 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 				}
 				p.warnings = append(p.warnings, fmt.Sprintf("%s is superseded and its successor is ambiguous (%s)", r.ID, strings.Join(ids, ", ")))
 			}
+		} else if req.Intent == Current {
+			// A record in force whose own text names its replacement
+			// ("possibly superseded"): the replacement, when in force,
+			// comes first, as a superseded record's successor does.
+			if st := s.standingOf(r); st.by != nil && st.by != r && s.standingOf(st.by).inForce {
+				add(st.by, "named as its replacement by "+r.ID)
+			}
 		}
 		add(r, matchRole(r))
 	}
