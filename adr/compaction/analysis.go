@@ -329,7 +329,7 @@ func (a *analyzer) inForceReason(r *adr.Record) string {
 	if ps := a.pending[r]; len(ps) > 0 {
 		fmt.Fprintf(&b, "; proposal %s would supersede it once accepted", idList(ps, 3))
 	}
-	b.WriteString(": the CURRENT view states it")
+	b.WriteString(": a CURRENT summary would state it")
 	return b.String()
 }
 
