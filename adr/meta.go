@@ -2,6 +2,7 @@ package adr
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -121,6 +122,42 @@ func normalizeDate(raw string) string {
 			if t, err := time.Parse(l, titleCase(s2)); err == nil {
 				return t.Format("2006-01-02")
 			}
+		}
+	}
+	return wholeValueDate(s)
+}
+
+// shortYearDate is a whole value written with a two-digit year
+// ("10/04/18", "12/02/26", as templates' "dd/mm/yy" asks), and
+// dayMonthName one with the month's name between dashes
+// ("11-April-2023").
+var (
+	shortYearDate = lazyre.New(`^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2})$`)
+	dayMonthName  = lazyre.New(`^\d{1,2}-[A-Za-z]{3,9}-\d{4}$`)
+)
+
+// wholeValueDate reads the date forms that are only a date when they
+// are the whole value (two digits of year could be anything in a
+// sentence): day first, as for four-digit years, month first when that
+// reading is no date; the year in this century.
+func wholeValueDate(s string) string {
+	if m := shortYearDate.FindStringSubmatch(s); m != nil {
+		a, _ := strconv.Atoi(m[1])
+		b, _ := strconv.Atoi(m[2])
+		y, _ := strconv.Atoi(m[3])
+		for _, dm := range [][2]int{{a, b}, {b, a}} {
+			t := time.Date(2000+y, time.Month(dm[1]), dm[0], 0, 0, 0, 0, time.UTC)
+			if dm[1] >= 1 && dm[1] <= 12 && t.Day() == dm[0] {
+				return t.Format("2006-01-02")
+			}
+		}
+	}
+	if dayMonthName.MatchString(s) {
+		if t, err := time.Parse("2-January-2006", titleCase(s)); err == nil {
+			return t.Format("2006-01-02")
+		}
+		if t, err := time.Parse("2-Jan-2006", titleCase(s)); err == nil {
+			return t.Format("2006-01-02")
 		}
 	}
 	return s

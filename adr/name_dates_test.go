@@ -94,3 +94,22 @@ func TestNewNameTakesItsDate(t *testing.T) {
 		t.Errorf("FileName = %q, want %q", got, want)
 	}
 }
+
+// TestWholeValueDates: a date written with a two-digit year, or with the
+// month's name between dashes, is read when it is the whole value.
+func TestWholeValueDates(t *testing.T) {
+	for in, want := range map[string]string{
+		"10/04/18":      "2018-04-10",
+		"12/02/26":      "2026-02-12",
+		"11/23/21":      "2021-11-23",
+		"11-April-2023": "2023-04-11",
+		"3-Feb-2024":    "2024-02-03",
+		"10/04/18 x":    "10/04/18 x",
+		"99/99/99":      "99/99/99",
+		"insert date":   "insert date",
+	} {
+		if got := normalizeDate(in); got != want {
+			t.Errorf("normalizeDate(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

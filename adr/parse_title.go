@@ -340,6 +340,11 @@ func cleanTitle(raw string) (string, int) {
 // block, with Markdown escapes read ("Exception Handling and \@throws
 // {#rest_adr_0011}" shows "Exception Handling and @throws").
 func readTitle(raw string) (string, int) {
+	if strings.Contains(raw, "<!--") {
+		// "Use X <!-- short title of solved problem -->": a comment
+		// renderers do not show.
+		raw = strings.Join(strings.Fields(htmlComment.ReplaceAllString(raw, " ")), " ")
+	}
 	title, num := cleanTitle(raw)
 	if t := dropAttributes(title); t != title || strings.Contains(t, "\\") {
 		title = unwrapEmphasis(strings.TrimSpace(unescapeMarkdown(t)))

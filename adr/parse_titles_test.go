@@ -214,3 +214,12 @@ func TestLeadingSectionIsNoTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleComment: a title's trailing HTML comment (a template's note
+// on what to write) is no part of it.
+func TestTitleComment(t *testing.T) {
+	r := Parse([]byte("# Use Scalar <!-- short title, representative of solved problem and found solution -->\n\n## Status\n\nAccepted\n"))
+	if r.Title != "Use Scalar" {
+		t.Errorf("title %q", r.Title)
+	}
+}

@@ -25,7 +25,7 @@ func referenceNormalizeDate(raw string) string {
 			}
 		}
 	}
-	return s
+	return wholeValueDate(s)
 }
 func referenceHeadingKey(s string) string {
 	// Emphasis, colons and decoration (emoji) around the words, at the

@@ -125,6 +125,11 @@ var statusWords = map[string]Status{
 // such as "{Deprecated|Proposed|Accepted}", a sentence that does not start
 // with a status word, or nothing at all is Unknown.
 func NormalizeStatus(raw string) Status {
+	if strings.Contains(raw, "<!--") {
+		// "proposed <!-- optional: draft | proposed | rejected -->": a
+		// template's note beside the value renderers do not show.
+		raw = htmlComment.ReplaceAllString(raw, "")
+	}
 	s := cleanStatus(withoutStruck(raw))
 	// An empty status or an unfilled template ("{Proposed|Accepted}",
 	// "[proposed | accepted | …]", "proposed/accepted/deprecated") names

@@ -23,6 +23,8 @@ func TestNormalizeStatus(t *testing.T) {
 		{"Accepted => see notes", Accepted},
 		{"Submitted", Proposed},
 		{"implementable", Accepted},
+		{"proposed <!-- optional: draft | proposed | rejected | accepted | deprecated | … -->", Proposed},
+		{"<!-- accepted -->", Unknown},
 		{"proposed | partially superseded by [008 Controller lifecycle](008-controller-lifecycle.md)", Proposed},
 		{"proposed | accepted", Unknown},
 		{"[proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)]", Unknown},
