@@ -66,14 +66,21 @@ func ScanBranches(trees []BranchTree, roots []*Root) []BranchRecord {
 }
 
 // NextNumber returns the number a new record in root gets: one past every
-// number in the root's live and archived records, in the same root on every
-// scanned branch, and in reserved (numbers held by plans). IDs are never
-// reused, so gaps stay gaps.
+// number in the root's live and archived records, in the files of the root
+// it does not read as records (records of another format; see
+// [Root.SkippedNumbers]), in the same root on every scanned branch, and in
+// reserved (numbers held by plans). IDs are never reused, so gaps stay
+// gaps.
 func NextNumber(root *Root, branches []BranchRecord, reserved []int) int {
 	max := -1
 	for _, r := range root.Records {
 		if r.Numbered && r.Number > max {
 			max = r.Number
+		}
+	}
+	for _, n := range root.SkippedNumbers() {
+		if n > max {
+			max = n
 		}
 	}
 	for _, b := range branches {

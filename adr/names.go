@@ -264,6 +264,9 @@ const (
 	reasonIndex    = "an index or introduction beside the records"
 	reasonProject  = "project documentation, never a record"
 	reasonTemplate = "a template (git adr new uses it)"
+	// reasonNotMarkdown is a file of another format; a numbered one still
+	// holds its number (see Root.SkippedNumbers).
+	reasonNotMarkdown = "not a Markdown file"
 )
 
 // nonRecordReason says why a file name can never be a record, or "" when
@@ -274,11 +277,15 @@ func nonRecordReason(name string) string {
 	case strings.HasPrefix(name, "."):
 		return "hidden"
 	case ext == "":
-		return "not a Markdown file"
-	case strings.HasPrefix(name, "_"):
-		return "a partial (its name starts with _)"
+		return reasonNotMarkdown
 	}
 	stem := strings.ToLower(strings.TrimSuffix(name, ext))
+	if strings.HasPrefix(name, "_") {
+		if isTemplateStem(strings.TrimLeft(stem, "_")) {
+			return reasonTemplate // "_template.md", "_TEMPLATE.md"
+		}
+		return "a partial (its name starts with _)"
+	}
 	if r := nonRecordStems[stem]; r != "" {
 		return r
 	}
@@ -288,15 +295,27 @@ func nonRecordReason(name string) string {
 	return ""
 }
 
+// templateWords name a template file, in the languages logs are kept in.
+var templateWords = []string{"template", "plantilla", "vorlage", "modèle", "modele"}
+
 // isTemplateStem reports the stem of a template file: "template",
 // MADR's "adr-template" (and "adr-template-minimal"), "0000-template",
-// "template-nygard", and "ADRXXX-title" (a number still to fill in).
+// "template-nygard", "plantilla", and "ADRXXX-title" (a number still to
+// fill in). A name is a template when it says it is one: a record whose
+// slug mentions templates ("rfc-145-unarchive-govuk_admin_template",
+// "2021-03-04-use-a-template") is a record, for a template is numbered 0
+// when it is numbered at all.
 func isTemplateStem(stem string) bool {
-	switch {
-	case stem == "template", strings.HasPrefix(stem, "adr-template"), strings.HasPrefix(stem, "adr_template"),
-		strings.HasSuffix(stem, "-template"), strings.HasSuffix(stem, "_template"),
-		strings.HasPrefix(stem, "template-"), strings.HasPrefix(stem, "template."):
-		return true
+	if fn := parseFileName(stem + ".md"); fn.Numbered && fn.Number != 0 || isDateSlug(stem) {
+		return false
+	}
+	for _, w := range templateWords {
+		switch {
+		case stem == w, strings.HasPrefix(stem, "adr-"+w), strings.HasPrefix(stem, "adr_"+w),
+			strings.HasSuffix(stem, "-"+w), strings.HasSuffix(stem, "_"+w),
+			strings.HasPrefix(stem, w+"-"), strings.HasPrefix(stem, w+"."):
+			return true
+		}
 	}
 	// "ADRXXX-*", "adr-xxxx-*", "XXXX-*": placeholders for the number.
 	rest := stem

@@ -3,8 +3,6 @@ package adr
 import (
 	"fmt"
 	"strings"
-
-	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // Built-in templates, one per style. NUMBER, TITLE, DATE and STATUS are
@@ -169,24 +167,6 @@ func init() {
 	initBodies[StyleTable] = "# Record architecture decisions\n\n| Metadata | Value      |\n|----------|------------|\n| Date     | DATE |\n| Status   | Accepted   |\n\n## Context\n\nWe need to record the architectural decisions made on this project.\n\n## Decision\n\nWe will use Architecture Decision Records.\n\n## Consequences\n\nDecisions and their reasons stay findable next to the code.\n"
 }
 
-// Fill replaces the adr-tools placeholders in a template: on each line, the
-// first NUMBER, TITLE, DATE and STATUS (and the {{number}}, {{title}},
-// {{date}}, {{status}} and {{id}} forms everywhere).
-func Fill(tmpl string, number, id, title, date, status string) string {
-	lines := strings.SplitAfter(tmpl, "\n")
-	for i, l := range lines {
-		l = strings.Replace(l, "IDNUMBER", id, 1)
-		l = strings.Replace(l, "NUMBER", number, 1)
-		l = strings.Replace(l, "TITLE", title, 1)
-		l = strings.Replace(l, "DATE", date, 1)
-		l = strings.Replace(l, "STATUS", status, 1)
-		lines[i] = l
-	}
-	out := strings.Join(lines, "")
-	r := strings.NewReplacer("{{number}}", number, "{{id}}", id, "{{title}}", title, "{{date}}", date, "{{status}}", status)
-	return r.Replace(out)
-}
-
 // InitBody returns the first record `git adr init` writes in a style.
 func InitBody(s Style) string { return initBodies[s] }
 
@@ -263,16 +243,30 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	if _, ok := templates[style]; !ok {
 		return nil, nil, nil, fmt.Errorf("style %q cannot be written", style)
 	}
+	// A project template's status line is its vocabulary: "{proposed |
+	// accepted | ...}", "What is the status, such as proposed, ...?".
+	tmplStatus := ""
+	if o.Template != "" {
+		tmplStatus = Parse([]byte(o.Template)).statusWords()
+	}
 	status := o.Status
 	if status == "" {
 		status = Proposed
-		if style == StyleNygard {
+		if style == StyleNygard && !offersProposal(tmplStatus) {
+			// adr-tools accepts; a template that offers a proposal
+			// proposes.
 			status = Accepted
 		}
 	}
-	word := StatusWord(status)
-	if lowerStatus(style) {
-		word = strings.ToLower(word)
+	word := ""
+	if o.Template != "" {
+		word = o.Root.templateStatusWord(tmplStatus, status)
+	}
+	if word == "" {
+		word = StatusWord(status)
+		if lowerStatus(style) {
+			word = strings.ToLower(word)
+		}
 	}
 	// "✅ Accepted" in a log that decorates its statuses so.
 	word = o.Root.statusDecoration(status) + word
@@ -288,13 +282,20 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 		content = Fill(content, fmt.Sprint(o.Number), id, o.Title, o.Date, word)
 	}
 	if o.Template != "" {
-		content = completeTemplate(content, o.Number, o.Title, o.Date, word, o.Status != "")
+		content = completeTemplateAs(content, o.Number, o.Title, o.Date, word, status, o.Status != "")
 	}
+	// The number as the log's records write it in their titles and
+	// front matter.
+	content = o.Root.followConventions(content, o.Number, o.Title)
 	if len(o.Domains) > 0 {
 		content = addDomains(content, style, o.Domains)
 	}
 	if style == StyleTable {
 		content = alignTables(content)
+	}
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		// A template saved without its last line's end.
+		content += NewText([]byte(content)).EOL
 	}
 	name := o.Root.FileName(o.Number, o.Title, o.Date)
 	if !o.Root.DateSlugs {
@@ -318,6 +319,9 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	w := newWorkspace(l)
 	w.create(rec)
 	var notes []string
+	if n := o.Root.UnreadNote(o.Number); n != "" {
+		notes = append(notes, n)
+	}
 	for _, old := range o.Supersedes {
 		cur := w.set(rec, w.rec(rec).WithRelation(Supersedes.Label(), w.rec(old)))
 		if rec.Status == Accepted || cur.Status == Accepted {
@@ -340,66 +344,6 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 		return nil, nil, nil, err
 	}
 	return w.rec(rec), changes, notes, nil
-}
-
-// numberPlaceholder is a number still to fill in after an ID prefix:
-// "ADRXXX", "ADR-XXXX", "RFC NNN".
-var numberPlaceholder = lazyre.New(`(?i:adr|rfc)[-_ ]?(X{3,}|N{3,})\b`)
-
-// completeTemplate fills in what a template without adr-tools
-// placeholders leaves open, as MADR's adr-template.md does: its title
-// heading ("# {short title, representative of ...}") and a front matter
-// "title:" get the title; a "{YYYY-MM-DD ...}" date the date; an unfilled
-// status ("{proposed | rejected | accepted | ...}") the status. A template
-// without a status gets one only when it was asked for (statusGiven):
-// MADR makes the status optional, and the log's own template says whether
-// it keeps one.
-func completeTemplate(content string, number int, title, date, status string, statusGiven bool) string {
-	rec := Parse([]byte(content))
-	t := rec.Text()
-	var edits []Edit
-	if l := titleLine(rec); l > 0 && t.Lines[l-1].Kind == LineHeading {
-		line, start := t.LineText(l-1), t.Lines[l-1].Start
-		if i := strings.Index(line, rec.RawTitle); i >= 0 && !strings.Contains(rec.Title, title) {
-			// Replace the title the template wrote, keeping an "ADRXXX: "
-			// before it.
-			j := i + len(rec.RawTitle) - len(rec.Title)
-			if !strings.HasSuffix(rec.RawTitle, rec.Title) || rec.Title == "" {
-				j = i
-			}
-			edits = append(edits, Edit{Start: start + j, End: start + i + len(rec.RawTitle), New: title})
-		}
-		// "# ADRXXX: TITLE": the number still to fill in.
-		if m := numberPlaceholder.FindStringSubmatchIndex(line); m != nil && (len(edits) == 0 || start+m[3] <= edits[0].Start) {
-			edits = append(edits, Edit{Start: start + m[2], End: start + m[3], New: padNumber(number, m[3]-m[2])})
-		}
-	}
-	for i := range t.Lines {
-		if k := t.Lines[i].Kind; k != LineFrontMatter && k != LineText {
-			continue
-		}
-		line := t.LineText(i)
-		key, vs, ve, ok := splitMetaLine(line)
-		if !ok || strings.HasPrefix(strings.TrimSpace(line), "#") {
-			continue
-		}
-		val := line[vs:ve]
-		m, _, _ := metaKeyOf(key)
-		switch {
-		case m == keyDate && (strings.Contains(val, "{") || strings.Contains(strings.ToLower(val), "yyyy")):
-			edits = append(edits, Edit{Start: t.Lines[i].Start + vs, End: t.Lines[i].Start + ve, New: date})
-		case m == keyTitle && t.Lines[i].Kind == LineFrontMatter && unquote(val) != title && len(edits) > 0 && edits[0].New == title:
-			// The front matter title of a template ("title: ADR Template").
-			edits = append(edits, Edit{Start: t.Lines[i].Start + vs, End: t.Lines[i].Start + ve, New: yamlScalar(title)})
-		}
-	}
-	if len(edits) > 0 {
-		rec = Parse(t.Apply(edits...))
-	}
-	if rec.StatusField.Kind != FieldNone && rec.Status == Unknown || rec.StatusField.Kind == FieldNone && statusGiven {
-		return string(rec.WithStatus(status))
-	}
-	return string(rec.Text().Src)
 }
 
 // addDomains writes domains in the style's metadata form.

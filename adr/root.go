@@ -359,6 +359,12 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			}
 			fn, named := folderRecordName(name)
 			if !named {
+				if t := placeholderFolder(fsys, path.Join(dir, name)); !archived && t != "" {
+					// "RFC-0000/": the log's template, as a record folder.
+					root.skip(dir, name+"/", reasonTemplate, false)
+					root.templates = append(root.templates, t)
+					continue
+				}
 				root.skip(dir, name+"/", folderReason(name), false)
 				continue
 			}
@@ -572,37 +578,6 @@ func (root *Root) statusDecoration(st Status) string {
 	for _, f := range keys {
 		if f != "" && forms[f] > n {
 			best, n = f, forms[f]
-		}
-	}
-	return best
-}
-
-// LogTemplate is the template the log keeps beside its records, for
-// `git adr new` when neither .adr.toml nor $ADR_TEMPLATE names one
-// (adr-tools' templates/template.md is looked up by the command first):
-// MADR's adr-template.md, then template.md, then a numbered
-// 0000-template.md, then a placeholder name such as ADRXXX-title.md. ""
-// when there is none.
-func (root *Root) LogTemplate() string {
-	rank := func(p string) int {
-		stem := strings.ToLower(strings.TrimSuffix(baseOf(p), path.Ext(p)))
-		switch {
-		case stem == "adr-template":
-			return 0
-		case stem == "template":
-			return 1
-		case parseFileName(baseOf(p)).Numbered:
-			return 2
-		case !strings.Contains(stem, "template"):
-			return 3 // ADRXXX-title
-		}
-		return 4 // adr-template-minimal, template-short, ...
-	}
-	best := ""
-	for _, t := range root.templates {
-		p := strings.TrimPrefix(t, "./")
-		if best == "" || rank(p) < rank(best) || rank(p) == rank(best) && p < best {
-			best = p
 		}
 	}
 	return best

@@ -36,9 +36,15 @@ func newCommand(env *Env) *cli.Command {
 		Usage:     "create a record with the next free number",
 		ArgsUsage: "TITLE...",
 		Description: `Creates a record in the root's style and naming convention and prints its path.
-The number is one past every number in use: live and archived records, and the
-same ADR directory on every local and remote-tracking branch, so two branches
-do not take the same number.
+The number is one past every number in use: live and archived records, files
+of the directory git-adr does not read (records of another format, such as
+0001-purpose.rst), and the same ADR directory on every local and
+remote-tracking branch, so two branches do not take the same number.
+
+The log's own template is filled in when it has one (templates/template.md,
+adr-template.md, template.md, PLANTILLA.md, 0000-template.md, RFC-0000/), and
+the new record writes its number in its title and front matter as the log's
+records do ("# 0034 - Title", adr: "0034").
 
 With --supersedes, the new record links the old one and, once the new record
 is accepted, the old one is marked superseded with a reciprocal link (a
@@ -236,9 +242,11 @@ func runNew(env *Env, title string, o newOptions) error {
 }
 
 // projectTemplate finds a project template: the root's configured one,
-// $ADR_TEMPLATE, adr-tools' <root>/templates/template.md, or the template
+// $ADR_TEMPLATE, adr-tools' <root>/templates/template.md, the template
 // the log keeps beside its records (MADR's adr-template.md, template.md,
-// 0000-template.md, ADRXXX-title.md; see adr.Root.LogTemplate). Templates
+// PLANTILLA.md, 0000-template.md, RFC-0000/README.md, ADRXXX-title.md; see
+// adr.Root.LogTemplate), or the one template above a log of component
+// folders (adr.Root.ParentTemplate). Templates
 // in the repository are read through the work tree's confinement: a link
 // that leads outside it is refused, not copied into the record.
 func projectTemplate(env *Env, root *adr.Root) (string, error) {
@@ -261,7 +269,7 @@ func projectTemplate(env *Env, root *adr.Root) (string, error) {
 			return "", usagef("ADR_TEMPLATE %q cannot be read: %v", name, pathErrReason(err)).hint("fix the path, or unset ADR_TEMPLATE to use the built-in template")
 		}
 	default:
-		for _, p := range []string{root.Join("templates/template.md"), root.LogTemplate()} {
+		for _, p := range []string{root.Join("templates/template.md"), root.LogTemplate(), root.ParentTemplate(repo.WorktreeFS())} {
 			if p == "" {
 				continue
 			}
