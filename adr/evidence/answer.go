@@ -178,18 +178,13 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 	// Every unit the plan selected, in order, for counting.
 	all := make([][]Unit, len(p.items))
 	total := 0
-	standings := map[*adr.Record]standing{}
 	for i, it := range p.items {
 		all[i] = unitsOf(it, limit)
 		total += len(all[i])
 		if it.rec == nil || it.view != nil {
 			continue
 		}
-		st, ok := standings[it.rec]
-		if !ok {
-			st = s.standingOf(it.rec)
-			standings[it.rec] = st
-		}
+		st := s.standingIn(p, it.rec)
 		for j := range all[i] {
 			in, note := st.inForce, st.note
 			if it.unit.Status != "" { // a container section's own status

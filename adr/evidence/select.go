@@ -21,9 +21,25 @@ type plan struct {
 	// the view state; usedView reports that fresh view sections lead.
 	roots    map[*adr.Root]bool
 	usedView bool
+	// standings are the standings of the records the plan looked at,
+	// each found once (standingIn): finding one reads the record's text
+	// and scans every line.
+	standings map[*adr.Record]standing
 }
 
-func newPlan() *plan { return &plan{omitted: map[string]int{}} }
+func newPlan() *plan {
+	return &plan{omitted: map[string]int{}, standings: map[*adr.Record]standing{}}
+}
+
+// standingIn is s.standingOf(r), found once per plan.
+func (s *Service) standingIn(p *plan, r *adr.Record) standing {
+	st, ok := p.standings[r]
+	if !ok {
+		st = s.standingOf(r)
+		p.standings[r] = st
+	}
+	return st
+}
 
 // addRecord appends the units an intent wants from r.
 func (p *plan) addRecord(r *adr.Record, intent Intent, role string, essential bool) {

@@ -262,12 +262,11 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	// matches the task more than 1/notInForceFactor times as well (a
 	// question about a rejected option should get that record).
 	if req.Intent != History && !s.Ablate.NoTiering {
-		// Each record's standing once, not per comparison: it reads the
-		// record's text and scans every line.
+		// Each record's standing once, not per comparison.
 		adjusted := map[int]float64{}
 		for _, h := range matched {
 			adjusted[h.Doc] = h.Score
-			if !s.standingOf(recs[h.Doc]).inForce {
+			if !s.standingIn(p, recs[h.Doc]).inForce {
 				adjusted[h.Doc] = h.Score * notInForceFactor
 			}
 		}
@@ -305,7 +304,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 			// A record in force whose own text names its replacement
 			// ("possibly superseded"): the replacement, when in force,
 			// comes first, as a superseded record's successor does.
-			if st := s.standingOf(r); st.by != nil && st.by != r && s.standingOf(st.by).inForce {
+			if st := s.standingIn(p, r); st.by != nil && st.by != r && s.standingIn(p, st.by).inForce {
 				add(st.by, "named as its replacement by "+r.ID)
 			}
 		}
