@@ -325,7 +325,7 @@ func (l *Log) Target(from *Record, target string) *Record {
 		}
 		return nil
 	}
-	if prefixedID.MatchString(tg) {
+	if maybePrefixedID(tg) && prefixedID.MatchString(tg) {
 		// "DR008": an ID with the log's own prefix.
 		if t, err := l.resolveIn(tg, from.Root); err == nil && t != nil {
 			return t

@@ -134,27 +134,42 @@ func relationTargets(v string) []string {
 			out = append(out, m[1]) // "ADR-9 on 2024-05-01"
 		} else if m := bracketedID.FindStringSubmatch(item); m != nil {
 			out = append(out, m[1]) // "[ADR 9] - with the addition of read models"
-		} else if prefixedID.MatchString(item) {
+		} else if maybePrefixedID(item) && prefixedID.MatchString(item) {
 			out = append(out, item) // "DR008", a log's own prefix
 		}
 	}
 	return out
 }
 
+// The parts of an ID as records write it: "ADR-", "adr ", "RFC_" (any
+// case; optional where the patterns say), then the number, "#" allowed
+// before it, a letter after it ("ADR-0004a").
+const (
+	idPrefix = `(?i:(?:adr|rfc)[-_ ]?)`
+	idNumber = `#?\d{1,9}[a-z]?`
+)
+
 // idWithTitle is an ID followed by its record's title: "ADR 018: Errors
 // Management", "ADR-7 - Use Go".
-var idWithTitle = lazyre.New(`^((?i:(?:adr|rfc)[-_ ]?)#?\d{1,9}[a-z]?)\s*(?::|\s[-–—])\s+\S`)
+var idWithTitle = lazyre.New(`^(` + idPrefix + idNumber + `)\s*(?::|\s[-–—])\s+\S`)
 
 // bracketedID is an ID in brackets, a reference-style link, that may be
 // followed by prose: "[ADR 9] - with the addition of read models" (a
 // list's split may have taken its opening bracket).
-var bracketedID = lazyre.New(`^\[?((?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}[a-z]?)\](?:\s|$)`)
+var bracketedID = lazyre.New(`^\[?(` + idPrefix + `?` + idNumber + `)\](?:\s|$)`)
 
 // prefixedID is an ID with a prefix other than ADR, as a log numbers its
 // records ("DR008", "DDR-12", "ODH-ADR-0003"): a relation's value only,
 // where nothing else is expected; Log.Target resolves it by the log's
 // own IDs.
 var prefixedID = lazyre.New(`^[A-Za-z]{1,8}(?:-[A-Za-z]{1,8})*[-_ ]?\d{1,6}$`)
+
+// maybePrefixedID is the cheap test before prefixedID: an ID ends in a
+// digit and holds no path or extension. Every relation of a log is
+// resolved on every load, and nearly all are file names.
+func maybePrefixedID(s string) bool {
+	return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9' && !strings.ContainsAny(s, "/.")
+}
 
 // linkTarget is what a relation's link names: its destination, or, when
 // that is no record file, ID or record folder (a documentation site's
@@ -177,9 +192,9 @@ func linkTarget(text, dest string) string {
 
 // idWithDate is an ID followed by when it took effect: "ADR-9 on
 // 2024-05-01", "ADR-9 since March".
-var idWithDate = lazyre.New(`^((?i:(?:adr|rfc)[-_ ]?)#?\d{1,9}[a-z]?)\s+(?i:on|in|since|as of|from|dated|effective)\s+\S`)
+var idWithDate = lazyre.New(`^(` + idPrefix + idNumber + `)\s+(?i:on|in|since|as of|from|dated|effective)\s+\S`)
 
-var idText = lazyre.New(`^(?i:(?:adr|rfc)[-_ ]?)?#?\d{1,9}[a-z]?(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
+var idText = lazyre.New(`^` + idPrefix + `?` + idNumber + `(?:§\d+|#[\p{L}\p{N}._-]+)?$`)
 
 func isIDText(s string) bool { return idText.MatchString(strings.TrimSpace(s)) }
 

@@ -340,11 +340,8 @@ func laterState(first Status, s string) Status {
 	if first != Accepted && first != Proposed {
 		return Unknown
 	}
-	var clauses []string
-	for _, sentence := range strings.Split(s, ". ") {
-		clauses = append(clauses, statusClauses(sentence)...)
-	}
-	for _, c := range clauses[1:] {
+	// statusClauses cuts at sentence ends too, never inside a link.
+	for _, c := range statusClauses(s)[1:] {
 		words := statusTokens(c)
 		for len(words) > 0 && laterFillers[words[0]] {
 			words = words[1:]
