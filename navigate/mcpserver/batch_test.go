@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -151,6 +152,25 @@ func TestBatchCancelled(t *testing.T) {
 	want := `[{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"b"}]}}]`
 	if len(out) != 2 || out[1] != want {
 		t.Errorf("got\n%s\nwant %s", strings.Join(out, "\n"), want)
+	}
+	// The cancel inside the batch itself, after the request it cancels:
+	// the other answers still come, in one line.
+	out, _ = session(t, slowServer(),
+		initAt("2025-03-26"), initializedLine,
+		`[`+slowCall("2", "a")+`,{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}},`+slowCall("3", "b")+`]`,
+	)
+	if len(out) != 2 || out[1] != want {
+		t.Errorf("cancel in the batch: got\n%s\nwant %s", strings.Join(out, "\n"), want)
+	}
+	// A batch may not reuse the ID of a request still being answered.
+	out, _ = session(t, slowServer(),
+		initAt("2025-03-26"), initializedLine,
+		slowCall("2", "a"),
+		`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]`,
+	)
+	reuse := `[{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"invalid request: id 2 is the id of a request not answered yet"}},{"jsonrpc":"2.0","id":3,"result":{}}]`
+	if !slices.Contains(out, reuse) {
+		t.Errorf("reused ID: got\n%s\nwant a line %s", strings.Join(out, "\n"), reuse)
 	}
 }
 

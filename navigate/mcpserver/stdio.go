@@ -439,11 +439,19 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return c.send(data)
 	}
 	resp = withCode(resp)
+	key := idKey(resp.ID)
 	data, err := encodeMessage(resp)
 	if err != nil {
+		// A batch waiting for initialize's answer must not wait for the
+		// end of the session.
+		c.mu.Lock()
+		if key == c.initID {
+			c.initID = ""
+		}
+		c.cond.Broadcast()
+		c.mu.Unlock()
 		return err
 	}
-	key := idKey(resp.ID)
 	c.mu.Lock()
 	isInit := key == c.initID
 	if isInit {
@@ -465,9 +473,13 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	var line []byte
 	if b != nil {
 		delete(c.batches, key)
-		if !drop {
-			line = b.settle(key, data)
+		// A request cancelled before its batch was registered (the
+		// cancel came in the same batch) is left out of the array like
+		// any cancelled one; the batch still answers the others.
+		if drop {
+			data = nil
 		}
+		line = b.settle(key, data)
 	}
 	c.cond.Broadcast()
 	c.mu.Unlock()
