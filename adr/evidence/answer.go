@@ -184,16 +184,10 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 		if it.rec == nil || it.view != nil {
 			continue
 		}
-		st := s.standingIn(p, it.rec)
+		st := s.standingIn(p, it.rec).forUnit(it.unit)
 		for j := range all[i] {
-			in, note := st.inForce, st.note
-			if it.unit.Status != "" { // a container section's own status
-				in, note = it.unit.Status == adr.Accepted, ""
-				if !in {
-					note = string(it.unit.Status)
-				}
-			}
-			all[i][j].InForce, all[i][j].Note = &in, note
+			in := st.inForce
+			all[i][j].InForce, all[i][j].Note = &in, st.note
 		}
 	}
 	if pos < 0 || partIdx < 0 || pos > len(p.items) || pos < len(p.items) && partIdx >= len(all[pos]) || pos == len(p.items) && partIdx > 0 {

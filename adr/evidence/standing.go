@@ -70,6 +70,19 @@ func (s *Service) standingOf(r *adr.Record) standing {
 	return st
 }
 
+// forUnit is the standing of unit u of the record: a container section
+// with a status of its own stands by that status.
+func (st standing) forUnit(u adr.Unit) standing {
+	if u.Status == "" {
+		return st
+	}
+	out := standing{inForce: u.Status == adr.Accepted}
+	if !out.inForce {
+		out.note = string(u.Status)
+	}
+	return out
+}
+
 // replacedInProse finds a line of r (outside its status section) that
 // says it is replaced and names the record that replaces it. A line that
 // points at a record this log does not hold ("see ADR-9" with no ADR-9,

@@ -11,9 +11,6 @@ type Standing struct {
 	// stated"), or that its text says it is being replaced ("possibly
 	// superseded: its text says "..." (see ADR-0009)"); empty otherwise.
 	Note string
-	// By is the record the text says replaces this one, for a possibly
-	// superseded record; nil otherwise.
-	By *adr.Record
 }
 
 // StandingOf is the standing of r, or of its unit u when u is not nil,
@@ -21,15 +18,13 @@ type Standing struct {
 // (adr_show): so that both say the same of it. A container section with
 // a status of its own stands by that status, as in an answer.
 func (s *Service) StandingOf(r *adr.Record, u *adr.Unit) Standing {
+	var st standing
 	if u != nil && u.Status != "" {
-		st := Standing{InForce: u.Status == adr.Accepted}
-		if !st.InForce {
-			st.Note = string(u.Status)
-		}
-		return st
+		st = st.forUnit(*u) // no need to read the record's text
+	} else {
+		st = s.standingOf(r)
 	}
-	st := s.standingOf(r)
-	return Standing{InForce: st.inForce, Note: st.note, By: st.by}
+	return Standing{InForce: st.inForce, Note: st.note}
 }
 
 // ShortTitle bounds a title (or another free text) shown as metadata,
