@@ -497,7 +497,8 @@ func TestMCPBudgetWorstCase(t *testing.T) {
 	// 4,000 quotes, a status and a relation label of 3,000, a decision of
 	// dense quoted lines (parts, not whole units, fit), and lines longer
 	// than any message (control characters, U+2028, tabs, backslashes):
-	// adr_context splits them, adr_show and adr_read say they are too long.
+	// adr_context splits them, adr_show cuts such a line across pages
+	// (next_start_char) and adr_read says it is too long.
 	q := func(n int) string { return strings.Repeat(`"`, n) }
 	extra := map[string]string{
 		"0007-title.md": "# " + q(4000) + "\n\n## Status\n\nAccepted\n\n## Decision\n\nWe use a database.\n",
