@@ -264,6 +264,7 @@ const (
 	reasonIndex    = "an index or introduction beside the records"
 	reasonProject  = "project documentation, never a record"
 	reasonTemplate = "a template (git adr new uses it)"
+	reasonHidden   = "hidden"
 	// reasonNotMarkdown is a file of another format; a numbered one still
 	// holds its number (see Root.SkippedNumbers).
 	reasonNotMarkdown = "not a Markdown file"
@@ -275,7 +276,7 @@ func nonRecordReason(name string) string {
 	ext := recordExt(name)
 	switch {
 	case strings.HasPrefix(name, "."):
-		return "hidden"
+		return reasonHidden
 	case ext == "":
 		return reasonNotMarkdown
 	}

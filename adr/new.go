@@ -252,7 +252,7 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	status := o.Status
 	if status == "" {
 		status = Proposed
-		if style == StyleNygard && !offersProposal(tmplStatus) {
+		if style == StyleNygard && statusOption(tmplStatus, Proposed) == "" {
 			// adr-tools accepts; a template that offers a proposal
 			// proposes.
 			status = Accepted

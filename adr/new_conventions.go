@@ -145,19 +145,15 @@ func titleLead(s string) bool {
 	}) == ""
 }
 
-// titleHeading is the line of r's title heading, -1 when its title
-// comes from elsewhere (the front matter).
+// titleHeading is the 0-based line of r's title heading (the text line
+// of a setext one), -1 when its title comes from elsewhere (the front
+// matter) or it has none: titleLine, which finds the heading first.
 func titleHeading(r *Record) int {
-	t := r.Text()
-	if t == nil {
+	l := titleLine(r)
+	if l == 0 || r.Text().Lines[l-1].Kind == LineFrontMatter {
 		return -1
 	}
-	for _, h := range t.Headings() {
-		if h.Text == r.RawTitle {
-			return h.Line
-		}
-	}
-	return -1
+	return l - 1
 }
 
 // withTitleForm rewrites what stands before title in the title heading
@@ -290,7 +286,8 @@ func withNumberKeys(content string, number int, keys []numberKey) string {
 		return content
 	}
 	if !open {
-		return "---\n" + strings.Join(append(first, last...), "\n") + "\n---\n" + content
+		eol := t.EOL // a CRLF template keeps CRLF
+		return "---" + eol + strings.Join(append(first, last...), eol) + eol + "---" + eol + content
 	}
 	edits := []Edit{}
 	if len(first) > 0 {

@@ -135,7 +135,7 @@ func (root *Root) SkippedNumbers() []int {
 // skippedNumbered takes apart the name of a skipped file that carries a
 // record number, whatever its extension.
 func skippedNumbered(s Skipped) (fileName, bool) {
-	if strings.HasSuffix(s.Path, "/") || s.Reason == "hidden" || s.Reason == reasonTemplate {
+	if strings.HasSuffix(s.Path, "/") || s.Reason == reasonHidden || s.Reason == reasonTemplate {
 		return fileName{}, false
 	}
 	name := baseOf(s.Path)
@@ -153,6 +153,20 @@ func skippedNumbered(s Skipped) (fileName, bool) {
 // number), by format: git-adr reads none of them, and new numbered a
 // record past them. "" when there are none.
 func (root *Root) UnreadNote(number int) string {
+	// Nearly every log skips no numbered file of another format: the
+	// numbers its records hold are gathered only when one does.
+	var other []fileName
+	for _, s := range root.Skipped {
+		if s.Reason != reasonNotMarkdown {
+			continue
+		}
+		if fn, ok := skippedNumbered(s); ok {
+			other = append(other, fn)
+		}
+	}
+	if len(other) == 0 {
+		return ""
+	}
 	held := map[int]bool{}
 	for _, r := range root.Records {
 		if r.Numbered {
@@ -160,11 +174,8 @@ func (root *Root) UnreadNote(number int) string {
 		}
 	}
 	byExt := map[string]int{}
-	for _, s := range root.Skipped {
-		if s.Reason != reasonNotMarkdown {
-			continue
-		}
-		if fn, ok := skippedNumbered(s); ok && !held[fn.Number] {
+	for _, fn := range other {
+		if !held[fn.Number] {
 			byExt[strings.ToLower(fn.Ext)]++
 		}
 	}

@@ -25,7 +25,7 @@ var adrToolsPlaceholders = []string{"IDNUMBER", "NUMBER", "TITLE", "DATE", "STAT
 // templates work unchanged), and everywhere the "{{ ... }}" forms that
 // name one of them: {{number}}, {{id}}, {{title}}, {{date}}, {{status}},
 // and log4brains' "{{ SHORT TITLE }}", each replaced whole (a date field's
-// "{{ LAST MODIFIED YYYY-MM-DD }}" is completeTemplate's). Text put in is never read for placeholders
+// "{{ LAST MODIFIED YYYY-MM-DD }}" is completeTemplateAs's). Text put in is never read for placeholders
 // again: a title "Use DATE types" stays as it is.
 func Fill(tmpl string, number, id, title, date, status string) string {
 	values := map[string]string{"IDNUMBER": id, "NUMBER": number, "TITLE": title, "DATE": date, "STATUS": status}
@@ -83,7 +83,7 @@ func mustacheValue(inner, number, id, title, date, status string) (string, bool)
 		return title, true // "{{ SHORT TITLE }}"
 	}
 	// "{{ LAST MODIFIED YYYY-MM-DD }}" is a date field's value, which
-	// completeTemplate fills.
+	// completeTemplateAs fills.
 	return "", false
 }
 
@@ -98,7 +98,7 @@ var updatedKeys = map[string]bool{
 	"last modified": true, "modified": true, "updated on": true, "last updated on": true,
 }
 
-// completeTemplate fills in what a template without adr-tools
+// completeTemplateAs fills in what a template without adr-tools
 // placeholders leaves open, as MADR's adr-template.md does: its title
 // heading ("# {short title, representative of ...}", "# Title", a setext
 // "Title" underlined, "# RFC-NNNN Title") and a front matter "title:" get
@@ -110,20 +110,14 @@ var updatedKeys = map[string]bool{
 // was asked for: MADR makes the status optional, and the log's own
 // template says whether it keeps one. A date or status filled in
 // replaces the field's whole value, the template's guidance comment
-// included (a comment that lists the statuses would leave the status
-// unread).
-func completeTemplate(content string, number int, title, date, word string, statusGiven bool) string {
-	return completeTemplateAs(content, number, title, date, word, NormalizeStatus(word), statusGiven)
-}
-
-// completeTemplateAs is completeTemplate for a new record of status st,
-// which word writes.
+// included (it described the blank now filled). The new record's status
+// is st, which word writes.
 func completeTemplateAs(content string, number int, title, date, word string, st Status, statusGiven bool) string {
 	rec := Parse([]byte(content))
 	t := rec.Text()
 	var edits []Edit
-	if l := titleLine(rec); l > 0 && headingAt(t, l-1) {
-		line, start := t.LineText(l-1), t.Lines[l-1].Start
+	if l := titleHeading(rec); l >= 0 {
+		line, start := t.LineText(l), t.Lines[l].Start
 		if s, e, ok := placeholderAfterNumber(line); ok {
 			// "# RFC-NNNN Title": the title after the number to fill in.
 			edits = append(edits, Edit{Start: start + s, End: start + e, New: title})
@@ -176,20 +170,6 @@ func completeTemplateAs(content string, number int, title, date, word string, st
 func dateLeftOpen(val string) bool {
 	v := strings.TrimSpace(htmlComment.ReplaceAllString(val, ""))
 	return v != "" && (strings.Contains(v, "{") || isDatePlaceholder(v))
-}
-
-// headingAt reports whether line i of t is a heading's text, ATX or
-// setext ("Title" over "----").
-func headingAt(t *Text, i int) bool {
-	if t.Lines[i].Kind == LineHeading {
-		return true
-	}
-	for _, h := range t.Headings() {
-		if h.Line == i {
-			return true
-		}
-	}
-	return false
 }
 
 // placeholderAfterNumber finds, in a heading line such as "# RFC-NNNN
@@ -251,10 +231,6 @@ func statusOption(text string, st Status) string {
 	}
 	return found
 }
-
-// offersProposal reports a template whose status text offers a
-// proposed-like word: a new record from it is a proposal by default.
-func offersProposal(tmplStatus string) bool { return statusOption(tmplStatus, Proposed) != "" }
 
 // logStatusWord is the word most of the root's records read so far write
 // status st with, when it is one word ("aceptado", "Accepted"), "" when

@@ -183,12 +183,12 @@ func TestTemplateTitle(t *testing.T) {
 // title with it.
 func TestTemplateTitleIsFilled(t *testing.T) {
 	tmpl := lines("---", "title: ADR Template", "nav_order: 0", "---", "", "# {short title, representative of solved problem and found solution}", "", "## Context and Problem Statement", "", "{Describe the context}")
-	got := completeTemplate(tmpl, 7, "Use Kafka", "2026-01-02", "proposed", false)
+	got := completeTemplateAs(tmpl, 7, "Use Kafka", "2026-01-02", "proposed", Proposed, false)
 	if !strings.Contains(got, "\n# Use Kafka\n") || !strings.Contains(got, "title: Use Kafka\n") {
 		t.Errorf("template not filled:\n%s", got)
 	}
 	tmpl = lines("---", "title: Template", "---", "", "# short title of solved problem and solution", "", "## Context and Problem Statement")
-	got = completeTemplate(tmpl, 7, "Use Kafka", "2026-01-02", "proposed", false)
+	got = completeTemplateAs(tmpl, 7, "Use Kafka", "2026-01-02", "proposed", Proposed, false)
 	if !strings.Contains(got, "\n# Use Kafka\n") {
 		t.Errorf("unbracketed template title not filled:\n%s", got)
 	}

@@ -596,7 +596,7 @@ func (root *Root) emptyNote(fsys fs.FS) string {
 	var deeper []string
 	for _, s := range root.Skipped {
 		switch {
-		case s.Reason == "hidden":
+		case s.Reason == reasonHidden:
 		case strings.HasSuffix(s.Path, "/"):
 			folders++
 			dir := strings.TrimSuffix(s.Path, "/")

@@ -269,11 +269,20 @@ func projectTemplate(env *Env, root *adr.Root) (string, error) {
 			return "", usagef("ADR_TEMPLATE %q cannot be read: %v", name, pathErrReason(err)).hint("fix the path, or unset ADR_TEMPLATE to use the built-in template")
 		}
 	default:
-		for _, p := range []string{root.Join("templates/template.md"), root.LogTemplate(), root.ParentTemplate(repo.WorktreeFS())} {
+		wt := repo.WorktreeFS()
+		// The parent folder is listed only when the root has no template
+		// of its own.
+		sources := []func() string{
+			func() string { return root.Join("templates/template.md") },
+			root.LogTemplate,
+			func() string { return root.ParentTemplate(wt) },
+		}
+		for _, source := range sources {
+			p := source()
 			if p == "" {
 				continue
 			}
-			data, err = fs.ReadFile(repo.WorktreeFS(), p)
+			data, err = fs.ReadFile(wt, p)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
