@@ -17,6 +17,14 @@ import (
 // files, or folders with a README.md (one folder per record). At the
 // repository root, names must say "adr".
 func recordNames(fsys fs.FS, dir string, entries []fs.DirEntry, limit int) []string {
+	return recordNamesIn(fsys, dir, entries, limit, false)
+}
+
+// recordNamesIn is recordNames; with byName, a record folder is taken by
+// its name alone, as "name/README.md", without listing it: a folder of
+// many such folders costs one listing, not one per folder (folderFile
+// finds the file a sampled one holds).
+func recordNamesIn(fsys fs.FS, dir string, entries []fs.DirEntry, limit int, byName bool) []string {
 	var names []string
 	for _, e := range entries {
 		if limit > 0 && len(names) == limit {
@@ -35,9 +43,11 @@ func recordNames(fsys fs.FS, dir string, entries []fs.DirEntry, limit int) []str
 			if fn, ok = folderRecordName(n); !ok {
 				continue
 			}
-			f := recordFolderFile(fsys, path.Join(dirOrDot(dir), n))
-			if f == "" {
-				continue
+			f := folderRecordFiles[0]
+			if !byName {
+				if f = recordFolderFile(fsys, path.Join(dirOrDot(dir), n)); f == "" {
+					continue
+				}
 			}
 			n += "/" + f
 		case e.Type().IsRegular() && isRecordFileName(n):
@@ -78,7 +88,9 @@ const sampleSize = 8
 // inside a log named like "proposed-adrs") may hold plain-slug records
 // ("rendering-type.md") when it holds no numbered ones.
 func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry, inLog bool) bool {
-	names := recordNames(fsys, dir, entries, 0)
+	// Every name, by name only: a folder's records are judged on a
+	// sample of them, and only the sample is read.
+	names := recordNamesIn(fsys, dir, entries, 0, true)
 	nested := nestedConventional(dir)
 	if len(names) == 0 && (nested || inLog && folderSaysADR(path.Base(dir))) {
 		names = slugNames(entries)
@@ -90,6 +102,14 @@ func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry, inLog bool) bool {
 	checked, ok := 0, 0
 	adr := make([]bool, 0, len(sample))
 	for _, n := range sample {
+		if folder := dirOf(n); folder != "" {
+			// A record folder taken by its name: the file it holds.
+			f := recordFolderFile(fsys, path.Join(dirOrDot(dir), folder))
+			if f == "" {
+				continue
+			}
+			n = folder + "/" + f
+		}
 		is := nameSaysADR(nameOf(n).Lead)
 		if !is {
 			data, err := fs.ReadFile(fsys, path.Join(dirOrDot(dir), n))

@@ -90,3 +90,38 @@ func TestLazyLoadReadsFew(t *testing.T) {
 		t.Errorf("a full load read %d record files, want %d", files, n)
 	}
 }
+
+// dirCountFS counts the folders listed through it.
+type dirCountFS struct {
+	fs.FS
+	mu   sync.Mutex
+	dirs int
+}
+
+func (c *dirCountFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	c.mu.Lock()
+	c.dirs++
+	c.mu.Unlock()
+	return fs.ReadDir(c.FS, name)
+}
+
+// TestDetectListsASample: judging a folder of numbered record folders
+// lists the folders of its sample, not every one of them.
+func TestDetectListsASample(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := 1; i <= 400; i++ {
+		m[fmt.Sprintf("guide/%03d-step-%d/README.md", i, i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("# Step %d\n\nDo this.\n", i))}
+	}
+	c := &dirCountFS{FS: m}
+	var entries []fs.DirEntry
+	entries, err := fs.ReadDir(m, "guide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if qualifies(c, "guide", entries, false) {
+		t.Error("a folder of numbered steps without ADR structure qualifies")
+	}
+	if c.dirs > sampleSize {
+		t.Errorf("judging the folder listed %d folders, want at most %d (its sample)", c.dirs, sampleSize)
+	}
+}
