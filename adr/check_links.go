@@ -95,7 +95,7 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 	if tg == "" || strings.HasPrefix(tg, "#") || urlScheme.MatchString(tg) || strings.HasPrefix(tg, "//") {
 		return Finding{}, false
 	}
-	p := unescapeLinkDest(stripFragment(tg))
+	p := linkPath(tg)
 	if u, err := url.PathUnescape(p); err == nil {
 		p = u
 	}
@@ -155,7 +155,7 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 // fix for a broken link and `context`'s reading of "superseded by" prose
 // both name it.
 func MeantTarget(r *Record, link string) (t *Record, renamed bool) {
-	fn := parseFileName(baseOf(stripFragment(strings.TrimSpace(link))))
+	fn := parseFileName(baseOf(linkPath(strings.TrimSpace(link))))
 	if !fn.Numbered || r.Root == nil {
 		return nil, false
 	}

@@ -2,6 +2,11 @@ package adr
 
 import "strings"
 
+// linkPath is the path a link destination names: without its "#fragment"
+// or "?query", its Markdown escapes removed. Every place that follows a
+// link goes through it.
+func linkPath(dest string) string { return unescapeLinkDest(stripFragment(dest)) }
+
 // unescapeLinkDest removes Markdown's backslash escapes from a link
 // destination, as a renderer does before following it: in
 // "0003-\[Superseded\]use-x.md" the file is "0003-[Superseded]use-x.md".

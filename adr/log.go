@@ -332,7 +332,7 @@ func (l *Log) Target(from *Record, target string) *Record {
 		}
 		return nil
 	}
-	p := unescapeLinkDest(stripFragment(tg))
+	p := linkPath(tg)
 	if p == "" || strings.Contains(p, "://") || strings.HasPrefix(p, "mailto:") {
 		return nil
 	}

@@ -36,7 +36,7 @@ func (l *Log) listNeighbours(r *Record) {
 			matches = append(matches, idCandidate(ref))
 			continue
 		}
-		p := stripFragment(tg)
+		p := linkPath(tg)
 		if p == "" || strings.Contains(p, "://") || strings.HasPrefix(p, "mailto:") {
 			continue
 		}

@@ -73,7 +73,7 @@ func parseRelationLine(s string, custom customLabels) (label string, targets []s
 				return "", nil, false
 			}
 			for _, tg := range targets {
-				p := stripFragment(tg)
+				p := linkPath(tg)
 				switch {
 				case urlScheme.MatchString(tg) || strings.HasPrefix(tg, "//"):
 					return "", nil, false
@@ -176,7 +176,7 @@ func maybePrefixedID(s string) bool {
 // path, Docusaurus's "/adr/7"), the ID its text gives ("ADR 7", "ADR-0007:
 // Use X"). A URL is kept as it is.
 func linkTarget(text, dest string) string {
-	p := stripFragment(dest)
+	p := linkPath(dest)
 	if isIDText(dest) || recordExt(p) != "" || strings.HasSuffix(p, "/") || strings.Contains(dest, "://") {
 		return dest
 	}

@@ -377,25 +377,25 @@ func unescapeMarkdown(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	from := 0 // the start of the text not yet written
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s) && isASCIIPunct(s[i+1]):
+			i++ // an escaped character opens no code span
 		case c == '`':
 			n := run(s, i, '`')
 			end := closingRun(s, i+n, n)
 			if end < 0 {
-				b.WriteString(s[i : i+n])
 				i += n - 1
 				continue
 			}
+			b.WriteString(unescapeLinkDest(s[from:i]))
 			b.WriteString(s[i : end+n])
 			i = end + n - 1
-		case c == '\\' && i+1 < len(s) && isASCIIPunct(s[i+1]):
-			b.WriteByte(s[i+1])
-			i++
-		default:
-			b.WriteByte(c)
+			from = i + 1
 		}
 	}
+	b.WriteString(unescapeLinkDest(s[from:]))
 	return b.String()
 }
 
