@@ -62,3 +62,21 @@ func TestCheckAcceptedButSupersededByItsOwnLink(t *testing.T) {
 	}
 	t.Errorf("no status-mismatch for ADR-0001: %+v", l.Check(CheckOptions{}).Findings)
 }
+
+// TestSpansHolds: holds finds an offset in sorted, disjoint spans as a
+// scan of every span does.
+func TestSpansHolds(t *testing.T) {
+	s := spans{{3, 7}, {7, 9}, {20, 30}}
+	for off := -1; off < 35; off++ {
+		want := false
+		for _, sp := range s {
+			want = want || off >= sp[0] && off < sp[1]
+		}
+		if got := s.holds(off); got != want {
+			t.Errorf("holds(%d) = %v, want %v", off, got, want)
+		}
+	}
+	if (spans(nil)).holds(0) {
+		t.Error("no span holds anything")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/git-adr/git-adr/internal/lazyre"
@@ -259,12 +260,10 @@ func (c *checker) list(dir string) map[string][]string {
 type spans [][2]int
 
 func (s spans) holds(off int) bool {
-	for _, sp := range s {
-		if off >= sp[0] && off < sp[1] {
-			return true
-		}
-	}
-	return false
+	// The spans are in offset order and do not overlap: the last one
+	// starting at or before off is the only one that can hold it.
+	k := sort.Search(len(s), func(k int) bool { return s[k][0] > off }) - 1
+	return k >= 0 && off < s[k][1]
 }
 
 // inlineComments finds the HTML comments the parser leaves inside
@@ -291,6 +290,10 @@ func inlineComments(t *Text) spans {
 			j++
 		}
 		start := t.Lines[i].Start
+		if !bytes.Contains(t.Src[start:t.Lines[j-1].End], []byte("<!--")) {
+			i = j // no comment in this paragraph: nothing to copy
+			continue
+		}
 		par := bytes.Clone(t.Src[start:t.Lines[j-1].End])
 		// Code spans, line by line as Links reads them, are blanked
 		// out: offsets stay those of Src.
