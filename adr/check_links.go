@@ -1,13 +1,11 @@
 package adr
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/git-adr/git-adr/internal/lazyre"
@@ -39,11 +37,7 @@ func (c *checker) links(r *Record) {
 	if r.Text() == nil {
 		return
 	}
-	comments := inlineComments(r.Text())
 	for _, l := range r.Text().Links() {
-		if comments.holds(l.Start) {
-			continue // a template's example, "<!-- Refined by [x](yyyymmdd-x.md) -->"
-		}
 		key := fmt.Sprintf("%d\x00%s", l.Line+1, l.Dest)
 		if reported[key] {
 			continue
@@ -254,70 +248,4 @@ func (c *checker) list(dir string) map[string][]string {
 	}
 	c.dirs[dir] = m
 	return m
-}
-
-// spans are byte ranges [start, end) of a text's source, in order.
-type spans [][2]int
-
-func (s spans) holds(off int) bool {
-	// The spans are in offset order and do not overlap: the last one
-	// starting at or before off is the only one that can hold it.
-	k := sort.Search(len(s), func(k int) bool { return s[k][0] > off }) - 1
-	return k >= 0 && off < s[k][1]
-}
-
-// inlineComments finds the HTML comments the parser leaves inside
-// paragraphs: a line that starts with "<!--" is a comment line already
-// (its links are never read), but "- [x](y) <!-- example: [z](w.md) -->"
-// is a text line, and a comment opened there may close lines further on.
-// As in CommonMark, a comment lies within one paragraph (a run of text
-// lines) and needs its "-->": an opener never closed is plain text. Code
-// spans hide both markers.
-func inlineComments(t *Text) spans {
-	if t == nil || !bytes.Contains(t.Src, []byte("<!--")) {
-		return nil
-	}
-	var out spans
-	for i := 0; i < len(t.Lines); {
-		if k := t.Lines[i].Kind; k != LineText && k != LineHeading {
-			i++
-			continue
-		}
-		// A paragraph: this line and the text lines after it (a heading
-		// stands alone).
-		j := i + 1
-		for t.Lines[i].Kind == LineText && j < len(t.Lines) && t.Lines[j].Kind == LineText {
-			j++
-		}
-		start := t.Lines[i].Start
-		if !bytes.Contains(t.Src[start:t.Lines[j-1].End], []byte("<!--")) {
-			i = j // no comment in this paragraph: nothing to copy
-			continue
-		}
-		par := bytes.Clone(t.Src[start:t.Lines[j-1].End])
-		// Code spans, line by line as Links reads them, are blanked
-		// out: offsets stay those of Src.
-		for k := i; k < j; k++ {
-			ln := t.Lines[k]
-			for _, m := range inlineCode.FindAllStringIndex(t.LineText(k), -1) {
-				copy(par[ln.Start-start+m[0]:ln.Start-start+m[1]], bytes.Repeat([]byte(" "), m[1]-m[0]))
-			}
-		}
-		for off := 0; ; {
-			o := bytes.Index(par[off:], []byte("<!--"))
-			if o < 0 {
-				break
-			}
-			o += off
-			c := bytes.Index(par[o+4:], []byte("-->"))
-			if c < 0 {
-				break
-			}
-			end := o + 4 + c + 3
-			out = append(out, [2]int{start + o, start + end})
-			off = end
-		}
-		i = j
-	}
-	return out
 }
