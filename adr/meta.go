@@ -168,7 +168,10 @@ func wholeValueDate(s string) string {
 // placeholder ("[YYYY-MM-DD when the decision was last updated]",
 // "{date}"), which states no date.
 func recordDate(val string) string {
-	v := strings.TrimSpace(htmlComment.ReplaceAllString(val, ""))
+	v := strings.TrimSpace(val)
+	if strings.Contains(v, "<!--") {
+		v = strings.TrimSpace(htmlComment.ReplaceAllString(v, ""))
+	}
 	if isDatePlaceholder(v) {
 		return ""
 	}

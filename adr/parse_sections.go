@@ -177,7 +177,8 @@ func maybePrefixedID(s string) bool {
 // Use X"). A URL is kept as it is.
 func linkTarget(text, dest string) string {
 	p := linkPath(dest)
-	if isIDText(dest) || recordExt(p) != "" || strings.HasSuffix(p, "/") || strings.Contains(dest, "://") {
+	// The cheap tests first: nearly every link names a record file.
+	if recordExt(p) != "" || strings.HasSuffix(p, "/") || strings.Contains(dest, "://") || isIDText(dest) {
 		return dest
 	}
 	t := strings.TrimSpace(text)

@@ -48,9 +48,11 @@ func (p *parser) findTitle() {
 		p.title = 0
 	}
 	placeholder := false
+	headText, headNum := "", -1 // the title heading as read, when there is one
 	if p.title >= 0 {
 		h := p.headings[p.title]
 		text, num := readTitle(h.Text)
+		headText, headNum = text, num
 		switch {
 		case p.titleAt > 0:
 			p.rec.RawTitle = h.Text
@@ -92,10 +94,15 @@ func (p *parser) findTitle() {
 			raw = fmTitle
 		}
 	}
-	title, num := readTitle(raw)
+	// The heading read and judged above is not read again.
+	fromHeading := p.title >= 0 && raw == p.headings[p.title].Text
+	title, num := headText, headNum
+	if !fromHeading {
+		title, num = readTitle(raw)
+	}
 	if placeholder {
-		_, num = readTitle(p.rec.RawTitle)
-	} else if isPlaceholderTitle(title) {
+		num = headNum // the heading's number: "# 7. Title"
+	} else if !(fromHeading && p.titleAt == 0) && isPlaceholderTitle(title) {
 		// "title: {short title ...}" in the front matter.
 		placeholder, title = true, ""
 	}
@@ -229,6 +236,9 @@ var numberPlaceholderLead = lazyre.New(`^(?i:(?:adr|rfc|dr|decision)?\s*[-_#]?\s
 // decision, not the problem)". A bracketed title that says something
 // else ("[Design Guideline]") is a title.
 func isPlaceholderTitle(s string) bool {
+	if indexFold(s, "title") < 0 {
+		return false // every placeholder says "title"
+	}
 	s = strings.TrimSpace(s)
 	if m := numberPlaceholderLead.FindStringIndex(s); m != nil && m[1] < len(s) {
 		s = s[m[1]:]

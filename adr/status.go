@@ -297,6 +297,9 @@ var struckSpans = [][2]string{{"~~", "~~"}, {"<del>", "</del>"}, {"<s>", "</s>"}
 // "~~Accepted~~ Superseded by ADR-9" the struck word is no longer the
 // status. A value that is nothing but struck text is left as it is.
 func withoutStruck(raw string) string {
+	if !strings.ContainsAny(raw, "~<") {
+		return raw // every strike starts with one of them
+	}
 	s := raw
 	for _, sp := range struckSpans {
 		for {
