@@ -153,11 +153,9 @@ func wholeValueDate(s string) string {
 		}
 	}
 	if dayMonthName.MatchString(s) {
-		if t, err := time.Parse("2-January-2006", titleCase(s)); err == nil {
-			return t.Format("2006-01-02")
-		}
-		if t, err := time.Parse("2-Jan-2006", titleCase(s)); err == nil {
-			return t.Format("2006-01-02")
+		// "11-April-2023" is "11 April 2023", a form dateLayouts reads.
+		if d := normalizeDate(strings.ReplaceAll(s, "-", " ")); isISODate(d) {
+			return d
 		}
 	}
 	return s

@@ -11,7 +11,7 @@ import (
 
 // What `git adr new` takes from a root besides its records: the template
 // the log keeps (beside its records, as a placeholder record folder, or
-// above a log of component folders), and the numbers that files it does
+// above a root, as a log of component folders keeps it), and the numbers that files it does
 // not read as records carry.
 
 // LogTemplate is the template the log keeps beside its records, for
@@ -81,8 +81,8 @@ func placeholderTitled(rec *Record) bool {
 	return rec.RawTitle != "" && (rec.Title == "" || numberPlaceholder.MatchString(rec.RawTitle))
 }
 
-// ParentTemplate is the template a log of component folders keeps in the
-// folder above its roots (Anthony-Nolan/Atlas's
+// ParentTemplate is the template kept in the folder above a root, as a
+// log of component folders keeps it (Anthony-Nolan/Atlas's
 // ArchitecturalDecisionRecord/000-template.md above Phase0/, Phase1/,
 // ...): the one file there named as a template, when it reads as an ADR
 // template (a status, or decision sections). "" when there is none or

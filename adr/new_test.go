@@ -198,6 +198,13 @@ func TestLogTemplates(t *testing.T) {
 	if got := root.ParentTemplate(fsys); got != "" {
 		t.Errorf("ParentTemplate = %q: a file with no ADR structure is not the log's template", got)
 	}
+	// Any root's parent, not only a folder of component logs: a
+	// docs/template.md with ADR structure above docs/adr (as documented).
+	fsys = recs("docs/adr")
+	fsys["docs/template.md"] = file("# Title\n\n## Status\n\nproposed\n\n## Decision\n\nx\n")
+	if got := load(fsys, "docs/adr").ParentTemplate(fsys); got != "docs/template.md" {
+		t.Errorf("ParentTemplate = %q, want docs/template.md", got)
+	}
 	// The repository root is no log's parent.
 	fsys = recs("adr")
 	fsys["template.md"] = file("# Title\n\n## Status\n\nSTATUS\n\n## Decision\n")
