@@ -47,9 +47,15 @@ func (r Request) withDefaults() Request {
 	}
 	if r.MaxUnits == 0 {
 		r.MaxUnits = DefaultMaxUnits
+		if r.Selector() == "task" {
+			r.MaxUnits = DefaultTaskMaxUnits
+		}
 	}
 	if r.MaxChars == 0 {
 		r.MaxChars = DefaultMaxChars
+		if r.Selector() == "task" {
+			r.MaxChars = DefaultTaskMaxChars
+		}
 	}
 	if r.Format == "" {
 		r.Format = JSON
@@ -259,7 +265,11 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 				r.Warnings = append(r.Warnings, fmt.Sprintf("no cursor for the rest: %v; raise %s or %s to see it", err, s.words().arg("max_units"), s.words().arg("max_chars")))
 			} else {
 				r.Cursor = &c
-				r.Next = append(r.Next, s.nextCommand(req, c))
+				// JSON readers have the cursor; a person reading text gets
+				// the command that continues.
+				if req.Format == Text {
+					r.Next = append(r.Next, s.nextCommand(req, c))
+				}
 			}
 			r.Omitted["units"] = total - delivered
 			essential := 0

@@ -22,7 +22,7 @@ import (
 
 // cacheFormat changes whenever analysis or the layout changes (stemming,
 // stop words, field weights), so old caches are never read.
-const cacheFormat = "git-adr terms v7\n"
+const cacheFormat = "git-adr terms v8\n"
 
 type cacheKey [32]byte
 

@@ -8,13 +8,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/git-adr/git-adr/adr"
 )
 
 // A cursor continues an answer: it carries the request, where the next page
@@ -279,62 +276,21 @@ func clip(s string, n int) string {
 	return string(rs[:n]) + "…"
 }
 
-// shellArg quotes one argument of a suggested command: as [adr.ShellWord]
-// does, or, when it holds control characters, in $'...' form with the
-// escapes of [adr.Escape] (bash, zsh and POSIX.1-2024 sh read them back).
-func shellArg(s string) string {
-	if !adr.HasControl(s) {
-		return adr.ShellWord(s)
-	}
-	s = strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s)
-	return "$'" + adr.Escape(s) + "'"
-}
-
-// nextCommand is the command that continues an answer: the request as the
-// caller would type it, then the cursor.
+// nextCommand is the command that continues an answer: the cursor
+// carries the request, so the command is the cursor alone (with the
+// answer's format), whatever the request was and wherever it is run in
+// the repository.
 func (s *Service) nextCommand(req Request, cursor string) string {
 	if s.MCP {
-		// The cursor carries the request.
 		return s.words().call(ToolName, map[string]any{"cursor": cursor}, "")
 	}
-	args := []string{"git", "adr", "context"}
-	id := req.ID
-	if id != "" && !strings.HasPrefix(id, "-") {
-		args = append(args, shellArg(id))
+	cmd := "git adr context"
+	switch req.Format {
+	case JSON:
+		cmd += " --json"
+	case PrettyJSON:
+		cmd += " --json --pretty"
 	}
-	for _, f := range []struct{ flag, v string }{{"--task", req.Task}, {"--file", s.callerPath(req.File)}, {"--domain", req.Domain}, {"--iteration", req.Iteration}} {
-		if f.v != "" {
-			args = append(args, f.flag, shellArg(f.v))
-		}
-	}
-	if req.Intent != "" && req.Intent != Current {
-		args = append(args, "--"+string(req.Intent))
-	}
-	if req.MaxUnits != DefaultMaxUnits {
-		args = append(args, fmt.Sprintf("--max-units %d", req.MaxUnits))
-	}
-	if req.MaxChars != DefaultMaxChars {
-		args = append(args, fmt.Sprintf("--max-chars %d", req.MaxChars))
-	}
-	if req.Format == JSON {
-		args = append(args, "--json")
-	}
-	args = append(args, "--cursor", cursor)
-	if id != "" && strings.HasPrefix(id, "-") {
-		args = append(args, "--", shellArg(id))
-	}
-	return strings.Join(args, " ")
+	return cmd + " --cursor " + cursor
 }
 
-// callerPath writes a repository-relative path relative to the caller's
-// directory (Prefix).
-func (s *Service) callerPath(p string) string {
-	if p == "" || s.Prefix == "" {
-		return p
-	}
-	rel, err := filepath.Rel(filepath.FromSlash(s.Prefix), filepath.FromSlash(p))
-	if err != nil {
-		return p
-	}
-	return filepath.ToSlash(rel)
-}

@@ -37,7 +37,10 @@
 package evidence
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode"
 )
 
 // Intent says which part of a decision a request is after.
@@ -53,6 +56,13 @@ const (
 // Defaults of the budget (tunable per request and in .adr.toml).
 const (
 	DefaultMaxUnits = 8
+	// DefaultTaskMaxUnits bounds a task answer, which packs short
+	// windows of many records: relevance and the code points stop it
+	// first.
+	DefaultTaskMaxUnits = 16
+	// DefaultTaskMaxChars is a task answer's budget: what an agent reads
+	// with every question it asks.
+	DefaultTaskMaxChars = 5000
 	DefaultMaxChars = 12000
 	// MaxHops bounds relation traversal; ArchiveHops bounds how far from
 	// the request an archived record's body may be included.
@@ -73,11 +83,15 @@ type Format string
 
 // Formats.
 const (
+	// JSON is compact JSON: no indentation, which would cost as much as
+	// the metadata of every unit.
 	JSON Format = "json"
 	Text Format = "text"
-	// CompactJSON is JSON without indentation, for transports that embed
-	// it in a message (MCP), where every indentation character counts.
+	// CompactJSON is JSON as a transport embeds it in a message (MCP):
+	// compact, as JSON is.
 	CompactJSON Format = "compact-json"
+	// PrettyJSON is JSON indented for people (context --json --pretty).
+	PrettyJSON Format = "pretty-json"
 )
 
 // Request is one context question.
@@ -182,7 +196,9 @@ type Freshness struct {
 	// View is "none" when no root has a CURRENT view, else the state of
 	// the views of the roots the request concerns (the worst of them):
 	// "fresh", "missing", "stale", "unsupported" or "corrupt".
-	View        string `json:"view"`
+	View string `json:"view"`
+	// Fingerprint is the start of the log's fingerprint (16 hex digits,
+	// the part a cursor is bound to): any change to the log changes it.
 	Fingerprint string `json:"fingerprint"`
 	Records     int    `json:"records"`
 	// Views lists every root's view state when some root has a view
@@ -239,13 +255,13 @@ type Response struct {
 	Confidence string         `json:"confidence,omitempty"`
 	Overview   *Overview      `json:"overview,omitempty"`
 	Units      []Unit         `json:"units"`
-	References []Reference    `json:"references"`
-	Cursor     *string        `json:"cursor"`
-	Omitted    map[string]int `json:"omitted"`
+	References []Reference    `json:"references,omitempty"`
+	Cursor     *string        `json:"cursor,omitempty"`
+	Omitted    map[string]int `json:"omitted,omitempty"`
 	Coverage   Coverage       `json:"coverage"`
 	Freshness  Freshness      `json:"freshness"`
-	Warnings   []string       `json:"warnings"`
-	Next       []string       `json:"next"`
+	Warnings   []string       `json:"warnings,omitempty"`
+	Next       []string       `json:"next,omitempty"`
 	Size       Size           `json:"size"`
 
 	// Memory names the memory items among Units (absent when none).
@@ -263,4 +279,78 @@ func (e *RequestError) Error() string { return e.Msg }
 
 func badRequest(hint, format string, args ...any) error {
 	return &RequestError{Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// MarshalJSON writes a unit without what its ID, path or kind already
+// say: in_force only when the record is not in force, kind only for
+// units that are not a record's text (source, current, memory), role
+// only when it is not a plain match, and title only when the file name
+// does not already say it. Every figure an answer sends is spent on
+// evidence first.
+func (u Unit) MarshalJSON() ([]byte, error) {
+	type lean struct {
+		ID      string   `json:"id"`
+		Path    string   `json:"path"`
+		Lines   [2]int   `json:"lines"`
+		Status  string   `json:"status,omitempty"`
+		Kind    string   `json:"kind,omitempty"`
+		Title   string   `json:"title,omitempty"`
+		Topic   string   `json:"topic,omitempty"`
+		Source  string   `json:"source,omitempty"`
+		Role    string   `json:"role,omitempty"`
+		InForce *bool    `json:"in_force,omitempty"`
+		Note    string   `json:"note,omitempty"`
+		Stale   []string `json:"stale,omitempty"`
+		Text    string   `json:"text"`
+	}
+	l := lean{ID: u.ID, Path: u.Path, Lines: u.Lines, Status: u.Status, Kind: u.Kind, Title: u.Title, Topic: u.Topic,
+		Source: u.Source, Role: u.Role, InForce: u.InForce, Note: u.Note, Stale: u.Stale, Text: u.Text}
+	if l.Kind == KindDecision || l.Kind == KindExcerpt {
+		l.Kind = ""
+	}
+	if l.Role == "match" {
+		l.Role = ""
+	}
+	if l.InForce != nil && *l.InForce {
+		l.InForce = nil
+	}
+	if l.Kind == "" && titleInPath(l.Title, l.Path) {
+		l.Title = ""
+	}
+	return json.Marshal(l)
+}
+
+// Kinds of units that are a record's text.
+const (
+	KindDecision = "decision"
+	KindExcerpt  = "excerpt"
+)
+
+// titleInPath reports whether a file name says a title: every word of
+// the title (letters and digits, any case) is a word of the file's name.
+func titleInPath(title, path string) bool {
+	if title == "" {
+		return true
+	}
+	name := path
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	words := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
+	have := map[string]bool{}
+	for _, w := range words(name) {
+		have[w] = true
+	}
+	tw := words(title)
+	if len(tw) == 0 {
+		return false
+	}
+	for _, w := range tw {
+		if !have[w] {
+			return false
+		}
+	}
+	return true
 }

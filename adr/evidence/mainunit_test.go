@@ -54,14 +54,14 @@ func TestMainUnitWithoutDecision(t *testing.T) {
 		}
 	}
 	svc := &Service{Log: l}
-	for task, id := range map[string]string{
-		"how long is block retention":       "ADR-0001#proposal",
-		"how is a message ttl set":          "ADR-0002#per-message-ttl",
-		"how are monitoring metrics named?": "ADR-0003#context",
+	for task, text := range map[string]string{
+		"how long is block retention":       "Applications set a block retention height",
+		"how is a message ttl set":          "A header sets the message ttl in seconds",
+		"how are monitoring metrics named?": "Monitoring metrics are exported with Prometheus",
 	} {
 		resp := answer(t, svc, Request{Task: task})
-		if len(resp.Units) == 0 || resp.Units[0].ID != id {
-			t.Errorf("%q: units %v, want %s first", task, unitIDs(resp), id)
+		if len(resp.Units) == 0 || !strings.Contains(resp.Units[0].Text, text) {
+			t.Errorf("%q: units %v, want the first to hold %q", task, unitIDs(resp), text)
 		}
 		for _, u := range resp.Units {
 			for _, meta := range []string{"#changelog", "#release-history", "#author-s"} {

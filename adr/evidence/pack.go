@@ -158,6 +158,14 @@ func unitsOf(it item, limit int) []Unit {
 	if it.view != nil {
 		whole, partKind, status, title = KindCurrent, KindCurrent, StatusDerived, it.view.Title
 	}
+	if w := it.win; w != nil {
+		kind := partKind
+		if w.whole {
+			kind = whole
+		}
+		return []Unit{{ID: u.ID, Path: r.Path, Lines: [2]int{w.start, w.end}, Status: status, Kind: kind,
+			Title: shortTitle(title), Role: shortRole(it.role), Text: w.text}}
+	}
 	parts := splitUnit(r, u, limit)
 	mk := func(id, kind string, p part) Unit {
 		return Unit{ID: id, Path: r.Path, Lines: [2]int{p.start, p.end}, Status: status, Kind: kind,
@@ -209,7 +217,7 @@ func render(resp *Response, f Format) []byte {
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
-	if f != CompactJSON {
+	if f == PrettyJSON {
 		enc.SetIndent("", "  ")
 	}
 	enc.SetEscapeHTML(false)

@@ -28,8 +28,9 @@ func unitIDs(r *Response) []string {
 }
 
 // TestDecisionFirst: a record whose options and context match the task
-// more than its one-line decision still answers with the decision unit,
-// and its other sections come only after every record's decision.
+// more than its one-line decision answers with the window that matches
+// best, and its decision is in the answer too: within that window, or
+// right after it.
 func TestDecisionFirst(t *testing.T) {
 	options := "## Considered Options\n\n" + strings.Repeat("Redis or Memcached as the cache for order reads: Redis keeps the cache warm across restarts, Memcached evicts the cache under load. ", 6)
 	fsys := fstest.MapFS{
@@ -42,20 +43,27 @@ func TestDecisionFirst(t *testing.T) {
 	svc := &Service{Log: load(t, fsys)}
 	resp := answer(t, svc, Request{Task: "which cache do order reads use, Redis or Memcached"})
 	ids := unitIDs(resp)
-	if len(ids) < 2 || ids[0] != "ADR-0001#decision" {
-		t.Fatalf("units %v: want ADR-0001#decision first", ids)
+	if len(ids) < 2 || !strings.HasPrefix(ids[0], "ADR-0001#") || !strings.Contains(strings.Join(ids, " "), "ADR-0002#decision") {
+		t.Fatalf("units %v: want ADR-0001 first, then ADR-0002's decision", ids)
 	}
-	seenOther := false
-	for _, id := range ids {
-		isDecision := strings.HasSuffix(strings.Split(id, "[")[0], "#decision")
-		if !isDecision {
-			seenOther = true
-		} else if seenOther {
-			t.Errorf("units %v: a decision after another section", ids)
+	var first strings.Builder
+	for _, u := range resp.Units {
+		if strings.HasPrefix(u.ID, "ADR-0001#") {
+			first.WriteString(u.Text)
 		}
 	}
-	if !strings.Contains(strings.Join(ids, " "), "ADR-0002#decision") || !strings.Contains(strings.Join(ids, " "), "ADR-0001#options") {
-		t.Errorf("units %v: both decisions, then the options that match better", ids)
+	if !strings.Contains(first.String(), "We use Redis.") || !strings.Contains(first.String(), "Redis keeps the cache warm") {
+		t.Errorf("ADR-0001 sends %q: want the options that match and the decision", first.String())
+	}
+	// Its decision alone, when the window that matches best is far from
+	// it: the decision follows the window.
+	far := record(3, "3. Cache order reads", "Accepted",
+		"## Context\n\nOrder reads are slow; a cache for order reads is needed.", options,
+		"## Consequences\n\n"+strings.Repeat("Operations run the cache. ", 60), "## Decision\n\nWe use Redis.")
+	svc = &Service{Log: load(t, fstest.MapFS{name(3, "cache"): {Data: []byte(far)}})}
+	resp = answer(t, svc, Request{Task: "which cache do order reads use, Redis or Memcached"})
+	if ids := unitIDs(resp); len(ids) != 2 || ids[1] != "ADR-0003#decision" || resp.Units[1].Text != "We use Redis.\n" {
+		t.Errorf("units %v: want the best window, then ADR-0003#decision", ids)
 	}
 	// --rationale still leads with what the intent asks for.
 	resp = answer(t, svc, Request{Task: "which cache do order reads use, Redis or Memcached", Intent: Rationale})
@@ -64,9 +72,10 @@ func TestDecisionFirst(t *testing.T) {
 	}
 }
 
-// TestNotInForceRankedAfter: records not in force come after the records
-// in force and say so, unless they match more than twice as well; with
-// --history they rank by score.
+// TestNotInForceRankedAfter: records no longer binding (rejected,
+// superseded, deprecated) come after the others and say so, unless they
+// match more than twice as well; a proposed record is live evidence,
+// ranked by its match and labelled; with --history all rank by score.
 func TestNotInForceRankedAfter(t *testing.T) {
 	fsys := fstest.MapFS{
 		name(1, "proposed-queue"): {Data: []byte(record(1, "1. Queue orders in Kafka", "Proposed",
@@ -81,8 +90,8 @@ func TestNotInForceRankedAfter(t *testing.T) {
 	svc := &Service{Log: load(t, fsys)}
 	resp := answer(t, svc, Request{Task: "queue orders in kafka before billing"})
 	ids := unitIDs(resp)
-	if len(ids) < 2 || ids[0] != "ADR-0002#decision" {
-		t.Fatalf("units %v: the accepted record first", ids)
+	if len(ids) < 2 || ids[0] != "ADR-0001#decision" || ids[1] != "ADR-0002#decision" {
+		t.Fatalf("units %v: the proposed record that matches best first, labelled", ids)
 	}
 	for _, u := range resp.Units {
 		switch u.ID {
@@ -102,15 +111,23 @@ func TestNotInForceRankedAfter(t *testing.T) {
 	if len(resp.Units) == 0 || resp.Units[0].ID != "ADR-0003#decision" || *resp.Units[0].InForce {
 		t.Errorf("units %v: the rejected record that answers the question first", unitIDs(resp))
 	}
-	// History ranks by score alone.
-	resp = answer(t, svc, Request{Task: "queue orders in kafka before billing", Intent: History})
-	if ids := unitIDs(resp); len(ids) == 0 || !strings.HasPrefix(ids[0], "ADR-0001") {
-		t.Errorf("history: units %v, want the best match (ADR-0001) first", ids)
+	// A rejected record that matches better, but not twice as well,
+	// comes after the record in force.
+	resp = answer(t, svc, Request{Task: "run billing service in AWS Lambda"})
+	if ids := unitIDs(resp); len(ids) < 2 || ids[0] != "ADR-0004#decision" || ids[1] != "ADR-0003#decision" {
+		t.Errorf("units %v: the billing service first, then the rejected option", ids)
 	}
-	// Without tiering the proposed record, which matches better, leads.
+	// History ranks by score alone, and so does a task that asks how
+	// things were.
+	for _, req := range []Request{{Task: "run billing service in AWS Lambda", Intent: History}, {Task: "did we previously run billing service in AWS Lambda"}} {
+		if ids := unitIDs(answer(t, svc, req)); len(ids) == 0 || !strings.HasPrefix(ids[0], "ADR-0003") {
+			t.Errorf("%+v: units %v, want the best match (ADR-0003) first", req, ids)
+		}
+	}
+	// Without tiering the rejected record, which matches better, leads.
 	svc.Ablate.NoTiering = true
-	resp = answer(t, svc, Request{Task: "queue orders in kafka before billing"})
-	if ids := unitIDs(resp); len(ids) == 0 || !strings.HasPrefix(ids[0], "ADR-0001") {
+	resp = answer(t, svc, Request{Task: "run billing service in AWS Lambda"})
+	if ids := unitIDs(resp); len(ids) == 0 || !strings.HasPrefix(ids[0], "ADR-0003") {
 		t.Errorf("no tiering: units %v", ids)
 	}
 }
@@ -187,8 +204,9 @@ func TestProseSupersession(t *testing.T) {
 	}
 }
 
-// TestConfidenceShapesTheAnswer: a weak match sends a few decisions and
-// leads with why; no match sends no units, only leads.
+// TestConfidenceShapesTheAnswer: a weak match sends the shortest windows
+// of a few records, with a warning that they are leads; no match sends
+// no units, only leads.
 func TestConfidenceShapesTheAnswer(t *testing.T) {
 	fsys := fstest.MapFS{}
 	for i, topic := range []string{"orders", "billing", "search", "shipping", "catalog", "payments", "returns", "reviews"} {
@@ -205,17 +223,16 @@ func TestConfidenceShapesTheAnswer(t *testing.T) {
 	if low.Confidence != "low" {
 		t.Fatalf("confidence %s, want low", low.Confidence)
 	}
-	if len(low.Units) > lowRecords {
-		t.Errorf("low: %d units, want at most %d", len(low.Units), lowRecords)
+	if len(low.Units) == 0 || len(low.Units) > lowRecords {
+		t.Errorf("low: %d units, want 1 to %d", len(low.Units), lowRecords)
 	}
-	leads := 0
-	for _, r := range low.References {
-		if strings.HasPrefix(r.Relation, "lead: matches ") {
-			leads++
+	for i, u := range low.Units {
+		if n := len([]rune(u.Text)); i > 0 && n > minWindow {
+			t.Errorf("low: %s sends %d code points, over the shortest window %d", u.ID, n, minWindow)
 		}
 	}
-	if leads == 0 || !strings.Contains(strings.Join(low.Warnings, " "), "leads, not answers") {
-		t.Errorf("low: leads %d, warnings %v", leads, low.Warnings)
+	if !strings.Contains(strings.Join(low.Warnings, " "), "leads, not answers") {
+		t.Errorf("low: warnings %v", low.Warnings)
 	}
 	none := answer(t, svc, Request{Task: "pick a font for the marketing site"})
 	if none.Confidence != "none" || len(none.Units) != 0 {
@@ -285,13 +302,13 @@ func TestStatusNotStated(t *testing.T) {
 	}
 }
 
-// TestShortTail: a task answer's best three records send their decision
-// at the response's part size; the records after them send their best
-// part at half of it (all of it when it is shorter); without the rule
-// every record's part may be as long as the first's.
+// TestShortTail: a task answer's best record sends the largest window,
+// the two after it a smaller one and the rest the smallest (their best
+// sentences); without the rule every record's window may be as long as
+// the first's.
 func TestShortTail(t *testing.T) {
 	fsys := fstest.MapFS{}
-	for n := 1; n <= 6; n++ {
+	for n := 1; n <= 8; n++ {
 		var b strings.Builder
 		b.WriteString("## Decision\n\n")
 		for p := 0; p < 6; p++ {
@@ -301,7 +318,7 @@ func TestShortTail(t *testing.T) {
 	}
 	svc := &Service{Log: load(t, fsys)}
 	req := Request{Task: "orders events kafka topics"}
-	limit := partLimit(req.withDefaults())
+	full := req.withDefaults()
 	resp := answer(t, svc, req)
 	recs := 0
 	seen := map[string]bool{}
@@ -312,25 +329,25 @@ func TestShortTail(t *testing.T) {
 			recs++
 		}
 		n := len([]rune(u.Text))
-		switch {
-		case recs <= fullRecords && n > limit:
-			t.Errorf("%s (record %d of the answer): %d code points, over the part size %d", u.ID, recs, n, limit)
-		case recs > fullRecords && n > int(float64(limit)*tailPartShare):
-			t.Errorf("%s (record %d of the answer): %d code points, over half the part size %d", u.ID, recs, n, limit)
+		if limit := windowLimit(full, recs-1, false, false); n > limit {
+			t.Errorf("%s (record %d of the answer): %d code points, over its window %d", u.ID, recs, n, limit)
+		}
+		if recs > 3 && n > windowLimit(full, 3, false, false) {
+			t.Errorf("%s (record %d): %d code points, over the smallest window", u.ID, recs, n)
 		}
 	}
-	if recs <= fullRecords {
-		t.Fatalf("%d records in the answer: the test needs more than %d", recs, fullRecords)
+	if recs <= 3 {
+		t.Fatalf("%d records in the answer: the test needs more than 3", recs)
 	}
 	svc = &Service{Log: load(t, fsys), Ablate: Ablation{NoShortTail: true}}
 	long := 0
 	for _, u := range answer(t, svc, req).Units {
-		if len([]rune(u.Text)) > int(float64(limit)*tailPartShare) {
+		if len([]rune(u.Text)) > windowLimit(full, 3, false, false) {
 			long++
 		}
 	}
-	if long <= fullRecords {
-		t.Errorf("without the rule only %d units are longer than half the part size: the records do not test it", long)
+	if long <= 3 {
+		t.Errorf("without the rule only %d units are longer than the smallest window: the records do not test it", long)
 	}
 }
 

@@ -123,6 +123,9 @@ type item struct {
 	view *view.Section
 	// mem is the memory item a "memory" unit shows.
 	mem *MemoryNote
+	// win is the window of the unit a task answer sends (nil: the unit,
+	// split as the budget requires).
+	win *window
 	// limit, when set, is the largest part of this item's unit, in place
 	// of the response's (a task answer sends lower-ranked records
 	// shorter).

@@ -6,14 +6,20 @@ import (
 	"testing"
 )
 
-// TestMCPWording: over MCP the next step is a tool call and hints name
-// the tool's arguments, never flags or commands.
+// TestMCPWording: over MCP an answer with more gives its cursor, which
+// alone continues it (no next step repeats it), and hints name the
+// tool's arguments, never flags or commands.
 func TestMCPWording(t *testing.T) {
 	l := load(t, supersessionLog())
 	svc := &Service{Log: l, CursorKey: testKey("mcp"), MCP: true}
-	resp := answer(t, svc, Request{Task: "orders database", MaxUnits: 1})
-	if resp.Cursor == nil || len(resp.Next) == 0 || resp.Next[0] != `adr_context {"cursor":"`+*resp.Cursor+`"}` {
-		t.Errorf("next %v", resp.Next)
+	resp := answer(t, svc, Request{Task: "orders database", MaxUnits: 1, Format: CompactJSON})
+	if resp.Cursor == nil || len(resp.Next) != 0 {
+		t.Errorf("cursor %v, next %v", resp.Cursor, resp.Next)
+	}
+	text := &Service{Log: l, CursorKey: testKey("mcp")}
+	resp = answer(t, text, Request{Task: "orders database", MaxUnits: 1, Format: Text})
+	if resp.Cursor == nil || len(resp.Next) != 1 || resp.Next[0] != "git adr context --cursor "+*resp.Cursor {
+		t.Errorf("text: next %v", resp.Next)
 	}
 	ov := answer(t, svc, Request{})
 	for _, n := range ov.Overview.NextSteps {

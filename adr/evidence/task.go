@@ -3,7 +3,6 @@ package evidence
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -12,37 +11,24 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
+	"github.com/git-adr/git-adr/internal/lazyre"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
 // How much a task answer sends, by confidence (see confidenceOf), and in
 // what order. Variables, not constants, so that a test can sweep them.
 var (
-	// highRelative: a confident answer holds the matches scoring at least
-	// this share of the best match's score.
-	highRelative = 0.3
-	// lowRecords: a weak answer holds the decisions of this many records;
-	// maxLeads more are named as leads.
-	lowRecords = 5
-	maxLeads   = 5
+	// lowRecords: a weak answer holds the shortest windows of this many
+	// records: text to check, cheaper than naming them as leads.
+	lowRecords = 12
 	// noneLeads: an answer with no confidence names this many leads.
 	noneLeads = 3
-	// extraRecords: how many of the best records may add a section other
-	// than their decision, when it matches betterSectionRatio times
-	// better.
-	extraRecords       = 1
-	betterSectionRatio = 1.5
-	// notInForceFactor: a record not in force is ranked as if it scored
-	// this share of its score.
+	// notInForceFactor: a record no longer binding is ranked as if it
+	// scored this share of its score.
 	notInForceFactor = 0.5
-	// fullRecords: a task answer's best records send their decision at
-	// the response's part size; the records after them at tailPartShare
-	// of it.
-	fullRecords   = 3
-	tailPartShare = 0.5
-	// lowFullRecords: how many of a weak answer's records send their
-	// decision at the response's part size.
-	lowFullRecords = 1
+	// relevantShare: a confident answer holds the matches scoring at
+	// least this share of the best match's score.
+	relevantShare = 0.2
 	// confidentCoverage is the share of the task's words a source file
 	// must match to compete with decisions for the first page.
 	confidentCoverage = 0.45
@@ -122,10 +108,21 @@ type Ablation struct {
 	// NoAlternateStems: no stems of the request's words as the other
 	// languages stem them (retrieve.WithAlternateStems)
 	NoAlternateStems bool
-	// NoShortTail: the records after a task answer's best fullRecords
-	// send their decision at the response's part size too, not at
-	// tailPartShare of it.
+	// NoShortTail: every record of a task answer sends a window as
+	// large as the best record's.
 	NoShortTail bool
+	// NoWindows: each record sends its decision unit (its best part at
+	// the window's size) instead of its best-matching window.
+	NoWindows bool
+	// NoRelevanceStop: a confident answer holds every match, to the
+	// budget, not only those scoring relevantShare of the best.
+	NoRelevanceStop bool
+	// NoGlossary: no expansion by the abbreviations the log defines
+	// (retrieve.Abbreviations).
+	NoGlossary bool
+	// NoPredecessorLines: a superseded match whose successor is in force
+	// sends its text too, not one line naming it.
+	NoPredecessorLines bool
 }
 
 // ranked is a task's query and the live records it matched, best first.
@@ -151,6 +148,11 @@ func (s *Service) rankTask(task string) (*ranked, error) {
 	if !s.Ablate.NoStemPrefix {
 		q = ix.Expand(q, 0.5)
 	}
+	// Abbreviations the log defines ("Software Bill of Materials
+	// (SBOM)") stand for their long forms, and the other way round.
+	if !s.Ablate.NoGlossary {
+		q = retrieve.ExpandGlossary(q, task, qlang, ix.Glossary())
+	}
 	hits := ix.Search(q)
 	// A title names what a record decides: words of the request in a
 	// title (or domain, or file name) add a bonus on top of the body's
@@ -168,12 +170,6 @@ func (s *Service) rankTask(task string) (*ranked, error) {
 		hits[i].Score *= statusPrior[recs[hits[i].Doc].Status]
 	}
 	hits = sortHits(hits)
-	if os.Getenv("GIT_ADR_DEBUG_RANK") != "" {
-		for i, h := range hits[:min(12, len(hits))] {
-			fmt.Fprintf(os.Stderr, "%2d %-12s score %.2f cov %.2f %v\n", i, recs[h.Doc].ID, h.Score, h.Coverage, h.Matched)
-		}
-		fmt.Fprintf(os.Stderr, "query: %v\n", q)
-	}
 	return &ranked{q: q, recs: recs, ix: ix, hits: hits}, nil
 }
 
@@ -199,15 +195,19 @@ func sortHits(hits []retrieve.Hit) []retrieve.Hit {
 	return out
 }
 
-// byTask ranks records (and source files) by the words of a task. With
-// the default intent the answer is made of decisions: each matched
-// record's decision unit (its best part when it is split), records in
-// force first, then those not in force (labelled), then, while units
-// remain, the other sections of the best records that match the task
-// better than their decision. Confidence decides how much is sent: a
-// confident answer gets the matches near the best one; a weak one only
-// the decisions of its best few records and a list of leads; none, only
-// leads.
+// byTask answers a task with evidence packed into the budget: the
+// records that match the task, best first, each sending the window of its
+// text that matches the task best (the best record the most of it, the
+// records after it less, down to their best sentences), until a record
+// matches too little of the task to be relevant or the budget is spent.
+// Records no longer binding (superseded, deprecated, rejected) rank at
+// notInForceFactor of their score, labelled; a superseded record whose
+// successor is in force is named in one line as that successor's
+// predecessor, unless the task asks for history. Proposed, draft and
+// status-less records are live evidence, labelled as such. Confidence
+// decides how much is sent: a confident answer holds the relevant
+// matches; a weak one the best few records' shortest windows and a list
+// of leads; none, only leads.
 func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	rk, err := s.rankTask(req.Task)
 	if err != nil {
@@ -217,13 +217,30 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	p := newPlan()
 	conf := confidenceOf(rk.q, rk.ix, hits)
 	p.confidence = conf.level
-	var matched []retrieve.Hit
-	var leads []retrieve.Hit
+	// Records no longer binding rank below those that are, unless one
+	// matches the task more than 1/notInForceFactor times as well (a
+	// question about a rejected option should get that record).
+	history := req.Intent == History || asksHistory(req.Task)
+	if !history && !s.Ablate.NoTiering {
+		adjusted := make(map[int]float64, len(hits))
+		for _, h := range hits {
+			adjusted[h.Doc] = h.Score
+			if s.noLongerBinding(p, recs[h.Doc]) {
+				adjusted[h.Doc] = h.Score * notInForceFactor
+			}
+		}
+		hits = slices.Clone(hits)
+		sort.SliceStable(hits, func(a, b int) bool { return adjusted[hits[a].Doc] > adjusted[hits[b].Doc] })
+		for i := range hits {
+			hits[i].Score = adjusted[hits[i].Doc]
+		}
+	}
+	var matched, leads []retrieve.Hit
 	switch p.confidence {
 	case "high":
 		top := hits[0].Score
 		for _, h := range hits {
-			if h.Score < highRelative*top || len(matched) >= maxTaskRecords {
+			if (h.Score < relevantShare*top && !s.Ablate.NoRelevanceStop) || len(matched) >= maxTaskRecords {
 				p.omitted["weak_matches"]++
 				continue
 			}
@@ -234,14 +251,11 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		if ws := requestWords(req.Task, conf.absent); len(ws) > 0 {
 			weak = "no record mentions " + quoteList(ws)
 		}
-		p.warnings = append(p.warnings, "weak match: "+weak+"; these records are leads, not answers: check them with "+s.words().call(ShowTool, map[string]any{"id": "ID"}, "git adr show ID"))
+		p.warnings = append(p.warnings, "weak match: "+weak+"; these records are leads, not answers")
 		for i, h := range hits {
-			switch {
-			case i < lowRecords:
+			if i < lowRecords {
 				matched = append(matched, h)
-			case len(leads) < maxLeads:
-				leads = append(leads, h)
-			default:
+			} else {
 				p.omitted["weak_matches"]++
 			}
 		}
@@ -258,20 +272,6 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	for _, h := range leads {
 		p.references = append(p.references, reference(recs[h.Doc], s.leadWhy(h, rk)))
 	}
-	// Records in force before those that are not, unless one that is not
-	// matches the task more than 1/notInForceFactor times as well (a
-	// question about a rejected option should get that record).
-	if req.Intent != History && !s.Ablate.NoTiering {
-		// Each record's standing once, not per comparison.
-		adjusted := map[int]float64{}
-		for _, h := range matched {
-			adjusted[h.Doc] = h.Score
-			if !s.standingIn(p, recs[h.Doc]).inForce {
-				adjusted[h.Doc] = h.Score * notInForceFactor
-			}
-		}
-		sort.SliceStable(matched, func(a, b int) bool { return adjusted[matched[a].Doc] > adjusted[matched[b].Doc] })
-	}
 	// Applicable system constraints first, then matches in that order,
 	// each superseded match led by its successor.
 	var ordered []*adr.Record
@@ -282,6 +282,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 			roles = append(roles, role)
 		}
 	}
+	predecessor := map[*adr.Record]bool{}
 	for _, h := range matched {
 		if r := recs[h.Doc]; r.IsSystemConstraint() {
 			add(r, "system constraint (match)")
@@ -293,6 +294,14 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 			current, _ := s.successors(r)
 			if len(current) == 1 {
 				add(current[0], "current successor of "+r.ID)
+				// The predecessor follows as a line of its own (its best
+				// sentence), not a window, unless the task asks how things
+				// were.
+				if !history && !s.Ablate.NoPredecessorLines && !contains(ordered, r) {
+					predecessor[r] = true
+					add(r, "predecessor of "+current[0].ID)
+					continue
+				}
 			} else if len(current) > 1 {
 				var ids []string
 				for _, c := range current {
@@ -310,32 +319,34 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		}
 		add(r, matchRole(r))
 	}
-	// A weak answer's records are leads more than answers: only the best
-	// sends its decision whole.
-	full := fullRecords
-	if p.confidence == "low" {
-		full = lowFullRecords
-	}
+	// Each record sends its best window: the best record the most of it,
+	// the next two less, the rest their best sentences. A weak answer's
+	// records are leads more than answers: all but the first send the
+	// shortest window.
+	m := matcher{q: rk.q, ix: rk.ix, lang: retrieve.DetectLanguage(req.Task)}
 	for i, r := range ordered {
-		// The best records send their decision whole (split only as the
-		// budget requires); the ones after them, more often leads than
-		// answers, their best part at half that size.
-		limit := 0
-		if i >= full && !s.Ablate.NoShortTail {
-			limit = max(300, int(float64(partLimit)*tailPartShare))
+		limit := windowLimit(req, i, p.confidence == "low", s.Ablate.NoShortTail)
+		if predecessor[r] {
+			limit = predecessorWindow
 		}
-		u, part := bestUnit(r, rk.q, rk.ix, cmp.Or(limit, partLimit), req.Intent)
-		p.items = append(p.items, item{rec: r, unit: u, part: part, role: roles[i], essential: i == 0, limit: limit})
-	}
-	// Then, while units remain, sections other than the decision that
-	// match the task better than it (the best records only).
-	if req.Intent == Current {
-		for i, r := range ordered {
-			if i >= extraRecords {
-				break
-			}
-			if u, part, ok := betterSection(r, rk.q, rk.ix, partLimit); ok {
-				p.items = append(p.items, item{rec: r, unit: u, part: part, role: roles[i] + ", " + u.Anchor})
+		if s.Ablate.NoWindows {
+			u, part := bestUnit(r, rk.q, rk.ix, limit, req.Intent)
+			p.items = append(p.items, item{rec: r, unit: u, part: part, role: roles[i], essential: i == 0, limit: limit})
+			continue
+		}
+		fill := 0
+		if i == 0 && p.confidence != "low" {
+			fill = limit // the best record sends more than its best section
+		}
+		w, ok := s.recordWindow(r, m, limit, fill, req.Intent)
+		if !ok {
+			continue
+		}
+		p.items = append(p.items, item{rec: r, unit: w.unit, win: &w, role: roles[i], essential: i == 0})
+		// The best record's decision, when its window is elsewhere.
+		if i == 0 && req.Intent == Current && !s.Ablate.NoWindows {
+			if d, ok := s.decisionWindow(r, w, m, windowLimit(req, len(ordered), false, false)); ok {
+				p.items = append(p.items, item{rec: r, unit: d.unit, win: &d, role: roles[i] + ", decision"})
 			}
 		}
 	}
@@ -346,6 +357,133 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	s.addMemory(p, req)
 	return p, nil
 }
+
+// Shares of a task answer's budget a record's window may take, by the
+// record's place: the best record, the two after it, and the rest.
+var (
+	topWindowShare  = 0.2
+	nextWindowShare = 0.12
+	tailWindowShare = 0.07
+	// minWindow is the smallest window, in code points: a sentence or two.
+	minWindow = 250
+	// predecessorWindow is the line a superseded record sends after its
+	// successor: its best sentence.
+	predecessorWindow = 200
+)
+
+// windowLimit is the size of the window of the record at place i of a
+// task answer.
+func windowLimit(req Request, i int, weak, noShortTail bool) int {
+	share := tailWindowShare
+	switch {
+	case noShortTail:
+		share = topWindowShare
+	case weak && i == 0:
+		share = nextWindowShare
+	case weak:
+		return minWindow
+	case i == 0:
+		share = topWindowShare
+	case i < 3:
+		share = nextWindowShare
+	}
+	return max(minWindow, int(share*float64(req.MaxChars)))
+}
+
+// recordWindow is r's best window for a task: over every section that
+// may state or explain a decision (not its status or sections about the
+// record itself), the decision's preferred, or the sections the intent
+// asks for. A container's sections that are no longer binding are left
+// out for the current intent.
+func (s *Service) recordWindow(r *adr.Record, m matcher, limit, fill int, intent Intent) (window, bool) {
+	units := answerUnits(r, intent)
+	if len(units) == 0 {
+		return window{}, false
+	}
+	o := windowOpts{limit: limit, main: -1, prefer: map[int]bool{}, fill: fill}
+	if mu, ok := mainUnit(r); ok && r.Style != adr.StyleOCP {
+		for i, u := range units {
+			if u.Anchor == mu.Anchor {
+				o.main = i
+			}
+		}
+	}
+	if intent == Rationale {
+		for i, u := range units {
+			if roleOf(u) == roleContext {
+				o.prefer[i] = true
+			}
+		}
+	}
+	// A window is sent escaped (JSON inside JSON, for MCP): text that
+	// escaping multiplies (quotes, backslashes, control characters) gets
+	// a smaller window, so that it always fits a page with its envelope.
+	for {
+		w, ok := bestWindow(r, units, m, o)
+		if !ok || sentCost(w.text) <= wireLimit(limit) || o.limit <= minWindow/4 {
+			return w, ok
+		}
+		o.limit /= 2
+	}
+}
+
+// decisionWindow is the best record's decision statement, when its best
+// window w lies outside the decision: the decision section's best
+// sentences within limit.
+func (s *Service) decisionWindow(r *adr.Record, w window, m matcher, limit int) (window, bool) {
+	mu, ok := mainUnit(r)
+	if !ok || r.Style == adr.StyleOCP || mu.Anchor == w.unit.Anchor || roleOf(mu) == roleMeta {
+		return window{}, false
+	}
+	// The window may already hold the decision's first lines.
+	if first := max(mu.Start, 1) + 1; w.start <= first && first <= w.end {
+		return window{}, false
+	}
+	return bestWindow(r, []adr.Unit{mu}, m, windowOpts{limit: limit, main: 0})
+}
+
+// answerUnits are the units of r a task answer may send a window of.
+func answerUnits(r *adr.Record, intent Intent) []adr.Unit {
+	var out []adr.Unit
+	for _, u := range r.Units() {
+		if u.Anchor == "status" {
+			continue
+		}
+		if r.Style == adr.StyleOCP {
+			if intent == Current && (u.Status == adr.Superseded || u.Status == adr.Rejected || u.Status == adr.Deprecated) {
+				continue
+			}
+		} else if roleOf(u) == roleMeta {
+			continue
+		}
+		out = append(out, u)
+	}
+	if len(out) == 0 {
+		if u, ok := mainUnit(r); ok {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// noLongerBinding reports a record whose status says it no longer binds:
+// superseded, deprecated or rejected (in any form the parser reads). A
+// proposed, draft or status-less record is live evidence.
+func (s *Service) noLongerBinding(p *plan, r *adr.Record) bool {
+	switch r.Status {
+	case adr.Superseded, adr.Deprecated, adr.Rejected:
+		return true
+	}
+	return false
+}
+
+// historyWords are words with which a task asks how things were, not
+// only how they are: it then gets superseded records' text, not their
+// names.
+var historyWords = lazyre.New(`(?i)\b(history|historical(ly)?|previous(ly)?|formerly|originally|original|earlier|legacy|supersed\w*|deprecat\w*|replaced|used to|no longer|moved? away|switch(ed)? from|migrat\w* (away )?from|stopped|evolv\w*|evolution)\b`)
+
+// asksHistory reports a task that asks how things were.
+func asksHistory(task string) bool { return historyWords.MatchString(task) }
 
 func matchRole(r *adr.Record) string {
 	if r.Status != adr.Accepted {
@@ -444,7 +582,10 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) ([]cachedDoc
 		go func() {
 			for i := range next {
 				doc := recordDoc(recs[i])
-				docs[i] = cachedDoc{body: retrieve.Analyze(doc), title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
+				// The abbreviations the record defines ride in its terms
+				// (retrieve.Abbreviations), cached with them.
+				body := retrieve.WithGlossary(retrieve.Analyze(doc), retrieve.Abbreviations(recs[i].ContentViewIn(recs[i].PeekText()), doc.Lang))
+				docs[i] = cachedDoc{body: body, title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
 				finished <- i
 			}
 		}()
@@ -499,37 +640,6 @@ func bestUnit(r *adr.Record, q []retrieve.QueryTerm, ix *retrieve.Index, partLim
 		}
 	}
 	return best, bestPart
-}
-
-// betterSection is the section of r, other than its decision, that
-// matches the query clearly better than the decision does (and its best
-// part), if any.
-func betterSection(r *adr.Record, q []retrieve.QueryTerm, ix *retrieve.Index, partLimit int) (adr.Unit, int, bool) {
-	main, ok := mainUnit(r)
-	if !ok || r.Style == adr.StyleOCP {
-		return adr.Unit{}, 0, false
-	}
-	mainScore := 0.0
-	for _, pt := range splitUnit(r, main, partLimit) {
-		mainScore = max(mainScore, textScore(pt.text, q, ix))
-	}
-	var best adr.Unit
-	bestScore, bestPart := 0.0, 0
-	for _, u := range r.Units() {
-		if u.Anchor == "status" || u.Anchor == main.Anchor || u.Anchor == "body" || roleOf(u) == roleMeta {
-			continue
-		}
-		parts := splitUnit(r, u, partLimit)
-		for pi, pt := range parts {
-			if sc := textScore(pt.text, q, ix); sc > bestScore {
-				bestScore, best, bestPart = sc, u, 0
-				if len(parts) > 1 {
-					bestPart = pi + 1
-				}
-			}
-		}
-	}
-	return best, bestPart, bestScore > betterSectionRatio*mainScore && bestScore > 0
 }
 
 // textScore sums the IDF weight of the query words a text contains.
@@ -627,4 +737,32 @@ func (s *Service) inRoot(p string) bool {
 		}
 	}
 	return false
+}
+
+// TaskRanking is the order in which a task ranks the live records that
+// match any of its words, best first, as an answer would consider them
+// (for measurements: scripts/bench-context).
+func (s *Service) TaskRanking(task string) ([]*adr.Record, error) {
+	rk, err := s.rankTask(task)
+	if err != nil {
+		return nil, err
+	}
+	hits := rk.hits
+	if !s.Ablate.NoTiering && !asksHistory(task) {
+		p := newPlan()
+		adjusted := map[int]float64{}
+		for _, h := range hits {
+			adjusted[h.Doc] = h.Score
+			if s.noLongerBinding(p, rk.recs[h.Doc]) {
+				adjusted[h.Doc] = h.Score * notInForceFactor
+			}
+		}
+		hits = slices.Clone(hits)
+		sort.SliceStable(hits, func(a, b int) bool { return adjusted[hits[a].Doc] > adjusted[hits[b].Doc] })
+	}
+	out := make([]*adr.Record, len(hits))
+	for i, h := range hits {
+		out[i] = rk.recs[h.Doc]
+	}
+	return out, nil
 }

@@ -227,7 +227,7 @@ func viewSlots(maxUnits int) int { return max(1, min(2, maxUnits/4)) }
 // worst state among the roots the request concerns (nil: every root);
 // warnings for every view that exists and is not fresh.
 func (s *Service) freshness(p *plan, roots map[*adr.Root]bool) (Freshness, []string) {
-	f := Freshness{Basis: "records", View: "none", Fingerprint: s.Fingerprint(), Records: len(s.Log.Records)}
+	f := Freshness{Basis: "records", View: "none", Fingerprint: s.Fingerprint()[:2*cursorFPSize], Records: len(s.Log.Records)}
 	if p.usedView {
 		f.Basis = "current"
 	}

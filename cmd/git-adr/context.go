@@ -21,7 +21,7 @@ type contextOptions struct {
 	staged                                bool
 	current, rationale, history           bool
 	maxUnits, maxChars                    int
-	json                                  bool
+	json, pretty                          bool
 }
 
 func contextCommand(env *Env) *cli.Command {
@@ -70,7 +70,8 @@ Examples:
 			&cli.StringFlag{Name: "cursor", Usage: "continue a previous response from `C`", Destination: &o.cursor},
 			&cli.IntFlag{Name: "max-units", Usage: "at most `N` units (default 8, or [context] max_units)", Destination: &o.maxUnits},
 			&cli.IntFlag{Name: "max-chars", Usage: "at most `N` code points in the whole response (default 12000, or [context] max_chars)", Destination: &o.maxChars},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON", Destination: &o.json},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON (compact: the budget is spent on evidence)", Destination: &o.json},
+			&cli.BoolFlag{Name: "pretty", Usage: "with --json, indent it for people (counted in the budget)", Destination: &o.pretty},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
@@ -94,6 +95,11 @@ func runContext(env *Env, id string, o contextOptions) error {
 		MaxUnits: o.maxUnits, MaxChars: o.maxChars, Format: evidence.Text}
 	if o.json {
 		req.Format = evidence.JSON
+		if o.pretty {
+			req.Format = evidence.PrettyJSON
+		}
+	} else if o.pretty {
+		return usagef("--pretty needs --json").hint("git adr context --json --pretty ...")
 	}
 	n := 0
 	for flag, set := range map[evidence.Intent]bool{evidence.Current: o.current, evidence.Rationale: o.rationale, evidence.History: o.history} {

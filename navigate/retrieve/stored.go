@@ -271,13 +271,7 @@ func (ix *Index) stemRelatives(t string, f func(v string)) {
 	}
 	st := ix.stored
 	if st == nil {
-		ix.vocabOnce.Do(func() {
-			ix.vocab = make([]string, 0, len(ix.postings))
-			for v := range ix.postings {
-				ix.vocab = append(ix.vocab, v)
-			}
-			sort.Strings(ix.vocab)
-		})
+		ix.vocabOnce.Do(ix.sortVocab)
 		for _, v := range ix.vocab {
 			if related(v) {
 				f(v)
@@ -302,4 +296,38 @@ func (ix *Index) stemRelatives(t string, f func(v string)) {
 			f(v)
 		}
 	}
+}
+
+// termsWithPrefix calls f with every indexed term that starts with p, in
+// byte order.
+func (ix *Index) termsWithPrefix(p string, f func(t string)) {
+	st := ix.stored
+	if st == nil {
+		ix.vocabOnce.Do(ix.sortVocab)
+		from := sort.SearchStrings(ix.vocab, p)
+		for _, v := range ix.vocab[from:] {
+			if !strings.HasPrefix(v, p) {
+				return
+			}
+			f(v)
+		}
+		return
+	}
+	from := sort.Search(st.n, func(i int) bool { return string(st.term(i)) >= p })
+	for i := from; i < st.n; i++ {
+		b := st.term(i)
+		if !strings.HasPrefix(string(b), p) {
+			return
+		}
+		f(string(b))
+	}
+}
+
+// sortVocab lists the built index's terms in byte order (once).
+func (ix *Index) sortVocab() {
+	ix.vocab = make([]string, 0, len(ix.postings))
+	for v := range ix.postings {
+		ix.vocab = append(ix.vocab, v)
+	}
+	sort.Strings(ix.vocab)
 }

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/adr/evidence/labelled"
 )
@@ -54,7 +56,13 @@ var ablations = []struct {
 // from one day to the next.
 const labelledDay = "2026-12-03"
 
-func labelledMain(out, heldout, compare string) {
+type labelledOptions struct {
+	out, heldout, compare, only, extra string
+	quick, misses, ranks               bool
+}
+
+func labelledMain(o labelledOptions) {
+	out, heldout, compare := o.out, o.heldout, o.compare
 	if os.Getenv("ADR_DATE") == "" {
 		check(os.Setenv("ADR_DATE", labelledDay))
 	}
@@ -74,7 +82,16 @@ func labelledMain(out, heldout, compare string) {
 	sizes.WriteString("| set | tasks | JSON (`context --json`) | text (`context`) | MCP message (`adr_context`) |\n|---|---:|---:|---:|---:|\n")
 	ab.WriteString("| set | use | tasks | configuration | recall | mean code points | no-record tasks not answered with confidence high | units not in force unlabelled |\n|---|---|---:|---|---:|---:|---:|---:|\n")
 	rel.WriteString("| set | confidence | tasks | with a relevant record | all relevant records in the units | a relevant record in the units or leads | tasks no record covers |\n|---|---|---:|---:|---:|---:|---:|\n")
-	for _, file := range sets {
+	rankTotals := map[string]*rankCount{}
+	var qt quickTotals
+	files := sets
+	if o.extra != "" {
+		files = append(slices.Clone(sets), strings.Split(o.extra, ",")...)
+	}
+	for _, file := range files {
+		if o.only != "" && !slices.ContainsFunc(strings.Split(o.only, ","), func(w string) bool { return strings.Contains(filepath.Base(file), w) }) {
+			continue
+		}
 		if _, err := os.Stat(file); err != nil {
 			fmt.Fprintf(os.Stderr, "bench-context: skipping %s: %v\n", file, err)
 			continue
@@ -88,6 +105,14 @@ func labelledMain(out, heldout, compare string) {
 			use += " (held out once, on " + set.Frozen + ")"
 		case set.Frozen != "":
 			use += " (code frozen at " + set.Frozen + ")"
+		}
+		if o.ranks {
+			rankRows(set, name, dirs, rankTotals)
+			continue
+		}
+		if o.quick {
+			quickRows(set, name, dirs, o.misses, &qt)
+			continue
 		}
 		if z, err := labelled.MeasureSizes(set, dirs); err == nil {
 			fmt.Fprintf(&sizes, "| %s | %d | %.0f | %.0f | %.0f |\n", name, z.Tasks, z.JSON, z.Text, z.MCPWire)
@@ -132,11 +157,172 @@ func labelledMain(out, heldout, compare string) {
 			}
 		}
 	}
+	if o.ranks {
+		printRanks("all sets", rankTotals)
+		return
+	}
+	if o.quick {
+		qt.print()
+		return
+	}
 	fmt.Print(ab.String(), "\n", rel.String(), "\n", sizes.String())
 	if out != "" {
 		writeBetween(out, "bench-context-sizes", sizes.String())
 		writeBetween(out, "bench-context-ablation", ab.String())
 		writeBetween(out, "bench-context-reliability", rel.String())
+	}
+}
+
+// rankCount counts relevant records by the rank a ranking gives them.
+type rankCount struct {
+	relevant int
+	at       map[int]int // cut-off: relevant records ranked within it
+}
+
+var rankCuts = []int{1, 3, 5, 8, 10, 15}
+
+type ranker struct {
+	name string
+	rank func(l *adr.Log, task string) []*adr.Record
+}
+
+func rankers() []ranker {
+	return []ranker{
+		{"git-adr", func(l *adr.Log, task string) []*adr.Record {
+			rs, _ := (&evidence.Service{Log: l}).TaskRanking(task)
+			return rs
+		}},
+		{"git-adr no tiering", func(l *adr.Log, task string) []*adr.Record {
+			rs, _ := (&evidence.Service{Log: l, Ablate: evidence.Ablation{NoTiering: true}}).TaskRanking(task)
+			return rs
+		}},
+
+		{"bm25", labelled.DefaultBaseline.Ranking},
+		{"bm25+rm3", labelled.RM3Baseline.Ranking},
+	}
+}
+
+// rankRows prints, for each ranking, the share of relevant records it
+// places within each cut-off, and adds them to totals.
+func rankRows(set *labelled.Set, name string, dirs []string, totals map[string]*rankCount) {
+	counts := map[string]*rankCount{}
+	_, err := labelled.ForEachTask(set, dirs, func(l *adr.Log, _ string, lt labelled.Task) error {
+		for _, rk := range rankers() {
+			order := rk.rank(l, lt.Task)
+			for _, c := range []map[string]*rankCount{counts, totals} {
+				rc := c[rk.name]
+				if rc == nil {
+					rc = &rankCount{at: map[int]int{}}
+					c[rk.name] = rc
+				}
+				for _, id := range lt.Relevant {
+					rc.relevant++
+					pos := slices.IndexFunc(order, func(r *adr.Record) bool { return r.ID == id })
+					for _, cut := range rankCuts {
+						if pos >= 0 && pos < cut {
+							rc.at[cut]++
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	check(err)
+	printRanks(name, counts)
+}
+
+func printRanks(name string, counts map[string]*rankCount) {
+	for _, rk := range rankers() {
+		rc := counts[rk.name]
+		if rc == nil || rc.relevant == 0 {
+			continue
+		}
+		fmt.Printf("%-16s %-20s", name, rk.name)
+		for _, cut := range rankCuts {
+			fmt.Printf("  @%-2d %.3f", cut, float64(rc.at[cut])/float64(rc.relevant))
+		}
+		fmt.Printf("  (%d)\n", rc.relevant)
+	}
+}
+
+// quickTotals sum the quick rows over the sets: git-adr, BM25 windows,
+// BM25 with RM3.
+type quickTotals struct {
+	found, relevant, cp, tasks, noRecord, noRecordOK [3]int
+}
+
+func (t *quickTotals) add(i int, r *labelled.Result) {
+	t.found[i] += r.FoundText
+	t.relevant[i] += r.Relevant
+	t.cp[i] += r.CodePoints
+	t.tasks[i] += r.Tasks
+	t.noRecord[i] += r.NoRecord
+	t.noRecordOK[i] += r.NoRecordOK
+}
+
+func (t *quickTotals) print() {
+	for i, name := range []string{"git-adr", "bm25 windows", "bm25+rm3"} {
+		if t.relevant[i] == 0 {
+			continue
+		}
+		fmt.Printf("%-16s %-14s text %.3f (%d/%d)  mean %5.0f  no-record ok %d/%d\n", "all sets", name,
+			float64(t.found[i])/float64(t.relevant[i]), t.found[i], t.relevant[i], float64(t.cp[i])/float64(t.tasks[i]), t.noRecordOK[i], t.noRecord[i])
+	}
+}
+
+// quickRows prints the shipped answers' figures and the baselines' at
+// the same sizes, task by task.
+func quickRows(set *labelled.Set, name string, dirs []string, misses bool, tot *quickTotals) {
+	res, err := labelled.Run(set, dirs, evidence.Ablation{})
+	check(err)
+	tot.add(0, res)
+	if len(res.Missing) > 0 {
+		fmt.Fprintf(os.Stderr, "bench-context: %s: corpora not found, their tasks not counted: %s\n", name, strings.Join(res.Missing, ", "))
+	}
+	fmt.Printf("%-16s git-adr        units %.3f  text %.3f (%d/%d)  named %.3f  mean %5.0f  no-record ok %d/%d\n", name,
+		res.Recall(), res.RecallText(), res.FoundText, res.Relevant, res.RecallNamed(), res.MeanCodePoints(), res.NoRecordOK, res.NoRecord)
+	if misses {
+		for _, m := range res.Misses {
+			fmt.Println("    ", m)
+		}
+		// Where the ranking puts each relevant record the answer does
+		// not carry the text of.
+		_, err := labelled.ForEachTask(set, dirs, func(l *adr.Log, _ string, lt labelled.Task) error {
+			svc := &evidence.Service{Log: l}
+			resp, _, err := svc.Answer(evidence.Request{Task: lt.Task, Format: evidence.JSON})
+			if err != nil {
+				return err
+			}
+			carried := map[string]int{}
+			for _, u := range resp.Units {
+				id, _ := adr.SplitLocator(strings.Split(u.ID, "[")[0])
+				carried[id] += len([]rune(u.Text))
+			}
+			order, _ := svc.TaskRanking(lt.Task)
+			for _, id := range lt.Relevant {
+				if carried[id] >= labelled.MinText {
+					continue
+				}
+				pos := slices.IndexFunc(order, func(r *adr.Record) bool { return r.ID == id })
+				fmt.Printf("      text missing: %s rank %d carried %d units %d conf %s: %q\n", id, pos+1, carried[id], len(resp.Units), resp.Confidence, lt.Task)
+			}
+			return nil
+		})
+		check(err)
+	}
+	for _, b := range []struct {
+		name string
+		b    labelled.Baseline
+	}{{"bm25 windows", labelled.DefaultBaseline}, {"bm25+rm3", labelled.RM3Baseline}} {
+		br, err := labelled.RunWith(set, dirs, b.b.Answerer(res.Sizes))
+		check(err)
+		if b.name == "bm25 windows" {
+			tot.add(1, br)
+		} else {
+			tot.add(2, br)
+		}
+		fmt.Printf("%-16s %-14s            text %.3f (%d/%d)               mean %5.0f\n", name, b.name, br.RecallText(), br.FoundText, br.Relevant, br.MeanCodePoints())
 	}
 }
 

@@ -74,9 +74,14 @@ func main() {
 	lab := flag.Bool("labelled", false, "measure the labelled task sets (ablation and reliability) instead of generated logs")
 	heldout := flag.String("heldout-corpora", "", "with -labelled: a folder holding the held-out corpora that are not in the repository")
 	compare := flag.String("compare", "", "with -labelled: LABEL=BIN[,LABEL=BIN...], also measure each git-adr binary BIN (built from LABEL) through its command line")
+	quick := flag.Bool("quick", false, "with -labelled: only the shipped answers and the baselines at their size, no ablations or forms (for a quick look)")
+	only := flag.String("sets", "", "with -labelled: measure only the sets whose file names contain one of these comma-separated words")
+	misses := flag.Bool("misses", false, "with -labelled: print each missed record")
+	ranks := flag.Bool("ranks", false, "with -labelled: print how each ranking places the relevant records (recall at 1, 3, 5, 8, 10, 15)")
+	extra := flag.String("extra-sets", "", "with -labelled: comma-separated labelled set files to measure besides the repository's")
 	flag.Parse()
 	if *lab {
-		labelledMain(*out, *heldout, *compare)
+		labelledMain(labelledOptions{out: *out, heldout: *heldout, compare: *compare, quick: *quick, ranks: *ranks, only: *only, misses: *misses, extra: *extra})
 		return
 	}
 	tmp, err := os.MkdirTemp("", "bench-context-")

@@ -68,6 +68,13 @@ type Level struct {
 // Result is a set's figures.
 type Result struct {
 	Tasks, Relevant, Found int
+	// FoundText counts relevant records the answer carries at least
+	// MinText code points of (or the whole text of a shorter record):
+	// their decision text, not a title or a lead line. FoundNamed counts
+	// those in the units or named as leads.
+	FoundText, FoundNamed int
+	// Sizes are the responses' sizes in code points, task by task.
+	Sizes []int
 	// CodePoints sums the responses' sizes.
 	CodePoints int
 	// NoRecord tasks, and those of them not answered with confidence
@@ -91,6 +98,34 @@ func (r *Result) Recall() float64 {
 		return 0
 	}
 	return float64(r.Found) / float64(r.Relevant)
+}
+
+// RecallText is the share of relevant records whose text the answer
+// carries (FoundText).
+func (r *Result) RecallText() float64 {
+	if r.Relevant == 0 {
+		return 0
+	}
+	return float64(r.FoundText) / float64(r.Relevant)
+}
+
+// RecallNamed is the share of relevant records in the units or named as
+// leads (FoundNamed).
+func (r *Result) RecallNamed() float64 {
+	if r.Relevant == 0 {
+		return 0
+	}
+	return float64(r.FoundNamed) / float64(r.Relevant)
+}
+
+// MinText is how many code points of a record's text an answer must
+// carry for the record to count as answered by its text.
+const MinText = 120
+
+// textCarried reports whether carried code points of r's text are enough
+// to count as its text: MinText, or all of a record shorter than that.
+func textCarried(r *adr.Record, carried int) bool {
+	return carried >= min(MinText, utf8.RuneCount(r.Content()))
 }
 
 // MeanCodePoints is the mean size of a response.
@@ -198,12 +233,14 @@ func Run(s *Set, dirs []string, ablate evidence.Ablation) (*Result, error) {
 	return RunWith(s, dirs, InProcess(ablate))
 }
 
-// RunWith is Run with any answerer.
-func RunWith(s *Set, dirs []string, answer Answerer) (*Result, error) {
+// ForEachTask loads each corpus of s once (from the first of dirs that
+// has its folder) and calls f with every task whose corpus was found;
+// it returns the corpora found in none of dirs.
+func ForEachTask(s *Set, dirs []string, f func(l *adr.Log, dir string, lt Task) error) ([]string, error) {
 	paths := map[string]string{}
 	logs := map[string]*adr.Log{}
 	missing := map[string]bool{}
-	res := &Result{Levels: map[string]*Level{}}
+	var missed []string
 	for _, lt := range s.Tasks {
 		if missing[lt.Corpus] {
 			continue
@@ -219,88 +256,128 @@ func RunWith(s *Set, dirs []string, answer Answerer) (*Result, error) {
 			}
 			if dir == "" {
 				missing[lt.Corpus] = true
-				res.Missing = append(res.Missing, lt.Corpus)
+				missed = append(missed, lt.Corpus)
 				continue
 			}
 			paths[lt.Corpus] = dir
 			var err error
 			l, err = adr.Load(os.DirFS(dir), adr.LoadOptions{})
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", lt.Corpus, err)
+				return missed, fmt.Errorf("%s: %w", lt.Corpus, err)
 			}
 			logs[lt.Corpus] = l
 		}
 		if err := checkLabels(l, lt); err != nil {
-			return nil, err
+			return missed, err
 		}
-		resp, out, err := answer(l, paths[lt.Corpus], lt.Task)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %q: %w", lt.Corpus, lt.Task, err)
+		if err := f(l, paths[lt.Corpus], lt); err != nil {
+			return missed, err
 		}
-		res.Tasks++
-		n := len([]rune(string(out)))
-		res.CodePoints += n
-		if n > evidence.DefaultMaxChars {
-			res.Over++
-		}
-		lv := res.Levels[resp.Confidence]
-		if lv == nil {
-			lv = &Level{}
-			res.Levels[resp.Confidence] = lv
-		}
-		lv.Tasks++
-		got := map[string]bool{}
-		for _, u := range resp.Units {
-			if u.Kind == "source" || u.Kind == evidence.KindCurrent {
-				continue
-			}
-			id, _ := adr.SplitLocator(strings.Split(u.ID, "[")[0])
-			got[id] = true
-			// A record that states no status is in force by design
-			// ("status not stated"); every other status but accepted
-			// must be labelled.
-			if r := recordOf(l, u.Path); r != nil && r.Status != adr.Accepted && r.RawStatus != "" && (u.InForce == nil || *u.InForce) {
-				res.Unlabelled++
-			}
-		}
-		named := map[string]bool{}
-		for _, ref := range resp.References {
-			named[ref.ID] = true
-		}
-		if len(lt.Relevant) == 0 {
-			res.NoRecord++
-			lv.NoRecord++
-			if resp.Confidence != "high" {
-				res.NoRecordOK++
-			} else {
-				res.Misses = append(res.Misses, fmt.Sprintf("%s: %q: confidence high, want none or low", lt.Corpus, lt.Task))
-			}
-			continue
-		}
-		lv.WithRecords++
-		all, any := true, false
-		for _, r := range lt.Relevant {
-			res.Relevant++
-			if got[r] {
-				res.Found++
-				any = true
-			} else {
-				all = false
-				any = any || named[r]
-				res.Misses = append(res.Misses, fmt.Sprintf("%s: %q: missing %s (confidence %s)", lt.Corpus, lt.Task, r, resp.Confidence))
-			}
-		}
-		if all {
-			lv.AllFound++
-		}
-		if any {
-			lv.AnyNamed++
-		}
+	}
+	return missed, nil
+}
+
+// RunWith is Run with any answerer.
+func RunWith(s *Set, dirs []string, answer Answerer) (*Result, error) {
+	res := &Result{Levels: map[string]*Level{}}
+	missing, err := ForEachTask(s, dirs, func(l *adr.Log, dir string, lt Task) error {
+		return res.score(l, dir, lt, answer)
+	})
+	res.Missing = missing
+	if err != nil {
+		return nil, err
 	}
 	return res, nil
 }
 
+// score answers one task and adds its figures.
+func (res *Result) score(l *adr.Log, dir string, lt Task, answer Answerer) error {
+	resp, out, err := answer(l, dir, lt.Task)
+	if err != nil {
+		return fmt.Errorf("%s: %q: %w", lt.Corpus, lt.Task, err)
+	}
+	res.Tasks++
+	n := len([]rune(string(out)))
+	res.CodePoints += n
+	res.Sizes = append(res.Sizes, n)
+	if n > evidence.DefaultMaxChars {
+		res.Over++
+	}
+	lv := res.Levels[resp.Confidence]
+	if lv == nil {
+		lv = &Level{}
+		res.Levels[resp.Confidence] = lv
+	}
+	lv.Tasks++
+	got := map[string]bool{}
+	carried := map[string]int{}
+	for _, u := range resp.Units {
+		if u.Kind == "source" || u.Kind == evidence.KindCurrent || u.Kind == "memory" {
+			continue
+		}
+		id, _ := adr.SplitLocator(strings.Split(u.ID, "[")[0])
+		got[id] = true
+		carried[id] += utf8.RuneCountInString(u.Text)
+		// A record that states no status is in force by design
+		// ("status not stated"); every other status but accepted
+		// must be labelled.
+		if r := recordOf(l, u.Path); r != nil && r.Status != adr.Accepted && r.RawStatus != "" && (u.InForce == nil || *u.InForce) {
+			res.Unlabelled++
+		}
+	}
+	named := map[string]bool{}
+	for _, ref := range resp.References {
+		named[ref.ID] = true
+	}
+	if len(lt.Relevant) == 0 {
+		res.NoRecord++
+		lv.NoRecord++
+		if resp.Confidence != "high" {
+			res.NoRecordOK++
+		} else {
+			res.Misses = append(res.Misses, fmt.Sprintf("%s: %q: confidence high, want none or low", lt.Corpus, lt.Task))
+		}
+		return nil
+	}
+	lv.WithRecords++
+	all, any := true, false
+	for _, r := range lt.Relevant {
+		res.Relevant++
+		if got[r] || named[r] {
+			res.FoundNamed++
+		}
+		if rec := byID(l, r); rec != nil && textCarried(rec, carried[r]) {
+			res.FoundText++
+		}
+		if got[r] {
+			res.Found++
+			any = true
+		} else {
+			all = false
+			any = any || named[r]
+			res.Misses = append(res.Misses, fmt.Sprintf("%s: %q: missing %s (confidence %s)", lt.Corpus, lt.Task, r, resp.Confidence))
+		}
+	}
+	if all {
+		lv.AllFound++
+	}
+	if any {
+		lv.AnyNamed++
+	}
+	return nil
+}
+
 func recordOf(l *adr.Log, p string) *adr.Record { return l.ByPath(p) }
+
+// byID is the record of l whose ID is id.
+func byID(l *adr.Log, id string) *adr.Record {
+	for _, r := range l.Records {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
 
 // checkLabels fails when a task names a record its log does not have
 // under that ID: a label written "ADR-0018" for a log whose IDs are
