@@ -20,7 +20,7 @@ import (
 var (
 	// lowRecords: a weak answer holds the shortest windows of this many
 	// records: text to check, cheaper than naming them as leads.
-	lowRecords = 12
+	lowRecords = 8
 	// noneLeads: an answer with no confidence names this many leads.
 	noneLeads = 3
 	// notInForceFactor: a record no longer binding is ranked as if it
@@ -215,7 +215,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	}
 	recs, hits := rk.recs, rk.hits
 	p := newPlan()
-	conf := confidenceOf(rk.q, rk.ix, hits)
+	conf := confidenceOf(rk, retrieve.DetectLanguage(req.Task))
 	p.confidence = conf.level
 	// Records no longer binding rank below those that are, unless one
 	// matches the task more than 1/notInForceFactor times as well (a
@@ -237,7 +237,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	}
 	var matched, leads []retrieve.Hit
 	switch p.confidence {
-	case "high":
+	case "high", "medium":
 		top := hits[0].Score
 		for _, h := range hits {
 			if (h.Score < relevantShare*top && !s.Ablate.NoRelevanceStop) || len(matched) >= maxTaskRecords {

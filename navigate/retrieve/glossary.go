@@ -42,7 +42,7 @@ func Abbreviations(text string, lang Language) []Abbreviation {
 	seen := map[string]bool{}
 	add := func(short, long string) {
 		a := Analyzer{Lang: lang}
-		st := a.TermTexts(short)
+		st := a.TermTexts(strings.ToLower(short))
 		lt := a.TermTexts(long)
 		if len(st) != 1 || len(lt) < 2 || len(st[0]) < 2 {
 			return

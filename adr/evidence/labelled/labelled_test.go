@@ -9,13 +9,15 @@ import (
 	"github.com/git-adr/git-adr/adr/evidence"
 )
 
-// floors guard regressions on the sets in testdata; the figures are
-// printed with -v, and with the ablation by scripts/bench-context.
+// floors guard regressions on the sets in testdata, on the recall that
+// counts a record only when the answer carries its text (RecallText);
+// the figures are printed with -v, and with the baselines and the
+// ablation by scripts/bench-context.
 var floors = map[string]float64{
 	"testdata/shared-tasks.json":   0.95,
-	"testdata/fresh-tasks.json":    0.9,
+	"testdata/fresh-tasks.json":    0.85,
 	"testdata/outside1-tasks.json": 0.9,
-	"testdata/outside2-tasks.json": 0.9,
+	"testdata/outside2-tasks.json": 0.85,
 }
 
 // TestLabelledSets measures every labelled set: recall within one
@@ -40,13 +42,13 @@ func TestLabelledSets(t *testing.T) {
 		if len(res.Missing) > 0 {
 			t.Logf("%s: corpora not here, their tasks not counted: %v", file, res.Missing)
 		}
-		t.Logf("%s (%s): recall %.3f (%d/%d), mean %.0f code points, no-record tasks without a confident answer %d/%d",
-			file, set.Use, res.Recall(), res.Found, res.Relevant, res.MeanCodePoints(), res.NoRecordOK, res.NoRecord)
+		t.Logf("%s (%s): recall %.3f (%d/%d), text in the answer %.3f (%d/%d), mean %.0f code points, no-record tasks without a confident answer %d/%d",
+			file, set.Use, res.Recall(), res.Found, res.Relevant, res.RecallText(), res.FoundText, res.Relevant, res.MeanCodePoints(), res.NoRecordOK, res.NoRecord)
 		for _, m := range res.Misses {
 			t.Log(m)
 		}
-		if res.Recall() < floor {
-			t.Errorf("%s: recall %.3f below %.2f", file, res.Recall(), floor)
+		if res.RecallText() < floor {
+			t.Errorf("%s: recall (text in the answer) %.3f below %.2f", file, res.RecallText(), floor)
 		}
 		if res.NoRecordOK < res.NoRecord {
 			t.Errorf("%s: %d no-record tasks got a confident answer", file, res.NoRecord-res.NoRecordOK)

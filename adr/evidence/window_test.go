@@ -1,0 +1,99 @@
+package evidence
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+	"unicode/utf8"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/navigate/retrieve"
+)
+
+// TestGlossaryFindsAbbreviation: a task that says a long form finds the
+// record that says only its abbreviation, which another record of the
+// log defines; without the glossary it does not.
+func TestGlossaryFindsAbbreviation(t *testing.T) {
+	fsys := fstest.MapFS{
+		name(1, "supply-chain"): {Data: []byte(record(1, "1. Supply chain checks", "Accepted",
+			"## Context\n\nAuditors ask for a Software Bill of Materials (SBOM) of every release.",
+			"## Decision\n\nReleases are signed with cosign."))},
+		name(2, "syft"): {Data: []byte(record(2, "2. Use Syft", "Accepted",
+			"## Decision\n\nSyft generates the SBOM of each package, images and plain files alike."))},
+		name(3, "images"): {Data: []byte(record(3, "3. Images", "Accepted",
+			"## Decision\n\nPackages ship container images and plain files."))},
+	}
+	task := "which tool produces the software bill of materials for a package"
+	has := func(resp *Response, id string) bool {
+		for _, u := range resp.Units {
+			if strings.HasPrefix(u.ID, id+"#") {
+				return true
+			}
+		}
+		return false
+	}
+	if resp := answer(t, &Service{Log: load(t, fsys)}, Request{Task: task}); !has(resp, "ADR-0002") {
+		t.Errorf("units %v: want ADR-0002, which says SBOM", unitIDs(resp))
+	}
+	if resp := answer(t, &Service{Log: load(t, fsys), Ablate: Ablation{NoGlossary: true}}, Request{Task: task}); has(resp, "ADR-0002") && resp.Units[0].ID == "ADR-0002#decision" {
+		t.Errorf("without the glossary ADR-0002 still leads: the test does not test it (%v)", unitIDs(resp))
+	}
+}
+
+// TestWindowCutsLongParagraphs: a record written one paragraph a line
+// sends its best sentences, not the start of the line, within the
+// window's size.
+func TestWindowCutsLongParagraphs(t *testing.T) {
+	filler := strings.Repeat("The team weighed many things at length during the review. ", 20)
+	text := record(1, "1. Storage", "Accepted", "## Decision\n\n"+filler+"Orders are kept in PostgreSQL with nightly backups to S3. "+filler)
+	l := load(t, fstest.MapFS{name(1, "storage"): {Data: []byte(text)}})
+	r := l.Records[0]
+	q := retrieve.Query("where are orders kept and backed up", retrieve.English)
+	ix := retrieve.NewIndex([]retrieve.Doc{{ID: r.ID, Fields: []retrieve.Field{{Text: text}}}})
+	w, ok := bestWindow(r, answerUnits(r, Current), matcher{q: q, ix: ix}, windowOpts{limit: 300, main: 0})
+	if !ok || !strings.Contains(w.text, "Orders are kept in PostgreSQL with nightly backups to S3.") {
+		t.Fatalf("window %q: want the sentence that answers", w.text)
+	}
+	if n := utf8.RuneCountInString(w.text); n > 300 {
+		t.Errorf("window of %d code points, over 300", n)
+	}
+}
+
+// FuzzWindow: whatever the record and task, a window is text of the
+// record (its lines, in order), within its limit, on lines the record
+// has.
+func FuzzWindow(f *testing.F) {
+	f.Add("## Decision\n\nWe use Redis. It is fast.\n\n- one\n- two\n", "redis cache", 250)
+	f.Add("## Context\n\n```\ncode ( SBOM\n```\n\n## Decision\n\nA. B. C.\r\n\r\nD e.g. f.", "sbom code", 40)
+	f.Add("plain text without sections\nand a second line\n\n\n", "second", 10)
+	f.Fuzz(func(t *testing.T, body, task string, limit int) {
+		if limit < 1 || limit > 5000 || len(body) > 20000 {
+			return
+		}
+		src := "# 1. Title\n\n## Status\n\nAccepted\n\n" + body
+		l, err := adr.Load(fstest.MapFS{"doc/adr/0001-title.md": {Data: []byte(src)}}, adr.LoadOptions{})
+		if err != nil || len(l.Records) != 1 {
+			return
+		}
+		r := l.Records[0]
+		q := retrieve.Query(task, retrieve.English)
+		ix := retrieve.NewIndex([]retrieve.Doc{{ID: r.ID, Fields: []retrieve.Field{{Text: src}}}})
+		w, ok := bestWindow(r, answerUnits(r, Current), matcher{q: q, ix: ix}, windowOpts{limit: limit, main: 0, fill: limit})
+		if !ok {
+			return
+		}
+		if n := utf8.RuneCountInString(strings.TrimSuffix(w.text, "\n")); n > limit && n > 0 {
+			// A window is whole blocks or sentences; a block longer than
+			// the limit is cut, so nothing may exceed it.
+			t.Fatalf("window of %d code points, limit %d: %q", n, limit, w.text)
+		}
+		lines := r.Text().Lines
+		if w.start < 1 || w.end < w.start || w.end > len(lines) {
+			t.Fatalf("lines %d-%d of %d", w.start, w.end, len(lines))
+		}
+		norm := strings.ReplaceAll(string(r.Text().Src), "\r\n", "\n")
+		if !strings.Contains(norm, strings.TrimSuffix(w.text, "\n")) {
+			t.Fatalf("window %q is not text of the record", w.text)
+		}
+	})
+}
