@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"strings"
 	"unicode/utf8"
-
 )
 
 // A cursor continues an answer: it carries the request, where the next page
@@ -293,4 +292,3 @@ func (s *Service) nextCommand(req Request, cursor string) string {
 	}
 	return cmd + " --cursor " + cursor
 }
-

@@ -63,7 +63,7 @@ const (
 	// DefaultTaskMaxChars is a task answer's budget: what an agent reads
 	// with every question it asks.
 	DefaultTaskMaxChars = 5000
-	DefaultMaxChars = 12000
+	DefaultMaxChars     = 12000
 	// MaxHops bounds relation traversal; ArchiveHops bounds how far from
 	// the request an archived record's body may be included.
 	MaxHops     = 3
