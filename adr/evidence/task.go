@@ -231,14 +231,16 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		}
 		hits = slices.Clone(hits)
 		sort.SliceStable(hits, func(a, b int) bool { return adjusted[hits[a].Doc] > adjusted[hits[b].Doc] })
-		for i := range hits {
-			hits[i].Score = adjusted[hits[i].Doc]
-		}
 	}
 	var matched, leads []retrieve.Hit
 	switch p.confidence {
 	case "high", "medium":
-		top := hits[0].Score
+		// Relevance is how well a record matches the task, whatever its
+		// standing (which orders the answer, and labels it).
+		top := 0.0
+		for _, h := range hits {
+			top = max(top, h.Score)
+		}
 		for _, h := range hits {
 			if (h.Score < relevantShare*top && !s.Ablate.NoRelevanceStop) || len(matched) >= maxTaskRecords {
 				p.omitted["weak_matches"]++
@@ -400,7 +402,7 @@ func (s *Service) recordWindow(r *adr.Record, m matcher, limit, fill int, intent
 	if len(units) == 0 {
 		return window{}, false
 	}
-	o := windowOpts{limit: limit, main: -1, prefer: map[int]bool{}, fill: fill}
+	o := windowOpts{limit: limit, main: -1, prefer: map[int]bool{}, fill: fill, sameUnit: r.Style == adr.StyleOCP}
 	if mu, ok := mainUnit(r); ok && r.Style != adr.StyleOCP {
 		for i, u := range units {
 			if u.Anchor == mu.Anchor {

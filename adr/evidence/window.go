@@ -159,6 +159,9 @@ type windowOpts struct {
 	// fill is how far a window grows into the sections around its own
 	// (0: minFill): the best records send more than their best section.
 	fill int
+	// sameUnit keeps a window within its section (a container's
+	// sections are decisions of their own, each with its status).
+	sameUnit bool
 }
 
 // Weights of a window's preferences.
@@ -223,6 +226,7 @@ func bestWindow(r *adr.Record, units []adr.Unit, m matcher, o windowOpts) (windo
 		size := n
 		lo, hi := best, best
 		grow := func(i int, anyUnit bool) bool {
+			anyUnit = anyUnit && !o.sameUnit
 			if i < 0 || i >= len(blocks) || !anyUnit && blocks[i].unit != b.unit {
 				return false
 			}
@@ -263,34 +267,31 @@ func bestWindow(r *adr.Record, units []adr.Unit, m matcher, o windowOpts) (windo
 		}
 		// Still short, and the next block does not fit whole: its first
 		// sentences; then the previous block's last ones.
-		if size < fill && hi+1 < len(blocks) {
+		if size < fill && hi+1 < len(blocks) && (!o.sameUnit || blocks[hi+1].unit == b.unit) {
 			if e := leadingSentences(t.Src, from, blocks[hi+1].from, blocks[hi+1].to, o.limit); e > to {
 				to = e
 				size = runes(t.Src[from:to])
 			}
 		}
-		if size < fill && lo-1 >= 0 {
+		if size < fill && lo-1 >= 0 && (!o.sameUnit || blocks[lo-1].unit == b.unit) {
 			if st := trailingSentences(t.Src, blocks[lo-1].from, blocks[lo-1].to, to, o.limit); st < from {
 				from = st
 				size = runes(t.Src[from:to])
 			}
 		}
 	}
-	// The window is named after the section it starts in.
-	wu := b.unit
-	for _, x := range blocks {
-		if x.from == from {
-			wu = x.unit
-			break
-		}
-	}
-	w := window{unit: units[wu], score: scores[best]}
+	w := window{unit: units[b.unit], score: scores[best]}
 	w.start, w.end = lineAt(t, from)+1, lineAt(t, max(from, to-1))+1
+	// A window within one section is named after it; one that spans
+	// sections after the record alone (its lines say where it is).
+	if u := units[b.unit]; w.start < u.Start || w.end > u.End {
+		w.unit = adr.Unit{ID: r.ID, Start: w.start, End: w.end}
+	}
 	w.text = strings.ReplaceAll(string(t.Src[from:to]), "\r\n", "\n")
 	if to == t.Lines[w.end-1].End {
 		w.text += "\n"
 	}
-	u := units[wu]
+	u := w.unit
 	body := strings.TrimSpace(r.UnitText(u))
 	if i := strings.IndexByte(body, '\n'); i >= 0 && u.Start > 0 && u.Start <= len(t.Lines) && t.Lines[u.Start-1].Kind == adr.LineHeading {
 		body = strings.TrimSpace(body[i+1:]) // the heading is no part of what a window sends

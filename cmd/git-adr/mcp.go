@@ -117,8 +117,8 @@ type contextArgs struct {
 	Iteration string   `json:"iteration,omitempty" jsonschema:"the decisions of one delivery iteration"`
 	Intent    string   `json:"intent,omitempty" jsonschema:"current (default: decisions in force), rationale (why: context, options, consequences) or history (the supersession chain)"`
 	Cursor    string   `json:"cursor,omitempty" jsonschema:"the cursor of a previous adr_context result, to continue it; pass it alone"`
-	MaxUnits  *int     `json:"max_units,omitempty" jsonschema:"at most this many units (default 8)"`
-	MaxChars  *int     `json:"max_chars,omitempty" jsonschema:"at most this many Unicode code points in the whole result (default 12000)"`
+	MaxUnits  *int     `json:"max_units,omitempty" jsonschema:"at most this many units (default 16 for a task, 8 otherwise)"`
+	MaxChars  *int     `json:"max_chars,omitempty" jsonschema:"at most this many Unicode code points in the whole result (default 5000 for a task, 12000 otherwise)"`
 }
 
 // addContextTool serves `git adr context` as adr_context. The log is read
