@@ -92,7 +92,10 @@ func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry, inLog bool) bool {
 	// sample of them, and only the sample is read.
 	names := recordNamesIn(fsys, dir, entries, 0, true)
 	nested := nestedConventional(dir)
-	if len(names) == 0 && (nested || inLog && folderSaysADR(path.Base(dir))) {
+	// Inside a log, a folder of unnumbered records ("reviews/",
+	// "third-party/") is read too: its files must look like records (a
+	// status, or a decision with its context), as every sample is judged.
+	if len(names) == 0 && (nested || inLog) {
 		names = slugNames(entries)
 	}
 	if len(names) < 2 && !((inLog || nested) && len(names) == 1) {

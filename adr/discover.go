@@ -69,6 +69,9 @@ const (
 )
 
 // skipDirs are never scanned for ADR folders.
+// toolDirs are the folders of skipDirs that tools make (never a log's).
+var toolDirs = map[string]bool{"node_modules": true, "__pycache__": true, "venv": true, ".venv": true, "bower_components": true, "Pods": true, "coverage": true}
+
 var skipDirs = map[string]bool{
 	"node_modules": true, "vendor": true, "target": true, "build": true, "dist": true, "out": true,
 	"third_party": true, "third-party": true, "testdata": true, "fixtures": true, "__pycache__": true,
@@ -314,9 +317,13 @@ func detect(fsys fs.FS) []string {
 		if it.depth >= scanMaxDepth {
 			continue
 		}
+		// Inside a log, a folder named like vendored code ("third-party/",
+		// "vendor/") holds records about others (their reviews), not
+		// their code: only tool folders are passed over there.
+		within := inLog || slices.Contains(found, it.dir) && it.dir != ""
 		for _, e := range entries {
 			n := e.Name()
-			if !e.IsDir() || strings.HasPrefix(n, ".") || skipDirs[n] || n == ArchiveDir {
+			if !e.IsDir() || strings.HasPrefix(n, ".") || skipDirs[n] && !(within && !toolDirs[n]) || n == ArchiveDir {
 				continue
 			}
 			queue = append(queue, item{path.Join(it.dir, n), it.depth + 1})

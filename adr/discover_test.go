@@ -414,9 +414,10 @@ func TestDetectJudgesASample(t *testing.T) {
 // TestDetectOneRecordLogs: a folder with a single record is a log when its
 // place says so: a conventional ADR folder nested in a project
 // ("repo/domains/reuse/docs/adr", as beside "crud/docs/adr"), or a
-// folder whose name says ADR inside a log ("proposed-adrs/" beside the
-// records), where its records may be plain slugs. The same record in a
-// folder that says nothing, or a record without ADR structure, is no log.
+// folder inside a log ("proposed-adrs/", "notes/", "third-party/" beside
+// the records), where its records may be plain slugs. The same record in
+// a folder outside a log that says nothing, or a record without ADR
+// structure, is no log.
 func TestDetectOneRecordLogs(t *testing.T) {
 	fsys := fstest.MapFS{
 		"repo/domains/crud/docs/adr/0001-a.md":                file(lines("# 1) A", "", "## Status", "", "accepted", "", "## Context", "", "C.")),
@@ -432,10 +433,12 @@ func TestDetectOneRecordLogs(t *testing.T) {
 		"web/docs/architecture/3rd-party-review/000-intro.md": bare("Intro"),
 		"web/docs/architecture/notes/rendering.md":            file(lines("# Notes", "", "## Status: Proposed")),
 		"web/docs/architecture/adr-ideas/draft.md":            bare("Draft"),
+		"web/docs/architecture/third-party/acme-review.md":    file(lines("# Acme's review", "", "Status: Accepted", "", "## Decision", "", "D.")),
+		"web/docs/architecture/guides/how-to.md":              file(lines("# How to write one", "", "## Steps", "", "S.")),
 		"guides/proposed-adrs/idea.md":                        file(lines("# Idea", "", "## Status: Proposed")),
 	}
 	got := strings.Join(detect(fsys), " ")
-	want := "repo/domains/crud/docs/adr repo/domains/other/docs/Decisions repo/domains/reuse/docs/adr web/docs/architecture web/docs/architecture/proposed-adrs"
+	want := "repo/domains/crud/docs/adr repo/domains/other/docs/Decisions repo/domains/reuse/docs/adr web/docs/architecture web/docs/architecture/notes web/docs/architecture/proposed-adrs web/docs/architecture/third-party"
 	if got != want {
 		t.Errorf("detect =\n%s\nwant\n%s", got, want)
 	}

@@ -46,8 +46,12 @@ var ablations = []struct {
 	{"no title bonus", evidence.Ablation{NoTitleBonus: true}},
 	{"no in-force tiering", evidence.Ablation{NoTiering: true}},
 	{"no other-language stems", evidence.Ablation{NoAlternateStems: true}},
-	{"no shorter parts after the best three records", evidence.Ablation{NoShortTail: true}},
-	{"none of the four expansions and bonuses", evidence.Ablation{NoThesaurus: true, NoPhrases: true, NoStemPrefix: true, NoTitleBonus: true}},
+	{"no glossary (abbreviations the log defines)", evidence.Ablation{NoGlossary: true}},
+	{"no shorter windows after the best record", evidence.Ablation{NoShortTail: true}},
+	{"no windows (each record's decision unit)", evidence.Ablation{NoWindows: true}},
+	{"no relevance stop (fill the budget)", evidence.Ablation{NoRelevanceStop: true}},
+	{"no predecessor lines (superseded records' windows)", evidence.Ablation{NoPredecessorLines: true}},
+	{"none of the five expansions and bonuses", evidence.Ablation{NoThesaurus: true, NoPhrases: true, NoStemPrefix: true, NoTitleBonus: true, NoGlossary: true}},
 }
 
 // labelledDay is the day the labelled answers are made on (ADR_DATE,
@@ -80,7 +84,7 @@ func labelledMain(o labelledOptions) {
 	}
 	var ab, rel, sizes strings.Builder
 	sizes.WriteString("| set | tasks | JSON (`context --json`) | text (`context`) | MCP message (`adr_context`) |\n|---|---:|---:|---:|---:|\n")
-	ab.WriteString("| set | use | tasks | configuration | recall | mean code points | no-record tasks not answered with confidence high | units not in force unlabelled |\n|---|---|---:|---|---:|---:|---:|---:|\n")
+	ab.WriteString("| set | use | tasks | configuration | recall: text in the answer | recall: units | recall: units or leads | mean code points (`--json`) | no-record tasks not answered `high` | units not in force unlabelled |\n|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n")
 	rel.WriteString("| set | confidence | tasks | with a relevant record | all relevant records in the units | a relevant record in the units or leads | tasks no record covers |\n|---|---|---:|---:|---:|---:|---:|\n")
 	rankTotals := map[string]*rankCount{}
 	var qt quickTotals
@@ -130,8 +134,7 @@ func labelledMain(o labelledOptions) {
 			res, err := labelled.RunWith(set, dirs, labelled.Command(bin, tmp))
 			os.RemoveAll(tmp)
 			check(err)
-			fmt.Fprintf(&ab, "| %s | %s | %d | %s | %.3f (%d/%d) | %.0f | %d/%d | %d |\n", name, use, res.Tasks, "`git adr` built from "+label,
-				res.Recall(), res.Found, res.Relevant, res.MeanCodePoints(), res.NoRecordOK, res.NoRecord, res.Unlabelled)
+			abRow(&ab, name, use, "`git adr` built from "+label, res)
 		}
 		for _, c := range ablations {
 			res, err := labelled.Run(set, dirs, c.a)
@@ -139,16 +142,25 @@ func labelledMain(o labelledOptions) {
 			if len(res.Missing) > 0 && c.name == "as shipped" {
 				fmt.Fprintf(os.Stderr, "bench-context: %s: corpora not found, their tasks not counted: %s\n", name, strings.Join(res.Missing, ", "))
 			}
-			fmt.Fprintf(&ab, "| %s | %s | %d | %s | %.3f (%d/%d) | %.0f | %d/%d | %d |\n", name, use, res.Tasks, c.name,
-				res.Recall(), res.Found, res.Relevant, res.MeanCodePoints(), res.NoRecordOK, res.NoRecord, res.Unlabelled)
+			abRow(&ab, name, use, c.name, res)
 			if c.name != "as shipped" {
 				continue
+			}
+			// The plain baselines, each filling the size of git-adr's
+			// answer to the same task.
+			for _, b := range []struct {
+				name string
+				b    labelled.Baseline
+			}{{"BM25, best windows at the same size", labelled.DefaultBaseline}, {"BM25 + RM3, best windows at the same size", labelled.RM3Baseline}} {
+				br, err := labelled.RunWith(set, dirs, b.b.Answerer(res.Sizes))
+				check(err)
+				fmt.Fprintf(&ab, "| %s | %s | %d | %s | %s | - | - | %.0f | - | - |\n", name, use, br.Tasks, b.name, ratio(br.FoundText, br.Relevant), br.MeanCodePoints())
 			}
 			levels := make([]string, 0, len(res.Levels))
 			for l := range res.Levels {
 				levels = append(levels, l)
 			}
-			order := map[string]int{"high": 0, "low": 1, "none": 2}
+			order := map[string]int{"high": 0, "medium": 1, "low": 2, "none": 3}
 			sort.Slice(levels, func(i, j int) bool { return order[levels[i]] < order[levels[j]] })
 			for _, l := range levels {
 				lv := res.Levels[l]
@@ -324,6 +336,19 @@ func quickRows(set *labelled.Set, name string, dirs []string, misses bool, tot *
 		}
 		fmt.Printf("%-16s %-14s            text %.3f (%d/%d)               mean %5.0f\n", name, b.name, br.RecallText(), br.FoundText, br.Relevant, br.MeanCodePoints())
 	}
+}
+
+// abRow prints one configuration's row of the ablation table.
+func abRow(b *strings.Builder, set, use, config string, r *labelled.Result) {
+	fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s | %.0f | %d/%d | %d |\n", set, use, r.Tasks, config,
+		ratio(r.FoundText, r.Relevant), ratio(r.Found, r.Relevant), ratio(r.FoundNamed, r.Relevant), r.MeanCodePoints(), r.NoRecordOK, r.NoRecord, r.Unlabelled)
+}
+
+func ratio(n, d int) string {
+	if d == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f (%d/%d)", float64(n)/float64(d), n, d)
 }
 
 func share(n, d int) string {
