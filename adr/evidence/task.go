@@ -29,6 +29,13 @@ var (
 	// relevantShare: a confident answer holds the matches scoring at
 	// least this share of the best match's score.
 	relevantShare = 0.2
+	// relevantCoverage: or that match at least this share of the words
+	// the best-covering record matches (a score share alone drops every
+	// record after one whose title says the task word for word).
+	relevantCoverage = 0.6
+	// minRelevantCoverage: a record matching this share of the task's
+	// words is relevant whatever the others match.
+	minRelevantCoverage = 0.45
 	// confidentCoverage is the share of the task's words a source file
 	// must match to compete with decisions for the first page.
 	confidentCoverage = 0.45
@@ -232,18 +239,20 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		hits = slices.Clone(hits)
 		sort.SliceStable(hits, func(a, b int) bool { return adjusted[hits[a].Doc] > adjusted[hits[b].Doc] })
 	}
-	var matched, leads []retrieve.Hit
+	var matched, leads, weaker []retrieve.Hit
 	switch p.confidence {
 	case "high", "medium":
 		// Relevance is how well a record matches the task, whatever its
 		// standing (which orders the answer, and labels it).
-		top := 0.0
+		top, cover := 0.0, 0.0
 		for _, h := range hits {
-			top = max(top, h.Score)
+			top, cover = max(top, h.Score), max(cover, h.Coverage)
 		}
 		for _, h := range hits {
-			if (h.Score < relevantShare*top && !s.Ablate.NoRelevanceStop) || len(matched) >= maxTaskRecords {
+			relevant := h.Score >= relevantShare*top || h.Coverage >= min(relevantCoverage*cover, minRelevantCoverage)
+			if (!relevant && !s.Ablate.NoRelevanceStop) || len(matched) >= maxTaskRecords {
 				p.omitted["weak_matches"]++
+				weaker = append(weaker, h)
 				continue
 			}
 			matched = append(matched, h)
@@ -284,7 +293,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 			roles = append(roles, role)
 		}
 	}
-	predecessor := map[*adr.Record]bool{}
+	predecessor := map[*adr.Record]*adr.Record{} // a predecessor's line: its successor
 	for _, h := range matched {
 		if r := recs[h.Doc]; r.IsSystemConstraint() {
 			add(r, "system constraint (match)")
@@ -300,7 +309,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 				// sentence), not a window, unless the task asks how things
 				// were.
 				if !history && !s.Ablate.NoPredecessorLines && !contains(ordered, r) {
-					predecessor[r] = true
+					predecessor[r] = current[0]
 					add(r, "predecessor of "+current[0].ID)
 					continue
 				}
@@ -321,14 +330,35 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		}
 		add(r, matchRole(r))
 	}
+	// A superseded record that matches too weakly to be relevant on its
+	// own is still named, in its line, after its successor when the
+	// successor is in the answer: what the successor replaced.
+	if req.Intent == Current && !history && !s.Ablate.NoPredecessorLines {
+		for _, h := range weaker {
+			r := recs[h.Doc]
+			if r.Status != adr.Superseded || contains(ordered, r) {
+				continue
+			}
+			if current, _ := s.successors(r); len(current) == 1 && contains(ordered, current[0]) {
+				predecessor[r] = current[0]
+				add(r, "predecessor of "+current[0].ID)
+				p.omitted["weak_matches"]--
+			}
+		}
+		ordered, roles = afterSuccessors(ordered, roles, predecessor)
+	}
 	// Each record sends its best window: the best record the most of it,
 	// the next two less, the rest their best sentences. A weak answer's
 	// records are leads more than answers: all but the first send the
 	// shortest window.
 	m := matcher{q: rk.q, ix: rk.ix, lang: retrieve.DetectLanguage(req.Task)}
+	tail := tailLimit(req, len(ordered))
 	for i, r := range ordered {
 		limit := windowLimit(req, i, p.confidence == "low", s.Ablate.NoShortTail)
-		if predecessor[r] {
+		if i >= 3 && p.confidence != "low" && !s.Ablate.NoShortTail {
+			limit = tail
+		}
+		if predecessor[r] != nil {
 			limit = predecessorWindow
 		}
 		if s.Ablate.NoWindows {
@@ -358,6 +388,32 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	}
 	s.addMemory(p, req)
 	return p, nil
+}
+
+// afterSuccessors moves each predecessor's line right after its
+// successor, keeping every other record in its place.
+func afterSuccessors(ordered []*adr.Record, roles []string, predecessor map[*adr.Record]*adr.Record) ([]*adr.Record, []string) {
+	var outR []*adr.Record
+	var outRoles []string
+	for i, r := range ordered {
+		if predecessor[r] != nil {
+			continue
+		}
+		outR, outRoles = append(outR, r), append(outRoles, roles[i])
+		for j, p := range ordered {
+			if predecessor[p] == r {
+				outR, outRoles = append(outR, p), append(outRoles, roles[j])
+			}
+		}
+	}
+	// A predecessor whose successor is not in the list keeps its place
+	// at the end (it cannot: its successor was added first).
+	for i, r := range ordered {
+		if s := predecessor[r]; s != nil && !contains(outR, s) {
+			outR, outRoles = append(outR, r), append(outRoles, roles[i])
+		}
+	}
+	return outR, outRoles
 }
 
 // Shares of a task answer's budget a record's window may take, by the
@@ -390,6 +446,28 @@ func windowLimit(req Request, i int, weak, noShortTail bool) int {
 		share = nextWindowShare
 	}
 	return max(minWindow, int(share*float64(req.MaxChars)))
+}
+
+// Estimates of what a task answer spends besides record text, in code
+// points: the envelope, and each unit's metadata (ID, path, lines,
+// status, a title).
+const (
+	envelopeEstimate = 800
+	unitMetaEstimate = 180
+)
+
+// tailLimit is the window of the records after the best three when n
+// records are relevant: what the budget leaves them, shared equally,
+// between minWindow and the tail's share of the budget. Many relevant
+// records get shorter windows, so that more of them fit the first page.
+func tailLimit(req Request, n int) int {
+	most := max(minWindow, int(tailWindowShare*float64(req.MaxChars)))
+	if n <= 3 {
+		return most
+	}
+	room := req.MaxChars - envelopeEstimate - n*unitMetaEstimate -
+		windowLimit(req, 0, false, false) - 2*windowLimit(req, 1, false, false)
+	return min(most, max(minWindow, room/(n-3)))
 }
 
 // recordWindow is r's best window for a task: over every section that

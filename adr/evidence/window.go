@@ -404,6 +404,9 @@ func trailingSentences(src []byte, bfrom, bto, to, limit int) int {
 		for st < bto && (src[st] == ' ' || src[st] == '\n' || src[st] == '\r' || src[st] == '\t') {
 			st++
 		}
+		if st >= bto {
+			continue // only the space after the block's last sentence
+		}
 		if runes(src[st:to]) > limit {
 			break
 		}
