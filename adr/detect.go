@@ -95,8 +95,12 @@ func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry, inLog bool) bool {
 	// Inside a log, a folder of unnumbered records ("reviews/",
 	// "third-party/") is read too: its files must look like records (a
 	// status, or a decision with its context), as every sample is judged.
+	strict := false
 	if len(names) == 0 && (nested || inLog) {
 		names = slugNames(entries)
+		// A folder whose name says nothing of records needs records that
+		// say more than a status: a decision or its context besides.
+		strict = !nested && !folderSaysADR(path.Base(dir))
 	}
 	if len(names) < 2 && !((inLog || nested) && len(names) == 1) {
 		return false
@@ -119,7 +123,8 @@ func qualifies(fsys fs.FS, dir string, entries []fs.DirEntry, inLog bool) bool {
 			if err != nil {
 				continue
 			}
-			is = looksLikeADR(Parse(data))
+			r := Parse(data)
+			is = looksLikeADR(r) && (!strict || hasUnit(r, "decision") || hasUnit(r, "context"))
 		}
 		checked++
 		if is {

@@ -414,10 +414,11 @@ func TestDetectJudgesASample(t *testing.T) {
 // TestDetectOneRecordLogs: a folder with a single record is a log when its
 // place says so: a conventional ADR folder nested in a project
 // ("repo/domains/reuse/docs/adr", as beside "crud/docs/adr"), or a
-// folder inside a log ("proposed-adrs/", "notes/", "third-party/" beside
-// the records), where its records may be plain slugs. The same record in
-// a folder outside a log that says nothing, or a record without ADR
-// structure, is no log.
+// folder inside a log ("proposed-adrs/", "third-party/" beside the
+// records), where its records may be plain slugs; in a folder whose name
+// says nothing of records ("notes/", "third-party/") they must state a
+// decision or its context, not only a status. The same record in a
+// folder outside a log, or a record without ADR structure, is no log.
 func TestDetectOneRecordLogs(t *testing.T) {
 	fsys := fstest.MapFS{
 		"repo/domains/crud/docs/adr/0001-a.md":                file(lines("# 1) A", "", "## Status", "", "accepted", "", "## Context", "", "C.")),
@@ -438,7 +439,7 @@ func TestDetectOneRecordLogs(t *testing.T) {
 		"guides/proposed-adrs/idea.md":                        file(lines("# Idea", "", "## Status: Proposed")),
 	}
 	got := strings.Join(detect(fsys), " ")
-	want := "repo/domains/crud/docs/adr repo/domains/other/docs/Decisions repo/domains/reuse/docs/adr web/docs/architecture web/docs/architecture/notes web/docs/architecture/proposed-adrs web/docs/architecture/third-party"
+	want := "repo/domains/crud/docs/adr repo/domains/other/docs/Decisions repo/domains/reuse/docs/adr web/docs/architecture web/docs/architecture/proposed-adrs web/docs/architecture/third-party"
 	if got != want {
 		t.Errorf("detect =\n%s\nwant\n%s", got, want)
 	}

@@ -91,7 +91,7 @@ func TestInspectorCLI(t *testing.T) {
 				code int
 				want string
 			}{
-				{[]string{"--tool-name", "adr_context", "--tool-arg", "task=which database stores orders"}, 0, `"in_force":true`},
+				{[]string{"--tool-name", "adr_context", "--tool-arg", "task=which database stores orders"}, 0, `"status":"accepted","text":"Orders are stored in PostgreSQL`},
 				{[]string{"--tool-name", "adr_show", "--tool-arg", "id=1"}, 0, `"in_force":false`},
 				{[]string{"--tool-name", "adr_read", "--tool-arg", "path=quotes.txt"}, 0, `"next_start_line":`},
 				{[]string{"--tool-name", "adr_search", "--tool-arg", "pattern=needle"}, 0, `"truncated":true`},

@@ -76,7 +76,7 @@ func TestGoSDKClient2026(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"adr_context", map[string]any{"task": "which database stores orders"}, `"in_force":true`},
+		{"adr_context", map[string]any{"task": "which database stores orders"}, `"status":"accepted","text":"Orders are stored in PostgreSQL`},
 		{"adr_show", map[string]any{"id": "1"}, `"in_force":false`},
 		{"adr_read", map[string]any{"path": "quotes.txt"}, `"next_start_line":`},
 		{"adr_search", map[string]any{"pattern": "needle"}, `"truncated":true`},
