@@ -14,12 +14,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// InternalEnv is set in the environment of every git process git-adr
-// starts, so that a git-adr hook that git runs on git-adr's behalf (it
-// commits through plumbing, but `git worktree add` and others run hooks)
-// does not check git-adr's own work into a loop.
-const InternalEnv = "GIT_ADR_INTERNAL"
-
 // ChainSuffix is appended to a hook that was there before git-adr's: the
 // git-adr hook runs it first, with the same arguments and input, and
 // `git adr hooks uninstall` puts it back.

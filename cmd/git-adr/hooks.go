@@ -260,10 +260,10 @@ func runHook(env *Env, name string, args []string) error {
 	default:
 		return usagef("%q is not a hook git-adr runs", name).hint("use pre-commit, pre-push, commit-msg or pre-receive")
 	}
-	// git-adr's own git processes never check git-adr's work.
-	if os.Getenv(gitops.InternalEnv) != "" {
-		return nil
-	}
+	// Nothing in the environment turns the checks off: git-adr commits
+	// through plumbing (commit-tree, update-ref), which runs no hook, so
+	// its own commits need no way past them, and a variable anyone can
+	// set would be a way past them for everyone.
 	if name == "pre-commit" || name == "commit-msg" {
 		shortLived()
 	}
