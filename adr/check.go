@@ -48,6 +48,10 @@ const (
 	// KindRefusedRoot: an ADR root was not read, being a symbolic link
 	// that leads outside the repository (see Root.Refused).
 	KindRefusedRoot FindingKind = "refused-root"
+	// KindReservedNumber: a record holds a number a consolidation plan
+	// reserved for one of its replacements (refs/adr/reservations/);
+	// found by the compaction package, which reads the plans.
+	KindReservedNumber FindingKind = "reserved-number"
 )
 
 // Kinds reported by `git adr check --compaction` only (see the view
@@ -68,7 +72,7 @@ const (
 // FindingKinds lists every kind `git adr check` reports by default, in
 // the order the documentation gives them.
 var FindingKinds = []FindingKind{
-	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
+	KindDuplicateID, KindDuplicateIDBranch, KindReservedNumber, KindBrokenReference, KindCycle, KindOneWayLink,
 	KindStatusMismatch, KindStatusConflict, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile, KindRefusedRoot,
 }
 

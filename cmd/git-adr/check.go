@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/govern"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
@@ -115,6 +116,9 @@ func runCheck(env *Env, o checkOptions) error {
 		opt.ExtraKinds = adr.CompactionKinds
 	}
 	if opt.Extra, err = temporaryFiles(env, l, opt.Extra); err != nil {
+		return err
+	}
+	if opt.Extra, err = reservedFindings(env, l, opt.Extra); err != nil {
 		return err
 	}
 	stale, err := scopeFindings(env, l)
@@ -280,6 +284,20 @@ func pendingFindings(env *Env, rep *adr.CheckReport) error {
 	}
 	rep.Findings = append(found, rep.Findings...)
 	return nil
+}
+
+// reservedFindings adds a finding for each record holding a number a
+// consolidation plan reserved (see compaction.Store.Taken).
+func reservedFindings(env *Env, l *adr.Log, extra []adr.Finding) ([]adr.Finding, error) {
+	r, err := env.Repo()
+	if err != nil {
+		return nil, err
+	}
+	taken, err := (&compaction.Store{Repo: r}).Taken(l)
+	if err != nil {
+		return nil, err
+	}
+	return append(extra, compaction.TakenFindings(taken)...), nil
 }
 
 // temporaryFiles adds a finding for each git-adr temporary file in an ADR
