@@ -154,9 +154,6 @@ func PushDuplicates(r *gitops.Repo, tip, remote string) ([]govern.Problem, error
 	return out, nil
 }
 
-// AllowedSignersPath resolves a repository-relative allowed-signers path.
-func AllowedSignersPath(top, p string) string { return ledger.AllowedSignersPath(top, p) }
-
 // trailers reads "Key: value" lines of a commit message's last paragraph
 // (ledger.Trailers).
 func trailers(msg string) map[string][]string { return ledger.Trailers(msg) }

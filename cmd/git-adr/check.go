@@ -3,13 +3,13 @@ package main
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/govern"
+	"github.com/git-adr/git-adr/adr/ledger"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/hooks"
@@ -428,14 +428,5 @@ func rangeLedgers(r *gitops.Repo, from string, baseFS fs.FS) ([]govern.Problem, 
 	if c, err := adr.LoadConfig(baseFS); err == nil {
 		cfg = c
 	}
-	strict := hooks.Strict{On: cfg.Governance.Strict, Approvers: cfg.Governance.Approvers}
-	if strict.On && cfg.Governance.AllowedSigners != "" {
-		file, err := materialise(baseFS, cfg.Governance.AllowedSigners)
-		if err != nil {
-			return nil, failf("strict mode: the allowed signers file %q of the base: %v", cfg.Governance.AllowedSigners, err)
-		}
-		defer os.Remove(file)
-		strict.AllowedSigners = file
-	}
-	return hooks.CheckCommits(r, commits, strict)
+	return hooks.CheckCommits(r, commits, ledger.StrictFrom(cfg.Governance, baseFS))
 }
