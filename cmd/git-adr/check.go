@@ -379,7 +379,7 @@ func sinceFindings(env *Env, since string, compaction bool) ([]adr.Finding, []ad
 		}
 		out = append(out, adr.Finding{Kind: adr.FindingKind(p.Rule), Path: p.Path, Line: p.Line, Message: p.Message, Fix: p.Fix, IDs: []string{}})
 	}
-	kinds := []adr.FindingKind{adr.FindingKind(govern.RuleAcceptedEdit), adr.FindingKind(govern.RuleLifecycle), adr.FindingKind(govern.RuleDeleted),
+	kinds := []adr.FindingKind{adr.FindingKind(govern.RuleAcceptedEdit), adr.FindingKind(govern.RuleLifecycle), adr.FindingKind(govern.RuleDeleted), adr.FindingKind(govern.RuleArchivedInForce),
 		adr.FindingKind(govern.RuleDuplicateNumber), adr.FindingKind(govern.RuleIndexDrift),
 		adr.FindingKind(hooks.RuleLedger), adr.FindingKind(hooks.RuleSignature)}
 	if compaction {
