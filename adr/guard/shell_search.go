@@ -398,6 +398,12 @@ sub:
 		if has("--confirm") {
 			person("accepts a reviewed compaction plan")
 		}
+	case "archive":
+		// `archive --confirm` and `archive restore --confirm` carry out
+		// a plan that moves records: the approval a person gives.
+		if has("--confirm") {
+			person("carries out an archive plan")
+		}
 	case "config":
 		if len(ops) > 1 && ops[0].s == "guard" {
 			person("changes the read guard's mode")

@@ -356,8 +356,12 @@ func Verify(r *gitops.Repo, c string, s Strict) *govern.Problem {
 	return &govern.Problem{Rule: RuleSignature, Path: c, Block: true, Message: who + " " + why, Fix: fix}
 }
 
-// CheckCommits checks every ledger commit among commits: [Check] always,
-// [Verify] in strict mode.
+// CheckCommits checks every ledger commit among commits with [Check]. In
+// strict mode it also verifies ([Verify]) the signature of every ledger
+// commit and of every archival or restore commit (an ADR-Archive or
+// ADR-Restore trailer), and refuses a commit without a ledger that makes
+// a record accepted ([Unledgered]): the same signed approval is needed
+// whichever path makes a decision binding.
 func CheckCommits(r *gitops.Repo, commits []string, s Strict) ([]govern.Problem, error) {
 	var out []govern.Problem
 	for _, c := range commits {
@@ -365,7 +369,24 @@ func CheckCommits(r *gitops.Repo, commits []string, s Strict) ([]govern.Problem,
 		if err != nil {
 			return nil, err
 		}
-		if led, _ := Parse(string(msg)); !led.IsLedger() {
+		led, _ := Parse(string(msg))
+		if !led.IsLedger() {
+			if !s.On {
+				continue
+			}
+			tr := Trailers(string(msg))
+			if len(tr[KeyArchived]) > 0 || len(tr[KeyRestored]) > 0 {
+				if p := Verify(r, c, s); p != nil {
+					out = append(out, *p)
+				}
+			}
+			recs, err := Unledgered(r, c)
+			if err != nil {
+				return nil, err
+			}
+			if len(recs) > 0 {
+				out = append(out, unledgered(c, string(msg), recs))
+			}
 			continue
 		}
 		ps, err := Check(r, c)

@@ -381,7 +381,7 @@ func sinceFindings(env *Env, since string, compaction bool) ([]adr.Finding, []ad
 	}
 	kinds := []adr.FindingKind{adr.FindingKind(govern.RuleAcceptedEdit), adr.FindingKind(govern.RuleLifecycle), adr.FindingKind(govern.RuleDeleted), adr.FindingKind(govern.RuleArchivedInForce),
 		adr.FindingKind(govern.RuleDuplicateNumber), adr.FindingKind(govern.RuleIndexDrift),
-		adr.FindingKind(hooks.RuleLedger), adr.FindingKind(hooks.RuleSignature)}
+		adr.FindingKind(hooks.RuleLedger), adr.FindingKind(hooks.RuleSignature), adr.FindingKind(ledger.RuleUnledgered)}
 	if compaction {
 		kinds = append(kinds, adr.FindingKind(govern.RuleStaleView))
 	}

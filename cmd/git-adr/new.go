@@ -60,7 +60,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "supersedes", Aliases: []string{"s"}, Usage: "supersede record `ID` (repeatable)"},
 			&cli.StringSliceFlag{Name: "link", Aliases: []string{"l"}, Usage: "link `TARGET:LABEL:REVERSE` (repeatable)"},
-			&cli.StringFlag{Name: "status", Usage: "initial status `S` (default: accepted for nygard, as adr-tools; proposed otherwise)", Destination: &o.status},
+			&cli.StringFlag{Name: "status", Usage: "initial status `S` (default: accepted for nygard, as adr-tools; proposed otherwise and in strict mode)", Destination: &o.status},
 			&cli.StringSliceFlag{Name: "domain", Usage: "tag the record with domain `D` (repeatable)"},
 			&cli.StringFlag{Name: "style", Usage: "write in style `S` (nygard, madr, madr2, table, ocp; default: the root's)", Destination: &o.style},
 			&cli.StringFlag{Name: "dir", Usage: "create in ADR root `DIR` (default: the first root)", Destination: &o.dir},
@@ -159,6 +159,18 @@ func runNew(env *Env, title string, o newOptions) error {
 		return lifecycleErr(err)
 	}
 	opt.Root = root
+	// In strict mode only a signed acceptance commit accepts (pre-push,
+	// pre-receive and check --since refuse any other): a new record is a
+	// proposal whatever the log's style would make it.
+	if l.Config != nil && l.Config.Governance.Strict {
+		switch opt.Status {
+		case "":
+			opt.Status = adr.Proposed
+		case adr.Accepted:
+			return usagef("--status accepted: in strict mode a record is accepted only by a signed acceptance commit").
+				hint("create it as a proposal, then an approver accepts it: `git adr decide ID accept`")
+		}
+	}
 	for _, ref := range o.supersedes {
 		r, err := resolveRecord(env, l, ref)
 		if err != nil {
