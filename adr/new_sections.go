@@ -114,7 +114,21 @@ func fillSections(content string, style Style, secs []SectionText) (string, erro
 			if heads[i].Setext {
 				from++
 			}
-			places = append(places, placedSection{SectionText: s, from: from, to: bodyEnd(i), level: heads[i].Level})
+			to := bodyEnd(i)
+			// A comment that ends the body is the next section's
+			// ("<!-- This is an optional element. -->" above MADR's
+			// headings): it stays.
+			end := to
+			for end > from && t.Lines[end-1].Kind == LineBlank {
+				end--
+			}
+			if end > from && t.Lines[end-1].Kind == LineComment {
+				for end > from && t.Lines[end-1].Kind == LineComment {
+					end--
+				}
+				to = end
+			}
+			places = append(places, placedSection{SectionText: s, from: from, to: to, level: heads[i].Level})
 			continue
 		}
 		// Where the log's records keep the missing section: the context

@@ -51,8 +51,8 @@ type proposalSurface struct {
 // cliProposal names the command line's flags.
 var cliProposal = proposalSurface{
 	field: func(n string) string {
-		if n == "title" {
-			return "the title"
+		if n == "domains" {
+			return "--domain" // one per flag
 		}
 		return "--" + strings.ReplaceAll(n, "_", "-")
 	},
