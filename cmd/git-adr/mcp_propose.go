@@ -204,24 +204,12 @@ func runProposalLink(env *Env, a linkArgs) (*linkResult, error) {
 	if err != nil {
 		return nil, lifecycleErr(err)
 	}
-	if err := proposalOnly(src, changes); err != nil {
-		return nil, err
-	}
-	if err := applyChanges(env, changes); err != nil {
-		return nil, err
-	}
-	ixs, err := refreshedIndexes(env)
-	if err != nil {
+	if res.Updated, err = writeProposal(env, src, changes); err != nil {
 		return nil, err
 	}
 	res.Changed = true
 	var paths []string
-	for _, c := range changes {
-		res.Updated = append(res.Updated, c.Path)
-		paths = append(paths, adr.ShellWord(c.Path))
-	}
-	res.Updated = append(res.Updated, ixs...)
-	for _, p := range ixs {
+	for _, p := range res.Updated {
 		paths = append(paths, adr.ShellWord(p))
 	}
 	res.Next = []proposalStep{

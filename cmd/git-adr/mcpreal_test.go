@@ -109,32 +109,9 @@ func TestGoSDKClient2026(t *testing.T) {
 // `npm install --prefix DIR @modelcontextprotocol/sdk@1.32.2` was run
 // (.ci/run does it when npm can reach the registry).
 func TestTypeScriptSDKClient(t *testing.T) {
-	sdk := os.Getenv("GIT_ADR_MCP_SDK")
-	if _, err := exec.LookPath("node"); err != nil || sdk == "" {
-		t.Skip("needs node and GIT_ADR_MCP_SDK=DIR with @modelcontextprotocol/sdk installed (npm install --prefix DIR @modelcontextprotocol/sdk@1.32.2; .ci/run does this)")
-	}
-	entry := filepath.Join(sdk, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "client", "index.js")
-	if _, err := os.Stat(entry); err != nil {
-		t.Skipf("GIT_ADR_MCP_SDK=%s has no @modelcontextprotocol/sdk: %v", sdk, err)
-	}
 	dir := clientRepo(t)
 	wire := filepath.Join(t.TempDir(), "wire.jsonl")
-	script := filepath.Join(t.TempDir(), "client.mjs")
-	if err := os.WriteFile(script, []byte(tsClient), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitadr, err := exec.LookPath("git-adr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("node", script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "SDK="+filepath.Join(sdk, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm"),
-		"GITADR="+gitadr, "WIRE="+wire, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("node client: %v\n%s", err, out)
-	}
+	out := runTSClient(t, dir, tsClient, "WIRE="+wire)
 	var got struct {
 		Tools   []string `json:"tools"`
 		Pages   int      `json:"pages"`
@@ -184,6 +161,40 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	if got.CloseMS > 1000 {
 		t.Errorf("the server took %.0f ms to exit after close", got.CloseMS)
 	}
+}
+
+// runTSClient runs source, a client of the official MCP TypeScript SDK,
+// with node in dir and returns its output: SDK names the SDK's ESM folder,
+// GITADR the git-adr binary. It skips without node and the SDK:
+// GIT_ADR_MCP_SDK names a folder where `npm install --prefix DIR
+// @modelcontextprotocol/sdk@1.32.2` was run (.ci/run does it when npm can
+// reach the registry).
+func runTSClient(t *testing.T, dir, source string, env ...string) []byte {
+	t.Helper()
+	sdk := os.Getenv("GIT_ADR_MCP_SDK")
+	if _, err := exec.LookPath("node"); err != nil || sdk == "" {
+		t.Skip("needs node and GIT_ADR_MCP_SDK=DIR with @modelcontextprotocol/sdk installed (npm install --prefix DIR @modelcontextprotocol/sdk@1.32.2; .ci/run does this)")
+	}
+	esm := filepath.Join(sdk, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm")
+	if _, err := os.Stat(filepath.Join(esm, "client", "index.js")); err != nil {
+		t.Skipf("GIT_ADR_MCP_SDK=%s has no @modelcontextprotocol/sdk: %v", sdk, err)
+	}
+	script := filepath.Join(t.TempDir(), "client.mjs")
+	if err := os.WriteFile(script, []byte(source), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitadr, err := exec.LookPath("git-adr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", script)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "SDK="+esm, "GITADR="+gitadr, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir)), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node client: %v\n%s", err, out)
+	}
+	return out
 }
 
 func lastLine(b []byte) []byte {
@@ -565,30 +576,8 @@ var lineTooLong = regexp.MustCompile(`^error: line (\d+) of ("(?:[^"\\]|\\.)*") 
 // answer names the next steps, accepting among them), adr_link links it,
 // and a bad text is a tool error that writes nothing.
 func TestTypeScriptSDKClientPropose(t *testing.T) {
-	sdk := os.Getenv("GIT_ADR_MCP_SDK")
-	if _, err := exec.LookPath("node"); err != nil || sdk == "" {
-		t.Skip("needs node and GIT_ADR_MCP_SDK=DIR with @modelcontextprotocol/sdk installed (npm install --prefix DIR @modelcontextprotocol/sdk@1.32.2; .ci/run does this)")
-	}
-	if _, err := os.Stat(filepath.Join(sdk, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "client", "index.js")); err != nil {
-		t.Skipf("GIT_ADR_MCP_SDK=%s has no @modelcontextprotocol/sdk: %v", sdk, err)
-	}
 	dir := clientRepo(t)
-	script := filepath.Join(t.TempDir(), "client.mjs")
-	if err := os.WriteFile(script, []byte(tsProposeClient), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitadr, err := exec.LookPath("git-adr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("node", script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "SDK="+filepath.Join(sdk, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm"),
-		"GITADR="+gitadr, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("node client: %v\n%s", err, out)
-	}
+	out := runTSClient(t, dir, tsProposeClient)
 	var got struct {
 		Writing []string `json:"writing"`
 		Propose struct {

@@ -91,6 +91,9 @@ type proposeResult struct {
 	TemplateSections []string       `json:"template_sections"`
 	Notes            []string       `json:"notes"`
 	Next             []proposalStep `json:"next"`
+	// records counts the record files among Updated (the rest are
+	// indexes, which their refresh reports itself).
+	records int
 }
 
 func proposeCommand(env *Env) *cli.Command {
@@ -154,7 +157,7 @@ Examples:
 // other files written, the notes and what comes next.
 func printProposal(env *Env, res *proposeResult) {
 	fmt.Fprintln(env.Out, adr.Escape(env.display(res.Path)))
-	for _, p := range res.Updated[1:] {
+	for _, p := range res.Updated[1:res.records] {
 		fmt.Fprintf(env.Out, "updated %s\n", adr.Escape(env.display(p)))
 	}
 	env.notes(res.Notes)
@@ -286,21 +289,10 @@ func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error
 	if err != nil {
 		return nil, newRecordErr(err)
 	}
-	if err := proposalOnly(rec, changes); err != nil {
+	if res.Updated, err = writeProposal(env, rec, changes); err != nil {
 		return nil, err
 	}
-	if err := applyChanges(env, changes); err != nil {
-		return nil, err
-	}
-	ixs, err := refreshedIndexes(env)
-	if err != nil {
-		return nil, err
-	}
-	res.ID, res.Path, res.Title = rec.ID, rec.Path, rec.Title
-	for _, c := range changes {
-		res.Updated = append(res.Updated, c.Path)
-	}
-	res.Updated = append(res.Updated, ixs...)
+	res.ID, res.Path, res.Title, res.records = rec.ID, rec.Path, rec.Title, len(changes)
 	res.Notes = append(res.Notes, notes...)
 	res.TemplateSections = append(res.TemplateSections, adr.TemplateSections(rec, secs)...)
 	res.Next = proposalNext(env, res, s)
@@ -349,6 +341,27 @@ func proposalTarget(env *Env, l *adr.Log, s proposalSurface, field, ref string) 
 		return nil, err
 	}
 	return r, nil
+}
+
+// writeProposal writes the changes of a proposal (rec, the proposed
+// record) once proposalOnly holds, brings generated indexes up to date,
+// and returns every file written: the changes' in order, then indexes.
+func writeProposal(env *Env, rec *adr.Record, changes []adr.FileChange) ([]string, error) {
+	if err := proposalOnly(rec, changes); err != nil {
+		return nil, err
+	}
+	if err := applyChanges(env, changes); err != nil {
+		return nil, err
+	}
+	ixs, err := refreshedIndexes(env)
+	if err != nil {
+		return nil, err
+	}
+	var updated []string
+	for _, c := range changes {
+		updated = append(updated, c.Path)
+	}
+	return append(updated, ixs...), nil
 }
 
 // proposalOnly is the proposal's promise, checked on what is about to be
