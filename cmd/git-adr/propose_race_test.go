@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/git-adr/git-adr/adr"
 )
@@ -120,5 +122,64 @@ func TestProposeRace(t *testing.T) {
 	r := runAdr(t, dir, env, "list")
 	if n := strings.Count(r.stdout, "  proposed  "); n != cli+sessions+1 { // writeLog's record 10 is proposed too
 		t.Errorf("list shows %d proposed records:\n%s", n, r.stdout)
+	}
+}
+
+// TestProposeSignalMidWrite ends a git adr mcp --allow-propose session
+// with SIGTERM (as agent CLIs end their servers) while adr_propose is half
+// way through its write, held there by a failpoint: the lock is released,
+// nothing is left half written for good, and the next write finishes the
+// proposal from its journal.
+func TestProposeSignalMidWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	env := procEnv(t)
+	dir := writeLog(t, env, 10, 0)
+	barrier := t.TempDir()
+	// The server stops after the first file of its change is written;
+	// the second arrival never comes.
+	cmd := exec.Command("git-adr", "mcp", "--allow-propose")
+	cmd.Dir, cmd.Env = dir, append(env, "GIT_ADR_BARRIER=changeset-step:"+barrier+":2")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"adr_propose","arguments":{"title":"Interrupted proposal","context":"c","decision":"d","amends":["7"]}}}`)
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if ents, _ := os.ReadDir(barrier); len(ents) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the write never reached the failpoint: %s", stderr.String())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	if _, err := os.Stat(filepath.Join(dir, ".git", "adr", "lock")); !os.IsNotExist(err) {
+		t.Errorf("the lock is left: %v", err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, ".git", "adr", "journal")); len(ents) != 1 {
+		t.Fatalf("%d journals, want the interrupted change's", len(ents))
+	}
+	// The next write finishes it, then does its own.
+	r := runAdr(t, dir, env, "propose", "Next proposal", "--context", "c", "--decision", "d")
+	if r.code != 0 || !strings.Contains(r.stderr, "finished an interrupted `git adr mcp: adr_propose`") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	rec, err := os.ReadFile(filepath.Join(dir, "doc/adr/0011-interrupted-proposal.md"))
+	if err != nil || adr.Parse(rec).Status != adr.Proposed || !strings.Contains(readRecord(t, dir, 7), "Amended by [11. Interrupted proposal](0011-interrupted-proposal.md)") {
+		t.Errorf("the interrupted proposal was not finished: %v\n%s", err, rec)
+	}
+	if !strings.HasPrefix(r.stdout, "doc/adr/0012-next-proposal.md\n") {
+		t.Errorf("next proposal: %s", r.stdout)
 	}
 }
