@@ -171,7 +171,7 @@ func runProposalLink(env *Env, a linkArgs) (*linkResult, error) {
 		allowed = allowed || t == typ
 	}
 	if !allowed {
-		return nil, usagef("argument \"relation\" %q is not one adr_link writes", a.Relation).
+		return nil, usagef("argument \"relation\" %q is not one adr_link writes", clip(a.Relation)).
 			hint("use relates-to, amends or refines; a proposal states what it would supersede when it is proposed (adr_propose supersedes), and a person decides the rest")
 	}
 	if err := env.lockWrites(); err != nil {

@@ -177,12 +177,12 @@ func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error
 	switch {
 	case p.Title == "":
 		return nil, usagef("a proposal needs a title").hint("a title says what is decided, for example \"Cache reads in Redis\"")
-	case adr.HasControl(p.Title):
-		return nil, usagef("the title %q holds a control character", p.Title).
-			hint("write the title on one line without control characters; details go in the context and decision")
 	case utf8.RuneCountInString(p.Title) > maxProposalTitle:
 		return nil, usagef("the title is %d characters long; at most %d", utf8.RuneCountInString(p.Title), maxProposalTitle).
 			hint("say what is decided in a few words; details go in the context and decision")
+	case adr.HasControl(p.Title):
+		return nil, usagef("the title %q holds a control character", p.Title).
+			hint("write the title on one line without control characters; details go in the context and decision")
 	}
 	var secs []adr.SectionText
 	for _, t := range []struct{ anchor, text string }{{"context", p.Context}, {"decision", p.Decision}, {"consequences", p.Consequences}} {
@@ -202,7 +202,7 @@ func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error
 	var domains []string
 	for _, d := range p.Domains {
 		if strings.TrimSpace(d) == "" || strings.ContainsAny(d, ",;|") || adr.HasControl(d) || utf8.RuneCountInString(d) > 60 {
-			return nil, usagef("%s %q is not a domain name", s.field("domains"), d).hint("one word or two per domain, such as \"storage\"")
+			return nil, usagef("%s %q is not a domain name", s.field("domains"), clip(d)).hint("one word or two per domain, such as \"storage\"")
 		}
 		domains = append(domains, strings.ToLower(strings.TrimSpace(d)))
 	}
@@ -299,6 +299,15 @@ func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error
 	return res, nil
 }
 
+// clip shortens what a caller sent to quote it in an error: an answer
+// must fit an MCP message whatever was sent.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}
+
 // sameTitle is a record of root (live or archived) whose title is title,
 // but for case and spacing; nil when there is none.
 func sameTitle(l *adr.Log, root *adr.Root, title string) *adr.Record {
@@ -324,9 +333,9 @@ func proposalTarget(env *Env, l *adr.Log, s proposalSurface, field, ref string) 
 		for _, x := range amb.Candidates {
 			c = append(c, x.Path)
 		}
-		return nil, usagef("%s %q names %d records", s.field(field), ref, len(amb.Candidates)).hint("name one by its path: " + strings.Join(c, ", "))
+		return nil, usagef("%s %q names %d records", s.field(field), clip(ref), len(amb.Candidates)).hint("name one by its path: " + strings.Join(c, ", "))
 	case adr.IsNotFound(err):
-		return nil, usagef("%s: no record %q", s.field(field), ref).hint(s.findIDs)
+		return nil, usagef("%s: no record %q", s.field(field), clip(ref)).hint(s.findIDs)
 	case err != nil:
 		return nil, err
 	}
