@@ -189,6 +189,10 @@ type NewOptions struct {
 	Body       string
 	Supersedes []*Record
 	Links      []LinkSpec
+	// Sections, when set, are the texts of the record's context, decision
+	// and consequences, put in place of what the template says there (see
+	// [SectionText]); a text that cannot go in is a *SectionTextError.
+	Sections []SectionText
 }
 
 // LinkSpec is adr-tools' -l "TARGET:LINK:REVERSE-LINK".
@@ -296,6 +300,10 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		// A template saved without its last line's end.
 		content += NewText([]byte(content)).EOL
+	}
+	content, err := fillSections(content, style, o.Sections)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	name := o.Root.FileName(o.Number, o.Title, o.Date)
 	if !o.Root.DateSlugs {

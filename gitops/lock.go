@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
 // LockFile is the name of the project lock under [Repo.AdrDir].
@@ -123,6 +125,7 @@ func (r *Repo) Lock(o LockOptions) (*Lock, error) {
 			return nil, fmt.Errorf("take the lock %s: %w", path, err)
 		}
 		owner, rerr := ReadLockOwner(path)
+		failpoint.Hit("lock-owner-read")
 		switch {
 		case errors.Is(rerr, fs.ErrNotExist):
 			continue // released in between: try again at once
@@ -131,6 +134,11 @@ func (r *Repo) Lock(o LockOptions) (*Lock, error) {
 			// unreadable one is damage, not a writer half way.
 			return nil, &LockError{Path: path, Unreadable: true}
 		case owner.Exited():
+			// The owner may have let go and ended after the file was
+			// read: only a lock its exited owner still holds is stale.
+			if again, err := ReadLockOwner(path); err != nil || again.Nonce != owner.Nonce {
+				continue
+			}
 			return nil, &LockError{Path: path, Owner: owner, Stale: true}
 		}
 		if !time.Now().Before(deadline) {

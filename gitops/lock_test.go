@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
 func openTestRepo(t *testing.T) *Repo {
@@ -163,4 +165,34 @@ func TestGitRunsInTheCLocale(t *testing.T) {
 	if !strings.Contains(env, "\nLC_ALL=C\n") || strings.Contains(env, "\nLANGUAGE=") || strings.Contains(env, "\nLC_MESSAGES=") {
 		t.Errorf("git ran with:\n%s", out)
 	}
+}
+
+// TestLockReleasedThenExited: an owner that releases the lock and exits
+// between a waiter's look at the lock file and its check of the owner
+// left no stale lock; the waiter takes the lock. The failpoint puts the
+// release exactly there (found by TestProposeRace under load).
+func TestLockReleasedThenExited(t *testing.T) {
+	r := openTestRepo(t)
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip(err)
+	}
+	gone := LockOwner{PID: cmd.Process.Pid, Host: hostname(), Nonce: "gone", Command: "git adr propose X", Since: time.Now()}
+	path := filepath.Join(r.AdrDir(), LockFile)
+	os.MkdirAll(r.AdrDir(), 0o755)
+	data, _ := json.Marshal(gone)
+	os.WriteFile(path, data, 0o644)
+	released := false
+	failpoint.Set(func(name string) {
+		if name == "lock-owner-read" && !released {
+			released = true
+			os.Remove(path) // the owner lets go, then exits
+		}
+	})
+	defer failpoint.Set(func(string) {})
+	l, err := r.Lock(LockOptions{})
+	if err != nil {
+		t.Fatalf("a lock released before its owner exited was reported: %v", err)
+	}
+	l.Release()
 }

@@ -128,10 +128,13 @@ func command(v any) string {
 }
 
 // gitADRTools are git-adr's MCP tools: the evidence and listing tools are
-// always allowed; adr_read and adr_search are judged as reads and searches.
+// always allowed; adr_read and adr_search are judged as reads and searches;
+// the writing tools (git adr mcp --allow-propose) output no record and
+// write only proposals, which git-adr itself confines: not judged.
 var gitADRTools = map[string]guard.Op{
 	"adr_context": guard.OpEvidence, "adr_show": guard.OpEvidence, "adr_list": guard.OpList,
 	"adr_read": guard.OpRead, "adr_search": guard.OpSearch,
+	"adr_propose": guard.OpOther, "adr_link": guard.OpOther,
 }
 
 // mcpRequest maps an MCP tool call. git-adr's own tools are known by

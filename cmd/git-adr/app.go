@@ -97,6 +97,7 @@ func newApp(env *Env) *cli.App {
 		Commands: []*cli.Command{
 			initCommand(env),
 			newCommand(env),
+			proposeCommand(env),
 			listCommand(env),
 			showCommand(env),
 			contextCommand(env),

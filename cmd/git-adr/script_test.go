@@ -11,7 +11,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-adr": func() { setKillPoint(); detachUnlessTerminal(); os.Exit(Main()) },
+		"git-adr": func() { setKillPoint(); setBarrier(); detachUnlessTerminal(); os.Exit(Main()) },
 		// The adr-tools drop-in (shim.go): install-adr-shim links these
 		// names to the binary.
 		"adr":               func() { os.Exit(Main()) },

@@ -36,6 +36,27 @@ Examples:
 // the working directory into repository paths, and maps lookup errors to
 // usage errors with hints.
 func resolveRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
+	r, err := lookupRecord(env, l, ref)
+	if err == nil {
+		return r, nil
+	}
+	var amb *adr.AmbiguousError
+	if errors.As(err, &amb) {
+		e := usagef("%q names %d records", ref, len(amb.Candidates))
+		for _, c := range amb.Candidates {
+			e.hint(fmt.Sprintf("%s is %s", c.ID, c.Locus()))
+		}
+		return nil, e.hint("name one by its path, for example `" + amb.Candidates[0].Locus() + "`")
+	}
+	if adr.IsNotFound(err) {
+		return nil, usagef("no record %q", ref).hint("run `git adr list` to see IDs")
+	}
+	return nil, err
+}
+
+// lookupRecord is resolveRecord with the log's own errors
+// (*adr.AmbiguousError, not found), for callers that word them otherwise.
+func lookupRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
 	recRef, _ := adr.SplitLocator(ref)
 	if strings.Contains(recRef, "/") || strings.HasSuffix(strings.ToLower(recRef), ".md") || strings.Contains(strings.ToLower(recRef), ".md:") {
 		if repo, err := env.Repo(); err == nil {
@@ -52,22 +73,7 @@ func resolveRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
 			}
 		}
 	}
-	r, err := l.Resolve(ref)
-	if err == nil {
-		return r, nil
-	}
-	var amb *adr.AmbiguousError
-	if errors.As(err, &amb) {
-		e := usagef("%q names %d records", ref, len(amb.Candidates))
-		for _, c := range amb.Candidates {
-			e.hint(fmt.Sprintf("%s is %s", c.ID, c.Locus()))
-		}
-		return nil, e.hint("name one by its path, for example `" + amb.Candidates[0].Locus() + "`")
-	}
-	if adr.IsNotFound(err) {
-		return nil, usagef("no record %q", ref).hint("run `git adr list` to see IDs")
-	}
-	return nil, err
+	return l.Resolve(ref)
 }
 
 type showJSON struct {
