@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -66,6 +67,26 @@ func PrePushFromEnv(getenv func(string) string) []Update {
 		from = gitops.ZeroHash
 	}
 	return []Update{{LocalRef: getenv("PRE_COMMIT_LOCAL_BRANCH"), New: to, Ref: getenv("PRE_COMMIT_REMOTE_BRANCH"), Old: from}}
+}
+
+// Unpushed counts the commits of HEAD, the local branches and the tags
+// that remote's tracking refs (any remote's when remote is "") do not
+// hold: what a push to remote could send.
+func Unpushed(r *gitops.Repo, remote string) (int, error) {
+	args := []string{"rev-list", "--count", "--branches", "--tags"}
+	if _, err := r.Head(); err == nil {
+		args = append(args, "HEAD")
+	}
+	if remote == "" {
+		args = append(args, "--not", "--remotes")
+	} else {
+		args = append(args, "--not", "--remotes="+remote)
+	}
+	out, err := r.Git(args...)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
 // ParsePreReceive reads pre-receive's standard input: "<old> <new> <ref>".
