@@ -56,9 +56,17 @@ func ParsePrePush(stdin []byte) ([]Update, error) {
 }
 
 // PrePushFromEnv builds the update the pre-commit framework describes in
-// its environment (it gives pre-push hooks no standard input).
-func PrePushFromEnv(getenv func(string) string) []Update {
-	to := getenv("PRE_COMMIT_TO_REF")
+// its environment (it gives pre-push hooks no standard input). For a
+// push that carries a branch's whole history, root commit included,
+// pre-commit names no range, only the local ref: resolve gives its
+// object, and every commit of it not on the remote is checked.
+func PrePushFromEnv(getenv func(string) string, resolve func(string) (string, error)) []Update {
+	to, local := getenv("PRE_COMMIT_TO_REF"), getenv("PRE_COMMIT_LOCAL_BRANCH")
+	if to == "" && local != "" {
+		if h, err := resolve(local); err == nil {
+			to = h
+		}
+	}
 	if to == "" {
 		return nil
 	}
@@ -66,7 +74,7 @@ func PrePushFromEnv(getenv func(string) string) []Update {
 	if from == "" {
 		from = gitops.ZeroHash
 	}
-	return []Update{{LocalRef: getenv("PRE_COMMIT_LOCAL_BRANCH"), New: to, Ref: getenv("PRE_COMMIT_REMOTE_BRANCH"), Old: from}}
+	return []Update{{LocalRef: local, New: to, Ref: getenv("PRE_COMMIT_REMOTE_BRANCH"), Old: from}}
 }
 
 // Unpushed counts the commits of HEAD, the local branches and the tags

@@ -135,7 +135,7 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 		return usagef("%v", err)
 	}
 	if len(updates) == 0 {
-		updates = hooks.PrePushFromEnv(os.Getenv)
+		updates = hooks.PrePushFromEnv(os.Getenv, r.ResolveRef)
 		if remote == "" {
 			remote = os.Getenv("PRE_COMMIT_REMOTE_NAME")
 		}

@@ -101,6 +101,9 @@ func setupScript(e *testscript.Env) error {
 		"VISUAL":                  "",
 		"EDITOR":                  "",
 		"CORPORA":                 corporaDir(),
+		// This repository, for scenarios that use its own files
+		// (.pre-commit-hooks.yaml).
+		"SOURCE_ROOT": sourceRoot(),
 	} {
 		e.Setenv(k, v)
 	}
@@ -121,6 +124,12 @@ func hideShimNames(e *testscript.Env) {
 		}
 		return
 	}
+}
+
+// sourceRoot is the repository's root directory.
+func sourceRoot() string {
+	d, _ := filepath.Abs(filepath.Join("..", ".."))
+	return d
 }
 
 // corporaDir is ../shared/corpora from the repository root, or
