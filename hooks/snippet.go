@@ -20,7 +20,9 @@ func Snippet(m *gitops.HookManager, names []string) string {
 		// lefthook passes a command neither git's arguments (only as
 		// {1}, {2}) nor its standard input (only with use_stdin), and
 		// pre-push needs both: the remote, and the refs pushed.
-		fmt.Fprintf(&b, "# %s\n", m.Config)
+		if m.Config != "" {
+			fmt.Fprintf(&b, "# %s\n", m.Config)
+		}
 		for _, n := range names {
 			fmt.Fprintf(&b, "%s:\n  commands:\n    git-adr:\n      run: %s\n", n, lefthookCall(n))
 			if n == "pre-push" || n == "pre-receive" {

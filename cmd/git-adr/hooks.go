@@ -54,7 +54,10 @@ linked worktrees honoured). A hook already there is kept as <name>.pre-git-adr
 and runs first, with its arguments, input and exit status; install again
 changes nothing; uninstall puts it back byte for byte. When husky, lefthook,
 the pre-commit framework or a global core.hooksPath manages the hooks,
-git-adr prints the lines to add to that tool and edits nothing.
+git-adr prints the lines to add to that tool and edits nothing, unless the
+tool already runs git-adr's hook; lefthook or pre-commit configured but never
+installed in this clone runs nothing, so git-adr's own hooks are installed.
+status says which hooks run git-adr, directly or through which tool.
 
 git's --no-verify skips every hook, git-adr's included.`,
 		Before: func(*cli.Context) error {
@@ -314,6 +317,9 @@ pre-push     blocks acceptance and publication commits (an ADR-Plan trailer)
              whose ledger does not match their files, and in strict mode
              ([governance] strict = true) those not signed by an allowed signer;
              reports numbers the remote's branch holds for other records.
+             Given no refs (a hook manager that withholds git's input, as
+             lefthook does without use_stdin) while commits are not on the
+             remote, it refuses: it cannot see what is pushed.
 commit-msg   suggests a Refs: ADR-NNNN trailer for commits that change records.
 pre-receive  on a server (bare repository): the pre-commit rules over each
              pushed range, and the pre-push checks.
