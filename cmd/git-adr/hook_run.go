@@ -140,7 +140,7 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 			remote = os.Getenv("PRE_COMMIT_REMOTE_NAME")
 		}
 	}
-	if len(updates) == 0 && os.Getenv(gitops.HookDirEnv) == "" {
+	if len(updates) == 0 && !fromOwnScript("pre-push") {
 		if err := prePushUnseen(r, remote); err != nil {
 			return err
 		}
@@ -191,6 +191,19 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 		return refused(env, "push", countBlocking(problems))
 	}
 	return nil
+}
+
+// fromOwnScript reports whether git-adr's own hook script for name runs
+// this process (it sets HookDirEnv to its folder, where it is installed),
+// so that what git gives the hook reaches it unchanged. A variable set by
+// anything else must name a folder where git-adr's hook is installed.
+func fromOwnScript(name string) bool {
+	dir := os.Getenv(gitops.HookDirEnv)
+	if dir == "" {
+		return false
+	}
+	st, err := gitops.HookStatus(dir, name)
+	return err == nil && st.Installed
 }
 
 // prePushUnseen fails closed when pre-push was given no refs by a caller

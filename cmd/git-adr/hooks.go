@@ -126,16 +126,23 @@ func runHooksInstall(env *Env, names []string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	st := hooksState{Dir: dir}
 	direct := names
 	var missing []string
 	var wirings []hooks.Wiring
 	if m != nil {
+		st.Manager = m.Name
 		direct = nil
 		tree := r.WorktreeFS()
 		for _, n := range names {
 			w := hooks.ManagerWiring(tree, dir, m, n)
 			switch {
 			case w.Runs():
+				h, err := gitops.HookStatus(dir, n)
+				if err != nil {
+					return err
+				}
+				st.Hooks = append(st.Hooks, hookState{HookState: h, Through: &w})
 				if !asJSON {
 					fmt.Fprintf(env.Out, "%s runs git-adr through %s (%s)\n", n, m.Name, w.Config)
 				}
@@ -151,7 +158,6 @@ func runHooksInstall(env *Env, names []string, asJSON bool) error {
 				m.Name, m.Config, strings.Join(direct, " or "))
 		}
 	}
-	st := hooksState{Dir: dir}
 	if len(direct) > 0 {
 		if err := env.lockWrites(); err != nil {
 			return err
