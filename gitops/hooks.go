@@ -162,6 +162,11 @@ type HookManager struct {
 	Config string
 }
 
+// LefthookConfigs are the files lefthook reads its configuration from, in
+// its order.
+var LefthookConfigs = []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
+	".config/lefthook.yml", ".config/lefthook.yaml"}
+
 // DetectHookManager finds a hook manager: husky (core.hooksPath into
 // .husky), lefthook (lefthook.yml), the pre-commit framework
 // (.pre-commit-config.yaml), or a core.hooksPath set outside this
@@ -179,11 +184,17 @@ func (r *Repo) DetectHookManager() (*HookManager, error) {
 		_, err := os.Stat(filepath.Join(r.Top, p))
 		return err == nil
 	}
+	lefthook := ""
+	for _, c := range LefthookConfigs {
+		if lefthook == "" && exists(c) {
+			lefthook = c
+		}
+	}
 	switch {
 	case hp.Value != "" && strings.Contains(filepath.ToSlash(hp.Value), ".husky"):
 		return &HookManager{Name: "husky", Why: fmt.Sprintf("core.hooksPath is %q", hp.Value), Config: ".husky/<hook>"}, nil
-	case exists("lefthook.yml") || exists(".lefthook.yml") || exists("lefthook.yaml"):
-		return &HookManager{Name: "lefthook", Why: "lefthook.yml exists", Config: "lefthook.yml"}, nil
+	case lefthook != "":
+		return &HookManager{Name: "lefthook", Why: lefthook + " exists", Config: lefthook}, nil
 	case exists(".pre-commit-config.yaml"):
 		return &HookManager{Name: "pre-commit", Why: ".pre-commit-config.yaml exists", Config: ".pre-commit-config.yaml"}, nil
 	case hp.Value != "" && hp.Scope != "local" && hp.Scope != "worktree":

@@ -136,9 +136,14 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 		return usagef("%v", err)
 	}
 	if len(updates) == 0 {
-		updates = hooks.PrePushFromEnv(os.Getenv)
+		updates = hooks.PrePushFromEnv(os.Getenv, r.ResolveRef)
 		if remote == "" {
 			remote = os.Getenv("PRE_COMMIT_REMOTE_NAME")
+		}
+	}
+	if len(updates) == 0 && !fromOwnScript("pre-push") {
+		if err := prePushUnseen(r, remote); err != nil {
+			return err
 		}
 	}
 	var problems []govern.Problem
@@ -186,6 +191,45 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 		return refused(env, "push", countBlocking(problems))
 	}
 	return nil
+}
+
+// fromOwnScript reports whether git-adr's own hook script for name runs
+// this process (it sets HookDirEnv to its folder, where it is installed),
+// so that what git gives the hook reaches it unchanged. A variable set by
+// anything else must name a folder where git-adr's hook is installed.
+func fromOwnScript(name string) bool {
+	dir := os.Getenv(gitops.HookDirEnv)
+	if dir == "" {
+		return false
+	}
+	st, err := gitops.HookStatus(dir, name)
+	return err == nil && st.Installed
+}
+
+// prePushUnseen fails closed when pre-push was given no refs by a caller
+// other than git-adr's own hook script. git gives one line for every ref
+// a push updates, and none only for a push that updates nothing; a hook
+// manager may withhold the lines (lefthook does without use_stdin), and
+// a push that passed unseen would carry its commits past every check.
+// With nothing a push could send (every commit of HEAD, the branches and
+// the tags is on the remote) there is nothing to check.
+func prePushUnseen(r *gitops.Repo, remote string) error {
+	n, err := hooks.Unpushed(r, remote)
+	if err != nil || n == 0 {
+		return err
+	}
+	where, verb := "the remote", "are"
+	if remote != "" {
+		where = fmt.Sprintf("%q", remote)
+	}
+	if n == 1 {
+		verb = "is"
+	}
+	return failf("pre-push received no pushed refs on its standard input, and %s of HEAD, the branches and the tags %s not on %s: git-adr cannot tell what this push sends, so it refuses it",
+		plural(n, "commit"), verb, where).
+		hint("lefthook passes git's input to a command only with `use_stdin: true`: add it under the git-adr command of pre-push (`git adr hooks install --pre-push` prints the lines)",
+			"a hook of your own that runs `git adr hook pre-push \"$@\"` must leave its standard input to it",
+			"git gives no refs only when a push sends nothing: if that is so (everything up to date), `git push --no-verify` skips the hooks")
 }
 
 var refsTrailer = lazyre.New(`(?m)^Refs:.*$`)

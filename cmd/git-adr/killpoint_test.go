@@ -12,7 +12,8 @@ import (
 
 // setKillPoint makes the test binary, running as git-adr, kill itself with
 // SIGKILL (kill -9: no deferred function, no signal handler runs) at the
-// N-th time it reaches the named failpoint, when GIT_ADR_KILL_AT=name:N.
+// N-th time it reaches the named failpoint, when GIT_ADR_KILL_AT=name:N
+// (the name may hold colons: the count follows the last one).
 // Only the test binary registers this; a released git-adr has no such
 // switch.
 func setKillPoint() {
@@ -20,9 +21,10 @@ func setKillPoint() {
 	if spec == "" {
 		return
 	}
-	name, nth, _ := strings.Cut(spec, ":")
+	i := strings.LastIndexByte(spec, ':')
+	name, nth := spec[:max(i, 0)], spec[i+1:]
 	n, err := strconv.Atoi(nth)
-	if err != nil || n < 1 {
+	if err != nil || n < 1 || name == "" {
 		fmt.Fprintf(os.Stderr, "GIT_ADR_KILL_AT=%q: want NAME:N\n", spec)
 		os.Exit(2)
 	}

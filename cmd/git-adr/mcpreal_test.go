@@ -48,7 +48,7 @@ func clientRepo(t *testing.T) string {
 // TestGoSDKClient2026 drives `git adr mcp` (the real binary, over its
 // stdio) with the official Go SDK's client on protocol 2026-07-28: the
 // sessionless discovery, every tool, then Close, which closes stdin and
-// must find the server gone within a second.
+// must find the server gone at once (well before the client would stop it).
 func TestGoSDKClient2026(t *testing.T) {
 	dir := clientRepo(t)
 	cmd := exec.Command("git-adr", "mcp")
@@ -95,7 +95,11 @@ func TestGoSDKClient2026(t *testing.T) {
 	if err := cs.Close(); err != nil {
 		t.Logf("close: %v", err)
 	}
-	if d := time.Since(start); d > time.Second {
+	// A server that waited for its open stream would be stopped by the
+	// client after TerminateDuration (10 s); one that exits at end of
+	// input takes milliseconds. The bound lies far from both, so that a
+	// busy machine does not fail it.
+	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("the server took %v to exit after its input closed", d)
 	}
 }
