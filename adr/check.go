@@ -670,7 +670,7 @@ func (c *checker) oneWay() {
 			seen[k] = true
 			if rel.Type.Known() {
 				rev := rel.Type.Reverse()
-				if c.rels[relKey{t, r, rev}] || c.phraseBack(t, r) {
+				if c.rels[relKey{t, r, rev}] || rel.Type != Supersedes && rel.Type != SupersededBy && c.phraseBack(t, r) {
 					continue
 				}
 				if rel.Type == Supersedes && r.Status == Proposed && t.Status != Superseded {
@@ -706,7 +706,9 @@ func (c *checker) oneWay() {
 // phraseBack reports a link from t back to r under a label of the log's
 // own, one git-adr knows no meaning of: adr-tools lets a team name both
 // sides of a link (`adr new -l "2:Relates to:Related by"`), and the
-// phrase it chose for the reverse is the reverse.
+// phrase it chose for the reverse is the reverse. Not for supersession,
+// which decides what is in force: its reverse is "Superseded by" in any
+// of the spellings git-adr reads.
 func (c *checker) phraseBack(t, r *Record) bool {
 	for i, back := range c.targets[t] {
 		if back == r && !t.Relations[i].Type.Known() {
