@@ -74,6 +74,10 @@ type Root struct {
 	// indexFile is the configured name of the generated index ("" for
 	// IndexFile); see IndexName.
 	indexFile string
+	// indexTwin is a file of the root named INDEX.md in another case
+	// ("index.md"), and indexAlt the name the generated index takes
+	// instead when none is configured (see [Root.IndexTwin]).
+	indexTwin, indexAlt string
 
 	// templates are the template files the root holds (adr-template.md,
 	// template.md, 0000-template.md, ADRXXX-title.md), in no order.
@@ -223,6 +227,7 @@ func (root *Root) scanRecords(fsys fs.FS, opt LoadOptions) error {
 		return fmt.Errorf("read ADR root %q: %w", root.Dir(), err)
 	}
 	root.Exists = true
+	root.avoidIndexTwin(entries)
 	live, err := root.readRecords(fsys, dir, entries, false, lazy, sample, only, cache, opt.Progress)
 	if err != nil {
 		return err
@@ -526,13 +531,61 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	return out, nil
 }
 
-// IndexName is the file name of the root's generated index: INDEX.md, or
-// the index_file of .adr.toml.
+// IndexName is the file name of the root's generated index: the
+// index_file of .adr.toml, else INDEX.md, or ADR-INDEX.md in a folder
+// that has an index.md (see [Root.IndexTwin]).
 func (root *Root) IndexName() string {
 	if root.indexFile != "" {
 		return root.indexFile
 	}
+	if root.indexAlt != "" {
+		return root.indexAlt
+	}
 	return IndexFile
+}
+
+// altIndexFiles are the names the generated index takes, in this order,
+// in a folder where INDEX.md would be another file too.
+var altIndexFiles = []string{"ADR-INDEX.md", "DECISION-INDEX.md"}
+
+// IndexTwin is the file of the root that INDEX.md would be on a
+// case-insensitive file system (macOS, Windows): a Jekyll or MkDocs
+// "index.md" beside the records. When no index_file is configured the
+// generated index is named otherwise ([Root.IndexName]), so that `git adr
+// index` works in such a log with no configuration. "" when there is
+// none, or when index_file names the index.
+func (root *Root) IndexTwin() string {
+	if root.indexAlt == "" {
+		return ""
+	}
+	return root.indexTwin
+}
+
+// avoidIndexTwin picks the index's name for a root folder holding
+// entries: the first of altIndexFiles no entry takes in any case, when a
+// file other than INDEX.md is INDEX.md in another case.
+func (root *Root) avoidIndexTwin(entries []fs.DirEntry) {
+	root.indexTwin, root.indexAlt = "", ""
+	if root.indexFile != "" {
+		return
+	}
+	taken := func(name string) string {
+		for _, e := range entries {
+			if e.Name() != name && strings.EqualFold(e.Name(), name) {
+				return e.Name()
+			}
+		}
+		return ""
+	}
+	if root.indexTwin = taken(IndexFile); root.indexTwin == "" {
+		return
+	}
+	for _, alt := range altIndexFiles {
+		if taken(alt) == "" {
+			root.indexAlt = alt
+			return
+		}
+	}
 }
 
 // StatusesOptional reports a root most of whose records state no status
