@@ -487,10 +487,11 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		}
 	}
 	// Files named by a slug alone are records when they have ADR structure,
-	// and then only in a log of slugs: in a numbered log, an unnumbered
-	// file is documentation beside the records. The log's scheme is what
-	// most of its records say, so one odd name never decides it. A file
-	// holding only a title is a stub record in a log of slugs.
+	// and then only in a log that does not number its records: in a
+	// numbered log, an unnumbered file is documentation beside the
+	// records. The log's scheme is what most of its records say, so one
+	// odd name never decides it. A file holding only a title is a stub
+	// record there (check reports it), even the first file of a new log.
 	slugs := 0
 	for i, c := range cands {
 		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) && looksLikeADR(recs[i]) {
@@ -498,7 +499,6 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		}
 	}
 	numberedLog := numbered > 0 && numbered >= slugs
-	slugLog := slugs > numbered+dated
 	var out []*Record
 	for i, c := range cands {
 		rec := recs[i]
@@ -510,7 +510,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			case numberedLog:
 				root.skip(dir, c.name, "documentation beside the records: the log numbers its records and this name has no number", false)
 				continue
-			case !looksLikeADR(rec) && !(rec.onlyTitle && slugLog):
+			case !looksLikeADR(rec) && !rec.onlyTitle:
 				root.skip(dir, c.name, "no ADR structure (no status, and no context and decision sections)", false)
 				continue
 			}
@@ -852,7 +852,9 @@ func (root *Root) deriveConventions() {
 	}
 	root.noStatus, root.parsed = 0, 0
 	for _, r := range root.Records {
-		if !r.lazy {
+		// A stub holding only its title says nothing of whether the log
+		// records statuses.
+		if !r.lazy && !r.onlyTitle {
 			root.parsed++
 			if r.StatusField.Kind == FieldNone {
 				root.noStatus++
