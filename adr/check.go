@@ -70,6 +70,7 @@ const (
 var FindingKinds = []FindingKind{
 	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
 	KindStatusMismatch, KindStatusConflict, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile, KindRefusedRoot,
+	KindLikelySupersession,
 }
 
 // CompactionKinds lists the kinds `git adr check --compaction` adds.
@@ -186,6 +187,7 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 	for _, r := range l.Records {
 		c.record(r)
 		c.links(r)
+		c.prose(r)
 		// Each text is needed once here: a long log's texts are not
 		// all held at once.
 		r.releaseText()
@@ -423,6 +425,14 @@ func (c *checker) record(r *Record) {
 			s := firstRecord(by)
 			f.IDs = append(f.IDs, s.ID)
 			f.Message = fmt.Sprintf("the status is superseded and %s supersedes it, but it has no \"Superseded by\" link back", s.ID)
+			f.Fix = linkCommand(c.ref(s), Supersedes, c.ref(r))
+			if r.InLogFile() || s.InLogFile() {
+				f.Fix = sectionLinkFix(r, SupersededBy, s)
+			}
+		} else if s, line, _ := c.proseSuccessor(r); s != nil {
+			// "Superseded by ADR-0019" in prose: the successor is named.
+			f.IDs = append(f.IDs, s.ID)
+			f.Message = fmt.Sprintf("the status is superseded and line %d names %s as the successor, but no \"Superseded by\" link records it", line, s.ID)
 			f.Fix = linkCommand(c.ref(s), Supersedes, c.ref(r))
 			if r.InLogFile() || s.InLogFile() {
 				f.Fix = sectionLinkFix(r, SupersededBy, s)
