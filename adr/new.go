@@ -262,8 +262,9 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	if o.Template != "" {
 		word = o.Root.templateStatusWord(tmplStatus, status)
 	} else if o.Body == "" {
-		// The word the log's records use for it ("Draft" for a proposal).
-		word = o.Root.logStatusWord(status)
+		// The word the log's records agree on for it ("Draft" for a
+		// proposal).
+		word = o.Root.agreedStatusWord(status)
 	}
 	if word == "" {
 		word = StatusWord(status)

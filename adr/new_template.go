@@ -253,6 +253,27 @@ func (root *Root) logStatusWord(st Status) string {
 	return mostCommon(counts, "")
 }
 
+// agreedStatusWord is the word the root's records read so far agree on
+// for status st: every one of them with that status writes it so
+// ("Draft" in a log whose proposals all say "status: Draft"), in the
+// case most of them write; "" when they use several words (tendermint's
+// "Accepted" and "Implemented") or none states it.
+func (root *Root) agreedStatusWord(st Status) string {
+	words := map[string]bool{}
+	for _, r := range root.Records {
+		if r.lazy || r.Status != st || r.StatusField.Kind == FieldNone {
+			continue
+		}
+		w := strings.TrimSpace(r.statusWords())
+		w = strings.TrimRight(strings.Trim(w[decorationLen(w):], "*_` "), ".")
+		words[strings.ToLower(w)] = true
+	}
+	if len(words) != 1 {
+		return ""
+	}
+	return root.logStatusWord(st)
+}
+
 // statusCase is how the root's records read so far write their statuses:
 // 1 when most start with a capital ("Accepted"), -1 when most start in
 // lower case ("accepted"), 0 when they are as many or there are none.

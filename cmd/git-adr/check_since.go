@@ -90,13 +90,13 @@ func introducedOnly(env *Env, l *adr.Log, rg *sinceRange, compaction bool, rep *
 	for _, f := range rep.Findings {
 		rep.Counts[f.Kind]++
 	}
-	if old > 0 {
-		what := fmt.Sprintf("%d findings", old)
-		if old == 1 {
-			what = "1 finding"
-		}
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s the log already had at the merge base %s %s not reported: this change did not introduce them (`git adr check --since %s --all` reports the whole log)",
-			what, short(rg.from), map[bool]string{true: "is", false: "are"}[old == 1], adr.ShellWord(rg.since)))
+	switch {
+	case old == 1:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("1 finding the log already had at the merge base %s is not reported: this change did not introduce it (`git adr check --since %s --all` reports the whole log)",
+			short(rg.from), adr.ShellWord(rg.since)))
+	case old > 1:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d findings the log already had at the merge base %s are not reported: this change did not introduce them (`git adr check --since %s --all` reports the whole log)",
+			old, short(rg.from), adr.ShellWord(rg.since)))
 	}
 	return nil
 }
