@@ -265,6 +265,10 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	word := ""
 	if o.Template != "" {
 		word = o.Root.templateStatusWord(tmplStatus, status)
+	} else if o.Body == "" {
+		// The word the log's records agree on for it ("Draft" for a
+		// proposal).
+		word = o.Root.agreedStatusWord(status)
 	}
 	if word == "" {
 		word = StatusWord(status)
@@ -287,6 +291,11 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	}
 	if o.Template != "" {
 		content = completeTemplateAs(content, o.Number, o.Title, o.Date, word, status, o.Status != "")
+	}
+	if o.Template == "" && o.Body == "" {
+		// A built-in template takes the front matter the log's records
+		// write: their title key and no heading, lines they all share.
+		content = o.Root.followFrontMatter(content, o.Title)
 	}
 	// The number as the log's records write it in their titles and
 	// front matter.

@@ -32,6 +32,10 @@ Examples:
 	}
 }
 
+// maxCandidates is how many records an ambiguous reference's error
+// names ("2023" may start a year's records).
+const maxCandidates = 10
+
 // resolveRecord resolves a user-given reference, turning paths relative to
 // the working directory into repository paths, and maps lookup errors to
 // usage errors with hints.
@@ -43,8 +47,15 @@ func resolveRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
 	var amb *adr.AmbiguousError
 	if errors.As(err, &amb) {
 		e := usagef("%q names %d records", ref, len(amb.Candidates))
-		for _, c := range amb.Candidates {
+		for i, c := range amb.Candidates {
+			if i == maxCandidates {
+				e.hint(fmt.Sprintf("and %d more (`git adr list` shows them)", len(amb.Candidates)-i))
+				break
+			}
 			e.hint(fmt.Sprintf("%s is %s", c.ID, c.Locus()))
+		}
+		if amb.Prefix {
+			return nil, e.hint("name one by more of its ID, for example `" + amb.Candidates[0].ID + "`")
 		}
 		return nil, e.hint("name one by its path, for example `" + amb.Candidates[0].Locus() + "`")
 	}
@@ -73,7 +84,7 @@ func lookupRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
 			}
 		}
 	}
-	return l.Resolve(ref)
+	return l.Lookup(ref)
 }
 
 type showJSON struct {
