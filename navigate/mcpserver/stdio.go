@@ -126,7 +126,9 @@ func (c *stdioConn) readLoop() {
 				return
 			}
 		}
-		if err != nil {
+		// A line over the limit was answered and skipped: the session
+		// goes on with the next line.
+		if err != nil && !errors.Is(err, errLineTooLong) {
 			return
 		}
 	}
