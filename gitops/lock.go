@@ -205,6 +205,11 @@ func (r *Repo) Lock(o LockOptions) (*Lock, error) {
 			return nil, &LockError{Path: path, Unreadable: true}
 		}
 		if !time.Now().Before(deadline) {
+			// The holder may have let go (and ended) since it was read:
+			// only a lock still there is reported.
+			if again, err := inspectLock(path); err == nil && again.State == holderGone {
+				continue
+			}
 			return nil, &LockError{Path: path, Owner: h.Owner, Waited: o.Timeout, Unverifiable: h.State == HolderUnknown}
 		}
 		// Back off with jitter so that many waiters do not retry in step.
