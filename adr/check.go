@@ -48,6 +48,10 @@ const (
 	// KindRefusedRoot: an ADR root was not read, being a symbolic link
 	// that leads outside the repository (see Root.Refused).
 	KindRefusedRoot FindingKind = "refused-root"
+	// KindReservedNumber: a record holds a number a consolidation plan
+	// reserved for one of its replacements (refs/adr/reservations/);
+	// found by the compaction package, which reads the plans.
+	KindReservedNumber FindingKind = "reserved-number"
 )
 
 // Kinds reported by `git adr check --compaction` only (see the view
@@ -68,8 +72,9 @@ const (
 // FindingKinds lists every kind `git adr check` reports by default, in
 // the order the documentation gives them.
 var FindingKinds = []FindingKind{
-	KindDuplicateID, KindDuplicateIDBranch, KindBrokenReference, KindCycle, KindOneWayLink,
+	KindDuplicateID, KindDuplicateIDBranch, KindReservedNumber, KindBrokenReference, KindCycle, KindOneWayLink,
 	KindStatusMismatch, KindStatusConflict, KindUnknownStatus, KindIDMismatch, KindUnparseable, KindTempFile, KindRefusedRoot,
+	KindLikelySupersession,
 }
 
 // CompactionKinds lists the kinds `git adr check --compaction` adds.
@@ -186,6 +191,7 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 	for _, r := range l.Records {
 		c.record(r)
 		c.links(r)
+		c.prose(r)
 		// Each text is needed once here: a long log's texts are not
 		// all held at once.
 		r.releaseText()
@@ -423,6 +429,14 @@ func (c *checker) record(r *Record) {
 			s := firstRecord(by)
 			f.IDs = append(f.IDs, s.ID)
 			f.Message = fmt.Sprintf("the status is superseded and %s supersedes it, but it has no \"Superseded by\" link back", s.ID)
+			f.Fix = linkCommand(c.ref(s), Supersedes, c.ref(r))
+			if r.InLogFile() || s.InLogFile() {
+				f.Fix = sectionLinkFix(r, SupersededBy, s)
+			}
+		} else if s, line, _ := c.proseSuccessor(r); s != nil {
+			// "Superseded by ADR-0019" in prose: the successor is named.
+			f.IDs = append(f.IDs, s.ID)
+			f.Message = fmt.Sprintf("the status is superseded and line %d names %s as the successor, but no \"Superseded by\" link records it", line, s.ID)
 			f.Fix = linkCommand(c.ref(s), Supersedes, c.ref(r))
 			if r.InLogFile() || s.InLogFile() {
 				f.Fix = sectionLinkFix(r, SupersededBy, s)
@@ -670,7 +684,7 @@ func (c *checker) oneWay() {
 			seen[k] = true
 			if rel.Type.Known() {
 				rev := rel.Type.Reverse()
-				if c.rels[relKey{t, r, rev}] {
+				if c.rels[relKey{t, r, rev}] || rel.Type != Supersedes && rel.Type != SupersededBy && c.phraseBack(t, r) {
 					continue
 				}
 				if rel.Type == Supersedes && r.Status == Proposed && t.Status != Superseded {
@@ -701,6 +715,21 @@ func (c *checker) oneWay() {
 			})
 		}
 	}
+}
+
+// phraseBack reports a link from t back to r under a label of the log's
+// own, one git-adr knows no meaning of: adr-tools lets a team name both
+// sides of a link (`adr new -l "2:Relates to:Related by"`), and the
+// phrase it chose for the reverse is the reverse. Not for supersession,
+// which decides what is in force: its reverse is "Superseded by" in any
+// of the spellings git-adr reads.
+func (c *checker) phraseBack(t, r *Record) bool {
+	for i, back := range c.targets[t] {
+		if back == r && !t.Relations[i].Type.Known() {
+			return true
+		}
+	}
+	return false
 }
 
 // sectionLinkFix is the fix for a missing link when a record is a section

@@ -84,25 +84,50 @@ func (c *checker) brokenRelation(r *Record, rel Relation) (Finding, bool) {
 	return c.brokenLink(r, rel.Line, rel.Target)
 }
 
-// brokenLink checks one link target written on line of record r.
-func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool) {
-	tg := strings.Trim(strings.TrimSpace(target), "<>")
+// LinkedFile is the repository-relative Markdown file that a link
+// written in the file at from names, as `git adr check` reads links: ok
+// is false for what check never checks (a URL of any scheme, "//host/x",
+// an "#anchor", a file that is not Markdown, a path that leaves the
+// repository). site reports a site-absolute link ("/docs/adr/x.md"),
+// which names the file from the repository's top or, as documentation
+// sites publish a log, a record of the root by its file name.
+func LinkedFile(from, dest string) (file string, site, ok bool) {
+	tg := strings.Trim(strings.TrimSpace(dest), "<>")
 	if tg == "" || strings.HasPrefix(tg, "#") || urlScheme.MatchString(tg) || strings.HasPrefix(tg, "//") {
-		return Finding{}, false
+		return "", false, false
 	}
 	p := linkPath(tg)
 	if u, err := url.PathUnescape(p); err == nil {
 		p = u
 	}
 	if recordExt(p) == "" {
+		return "", false, false
+	}
+	if strings.HasPrefix(p, "/") {
+		return cleanRel(p), true, true
+	}
+	file = cleanRel(path.Join(dirOf(from), p))
+	if file == ".." || strings.HasPrefix(file, "../") {
+		return "", false, false // outside the repository: cannot be checked
+	}
+	return file, false, true
+}
+
+// brokenLink checks one link target written on line of record r.
+func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool) {
+	tg := strings.Trim(strings.TrimSpace(target), "<>")
+	cand, site, ok := LinkedFile(r.Path, target)
+	if !ok {
 		return Finding{}, false
 	}
+	p := linkPath(tg)
+	if u, err := url.PathUnescape(p); err == nil {
+		p = u
+	}
 	f := Finding{Kind: KindBrokenReference, Path: r.Path, Line: line, IDs: []string{r.ID}}
-	var cand string
-	if strings.HasPrefix(p, "/") {
+	if site {
 		// Site-absolute: from the repository root, or by file name within
 		// the record's root (how documentation sites publish a log).
-		cand = cleanRel(p)
 		if _, exact, _ := c.lookup(cand); exact {
 			return Finding{}, false
 		}
@@ -113,11 +138,6 @@ func (c *checker) brokenLink(r *Record, line int, target string) (Finding, bool)
 			if _, exact, _ := c.lookup(r.Root.Join(baseOf(cand))); exact {
 				return Finding{}, false
 			}
-		}
-	} else {
-		cand = cleanRel(path.Join(dirOf(r.Path), p))
-		if cand == ".." || strings.HasPrefix(cand, "../") {
-			return Finding{}, false // outside the repository: cannot be checked
 		}
 	}
 	actual, exact, found := c.lookup(cand)

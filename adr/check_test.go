@@ -79,9 +79,13 @@ func TestCheckOneWay(t *testing.T) {
 		"doc/adr/0001-a.md": chkRecord(1, "A", "Accepted", "Amended by [2. B](0002-b.md)"),
 		"doc/adr/0002-b.md": chkRecord(2, "B", "Accepted", "Amends [1. A](0001-a.md)", "Relates to [3. C](0003-c.md)"),
 		"doc/adr/0003-c.md": chkRecord(3, "C", "Accepted", "Clarifies [1. A](0001-a.md)"),
-		// A custom label is satisfied by any link back.
+		// A custom label is satisfied by any link back, and a known
+		// relation by a link back under the log's own phrase.
 		"doc/adr/0004-d.md": chkRecord(4, "D", "Accepted", "Clarifies [5. E](0005-e.md)"),
 		"doc/adr/0005-e.md": chkRecord(5, "E", "Accepted", "Relates to [4. D](0004-d.md)"),
+		// Not a supersession: its reverse is "Superseded by".
+		"doc/adr/0006-f.md": chkRecord(6, "F", "Accepted", "Supersedes [7. G](0007-g.md)"),
+		"doc/adr/0007-g.md": chkRecord(7, "G", "Accepted", "Clarifies [6. F](0006-f.md)"),
 	})
 	rep := l.Check(CheckOptions{})
 	var got []string
@@ -91,7 +95,7 @@ func TestCheckOneWay(t *testing.T) {
 	want := []string{
 		"doc/adr/0002-b.md:11 [ADR-0002 ADR-0003] git adr link ADR-0002 'Relates to' ADR-0003 'Relates to'",
 		`doc/adr/0003-c.md:9 [ADR-0003 ADR-0001] add a line "Clarified by [3. C](0003-c.md)" to doc/adr/0001-a.md`,
-		"doc/adr/0005-e.md:9 [ADR-0005 ADR-0004] git adr link ADR-0005 'Relates to' ADR-0004 'Relates to'",
+		"doc/adr/0006-f.md:9 [ADR-0006 ADR-0007] git adr link ADR-0006 Supersedes ADR-0007 'Superseded by'",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("one-way findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

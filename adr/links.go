@@ -18,9 +18,10 @@ type Link struct {
 }
 
 // Links returns every link destination of the text in order, with the
-// same rules `git adr check` reads links by: text and heading lines only
-// (never code blocks, HTML comments or front matter), nothing inside an
-// inline code span, and nothing inside a comment within a paragraph (a
+// same rules `git adr check` reads links by: text, heading and front
+// matter lines (MADR writes "status: superseded by [ADR-0005](0005-x.md)"
+// there), never code blocks or HTML comments, nothing inside an inline
+// code span, and nothing inside a comment within a paragraph (a
 // template's example, "<!-- Refined by [x](yyyymmdd-x.md) -->").
 func (t *Text) Links() []Link {
 	out := t.lineLinks()
@@ -40,7 +41,7 @@ func (t *Text) Links() []Link {
 func (t *Text) lineLinks() []Link {
 	var out []Link
 	for i, ln := range t.Lines {
-		if ln.Kind != LineText && ln.Kind != LineHeading {
+		if ln.Kind != LineText && ln.Kind != LineHeading && ln.Kind != LineFrontMatter {
 			continue
 		}
 		// Most lines hold no link: look before copying the line.

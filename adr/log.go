@@ -177,6 +177,9 @@ func (e *NotFoundError) Error() string { return fmt.Sprintf("no record %q", e.Re
 type AmbiguousError struct {
 	Ref        string
 	Candidates []*Record
+	// Prefix reports a reference that starts several records' names
+	// (see [Log.Lookup]) rather than naming each of them.
+	Prefix bool
 }
 
 // Paths lists the candidates' paths, comma-separated.

@@ -160,7 +160,13 @@ func SplitLog(t *Text) []LogSection {
 			}
 		}
 		openEnd, openLevel = end, h.Level
-		for end > h.Line+1 && sectionTail(t, end-1) {
+		// A setext heading's underline is part of the heading, never a
+		// thematic break to trim.
+		body := h.Line + 1
+		if h.Setext {
+			body++
+		}
+		for end > body && sectionTail(t, end-1) {
 			end--
 		}
 		out = append(out, LogSection{Heading: h.Line, End: end, Level: h.Level, Number: c.n, Digits: c.digits})

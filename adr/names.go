@@ -276,6 +276,11 @@ func nonRecordReason(name string) string {
 	ext := recordExt(name)
 	switch {
 	case strings.HasPrefix(name, "."):
+		// A log may hide its template from listings (".TEMPLATE.md"): a
+		// template all the same, and the one `new` follows.
+		if ext != "" && isTemplateStem(strings.ToLower(strings.TrimLeft(strings.TrimSuffix(name, ext), "."))) {
+			return reasonTemplate
+		}
 		return reasonHidden
 	case ext == "":
 		return reasonNotMarkdown

@@ -189,6 +189,10 @@ type NewOptions struct {
 	Body       string
 	Supersedes []*Record
 	Links      []LinkSpec
+	// Sections, when set, are the texts of the record's context, decision
+	// and consequences, put in place of what the template says there (see
+	// [SectionText]); a text that cannot go in is a *SectionTextError.
+	Sections []SectionText
 }
 
 // LinkSpec is adr-tools' -l "TARGET:LINK:REVERSE-LINK".
@@ -261,6 +265,10 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	word := ""
 	if o.Template != "" {
 		word = o.Root.templateStatusWord(tmplStatus, status)
+	} else if o.Body == "" {
+		// The word the log's records agree on for it ("Draft" for a
+		// proposal).
+		word = o.Root.agreedStatusWord(status)
 	}
 	if word == "" {
 		word = StatusWord(status)
@@ -284,6 +292,11 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	if o.Template != "" {
 		content = completeTemplateAs(content, o.Number, o.Title, o.Date, word, status, o.Status != "")
 	}
+	if o.Template == "" && o.Body == "" {
+		// A built-in template takes the front matter the log's records
+		// write: their title key and no heading, lines they all share.
+		content = o.Root.followFrontMatter(content, o.Title)
+	}
 	// The number as the log's records write it in their titles and
 	// front matter.
 	content = o.Root.followConventions(content, o.Number, o.Title)
@@ -296,6 +309,10 @@ func (l *Log) NewRecord(o NewOptions) (*Record, []FileChange, []string, error) {
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		// A template saved without its last line's end.
 		content += NewText([]byte(content)).EOL
+	}
+	content, err := fillSections(content, style, o.Sections)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	name := o.Root.FileName(o.Number, o.Title, o.Date)
 	if !o.Root.DateSlugs {

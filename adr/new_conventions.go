@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -311,4 +312,143 @@ func frontMatterHas(t *Text, key string) bool {
 		}
 	}
 	return false
+}
+
+// frontMatterForm is what every record read writes in its front matter
+// beyond its own values: its title there and no title heading (TitleKey,
+// the key as written), and lines every record writes alike ("type:
+// decision", "parent: Decisions"). Keys are in the order the first
+// record writes them.
+type frontMatterForm struct {
+	TitleKey string
+	Agreed   []string
+	order    map[string]int
+}
+
+// frontMatterConvention is the front matter form at least
+// minConventionRecords records show and none contradicts: all of them
+// have front matter, and the title (for TitleKey) or a line (for
+// Agreed) is in every one.
+func frontMatterConvention(recs []*Record) (frontMatterForm, bool) {
+	var f frontMatterForm
+	if len(recs) < minConventionRecords {
+		return f, false
+	}
+	titleKeys := map[string]int{}
+	lines := map[string]int{}
+	for i, r := range recs {
+		t := r.Text()
+		if t == nil || len(t.Lines) == 0 || t.Lines[0].Kind != LineFrontMatter {
+			return frontMatterForm{}, false
+		}
+		headed := titleHeading(r) >= 0
+		seen := map[string]bool{}
+		for j := 1; j < len(t.Lines) && t.Lines[j].Kind == LineFrontMatter; j++ {
+			line := strings.TrimRight(t.LineText(j), " \t")
+			if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line == "---" {
+				continue
+			}
+			key, vs, ve, ok := splitMetaLine(line)
+			if !ok || seen[key] {
+				continue
+			}
+			seen[key] = true
+			if i == 0 {
+				if f.order == nil {
+					f.order = map[string]int{}
+				}
+				f.order[key] = len(f.order)
+			}
+			m, rel, _ := metaKeyOf(key)
+			switch {
+			case m == keyTitle && !headed:
+				titleKeys[key]++
+			case m != "" && m != keyIgnored || rel != "" || updatedKeys[strings.ToLower(key)]:
+				// The record's own values (its title, status, dates,
+				// tags, scope, links), even when every record agrees.
+			case vs < ve:
+				lines[key+": "+strings.TrimSpace(line[vs:ve])]++
+			}
+		}
+	}
+	for k, n := range titleKeys {
+		if n == len(recs) {
+			f.TitleKey = k
+		}
+	}
+	for l, n := range lines {
+		if n == len(recs) {
+			f.Agreed = append(f.Agreed, l)
+		}
+	}
+	slices.Sort(f.Agreed)
+	return f, f.TitleKey != "" || len(f.Agreed) > 0
+}
+
+// followFrontMatter writes a new record made from a built-in template
+// the way the log's records write their front matter (see
+// [frontMatterForm]): a title heading becomes the title key, and agreed
+// lines are added. Content without front matter is left as it is.
+func (root *Root) followFrontMatter(content, title string) string {
+	f, ok := frontMatterConvention(root.conventionRecords())
+	if !ok {
+		return content
+	}
+	rec := Parse([]byte(content))
+	t := rec.Text()
+	if len(t.Lines) == 0 || t.Lines[0].Kind != LineFrontMatter {
+		return content
+	}
+	type entry struct {
+		key, line string
+	}
+	var fm []entry
+	end := 1
+	for ; end < len(t.Lines) && t.Lines[end].Kind == LineFrontMatter; end++ {
+		line := strings.TrimRight(t.LineText(end), " \t")
+		if line == "---" {
+			break
+		}
+		key, _, _, _ := splitMetaLine(line)
+		fm = append(fm, entry{key, line})
+	}
+	if end >= len(t.Lines) {
+		return content // front matter that never closes: nothing to follow
+	}
+	has := func(key string) bool {
+		for _, e := range fm {
+			if e.key == key {
+				return true
+			}
+		}
+		return false
+	}
+	var edits []Edit
+	if f.TitleKey != "" && !has(f.TitleKey) {
+		if l := titleHeading(rec); l >= 0 {
+			// The blank line after it stays, between front matter and
+			// body, as the records write it.
+			edits = append(edits, Edit{Start: t.Lines[l].Start, End: t.Lines[l].Next})
+			fm = append(fm, entry{f.TitleKey, f.TitleKey + ": " + yamlScalar(title)})
+		}
+	}
+	for _, l := range f.Agreed {
+		key, _, _, _ := splitMetaLine(l)
+		if !has(key) {
+			fm = append(fm, entry{key, l})
+		}
+	}
+	rank := func(e entry) int {
+		if i, ok := f.order[e.key]; ok {
+			return i
+		}
+		return len(f.order)
+	}
+	slices.SortStableFunc(fm, func(a, b entry) int { return rank(a) - rank(b) })
+	var b strings.Builder
+	for _, e := range fm {
+		b.WriteString(e.line + t.EOL)
+	}
+	edits = append(edits, Edit{Start: t.Lines[1].Start, End: t.Lines[end].Start, New: b.String()})
+	return string(t.Apply(edits...))
 }

@@ -18,7 +18,8 @@ import (
 // `git adr new` when neither .adr.toml nor $ADR_TEMPLATE names one
 // (adr-tools' templates/template.md is looked up by the command first):
 // MADR's adr-template.md, then a template named as such in the log's
-// language (template.md, PLANTILLA.md, Vorlage.md), then a numbered
+// language (template.md, PLANTILLA.md, Vorlage.md; hidden or not:
+// .TEMPLATE.md), then a numbered
 // 0000-template.md or an RFC-0000/ placeholder folder, then a placeholder
 // name such as ADRXXX-title.md. "" when there is none.
 func (root *Root) LogTemplate() string {
@@ -27,7 +28,7 @@ func (root *Root) LogTemplate() string {
 		if isFolderRecordFile(base) {
 			return 2 // RFC-0000/README.md
 		}
-		stem := strings.TrimLeft(strings.ToLower(strings.TrimSuffix(base, path.Ext(p))), "_")
+		stem := strings.TrimLeft(strings.ToLower(strings.TrimSuffix(base, path.Ext(p))), "_.")
 		switch {
 		case stem == "adr-template":
 			return 0

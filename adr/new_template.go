@@ -102,7 +102,7 @@ var updatedKeys = map[string]bool{
 // placeholders leaves open, as MADR's adr-template.md does: its title
 // heading ("# {short title, representative of ...}", "# Title", a setext
 // "Title" underlined, "# RFC-NNNN Title") and a front matter "title:" get
-// the title; a date left as a format ("{YYYY-MM-DD ...}", "dd/mm/aa",
+// the title (the "title:" alone when the template has no title heading); a date left as a format ("{YYYY-MM-DD ...}", "dd/mm/aa",
 // "[YYYY-MM-DD]"), under a date or last-update key, the date; an unfilled
 // status ("{proposed | rejected | accepted | ...}") the status word. A
 // template that states a status keeps it, unless another was asked for
@@ -116,7 +116,8 @@ func completeTemplateAs(content string, number int, title, date, word string, st
 	rec := Parse([]byte(content))
 	t := rec.Text()
 	var edits []Edit
-	if l := titleHeading(rec); l >= 0 {
+	heading := titleHeading(rec)
+	if l := heading; l >= 0 {
 		line, start := t.LineText(l), t.Lines[l].Start
 		if s, e, ok := placeholderAfterNumber(line); ok {
 			// "# RFC-NNNN Title": the title after the number to fill in.
@@ -149,8 +150,10 @@ func completeTemplateAs(content string, number int, title, date, word string, st
 		switch {
 		case (m == keyDate || updatedKeys[strings.Join(strings.Fields(strings.ToLower(key)), " ")]) && dateLeftOpen(val):
 			edits = append(edits, Edit{Start: t.Lines[i].Start + vs, End: t.Lines[i].Start + ve, New: date})
-		case m == keyTitle && t.Lines[i].Kind == LineFrontMatter && unquote(val) != title && len(edits) > 0 && edits[0].New == title:
-			// The front matter title of a template ("title: ADR Template").
+		case m == keyTitle && t.Lines[i].Kind == LineFrontMatter && unquote(val) != title && (heading < 0 || len(edits) > 0 && edits[0].New == title):
+			// The front matter title of a template ("title: ADR Template"),
+			// or of one with no title heading, whose "title:" is the
+			// record's only title ("title: \"{title}\"").
 			edits = append(edits, Edit{Start: t.Lines[i].Start + vs, End: t.Lines[i].Start + ve, New: yamlScalar(title)})
 		}
 	}
@@ -248,6 +251,27 @@ func (root *Root) logStatusWord(st Status) string {
 		}
 	}
 	return mostCommon(counts, "")
+}
+
+// agreedStatusWord is the word the root's records read so far agree on
+// for status st: every one of them with that status writes it so
+// ("Draft" in a log whose proposals all say "status: Draft"), in the
+// case most of them write; "" when they use several words (tendermint's
+// "Accepted" and "Implemented") or none states it.
+func (root *Root) agreedStatusWord(st Status) string {
+	words := map[string]bool{}
+	for _, r := range root.Records {
+		if r.lazy || r.Status != st || r.StatusField.Kind == FieldNone {
+			continue
+		}
+		w := strings.TrimSpace(r.statusWords())
+		w = strings.TrimRight(strings.Trim(w[decorationLen(w):], "*_` "), ".")
+		words[strings.ToLower(w)] = true
+	}
+	if len(words) != 1 {
+		return ""
+	}
+	return root.logStatusWord(st)
 }
 
 // statusCase is how the root's records read so far write their statuses:

@@ -287,3 +287,23 @@ func TestNewRecordEndsItsLastLine(t *testing.T) {
 		t.Errorf("new record %q", got)
 	}
 }
+
+// With the built-in template, a new record's status is the word the
+// log's records agree on for it; a log of several words gets the usual
+// one.
+func TestNewAgreedStatusWord(t *testing.T) {
+	rec := func(n int, status string) *fstest.MapFile {
+		return file("# " + itoa(n) + ". R\n\nDate: 2020-01-01\n\n## Status\n\n" + status + "\n\n## Context\n\nx\n\n## Decision\n\ny\n")
+	}
+	for _, c := range []struct {
+		name, first, second, want string
+	}{
+		{"agreed", "Accepté", "Accepté", "Accepté"},
+		{"several words", "Implemented", "Accepted", "Accepted"},
+	} {
+		fsys := fstest.MapFS{"doc/adr/0001-a.md": rec(1, c.first), "doc/adr/0002-b.md": rec(2, c.second)}
+		if _, got, _ := newIn(t, fsys, "", ""); !strings.Contains(got, "## Status\n\n"+c.want+"\n") {
+			t.Errorf("%s: %q, want the status %q", c.name, got, c.want)
+		}
+	}
+}

@@ -417,6 +417,25 @@ func (r *Record) Unit(anchor string) (Unit, bool) {
 	return Unit{}, false
 }
 
+// HasSection reports whether r has a section with the anchor at any
+// heading level below the title: a unit, or a section within one, as
+// MADR 3 and 4 write "### Consequences" under "## Decision Outcome".
+func (r *Record) HasSection(anchor string) bool {
+	if hasUnit(r, anchor) {
+		return true
+	}
+	t := r.Text()
+	if t == nil {
+		return false
+	}
+	for _, h := range t.Headings() {
+		if h.Level > 1 && h.Line+1 != titleLine(r) && canonicalAnchors[headingKey(h.Text)] == anchor {
+			return true
+		}
+	}
+	return false
+}
+
 // Link returns the relative link from record r's directory to record to,
 // as written in Markdown links.
 func (r *Record) Link(to *Record) string {

@@ -74,6 +74,10 @@ type Root struct {
 	// indexFile is the configured name of the generated index ("" for
 	// IndexFile); see IndexName.
 	indexFile string
+	// indexTwin is a file of the root named INDEX.md in another case
+	// ("index.md"), and indexAlt the name the generated index takes
+	// instead when none is configured (see [Root.IndexTwin]).
+	indexTwin, indexAlt string
 
 	// templates are the template files the root holds (adr-template.md,
 	// template.md, 0000-template.md, ADRXXX-title.md), in no order.
@@ -223,6 +227,7 @@ func (root *Root) scanRecords(fsys fs.FS, opt LoadOptions) error {
 		return fmt.Errorf("read ADR root %q: %w", root.Dir(), err)
 	}
 	root.Exists = true
+	root.avoidIndexTwin(entries)
 	live, err := root.readRecords(fsys, dir, entries, false, lazy, sample, only, cache, opt.Progress)
 	if err != nil {
 		return err
@@ -482,10 +487,11 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		}
 	}
 	// Files named by a slug alone are records when they have ADR structure,
-	// and then only in a log of slugs: in a numbered log, an unnumbered
-	// file is documentation beside the records. The log's scheme is what
-	// most of its records say, so one odd name never decides it. A file
-	// holding only a title is a stub record in a log of slugs.
+	// and then only in a log that does not number its records: in a
+	// numbered log, an unnumbered file is documentation beside the
+	// records. The log's scheme is what most of its records say, so one
+	// odd name never decides it. A file holding only a title is a stub
+	// record there (check reports it), even the first file of a new log.
 	slugs := 0
 	for i, c := range cands {
 		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) && looksLikeADR(recs[i]) {
@@ -493,7 +499,6 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		}
 	}
 	numberedLog := numbered > 0 && numbered >= slugs
-	slugLog := slugs > numbered+dated
 	var out []*Record
 	for i, c := range cands {
 		rec := recs[i]
@@ -505,7 +510,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 			case numberedLog:
 				root.skip(dir, c.name, "documentation beside the records: the log numbers its records and this name has no number", false)
 				continue
-			case !looksLikeADR(rec) && !(rec.onlyTitle && slugLog):
+			case !looksLikeADR(rec) && !rec.onlyTitle:
 				root.skip(dir, c.name, "no ADR structure (no status, and no context and decision sections)", false)
 				continue
 			}
@@ -526,13 +531,61 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	return out, nil
 }
 
-// IndexName is the file name of the root's generated index: INDEX.md, or
-// the index_file of .adr.toml.
+// IndexName is the file name of the root's generated index: the
+// index_file of .adr.toml, else INDEX.md, or ADR-INDEX.md in a folder
+// that has an index.md (see [Root.IndexTwin]).
 func (root *Root) IndexName() string {
 	if root.indexFile != "" {
 		return root.indexFile
 	}
+	if root.indexAlt != "" {
+		return root.indexAlt
+	}
 	return IndexFile
+}
+
+// altIndexFiles are the names the generated index takes, in this order,
+// in a folder where INDEX.md would be another file too.
+var altIndexFiles = []string{"ADR-INDEX.md", "DECISION-INDEX.md"}
+
+// IndexTwin is the file of the root that INDEX.md would be on a
+// case-insensitive file system (macOS, Windows): a Jekyll or MkDocs
+// "index.md" beside the records. When no index_file is configured the
+// generated index is named otherwise ([Root.IndexName]), so that `git adr
+// index` works in such a log with no configuration. "" when there is
+// none, or when index_file names the index.
+func (root *Root) IndexTwin() string {
+	if root.indexAlt == "" {
+		return ""
+	}
+	return root.indexTwin
+}
+
+// avoidIndexTwin picks the index's name for a root folder holding
+// entries: the first of altIndexFiles no entry takes in any case, when a
+// file other than INDEX.md is INDEX.md in another case.
+func (root *Root) avoidIndexTwin(entries []fs.DirEntry) {
+	root.indexTwin, root.indexAlt = "", ""
+	if root.indexFile != "" {
+		return
+	}
+	taken := func(name string) string {
+		for _, e := range entries {
+			if e.Name() != name && strings.EqualFold(e.Name(), name) {
+				return e.Name()
+			}
+		}
+		return ""
+	}
+	if root.indexTwin = taken(IndexFile); root.indexTwin == "" {
+		return
+	}
+	for _, alt := range altIndexFiles {
+		if taken(alt) == "" {
+			root.indexAlt = alt
+			return
+		}
+	}
 }
 
 // StatusesOptional reports a root most of whose records state no status
@@ -799,7 +852,9 @@ func (root *Root) deriveConventions() {
 	}
 	root.noStatus, root.parsed = 0, 0
 	for _, r := range root.Records {
-		if !r.lazy {
+		// A stub holding only its title says nothing of whether the log
+		// records statuses.
+		if !r.lazy && !r.onlyTitle {
 			root.parsed++
 			if r.StatusField.Kind == FieldNone {
 				root.noStatus++

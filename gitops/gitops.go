@@ -324,7 +324,7 @@ func gitEnv(extra ...[]string) []string {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "LC_ALL=C", InternalEnv+"=1")
+	env = append(env, "LC_ALL=C")
 	for _, e := range extra {
 		env = append(env, e...)
 	}

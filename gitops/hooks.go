@@ -14,12 +14,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// InternalEnv is set in the environment of every git process git-adr
-// starts, so that a git-adr hook that git runs on git-adr's behalf (it
-// commits through plumbing, but `git worktree add` and others run hooks)
-// does not check git-adr's own work into a loop.
-const InternalEnv = "GIT_ADR_INTERNAL"
-
 // ChainSuffix is appended to a hook that was there before git-adr's: the
 // git-adr hook runs it first, with the same arguments and input, and
 // `git adr hooks uninstall` puts it back.
@@ -168,6 +162,11 @@ type HookManager struct {
 	Config string
 }
 
+// LefthookConfigs are the files lefthook reads its configuration from, in
+// its order.
+var LefthookConfigs = []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
+	".config/lefthook.yml", ".config/lefthook.yaml"}
+
 // DetectHookManager finds a hook manager: husky (core.hooksPath into
 // .husky), lefthook (lefthook.yml), the pre-commit framework
 // (.pre-commit-config.yaml), or a core.hooksPath set outside this
@@ -185,11 +184,17 @@ func (r *Repo) DetectHookManager() (*HookManager, error) {
 		_, err := os.Stat(filepath.Join(r.Top, p))
 		return err == nil
 	}
+	lefthook := ""
+	for _, c := range LefthookConfigs {
+		if lefthook == "" && exists(c) {
+			lefthook = c
+		}
+	}
 	switch {
 	case hp.Value != "" && strings.Contains(filepath.ToSlash(hp.Value), ".husky"):
 		return &HookManager{Name: "husky", Why: fmt.Sprintf("core.hooksPath is %q", hp.Value), Config: ".husky/<hook>"}, nil
-	case exists("lefthook.yml") || exists(".lefthook.yml") || exists("lefthook.yaml"):
-		return &HookManager{Name: "lefthook", Why: "lefthook.yml exists", Config: "lefthook.yml"}, nil
+	case lefthook != "":
+		return &HookManager{Name: "lefthook", Why: lefthook + " exists", Config: lefthook}, nil
 	case exists(".pre-commit-config.yaml"):
 		return &HookManager{Name: "pre-commit", Why: ".pre-commit-config.yaml exists", Config: ".pre-commit-config.yaml"}, nil
 	case hp.Value != "" && hp.Scope != "local" && hp.Scope != "worktree":

@@ -7,12 +7,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
 // LockFile is the name of the project lock under [Repo.AdrDir].
@@ -24,10 +27,32 @@ const LockFile = "lock"
 // record, an INDEX, a CURRENT view, a journal or a ref holds it, so number
 // allocation, precondition checks and writes never interleave between
 // processes, worktrees included.
+//
+// # A holder that died
+//
+// The owner also holds an exclusive flock(2) on the lock file (where the
+// platform has one) from before the file appears until it is removed. The
+// kernel drops that lock when the process dies, however it dies (SIGKILL,
+// a crash, the OOM killer), and it is the same lock for every process
+// under that kernel, whatever PID namespace, container or mount it runs
+// in. So a lock file whose flock is free, recorded under this kernel's
+// boot ID, was provably left by a dead holder, and the next writer takes
+// it over without a person ([HolderDead]). Under another boot ID (another
+// machine or VM sharing the repository, or this one before a reboot) a
+// free flock proves nothing (network file systems may not share flocks),
+// and a PID names another process in another PID namespace: such a lock is
+// never presumed dead ([HolderUnknown]); a person clears it with `git adr
+// recover --break-lock`. docs/safety.md has the table.
 type Lock struct {
 	path  string
 	owner LockOwner
 	repo  *Repo
+	// file is the open lock file whose flock marks the owner alive (nil
+	// where there is none).
+	file *os.File
+	// TookOver is the dead holder whose lock this one replaced (nil when
+	// the lock was free).
+	TookOver *LockOwner
 }
 
 // LockOwner is what a lock file records about the process holding it.
@@ -37,7 +62,18 @@ type LockOwner struct {
 	// Start identifies the process instance (on Linux its start time in
 	// clock ticks since boot), so a recycled PID is not taken for the
 	// owner. Empty where the platform does not say.
-	Start   string    `json:"start,omitempty"`
+	Start string `json:"start,omitempty"`
+	// Boot is the kernel's boot ID (Linux: /proc/sys/kernel/random/boot_id;
+	// macOS: kern.bootsessionuuid): the PID, start time and flock mean
+	// something only under the kernel instance that recorded them.
+	Boot string `json:"boot,omitempty"`
+	// PIDNS names the PID namespace PID is in ("pid:[4026531836]" on
+	// Linux), for messages: the PID of a holder in another container is
+	// not this namespace's process of that number.
+	PIDNS string `json:"pidns,omitempty"`
+	// Flock: the owner holds an exclusive flock on the lock file for as
+	// long as it holds the lock.
+	Flock   bool      `json:"flock,omitempty"`
 	Command string    `json:"command"`
 	Since   time.Time `json:"since"`
 	Nonce   string    `json:"nonce"`
@@ -48,9 +84,13 @@ type LockOwner struct {
 type LockError struct {
 	Path  string
 	Owner LockOwner
-	// Stale means the owner runs on this host and has exited: the lock
-	// was left behind by a crash and must be cleared on purpose.
+	// Stale means the owner provably no longer runs ([HolderDead]): only
+	// [Repo.BreakLock] reports it, [Repo.Lock] takes such a lock over.
 	Stale bool
+	// Unverifiable means the owner cannot be checked from here
+	// ([HolderUnknown]): recorded under another boot, or by a git-adr that
+	// recorded no boot ID.
+	Unverifiable bool
 	// Unreadable means the lock file holds no owner git-adr can read.
 	Unreadable bool
 	Waited     time.Duration
@@ -63,6 +103,10 @@ func (e *LockError) Error() string {
 		return fmt.Sprintf("the lock %s exists but names no owner", e.Path)
 	case e.Stale:
 		return fmt.Sprintf("the lock %s was left by %s, which is no longer running", e.Path, who)
+	case e.Unverifiable && e.Waited <= 0:
+		return fmt.Sprintf("the lock %s is held by %s, which git-adr cannot check from here: %s", e.Path, who, e.Owner.whyUnknown())
+	case e.Unverifiable:
+		return fmt.Sprintf("the lock %s is held by %s, which git-adr cannot check from here: %s; gave up after %s", e.Path, who, e.Owner.whyUnknown(), e.Waited.Round(time.Millisecond))
 	}
 	if e.Waited <= 0 {
 		return fmt.Sprintf("another git-adr is writing to this repository (%s)", who)
@@ -74,6 +118,17 @@ func (e *LockError) Error() string {
 var ErrLocked = errors.New("repository locked")
 
 func (e *LockError) Unwrap() error { return ErrLocked }
+
+// whyUnknown says why a holder cannot be checked.
+func (o LockOwner) whyUnknown() string {
+	switch {
+	case o.Boot == "" || !o.Flock:
+		return "the git-adr that took it recorded no boot ID"
+	case bootID() == "":
+		return "this system does not say its boot ID"
+	}
+	return "it was taken under another boot ID (another machine or VM sharing the repository, or this one before a restart)"
+}
 
 func (o LockOwner) describe() string {
 	s := fmt.Sprintf("pid %d on %q", o.PID, o.Host)
@@ -95,9 +150,10 @@ type LockOptions struct {
 }
 
 // Lock takes the project lock, waiting up to o.Timeout for a live owner to
-// let go. A lock whose owner has exited is not taken over: it is reported
-// as stale ([*LockError] with Stale set) so that whatever the crashed run
-// left is looked at first.
+// let go. A lock whose owner provably died ([HolderDead]) is taken over at
+// once (Lock.TookOver names that owner, so the caller can say so and first
+// finish what it left half done); one whose owner cannot be checked
+// ([HolderUnknown]) is waited for like a live one and never taken.
 func (r *Repo) Lock(o LockOptions) (*Lock, error) {
 	dir := r.AdrDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -105,6 +161,7 @@ func (r *Repo) Lock(o LockOptions) (*Lock, error) {
 	}
 	path := filepath.Join(dir, LockFile)
 	me := LockOwner{PID: os.Getpid(), Host: hostname(), Start: processStart(os.Getpid()),
+		Boot: bootID(), PIDNS: pidNamespace(), Flock: canFlock,
 		Command: o.Command, Since: time.Now().UTC(), Nonce: nonce()}
 	data, err := json.Marshal(me)
 	if err != nil {
@@ -113,28 +170,47 @@ func (r *Repo) Lock(o LockOptions) (*Lock, error) {
 	deadline := time.Now().Add(o.Timeout)
 	wait := 5 * time.Millisecond
 	for {
-		err := createExclusive(path, data)
+		f, err := createExclusive(path, data)
 		if err == nil {
-			l := &Lock{path: path, owner: me, repo: r}
+			l := &Lock{path: path, owner: me, repo: r, file: f}
 			r.held.Store(l)
 			return l, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("take the lock %s: %w", path, err)
 		}
-		owner, rerr := ReadLockOwner(path)
-		switch {
-		case errors.Is(rerr, fs.ErrNotExist):
+		h, err := inspectLock(path)
+		if err != nil {
+			return nil, fmt.Errorf("read the lock %s: %w", path, err)
+		}
+		failpoint.Hit("lock-owner-read")
+		switch h.State {
+		case holderGone:
 			continue // released in between: try again at once
-		case rerr != nil:
+		case HolderDead:
+			f, ok, err := h.replace(path, data)
+			if err != nil {
+				return nil, fmt.Errorf("take over the lock %s: %w", path, err)
+			}
+			if !ok {
+				continue // someone else took it over first
+			}
+			dead := h.Owner
+			l := &Lock{path: path, owner: me, repo: r, file: f, TookOver: &dead}
+			r.held.Store(l)
+			return l, nil
+		case HolderUnreadable:
 			// A lock file is written whole (linked into place), so an
 			// unreadable one is damage, not a writer half way.
 			return nil, &LockError{Path: path, Unreadable: true}
-		case owner.Exited():
-			return nil, &LockError{Path: path, Owner: owner, Stale: true}
 		}
 		if !time.Now().Before(deadline) {
-			return nil, &LockError{Path: path, Owner: owner, Waited: o.Timeout}
+			// The holder may have let go (and ended) since it was read:
+			// only a lock still there is reported.
+			if again, err := inspectLock(path); err == nil && again.State == holderGone {
+				continue
+			}
+			return nil, &LockError{Path: path, Owner: h.Owner, Waited: o.Timeout, Unverifiable: h.State == HolderUnknown}
 		}
 		// Back off with jitter so that many waiters do not retry in step.
 		time.Sleep(wait + time.Duration(jitter(int64(wait))))
@@ -155,12 +231,21 @@ func (r *Repo) Locked() bool { return r.held.Load() != nil }
 func (l *Lock) Path() string { return l.path }
 
 // Release removes the lock if this process still holds it. It is safe to
-// call more than once and from a signal handler.
+// call more than once and from a signal handler. Nobody can replace the
+// file meanwhile: a takeover needs the flock this process holds.
 func (l *Lock) Release() error {
 	if l == nil {
 		return nil
 	}
 	l.repo.held.CompareAndSwap(l, nil)
+	// The flock is let go only after the file is gone, so nobody sees
+	// this lock file without it.
+	defer func() {
+		if f := l.file; f != nil {
+			l.file = nil
+			f.Close()
+		}
+	}()
 	owner, err := ReadLockOwner(l.path)
 	if err != nil || owner.Nonce != l.owner.Nonce {
 		return nil // not ours (any more): never remove someone else's lock
@@ -177,6 +262,10 @@ func ReadLockOwner(path string) (LockOwner, error) {
 	if err != nil {
 		return LockOwner{}, err
 	}
+	return decodeOwner(path, data)
+}
+
+func decodeOwner(path string, data []byte) (LockOwner, error) {
 	var o LockOwner
 	if err := json.Unmarshal(data, &o); err != nil || o.PID <= 0 || o.Nonce == "" {
 		return LockOwner{}, fmt.Errorf("lock %s: unreadable owner", path)
@@ -184,77 +273,223 @@ func ReadLockOwner(path string) (LockOwner, error) {
 	return o, nil
 }
 
-// LockHolder reports who holds the project lock (ok false when nobody).
-func (r *Repo) LockHolder() (LockOwner, bool) {
-	o, err := ReadLockOwner(filepath.Join(r.AdrDir(), LockFile))
-	return o, err == nil
+// HolderState is what can be known about the process a lock file names.
+type HolderState int
+
+const (
+	// holderGone: the lock file no longer exists.
+	holderGone HolderState = iota
+	// HolderLive: the owner holds the lock file's flock, or is this
+	// process.
+	HolderLive
+	// HolderDead: recorded under this kernel's boot ID by an owner that
+	// held the flock, which is now free: the owner died.
+	HolderDead
+	// HolderUnknown: nothing here can tell whether the owner runs
+	// (another boot ID, no boot ID recorded, a platform without flock).
+	HolderUnknown
+	// HolderUnreadable: the file names no owner.
+	HolderUnreadable
+)
+
+// holder is a lock file as inspected: its owner and state, and while
+// State is HolderDead the open file whose flock this process now holds.
+type holder struct {
+	Owner LockOwner
+	State HolderState
+	file  *os.File
 }
 
-// BreakLock removes the project lock when its owner has exited, and
-// reports whom it removed it from. With force it also removes a lock whose
-// owner cannot be checked (another host, or no owner recorded). A lock held
-// by a live process on this host is never removed.
-func (r *Repo) BreakLock(force bool) (LockOwner, bool, error) {
-	path := filepath.Join(r.AdrDir(), LockFile)
-	o, err := ReadLockOwner(path)
+// inspectLock judges the lock file at path. A HolderDead result holds the
+// dead file's flock until [holder.replace] or [holder.close].
+func inspectLock(path string) (*holder, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &holder{State: holderGone}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, 64<<10))
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	// Whether the flock is free is asked of the file read, not of a name
+	// that may since lead elsewhere.
+	held, free := flockState(f)
+	o, derr := decodeOwner(path, data)
+	h := &holder{Owner: o}
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return LockOwner{}, false, nil
-	case err != nil && !force:
-		return o, false, &LockError{Path: path, Unreadable: true}
-	case err == nil && !o.Exited() && (!force || o.Host == hostname()):
-		return o, false, &LockError{Path: path, Owner: o}
+	case held:
+		h.State = HolderLive // also a file still being written (no hard links)
+	case derr != nil:
+		h.State = HolderUnreadable
+	case o.PID == os.Getpid() && o.Boot == bootID() && o.PIDNS == pidNamespace():
+		h.State = HolderLive
+	case free && o.Flock && o.Boot != "" && o.Boot == bootID():
+		h.State = HolderDead
+		h.file = f
+		return h, nil
+	default:
+		h.State = HolderUnknown
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return o, false, err
-	}
-	return o, true, nil
+	f.Close()
+	return h, nil
 }
 
-// Exited reports whether the owner provably no longer runs: it ran on this
-// host and its process is gone (or the PID now belongs to another process).
-// An owner on another host is never presumed dead.
-func (o LockOwner) Exited() bool {
-	if o.Host != hostname() {
-		return false
+// close lets go of a dead lock file's flock.
+func (h *holder) close() {
+	if h.file != nil {
+		h.file.Close()
+		h.file = nil
 	}
-	if o.PID == os.Getpid() {
-		return false
+}
+
+// replace puts a new lock holding data in place of the dead one whose
+// flock h holds: ok is false when the file at path is no longer the dead
+// one (another process took it over first). Only a process holding the
+// dead file's flock replaces it, so two can never both take it over.
+func (h *holder) replace(path string, data []byte) (*os.File, bool, error) {
+	defer h.close()
+	same, err := sameFile(h.file, path)
+	if err != nil || !same {
+		return nil, false, err
 	}
-	if processGone(o.PID) {
-		return true
+	tmp, f, err := writeLockTemp(path, data)
+	if err != nil {
+		return nil, false, err
 	}
-	if o.Start != "" {
-		if now := processStart(o.PID); now != "" && now != o.Start {
-			return true
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		if f != nil {
+			f.Close()
+		}
+		return nil, false, err
+	}
+	return f, true, nil
+}
+
+// remove deletes the lock file whose flock h holds, if path is still it.
+func (h *holder) remove(path string) (bool, error) {
+	defer h.close()
+	if h.file != nil {
+		same, err := sameFile(h.file, path)
+		if err != nil || !same {
+			return false, err
 		}
 	}
-	return false
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	return true, nil
 }
 
-// createExclusive creates path holding data, or fails with fs.ErrExist. The
-// content is written to a private file first and hard-linked into place,
-// so the lock never exists half written; where hard links are unsupported
-// it falls back to O_EXCL.
-func createExclusive(path string, data []byte) error {
-	tmp := path + "." + nonce() + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
+func sameFile(f *os.File, path string) (bool, error) {
+	a, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	b, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(a, b), nil
+}
+
+// LockHolder reports who holds the project lock and whether it runs (ok
+// false when nobody holds it).
+func (r *Repo) LockHolder() (LockOwner, HolderState, bool) {
+	h, err := inspectLock(filepath.Join(r.AdrDir(), LockFile))
+	if err != nil || h.State == holderGone || h.State == HolderUnreadable {
+		return LockOwner{}, 0, false
+	}
+	h.close()
+	return h.Owner, h.State, true
+}
+
+// BreakLock removes the project lock when its owner provably died, and
+// reports whom it removed it from. With force it also removes a lock whose
+// owner cannot be checked (another boot ID, or none recorded) or that names
+// no owner. A lock whose owner holds its flock, or is this process, is
+// never removed.
+func (r *Repo) BreakLock(force bool) (LockOwner, bool, error) {
+	path := filepath.Join(r.AdrDir(), LockFile)
+	h, err := inspectLock(path)
+	if err != nil {
+		return LockOwner{}, false, err
+	}
+	switch h.State {
+	case holderGone:
+		return LockOwner{}, false, nil
+	case HolderLive:
+		return h.Owner, false, &LockError{Path: path, Owner: h.Owner}
+	case HolderUnreadable:
+		if !force {
+			return LockOwner{}, false, &LockError{Path: path, Unreadable: true}
+		}
+	case HolderUnknown:
+		if !force {
+			return h.Owner, false, &LockError{Path: path, Owner: h.Owner, Unverifiable: true}
+		}
+	}
+	ok, err := h.remove(path)
+	return h.Owner, ok, err
+}
+
+// createExclusive creates path holding data, or fails with fs.ErrExist,
+// and returns the open file whose flock marks its owner alive. The content
+// is written to a private file, flocked, and hard-linked into place, so
+// the lock never exists half written nor without its flock; where hard
+// links are unsupported it falls back to O_EXCL, flocking the file before
+// writing it (a reader then sees it held, never dead).
+func createExclusive(path string, data []byte) (*os.File, error) {
+	tmp, f, err := writeLockTemp(path, data)
+	if err != nil {
+		return nil, err
 	}
 	defer os.Remove(tmp)
-	err := os.Link(tmp, path)
-	if err == nil || errors.Is(err, fs.ErrExist) {
-		return err
+	err = os.Link(tmp, path)
+	if err == nil {
+		return f, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if f != nil {
+		f.Close()
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return nil, err
+	}
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	flock(f)
+	if _, err := f.Write(data); err != nil {
+		os.Remove(path)
+		f.Close()
+		return nil, err
 	}
-	return err
+	return f, nil
+}
+
+// writeLockTemp writes data to a new private file beside path and takes
+// its flock.
+func writeLockTemp(path string, data []byte) (string, *os.File, error) {
+	tmp := path + "." + nonce() + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", nil, err
+	}
+	flock(f)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return "", nil, err
+	}
+	return tmp, f, nil
 }
 
 func hostname() string {

@@ -45,6 +45,10 @@ type Input struct {
 	// Event is the hook event named by the input ("" when it names none);
 	// only PreToolUse is judged.
 	Event string
+	// agent and toolInput are the protocol and the call's arguments as
+	// sent, from which a narrowed call's input is made.
+	agent     Agent
+	toolInput map[string]any
 }
 
 // maxInput bounds a hook input (a Write of a large file carries it whole).
@@ -62,9 +66,13 @@ func Decode(agent Agent, data []byte) (Input, error) {
 	case Claude, Codex:
 		return decodeClaude(agent, data)
 	case OpenCode:
-		return decodeOpenCode(data)
+		in, err := decodeOpenCode(data)
+		in.agent = agent
+		return in, err
 	case Generic:
-		return decodeGeneric(data)
+		in, err := decodeGeneric(data)
+		in.agent = agent
+		return in, err
 	}
 	return Input{}, fmt.Errorf("unknown agent %q", agent)
 }
@@ -128,10 +136,13 @@ func command(v any) string {
 }
 
 // gitADRTools are git-adr's MCP tools: the evidence and listing tools are
-// always allowed; adr_read and adr_search are judged as reads and searches.
+// always allowed; adr_read and adr_search are judged as reads and searches;
+// the writing tools (git adr mcp --allow-propose) output no record and
+// write only proposals, which git-adr itself confines: not judged.
 var gitADRTools = map[string]guard.Op{
 	"adr_context": guard.OpEvidence, "adr_show": guard.OpEvidence, "adr_list": guard.OpList,
 	"adr_read": guard.OpRead, "adr_search": guard.OpSearch,
+	"adr_propose": guard.OpOther, "adr_link": guard.OpOther,
 }
 
 // mcpRequest maps an MCP tool call. git-adr's own tools are known by
@@ -195,6 +206,18 @@ type Answer struct {
 	Code           int
 }
 
+// Answer answers the decision on this input in its agent's protocol: as
+// [Encode], except that Claude Code runs a narrowed search
+// (Decision.Narrowed) instead of being refused (see encodeClaude).
+func (in Input) Answer(d guard.Decision) Answer {
+	if in.agent == Claude && d.Verdict == guard.Deny && d.Narrowed != nil {
+		if a, ok := narrowClaude(in, d); ok {
+			return a
+		}
+	}
+	return Encode(in.agent, d)
+}
+
 // Encode answers a decision in agent's protocol.
 func Encode(agent Agent, d guard.Decision) Answer {
 	switch agent {
@@ -233,6 +256,9 @@ type genericAnswer struct {
 	Reason   string           `json:"reason,omitempty"`
 	Notes    []string         `json:"notes,omitempty"`
 	Findings []genericFinding `json:"findings,omitempty"`
+	// Narrowed is the allowed search without the ADR roots that a
+	// refused one can be run as ({"command"} or {"glob"}).
+	Narrowed map[string]string `json:"narrowed,omitempty"`
 }
 
 type genericFinding struct {
@@ -242,6 +268,13 @@ type genericFinding struct {
 
 func encodeGeneric(d guard.Decision) Answer {
 	a := genericAnswer{Decision: d.Verdict, Mode: d.Mode, Reason: d.Reason, Notes: d.Notes}
+	if n := d.Narrowed; n != nil {
+		if n.Op == guard.OpShell {
+			a.Narrowed = map[string]string{"command": n.Command}
+		} else {
+			a.Narrowed = map[string]string{"glob": n.Glob}
+		}
+	}
 	for _, f := range d.Findings {
 		a.Findings = append(a.Findings, genericFinding{Rule: f.Rule, Paths: f.Paths})
 	}

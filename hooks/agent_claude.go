@@ -65,7 +65,7 @@ func decodeClaude(agent Agent, data []byte) (Input, error) {
 			}
 		}
 	}
-	return Input{Request: r, Event: str(m, "hook_event_name")}, nil
+	return Input{Request: r, Event: str(m, "hook_event_name"), agent: agent, toolInput: in}, nil
 }
 
 // patchRequest reads the files an apply_patch patch changes (Codex's
@@ -99,10 +99,46 @@ type claudeOutput struct {
 }
 
 type claudeSpecific struct {
-	HookEventName            string `json:"hookEventName"`
-	PermissionDecision       string `json:"permissionDecision,omitempty"`
-	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
-	AdditionalContext        string `json:"additionalContext,omitempty"`
+	HookEventName            string         `json:"hookEventName"`
+	PermissionDecision       string         `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string         `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             map[string]any `json:"updatedInput,omitempty"`
+	AdditionalContext        string         `json:"additionalContext,omitempty"`
+}
+
+// narrowClaude runs a refused search narrowed instead: updatedInput is the
+// call's own input with the command (Bash) or the glob (Grep, adr_search)
+// replaced, and additionalContext tells the model what was left out. No
+// permissionDecision is given, so Claude Code's own permission rules judge
+// the narrowed call as they would have judged the original (verified with
+// Claude Code 2.1.332: a rewritten command that needs approval is still
+// asked for). Codex is not sent this: its hooks were not verified to
+// honour updatedInput, so it gets the refusal, which names the narrowed
+// command.
+func narrowClaude(in Input, d guard.Decision) (Answer, bool) {
+	n := d.Narrowed
+	updated := make(map[string]any, len(in.toolInput)+1)
+	for k, v := range in.toolInput {
+		updated[k] = v
+	}
+	var note string
+	switch {
+	case n.Op == guard.OpShell:
+		if _, ok := in.toolInput["command"].(string); !ok {
+			return Answer{}, false // not the Bash input this adapter knows
+		}
+		updated["command"] = n.Command
+		note = fmt.Sprintf("git-adr guard: this search ran as `%s`, leaving out the decision log (ADR roots), which it would have read at once. "+
+			"For decisions use `git adr context --task \"what you are doing\"` or read a record by path.", n.Command)
+	case n.Op == guard.OpSearch:
+		updated["glob"] = n.Glob
+		note = fmt.Sprintf("git-adr guard: this search ran with the glob %q, leaving out the decision log (ADR roots), which it would have read at once. "+
+			"For decisions use `git adr context --task \"what you are doing\"` or read a record by path.", n.Glob)
+	default:
+		return Answer{}, false
+	}
+	o := claudeOutput{HookSpecificOutput: claudeSpecific{HookEventName: "PreToolUse", UpdatedInput: updated, AdditionalContext: note}}
+	return Answer{Stdout: marshal(o)}, true
 }
 
 // encodeClaude denies with permissionDecision "deny" and the reason, which

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -55,9 +56,17 @@ func ParsePrePush(stdin []byte) ([]Update, error) {
 }
 
 // PrePushFromEnv builds the update the pre-commit framework describes in
-// its environment (it gives pre-push hooks no standard input).
-func PrePushFromEnv(getenv func(string) string) []Update {
-	to := getenv("PRE_COMMIT_TO_REF")
+// its environment (it gives pre-push hooks no standard input). For a
+// push that carries a branch's whole history, root commit included,
+// pre-commit names no range, only the local ref: resolve gives its
+// object, and every commit of it not on the remote is checked.
+func PrePushFromEnv(getenv func(string) string, resolve func(string) (string, error)) []Update {
+	to, local := getenv("PRE_COMMIT_TO_REF"), getenv("PRE_COMMIT_LOCAL_BRANCH")
+	if to == "" && local != "" {
+		if h, err := resolve(local); err == nil {
+			to = h
+		}
+	}
 	if to == "" {
 		return nil
 	}
@@ -65,7 +74,27 @@ func PrePushFromEnv(getenv func(string) string) []Update {
 	if from == "" {
 		from = gitops.ZeroHash
 	}
-	return []Update{{LocalRef: getenv("PRE_COMMIT_LOCAL_BRANCH"), New: to, Ref: getenv("PRE_COMMIT_REMOTE_BRANCH"), Old: from}}
+	return []Update{{LocalRef: local, New: to, Ref: getenv("PRE_COMMIT_REMOTE_BRANCH"), Old: from}}
+}
+
+// Unpushed counts the commits of HEAD, the local branches and the tags
+// that remote's tracking refs (any remote's when remote is "") do not
+// hold: what a push to remote could send.
+func Unpushed(r *gitops.Repo, remote string) (int, error) {
+	args := []string{"rev-list", "--count", "--branches", "--tags"}
+	if _, err := r.Head(); err == nil {
+		args = append(args, "HEAD")
+	}
+	if remote == "" {
+		args = append(args, "--not", "--remotes")
+	} else {
+		args = append(args, "--not", "--remotes="+remote)
+	}
+	out, err := r.Git(args...)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
 // ParsePreReceive reads pre-receive's standard input: "<old> <new> <ref>".
@@ -153,9 +182,6 @@ func PushDuplicates(r *gitops.Repo, tip, remote string) ([]govern.Problem, error
 	}
 	return out, nil
 }
-
-// AllowedSignersPath resolves a repository-relative allowed-signers path.
-func AllowedSignersPath(top, p string) string { return ledger.AllowedSignersPath(top, p) }
 
 // trailers reads "Key: value" lines of a commit message's last paragraph
 // (ledger.Trailers).

@@ -24,9 +24,24 @@ func TestParsePush(t *testing.T) {
 		t.Error("a malformed pre-receive line must be an error")
 	}
 	env := map[string]string{"PRE_COMMIT_TO_REF": "5555", "PRE_COMMIT_REMOTE_BRANCH": "refs/heads/main"}
-	us = PrePushFromEnv(func(k string) string { return env[k] })
+	resolve := func(ref string) (string, error) {
+		if ref == "refs/heads/main" {
+			return "6666", nil
+		}
+		return "", gitops.ErrNotFound
+	}
+	us = PrePushFromEnv(func(k string) string { return env[k] }, resolve)
 	if len(us) != 1 || us[0].Old != z || us[0].New != "5555" {
 		t.Errorf("PrePushFromEnv = %+v", us)
+	}
+	// The whole history pushed: pre-commit names the local ref alone.
+	env = map[string]string{"PRE_COMMIT_LOCAL_BRANCH": "refs/heads/main", "PRE_COMMIT_REMOTE_BRANCH": "refs/heads/main"}
+	us = PrePushFromEnv(func(k string) string { return env[k] }, resolve)
+	if len(us) != 1 || us[0].Old != z || us[0].New != "6666" || us[0].Ref != "refs/heads/main" {
+		t.Errorf("PrePushFromEnv, whole history = %+v", us)
+	}
+	if us := PrePushFromEnv(func(string) string { return "" }, resolve); us != nil {
+		t.Errorf("PrePushFromEnv, no variables = %+v", us)
 	}
 }
 

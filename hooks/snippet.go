@@ -17,8 +17,17 @@ func Snippet(m *gitops.HookManager, names []string) string {
 			fmt.Fprintf(&b, "# .husky/%s\n%s\n", n, hookCall(n))
 		}
 	case "lefthook":
+		// lefthook passes a command neither git's arguments (only as
+		// {1}, {2}) nor its standard input (only with use_stdin), and
+		// pre-push needs both: the remote, and the refs pushed.
+		if m.Config != "" {
+			fmt.Fprintf(&b, "# %s\n", m.Config)
+		}
 		for _, n := range names {
-			fmt.Fprintf(&b, "%s:\n  commands:\n    git-adr:\n      run: %s\n", n, hookCall(n))
+			fmt.Fprintf(&b, "%s:\n  commands:\n    git-adr:\n      run: %s\n", n, lefthookCall(n))
+			if n == "pre-push" || n == "pre-receive" {
+				b.WriteString("      use_stdin: true\n")
+			}
 		}
 	case "pre-commit":
 		b.WriteString("# .pre-commit-config.yaml\nrepos:\n  - repo: https://github.com/git-adr/git-adr\n    rev: <version>\n    hooks:\n")
@@ -36,6 +45,16 @@ func Snippet(m *gitops.HookManager, names []string) string {
 		}
 	}
 	return b.String()
+}
+
+func lefthookCall(name string) string {
+	switch name {
+	case "pre-push":
+		return "git adr hook pre-push {1} {2}"
+	case "commit-msg":
+		return "git adr hook commit-msg {1}"
+	}
+	return "git adr hook " + name
 }
 
 func hookCall(name string) string {

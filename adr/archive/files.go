@@ -106,7 +106,7 @@ func (pl *planner) kindOf(p string) string {
 	}
 	for _, root := range pl.before.Roots {
 		switch p {
-		case root.Join(adr.IndexFile):
+		case root.Join(root.IndexName()):
 			return FileIndex
 		case root.Join(view.CurrentFile), root.Join(view.ManifestFile):
 			return FileView

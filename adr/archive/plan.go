@@ -40,6 +40,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/git-adr/git-adr/adr/ledger"
 )
 
 // Schema is the version of plan.json.
@@ -236,9 +238,9 @@ func (p *Plan) Digest() string {
 
 // Trailer is the line the last commit of a plan revision carries.
 func (p *Plan) Trailer() string {
-	key := "ADR-Archive"
+	key := ledger.KeyArchived
 	if p.Kind == KindRestore {
-		key = "ADR-Restore"
+		key = ledger.KeyRestored
 	}
 	return fmt.Sprintf("%s: %s@%d", key, p.ID, p.Revision)
 }

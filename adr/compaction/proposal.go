@@ -137,6 +137,9 @@ func Propose(l *adr.Log, p *Plan, c *Candidate, revision int, generator string) 
 		}
 		for _, pair := range pairs {
 			cur, man := pair.Paths()
+			if is := uncovered(future, p, pair); is != nil {
+				pr.Issues = append(pr.Issues, *is)
+			}
 			add(&pr.Views, cur, pair.Current)
 			add(&pr.Views, man, pair.ManifestJSON)
 		}
@@ -236,6 +239,41 @@ func PlanRecords(l *adr.Log, p *Plan) (sources, deps []*adr.Record) {
 		}
 	}
 	return sources, deps
+}
+
+// uncovered refuses a consolidation whose view after acceptance leaves
+// out a decision in force in its root: the view replaces the root's, so
+// publishing it would drop that decision from what CURRENT says binds
+// (a first consolidation's replacement, when a second one covers other
+// records only), without anyone deciding so.
+func uncovered(future *adr.Log, p *Plan, pair view.Pair) *Issue {
+	out := view.Outside(future, pair.Root, pair.Manifest.Selection)
+	if len(out) == 0 {
+		return nil
+	}
+	var missing, scope []string
+	seen := map[string]bool{}
+	for _, s := range p.Sources {
+		if !seen[s.ID] {
+			seen[s.ID] = true
+			scope = append(scope, s.ID)
+		}
+	}
+	for _, r := range out {
+		missing = append(missing, r.ID)
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			scope = append(scope, r.ID)
+		}
+	}
+	shown := missing
+	if len(shown) > 10 {
+		shown = append(shown[:10:10], fmt.Sprintf("and %d more", len(missing)-10))
+	}
+	_, man := pair.Paths()
+	return &Issue{Kind: IssueScope, Path: man, IDs: missing,
+		Message: fmt.Sprintf("CURRENT after acceptance: %s would not cover %s, in force in %s; the view a consolidation publishes replaces the root's and must state every decision in force there: plan them into its scope (`git adr compaction --mode consolidate --sources %s`) or plan the whole root (`git adr compaction --mode consolidate`)",
+			pair.Root.Join(view.CurrentFile), strings.Join(shown, ", "), pair.Root.Dir(), strings.Join(scope, ","))}
 }
 
 // narrowing refuses a view that would replace a wider one: a root has one

@@ -133,20 +133,9 @@ func (s *Store) Reservations() (map[string][]int, error) {
 	}
 	out := map[string][]int{}
 	for _, ref := range refs {
-		rest := strings.TrimPrefix(ref.Name, ReservationsRef)
-		i := strings.LastIndexByte(rest, '/')
-		if i < 0 {
-			continue
+		if root, n, ok := parseReservationRef(ref.Name); ok {
+			out[root] = append(out[root], n)
 		}
-		n, err := strconv.Atoi(rest[i+1:])
-		if err != nil {
-			continue
-		}
-		root := strings.ReplaceAll(rest[:i], "%", "/")
-		if root == "." {
-			root = ""
-		}
-		out[root] = append(out[root], n)
 	}
 	return out, nil
 }

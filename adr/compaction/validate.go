@@ -2,13 +2,13 @@ package compaction
 
 import (
 	"fmt"
+	"io/fs"
 	"path"
 	"sort"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
-	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 // Validation issue kinds: each blocks publication until fixed.
@@ -25,9 +25,10 @@ const (
 )
 
 // requiredSections are the sections a complete replacement record has
-// (anchors as adr names them): context, decision, consequences and the
-// alternatives considered (rejected ones included). Rationale may live in
-// any of them.
+// (anchors as adr names them), at any heading level (MADR 3 and 4 put
+// "### Consequences" under "## Decision Outcome"): context, decision,
+// consequences and the alternatives considered (rejected ones included).
+// Rationale may live in any of them.
 var requiredSections = []struct{ anchor, heading string }{
 	{"context", "Context"}, {"decision", "Decision"}, {"consequences", "Consequences"},
 	{"options", "Considered options (or Alternatives)"},
@@ -134,8 +135,6 @@ func Validate(l *adr.Log, p *Plan, c *Candidate) []Issue {
 	return issues
 }
 
-var linkTarget = lazyre.New(`\]\(\s*<?([^)\s>#]+\.md)`)
-
 // validateRecords checks replacement records: reserved IDs only, each
 // once, superseding only sources of the plan, links that resolve.
 func validateRecords(l *adr.Log, p *Plan, c *Candidate) []Issue {
@@ -177,14 +176,45 @@ func validateRecords(l *adr.Log, p *Plan, c *Candidate) []Issue {
 		if !ok {
 			continue
 		}
-		for _, m := range linkTarget.FindAllStringSubmatch(nr.Content, -1) {
-			target := path.Clean(path.Join(path.Dir(res.Path), m[1]))
-			if l.ByPath(target) == nil && !newPaths[target] {
-				issues = append(issues, Issue{Kind: IssueReference, IDs: []string{nr.ID}, Path: res.Path, Message: fmt.Sprintf("%s links %q, which does not exist", nr.ID, m[1])})
+		// The links check reads, read as check reads them: a URL, an
+		// anchor, a link in code or leaving the repository is not one.
+		for _, ln := range adr.NewText([]byte(nr.Content)).Links() {
+			if !linkResolves(l, res, newPaths, ln.Dest) {
+				issues = append(issues, Issue{Kind: IssueReference, IDs: []string{nr.ID}, Path: res.Path, Message: fmt.Sprintf("%s links %q, which does not exist", nr.ID, ln.Dest)})
 			}
 		}
 	}
 	return issues
+}
+
+// linkResolves reports whether a link of the replacement at res reaches
+// a record, a replacement, or a file of the log's file system; a
+// site-absolute one may name a record of its root by file name (see
+// adr.LinkedFile).
+func linkResolves(l *adr.Log, res Reservation, newPaths map[string]bool, dest string) bool {
+	file, site, ok := adr.LinkedFile(res.Path, dest)
+	if !ok || l.ByPath(file) != nil || newPaths[file] {
+		return true
+	}
+	if _, err := fs.Stat(l.FS, file); err == nil {
+		return true
+	}
+	if site {
+		base := path.Base(file)
+		for p := range newPaths {
+			if path.Base(p) == base {
+				return true
+			}
+		}
+		if root := rootOfReservation(l, res); root != nil {
+			for _, r := range root.Records {
+				if path.Base(r.Path) == base {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // validateReplacements checks what acceptance of the replacements would
@@ -226,7 +256,7 @@ func validateReplacements(l *adr.Log, p *Plan, c *Candidate, reserved map[string
 		} else {
 			var missing []string
 			for _, sec := range requiredSections {
-				if _, ok := rec.Unit(sec.anchor); !ok {
+				if !rec.HasSection(sec.anchor) {
 					missing = append(missing, sec.heading)
 				}
 			}
@@ -290,8 +320,13 @@ func ReservationIssues(l *adr.Log, p *Plan, drafts map[string][]byte, branches [
 			switch who := owner(ReservationRef(res.Root, res.Number)); who {
 			case p.ID:
 			case "":
+				// A plan adopted from a remote without its reservations
+				// is still valid: the ref is fetched, not the plan
+				// cancelled.
+				ref := ReservationRef(res.Root, res.Number)
 				issues = append(issues, Issue{Kind: IssueNamespace, IDs: []string{res.ID}, Path: res.Path,
-					Message: fmt.Sprintf("%s is no longer reserved (%s is gone)", res.ID, ReservationRef(res.Root, res.Number)) + fix})
+					Message: fmt.Sprintf("%s is no longer reserved (%s is gone); a plan adopted from a remote needs it fetched too (`git fetch REMOTE %s`)", res.ID, ref, adr.ShellWord(ref+":"+ref)) +
+						"; if no remote has it, the plan cannot use it (numbers are never changed after review): cancel it (`git adr compaction cancel " + p.ID + "`) and plan again"})
 			default:
 				issues = append(issues, Issue{Kind: IssueNamespace, IDs: []string{res.ID}, Path: res.Path,
 					Message: fmt.Sprintf("%s is reserved by plan %s", res.ID, who) + fix})

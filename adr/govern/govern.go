@@ -14,6 +14,8 @@
 //     record accepted again, an accepted one rejected, ...).
 //   - [RuleDeleted]: a record was deleted (or moved out of every ADR root).
 //     Records are archived, never deleted: their IDs are forever.
+//   - [RuleArchivedInForce]: a record still accepted was moved into
+//     archive/ by hand.
 //   - [RuleDuplicateNumber]: a new or renumbered record takes a number
 //     another record of its root holds, here or on another branch.
 //   - [RuleStaleView]: the change makes a CURRENT view stale.
@@ -188,7 +190,7 @@ func judgeChange(in Input, narrow bool) (*Report, error) {
 			j.unindexed[r.Path] = true
 		}
 	}
-	for _, c := range j.noteMoves(j.pairMoves(in.Changes)) {
+	for _, c := range j.noteMoves(j.followIDs(j.pairMoves(in.Changes))) {
 		if err := j.change(c); err != nil {
 			return nil, err
 		}
@@ -459,6 +461,7 @@ func (j *judge) change(c gitops.DiffEntry) error {
 	if err := j.base.Ensure(was); err != nil {
 		return err
 	}
+	j.archivedInForce(was, now)
 	j.edited(was, now)
 	return nil
 }

@@ -215,3 +215,55 @@ func TestOnlyAddsLeavesTheBaseRecordsUnread(t *testing.T) {
 		t.Error("an edit did not read the base")
 	}
 }
+
+// Two accepted records that swap texts while they move are paired by git
+// with each other's old path; judged by ID, both edits show.
+func TestJudgeFollowsIDs(t *testing.T) {
+	a, b := rec(1, "A", "Accepted", "Use A."), rec(2, "B", "Accepted", "Use B.")
+	base := fstest.MapFS{"doc/adr/0001-a.md": a, "doc/adr/0002-b.md": b}
+	swapped := fstest.MapFS{
+		"doc/adr/0001-A.md": rec(1, "B", "Accepted", "Use B."),
+		"doc/adr/0002-B.md": rec(2, "A", "Accepted", "Use A."),
+	}
+	byContent := []gitops.DiffEntry{
+		{Status: 'R', OldPath: "doc/adr/0002-b.md", Path: "doc/adr/0001-A.md"},
+		{Status: 'R', OldPath: "doc/adr/0001-a.md", Path: "doc/adr/0002-B.md"},
+	}
+	got := strings.Join(rules(judgeFS(t, base, swapped, byContent...)), "; ")
+	if got != "accepted-edit doc/adr/0001-A.md; accepted-edit doc/adr/0002-B.md" {
+		t.Errorf("swapped texts: %q", got)
+	}
+	// A plain re-case keeps each record's text: nothing to report.
+	recased := fstest.MapFS{"doc/adr/0001-A.md": a, "doc/adr/0002-B.md": b}
+	plain := []gitops.DiffEntry{
+		{Status: 'R', OldPath: "doc/adr/0001-a.md", Path: "doc/adr/0001-A.md"},
+		{Status: 'R', OldPath: "doc/adr/0002-b.md", Path: "doc/adr/0002-B.md"},
+	}
+	if got := rules(judgeFS(t, base, recased, plain...)); len(got) != 0 {
+		t.Errorf("a re-case: %v", got)
+	}
+	// Renumbered (a new ID): git's pairing stands.
+	renumbered := fstest.MapFS{"doc/adr/0003-a.md": rec(3, "A", "Accepted", "Use A."), "doc/adr/0002-b.md": b}
+	if got := rules(judgeFS(t, base, renumbered, gitops.DiffEntry{Status: 'R', OldPath: "doc/adr/0001-a.md", Path: "doc/adr/0003-a.md"})); len(got) != 0 {
+		t.Errorf("a renumber: %v", got)
+	}
+}
+
+// An accepted record moved into archive/ by hand is refused; a retired
+// one is archival.
+func TestJudgeArchivedInForce(t *testing.T) {
+	base := fstest.MapFS{
+		"doc/adr/0001-a.md": rec(1, "A", "Accepted", "Use A."),
+		"doc/adr/0002-b.md": rec(2, "B", "Deprecated", "Use B."),
+	}
+	next := fstest.MapFS{
+		"doc/adr/archive/0001-a.md": base["doc/adr/0001-a.md"],
+		"doc/adr/archive/0002-b.md": base["doc/adr/0002-b.md"],
+	}
+	got := strings.Join(rules(judgeFS(t, base, next,
+		gitops.DiffEntry{Status: 'R', OldPath: "doc/adr/0001-a.md", Path: "doc/adr/archive/0001-a.md"},
+		gitops.DiffEntry{Status: 'R', OldPath: "doc/adr/0002-b.md", Path: "doc/adr/archive/0002-b.md"})), "; ")
+	if got != "archived-in-force doc/adr/archive/0001-a.md" {
+		t.Errorf("archived by hand: %q", got)
+	}
+}

@@ -41,6 +41,13 @@ type Access struct {
 	Group int
 	// Via is the command or tool, for messages ("grep -r", "cat", "Read").
 	Via string
+	// Rev is the revision a Read reads from (git show REV:PATH): the path
+	// is where the file was then, and may name nothing now.
+	Rev string
+	// Restore marks a Write by git restore or git checkout -- PATHSPEC,
+	// which writes the files the pathspec Path (relative to Dir) covers
+	// from Rev ("" for the index).
+	Restore bool
 }
 
 // Filter is a conjunction of conditions on the files under a searched

@@ -75,6 +75,10 @@ type Decision struct {
 	// Notes are notices attached to a call that runs: a repeated read of
 	// an unchanged record, warn-mode guidance.
 	Notes []string
+	// Narrowed is, for a refused search that only reached the ADR roots,
+	// the same search without them, which the guard allows: an adapter
+	// whose agent can change a call's input runs it instead (nil: none).
+	Narrowed *Request
 }
 
 // Message returns everything the agent should read: the reason and the

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -41,21 +42,42 @@ type fixture struct {
 }
 
 // newFixture writes the fixture repository and builds its policy in mode.
+// It is a git repository with history: the tag v1 is the log before
+// ADR-0002 was archived (doc/adr/0002-use-postgresql.md) and before the
+// team set [guard] mode in .adr.toml; the commit after it is the fixture.
 func newFixture(t testing.TB, mode Mode) *fixture {
 	t.Helper()
 	top := t.TempDir()
 	if real, err := filepath.EvalSymlinks(top); err == nil {
 		top = real
 	}
-	for p, c := range fixtureFiles {
-		full := filepath.Join(top, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
+	write := func(files map[string]string) {
+		for p, c := range files {
+			full := filepath.Join(top, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
+	before := map[string]string{}
+	for p, c := range fixtureFiles {
+		before[p] = c
+	}
+	before[".adr.toml"] = "[[roots]]\npath = \"doc/adr\"\nstyle = \"nygard\"\n"
+	delete(before, arch)
+	before["doc/adr/0002-use-postgresql.md"] = fixtureFiles[arch]
+	write(before)
+	git(t, top, "init", "-q")
+	git(t, top, "add", "-A")
+	git(t, top, "commit", "-qm", "the log")
+	git(t, top, "tag", "v1")
+	git(t, top, "rm", "-q", "doc/adr/0002-use-postgresql.md")
+	write(fixtureFiles)
+	git(t, top, "add", "-A")
+	git(t, top, "commit", "-qm", "archive ADR-0002; guard mode")
 	if err := os.Symlink("doc/adr/archive", filepath.Join(top, "old-decisions")); err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +102,9 @@ func buildPolicy(t testing.TB, top string, mode Mode, sessionDir string) *Policy
 	}
 	p := &Policy{Setting: Setting{Mode: mode, Source: FromFile}, Scope: NewScope(log, fsys), Log: log, Top: top,
 		GitConfig: filepath.Join(top, ".git", "config")}
+	if _, err := os.Stat(filepath.Join(top, ".git")); err == nil {
+		p.Restored = GitRestorer(func(args ...string) ([]byte, error) { return gitOut(top, args...) })
+	}
 	if sessionDir != "" {
 		s, err := OpenSession(sessionDir, "test", "session-1")
 		if err != nil {
@@ -96,4 +121,19 @@ func (f *fixture) shell(cmd string) Decision {
 
 func (f *fixture) shellIn(dir, cmd string) Decision {
 	return f.policy.Judge(Request{Agent: "test", Cwd: filepath.Join(f.top, dir), Tool: "Bash", Op: OpShell, Command: cmd})
+}
+
+// git runs git in dir with a fixed identity, or fails the test.
+func git(t testing.TB, dir string, args ...string) {
+	t.Helper()
+	if out, err := gitOut(dir, args...); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func gitOut(dir string, args ...string) ([]byte, error) {
+	c := exec.Command("git", append([]string{"-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	c.Dir = dir
+	c.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	return c.Output()
 }

@@ -47,6 +47,11 @@ type Policy struct {
 	Top, GitConfig string
 	// Session remembers warnings and reads (nil: none).
 	Session *Session
+	// Restored reads a file as `git restore` would write it: rel (from
+	// the top) at rev, or in the index when rev is ""; ok is false when
+	// the source has no such file. nil: not known, and a restore that
+	// reaches a guard file is refused.
+	Restored func(rev, rel string) (data []byte, ok bool, err error)
 }
 
 // Mode is the mode the policy judges in.
@@ -62,8 +67,29 @@ func (p *Policy) Mode() Mode {
 }
 
 // Judge decides one tool call. It never fails: what it cannot judge is a
-// finding ([RuleDegraded], [RuleUnparsed]) in the decision.
+// finding ([RuleDegraded], [RuleUnparsed]) in the decision. A search
+// refused only because it reaches the ADR roots carries the same search
+// without them in Decision.Narrowed (see narrow).
 func (p *Policy) Judge(r Request) Decision {
+	d := p.judge(r)
+	if d.Verdict == Deny {
+		if n, ok := p.narrow(r, d.Findings); ok {
+			d.Narrowed = n
+			d.Reason += " " + narrowedText(r, *n)
+		}
+	}
+	return d
+}
+
+// narrowedText names the narrowed call in a refusal.
+func narrowedText(r, n Request) string {
+	if r.Op == OpShell {
+		return "To search everything else, run " + quote(n.Command) + "."
+	}
+	return "To search everything else, search again with the glob " + quote(n.Glob) + "."
+}
+
+func (p *Policy) judge(r Request) Decision {
 	mode := p.Mode()
 	if mode == Off {
 		return Decision{Verdict: Allow, Mode: Off}
@@ -212,6 +238,12 @@ func (p *Policy) configWrites(r Request, accs []Access) []Finding {
 		if a.Kind != Write {
 			continue
 		}
+		if a.Restore {
+			if g := p.restoreWeakens(a); g != "" {
+				out = append(out, Finding{Rule: RuleConfig, Paths: []string{g}, Via: r.Command, Shell: true})
+			}
+			continue
+		}
 		rel := p.rel(a.Dir, a.Path)
 		if !isGuardFile(rel) {
 			continue
@@ -225,6 +257,71 @@ func (p *Policy) configWrites(r Request, accs []Access) []Finding {
 		}
 	}
 	return out
+}
+
+// restoreWeakens judges a git restore or checkout of the pathspec a.Path
+// from a.Rev: the guard file it would change the guard through, or "". A
+// guard file the pathspec names is refused whatever the source holds, as
+// any shell write to it is; one a wider pathspec covers (".", a folder,
+// a glob) is refused only when the source would change the guard (the
+// mode in .adr.toml, an installed hook), or cannot be read.
+func (p *Policy) restoreWeakens(a Access) string {
+	for _, g := range GuardFiles {
+		explicit, reach := p.pathspecReaches(a.Dir, a.Path, g)
+		if !reach {
+			continue
+		}
+		cur, err := os.ReadFile(filepath.Join(p.Top, filepath.FromSlash(g)))
+		exists := err == nil
+		switch {
+		case explicit:
+			return g
+		case p.Restored == nil:
+			if exists {
+				return g
+			}
+			continue
+		}
+		src, ok, err := p.Restored(a.Rev, g)
+		switch {
+		case err != nil:
+			return g
+		case !ok && (!exists || a.Rev == ""):
+			continue // nothing to put back: left alone (an untracked file too)
+		case !ok:
+			return g // git restore --source deletes a file its source lacks
+		case exists && string(src) == string(cur):
+			continue
+		case p.editWeakens(g, Request{WholeFile: true, Content: string(src)}):
+			return g
+		}
+	}
+	return ""
+}
+
+// pathspecReaches reports whether the git pathspec spec, written in dir,
+// names the guard file g (explicit) or covers it (a folder above it, ".",
+// a glob, ":/").
+func (p *Policy) pathspecReaches(dir, spec, g string) (explicit, reach bool) {
+	if strings.HasPrefix(spec, ":") {
+		base := p.rel(dir, ".")
+		sub := ""
+		if base != "" && within(g, base) {
+			sub = strings.TrimPrefix(strings.TrimPrefix(g, base), "/")
+			if base == "." {
+				sub = g
+			}
+		}
+		return false, (Pathspecs{Specs: []string{spec}}).Keep(g, sub)
+	}
+	rel := p.rel(dir, spec)
+	if rel == "" {
+		return false, false
+	}
+	if strings.EqualFold(rel, g) {
+		return true, true
+	}
+	return false, specMatch(rel, g)
 }
 
 // editWeakens reports whether an edit tool's write of the guard file rel
@@ -296,6 +393,20 @@ func (p *Policy) judgeAccesses(accs []Access) ([]Finding, []Candidate) {
 			dir = p.Scope.Top()
 		}
 		pl := p.Scope.Locate(dir, a.Path)
+		if a.Rev != "" && pl.Class != Archived && pl.Record == nil {
+			// git show OLDREV:doc/adr/0002-x.md: where an archived record
+			// was before it was archived (or its root moved).
+			if c, ok := p.Scope.ArchivedNamed(pl.Rel); ok {
+				s := sets[key]
+				if s == nil {
+					s = &reach{via: a.Via, order: i}
+					sets[key] = s
+				}
+				s.read = true
+				s.add(c)
+				continue
+			}
+		}
 		if pl.Rel == "" || pl.Class == Unrelated {
 			continue
 		}
@@ -474,4 +585,30 @@ func times(n int) string {
 		return "once"
 	}
 	return fmt.Sprintf("%d times", n)
+}
+
+// GitRestorer is [Policy.Restored] through git: run runs git in the
+// repository and returns its standard output. A revision git cannot
+// read is an error (the restore is then refused); a file the revision
+// or the index does not hold is not ok.
+func GitRestorer(run func(args ...string) ([]byte, error)) func(rev, rel string) ([]byte, bool, error) {
+	return func(rev, rel string) ([]byte, bool, error) {
+		if strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n:") {
+			return nil, false, fmt.Errorf("the revision %q is not one git-adr asks git about", rev)
+		}
+		if rev != "" {
+			if _, err := run("rev-parse", "--verify", "--quiet", rev+"^{tree}"); err != nil {
+				return nil, false, fmt.Errorf("git cannot read the revision %q", rev)
+			}
+		}
+		obj := rev + ":" + rel
+		if _, err := run("cat-file", "-e", obj); err != nil {
+			return nil, false, nil
+		}
+		data, err := run("cat-file", "blob", obj)
+		if err != nil {
+			return nil, false, err
+		}
+		return data, true, nil
+	}
 }

@@ -13,49 +13,60 @@ import (
 	"github.com/git-adr/git-adr/internal/confine"
 )
 
+// toolCase is a tool call other than a shell command (paths starting
+// with TOP/ are absolute, as Claude Code sends them) and what the guard,
+// in guard mode, decides.
+type toolCase struct {
+	name string
+	r    Request
+	want Verdict
+	rule Rule
+}
+
 func TestToolRequests(t *testing.T) {
 	f := newFixture(t, Guard)
-	abs := func(p string) string { return filepath.Join(f.top, p) }
-	for _, c := range []struct {
-		name string
-		r    Request
-		want Verdict
-		rule Rule
-	}{
-		{"Read archived (absolute, as Claude Code sends it)", Request{Op: OpRead, Path: abs(arch)}, Deny, RuleArchived},
-		{"read archived (relative, as OpenCode sends it)", Request{Op: OpRead, Path: arch}, Deny, RuleArchived},
-		{"Read through a link inside", Request{Op: OpRead, Path: abs("old-decisions/0002-use-postgresql.md")}, Deny, RuleArchived},
-		{"Read live record", Request{Op: OpRead, Path: abs("doc/adr/0003-serve-mcp.md")}, Allow, ""},
-		{"Read source", Request{Op: OpRead, Path: abs("src/main.go")}, Allow, ""},
-		{"Read archive folder of source", Request{Op: OpRead, Path: abs("src/archive/old.go")}, Allow, ""},
-		{"Read outside through a link", Request{Op: OpRead, Path: abs("elsewhere/x.md")}, Allow, ""},
-		{"Read .git", Request{Op: OpRead, Path: abs(".git/config")}, Allow, ""},
-		{"Grep the root", Request{Op: OpSearch, Path: abs("doc/adr"), Tool: "Grep"}, Deny, RuleUnscoped},
-		{"Grep the repository", Request{Op: OpSearch, Tool: "Grep"}, Deny, RuleUnscoped},
-		{"Grep with a glob for code", Request{Op: OpSearch, Glob: "*.go"}, Allow, ""},
-		{"Grep with a type for code", Request{Op: OpSearch, Type: "go"}, Allow, ""},
-		{"Grep with a markdown type", Request{Op: OpSearch, Type: "md"}, Deny, RuleUnscoped},
-		{"Grep one record", Request{Op: OpSearch, Path: abs("doc/adr/0003-serve-mcp.md")}, Allow, ""},
-		{"Grep the archive", Request{Op: OpSearch, Path: "doc/adr/archive"}, Deny, RuleArchived},
-		{"grep include *.{ts,go}", Request{Op: OpSearch, Include: "*.{ts,go}"}, Allow, ""},
-		{"grep include *.md", Request{Op: OpSearch, Include: "*.md"}, Deny, RuleUnscoped},
-		{"Glob", Request{Op: OpList, Path: "doc/adr/**/*.md"}, Allow, ""},
-		{"adr_context", Request{Op: OpEvidence, Tool: "mcp__git-adr__adr_context"}, Allow, ""},
-		{"read_multiple_files of four records", Request{Op: OpRead, Paths: []string{"doc/adr/0001-record-architecture-decisions.md", "doc/adr/0003-serve-mcp.md", "doc/adr/0004-use-sqlite.md", "doc/adr/0005-log-as-json.md"}}, Deny, RuleUnscoped},
-		{"Edit the guard mode", Request{Op: OpWrite, Path: abs(".adr.toml"), Old: `mode = "guard"`, New: `mode = "off"`}, Deny, RuleConfig},
-		{"Edit the roots", Request{Op: OpWrite, Path: abs(".adr.toml"), Old: `style = "nygard"`, New: `style = "madr"`}, Allow, ""},
-		{"Write .adr.toml without the guard", Request{Op: OpWrite, WholeFile: true, Path: ".adr.toml", Content: "[[roots]]\npath = \"doc/adr\"\n"}, Deny, RuleConfig},
-		{"Write .adr.toml keeping the mode", Request{Op: OpWrite, WholeFile: true, Path: ".adr.toml", Content: "[[roots]]\npath = \"doc/adr\"\nstyle = \"madr\"\n[guard]\nmode = \"guard\"\n"}, Allow, ""},
-		{"Write .adr.toml broken", Request{Op: OpWrite, WholeFile: true, Path: ".adr.toml", Content: "[guard\n"}, Deny, RuleConfig},
-		{"Write the plugin", Request{Op: OpWrite, WholeFile: true, Path: ".opencode/plugin/git-adr-guard.js", Content: ""}, Deny, RuleConfig},
-		{"Write a source file", Request{Op: OpWrite, WholeFile: true, Path: "src/new.go", Content: "package main\n"}, Allow, ""},
-	} {
+	for _, c := range toolCases {
 		c.r.Cwd = f.top
+		for _, p := range []*string{&c.r.Path} {
+			*p = strings.ReplaceAll(*p, "TOP/", f.top+"/")
+		}
 		d := f.policy.Judge(c.r)
 		if d.Verdict != c.want || c.want == Deny && d.Findings[0].Rule != c.rule {
 			t.Errorf("%s: got %s %v, want %s %s\n%s", c.name, d.Verdict, rules(d), c.want, c.rule, d.Reason)
 		}
 	}
+}
+
+func abs(p string) string { return "TOP/" + p }
+
+var toolCases = []toolCase{
+	{"Read archived (absolute, as Claude Code sends it)", Request{Op: OpRead, Path: abs(arch)}, Deny, RuleArchived},
+	{"read archived (relative, as OpenCode sends it)", Request{Op: OpRead, Path: arch}, Deny, RuleArchived},
+	{"Read through a link inside", Request{Op: OpRead, Path: abs("old-decisions/0002-use-postgresql.md")}, Deny, RuleArchived},
+	{"Read live record", Request{Op: OpRead, Path: abs("doc/adr/0003-serve-mcp.md")}, Allow, ""},
+	{"Read source", Request{Op: OpRead, Path: abs("src/main.go")}, Allow, ""},
+	{"Read archive folder of source", Request{Op: OpRead, Path: abs("src/archive/old.go")}, Allow, ""},
+	{"Read outside through a link", Request{Op: OpRead, Path: abs("elsewhere/x.md")}, Allow, ""},
+	{"Read .git", Request{Op: OpRead, Path: abs(".git/config")}, Allow, ""},
+	{"Grep the root", Request{Op: OpSearch, Path: abs("doc/adr"), Tool: "Grep"}, Deny, RuleUnscoped},
+	{"Grep the repository", Request{Op: OpSearch, Tool: "Grep"}, Deny, RuleUnscoped},
+	{"Grep with a glob for code", Request{Op: OpSearch, Glob: "*.go"}, Allow, ""},
+	{"Grep with a type for code", Request{Op: OpSearch, Type: "go"}, Allow, ""},
+	{"Grep with a markdown type", Request{Op: OpSearch, Type: "md"}, Deny, RuleUnscoped},
+	{"Grep one record", Request{Op: OpSearch, Path: abs("doc/adr/0003-serve-mcp.md")}, Allow, ""},
+	{"Grep the archive", Request{Op: OpSearch, Path: "doc/adr/archive"}, Deny, RuleArchived},
+	{"grep include *.{ts,go}", Request{Op: OpSearch, Include: "*.{ts,go}"}, Allow, ""},
+	{"grep include *.md", Request{Op: OpSearch, Include: "*.md"}, Deny, RuleUnscoped},
+	{"Glob", Request{Op: OpList, Path: "doc/adr/**/*.md"}, Allow, ""},
+	{"adr_context", Request{Op: OpEvidence, Tool: "mcp__git-adr__adr_context"}, Allow, ""},
+	{"read_multiple_files of four records", Request{Op: OpRead, Paths: []string{"doc/adr/0001-record-architecture-decisions.md", "doc/adr/0003-serve-mcp.md", "doc/adr/0004-use-sqlite.md", "doc/adr/0005-log-as-json.md"}}, Deny, RuleUnscoped},
+	{"Edit the guard mode", Request{Op: OpWrite, Path: abs(".adr.toml"), Old: `mode = "guard"`, New: `mode = "off"`}, Deny, RuleConfig},
+	{"Edit the roots", Request{Op: OpWrite, Path: abs(".adr.toml"), Old: `style = "nygard"`, New: `style = "madr"`}, Allow, ""},
+	{"Write .adr.toml without the guard", Request{Op: OpWrite, WholeFile: true, Path: ".adr.toml", Content: "[[roots]]\npath = \"doc/adr\"\n"}, Deny, RuleConfig},
+	{"Write .adr.toml keeping the mode", Request{Op: OpWrite, WholeFile: true, Path: ".adr.toml", Content: "[[roots]]\npath = \"doc/adr\"\nstyle = \"madr\"\n[guard]\nmode = \"guard\"\n"}, Allow, ""},
+	{"Write .adr.toml broken", Request{Op: OpWrite, WholeFile: true, Path: ".adr.toml", Content: "[guard\n"}, Deny, RuleConfig},
+	{"Write the plugin", Request{Op: OpWrite, WholeFile: true, Path: ".opencode/plugin/git-adr-guard.js", Content: ""}, Deny, RuleConfig},
+	{"Write a source file", Request{Op: OpWrite, WholeFile: true, Path: "src/new.go", Content: "package main\n"}, Allow, ""},
 }
 
 func rules(d Decision) []Rule {

@@ -318,6 +318,24 @@ func (s *Scope) candidates() []Candidate {
 	return out
 }
 
+// ArchivedNamed finds the archived record whose file name is the last
+// element of rel (a path as it was in an older revision: archiving keeps
+// a record's file name), in any root.
+func (s *Scope) ArchivedNamed(rel string) (Candidate, bool) {
+	base := path.Base(rel)
+	if rel == "" || base == "." || base == "/" {
+		return Candidate{}, false
+	}
+	for _, r := range s.roots {
+		for _, rec := range r.Records {
+			if rec.Archived && strings.EqualFold(path.Base(rec.Path), base) {
+				return Candidate{Rel: rec.Path, Root: r, Record: rec, Archived: true}, true
+			}
+		}
+	}
+	return Candidate{}, false
+}
+
 // Under lists the candidates a recursive read of the directory rel would
 // reach ("." for the whole repository).
 func (s *Scope) Under(rel string) []Candidate {

@@ -51,11 +51,11 @@ func Recognise(command, dir string) Recognition {
 		return rec
 	}
 	groups := 0
-	sh := &shell{src: command, dir: filepath.Clean(dir), vars: map[string][]field{}, rec: &rec, groups: &groups}
+	sh := &shell{src: command, dir: filepath.Clean(dir), vars: map[string][]field{}, copies: map[string][]field{}, rec: &rec, groups: &groups}
 	for _, st := range f.Stmts {
 		// Messages quote the whole statement as written: a loop, a
 		// pipeline into xargs, a cd before the read.
-		sh.cur = sh.text(st.Pos(), st.End())
+		sh.cur = sh.source(st.Pos(), st.End())
 		sh.stmt(st, nil)
 	}
 	return rec
@@ -70,6 +70,17 @@ type field struct {
 	group int
 	// tree stands for every file below a directory (find, rg --files).
 	tree *tree
+	// base is the directory a copy's original was named from ("" for the
+	// directory of the command that reads it).
+	base string
+}
+
+// dir is the directory the field's path is relative to.
+func (f field) dir(cur string) string {
+	if f.base != "" {
+		return f.base
+	}
+	return cur
 }
 
 // tree is a set of files: every file below dir (relative to base) that
@@ -80,10 +91,24 @@ type tree struct {
 }
 
 // stream is what a command writes to its standard output, as far as it
-// is a list of file names.
+// is a list of file names, and as text when that is known whole (echo,
+// printf, a here-document, cat of its input): a shell or an interpreter
+// that reads its script from the stream runs that text.
 type stream struct {
 	fields  []field
 	unknown bool
+	text    string
+	hasText bool
+}
+
+// textStream is a stream of known text; its fields are the words of the
+// text, as xargs and `while read` take them.
+func textStream(text string) *stream {
+	out := &stream{text: text, hasText: true}
+	for _, w := range strings.Fields(text) {
+		out.fields = append(out.fields, field{s: w})
+	}
+	return out
 }
 
 var unknownStream = &stream{unknown: true}
@@ -94,9 +119,14 @@ type shell struct {
 	src, cur string
 	dir      string
 	vars     map[string][]field
-	rec      *Recognition
-	groups   *int
-	depth    int
+	// copies are files the command made as copies or links of others
+	// (cp, mv, ln, dd of=), by absolute path: reading one reads what it
+	// was made from. Shared by every clone: a copy made in a pipeline or
+	// a subshell is still there afterwards.
+	copies map[string][]field
+	rec    *Recognition
+	groups *int
+	depth  int
 }
 
 func (sh *shell) clone() *shell {
@@ -129,6 +159,14 @@ func (sh *shell) access(k Kind, f field, recursive bool, filter Filter, via stri
 	case f.s == "" || f.s == "-":
 	default:
 		sh.add(Access{Kind: k, Path: f.s, Dir: sh.dir, Recursive: recursive, Filter: filter, Group: f.group, Via: via})
+		if k == Read || k == Search {
+			// A copy made earlier in the command reads as its original.
+			for _, src := range sh.copies[joinDir(sh.dir, f.s)] {
+				if src.tree == nil && joinDir(sh.dir, src.s) != joinDir(sh.dir, f.s) {
+					sh.add(Access{Kind: k, Path: src.s, Dir: src.dir(sh.dir), Recursive: recursive, Filter: filter, Group: f.group, Via: via})
+				}
+			}
+		}
 	}
 }
 
@@ -141,7 +179,7 @@ func (sh *shell) stmts(list []*syntax.Stmt, in *stream) *stream {
 }
 
 func (sh *shell) stmt(s *syntax.Stmt, in *stream) *stream {
-	written := sh.text(s.Pos(), s.End())
+	written := sh.source(s.Pos(), s.End())
 	for _, r := range s.Redirs {
 		switch r.Op {
 		case syntax.RdrIn, syntax.RdrInOut:
@@ -158,13 +196,19 @@ func (sh *shell) stmt(s *syntax.Stmt, in *stream) *stream {
 				sh.access(Write, f, false, nil, written)
 			}
 		case syntax.Hdoc, syntax.DashHdoc:
+			// A here-document is the command's input, known whole: a
+			// shell or interpreter given one runs it (bash <<'EOF').
+			in = unknownStream
 			if r.Hdoc != nil {
-				sh.word(r.Hdoc)
+				if t, ok := sh.text(r.Hdoc); ok {
+					in = textStream(t)
+				}
 			}
-			in = unknownStream
 		case syntax.WordHdoc:
-			sh.word(r.Word)
 			in = unknownStream
+			if t, ok := sh.text(r.Word); ok {
+				in = textStream(t + "\n")
+			}
 		}
 	}
 	if s.Cmd == nil {
@@ -297,9 +341,9 @@ func (sh *shell) command(c syntax.Command, in *stream) *stream {
 	return unknownStream
 }
 
-// text is the source between two positions ("" when they are not in
+// source is the script between two positions ("" when they are not in
 // the script, as for words of an expanded here-document).
-func (sh *shell) text(from, to syntax.Pos) string {
+func (sh *shell) source(from, to syntax.Pos) string {
 	a, b := int(from.Offset()), int(to.Offset())
 	if !from.IsValid() || !to.IsValid() || a < 0 || b > len(sh.src) || a >= b {
 		return ""
@@ -329,6 +373,21 @@ func lit(w *syntax.Word) string {
 		return ""
 	}
 	return l.Value
+}
+
+// text expands a word as one string, without field splitting or globs
+// (a here-document, a here-string, a quoted argument); ok is false when
+// any part of it is not known or has several values.
+func (sh *shell) text(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		vals := sh.part(p, true, false)
+		if len(vals) != 1 || vals[0].unknown || vals[0].tree != nil {
+			return "", false
+		}
+		b.WriteString(vals[0].s)
+	}
+	return b.String(), true
 }
 
 // piece is a word part's possible values.
@@ -468,6 +527,11 @@ func (sh *shell) part(p syntax.WordPart, quoted, first bool) []piece {
 		sub := sh.clone()
 		sub.depth++
 		out := sub.stmts(p.Stmts, nil)
+		if quoted && out != nil && out.hasText {
+			// "$(...)" is the output whole, less its final newlines.
+			t := strings.TrimRight(out.text, "\n")
+			return []piece{{s: t, pat: escapeGlob(t)}}
+		}
 		return streamPieces(out)
 	case *syntax.ProcSubst:
 		sub := sh.clone()

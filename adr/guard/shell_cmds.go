@@ -184,7 +184,14 @@ func (sh *shell) run(name string, args []field, in *stream) *stream {
 				out.fields = append(out.fields, a)
 			}
 		}
+		out.text, out.hasText = printed(name, args)
 		return out
+	case name == "source" || name == ".":
+		// source /dev/stdin runs its input.
+		if ops := operands(args); len(ops) > 0 && isStdin(ops[0]) && in != nil && in.hasText {
+			sh.script(in.text, nil)
+		}
+		return unknownStream
 	case name == "eval":
 		var words []string
 		for _, a := range args {
@@ -196,14 +203,16 @@ func (sh *shell) run(name string, args []field, in *stream) *stream {
 		sh.script(strings.Join(words, " "), nil)
 		return unknownStream
 	case shells[name]:
-		return sh.shellC(args)
+		return sh.shellC(args, in)
 	case searchers[name]:
 		return sh.search(name, args, in)
+	case name == "cat" && len(operands(args)) == 0 && in != nil:
+		return in // cat copies its input: cat <<'EOF' | sh
 	case readers[name]:
 		sh.read(name, args)
 		return unknownStream
 	case interpreters[name] != nil:
-		sh.interpret(name, args)
+		sh.interpret(name, args, in)
 		return unknownStream
 	case name == "tee":
 		for _, a := range operands(args) {
@@ -211,15 +220,22 @@ func (sh *shell) run(name string, args []field, in *stream) *stream {
 		}
 		return unknownStream
 	case name == "rm" || name == "unlink" || name == "shred" || name == "truncate" || name == "mv":
-		for _, a := range operands(args) {
+		ops := operands(args)
+		for _, a := range ops {
 			sh.access(Write, a, false, nil, name)
+		}
+		if name == "mv" && len(ops) > 1 {
+			sh.remember(ops[:len(ops)-1], ops[len(ops)-1])
 		}
 		return unknownStream
 	case name == "cp" || name == "install" || name == "ln":
 		ops := operands(args)
 		if len(ops) > 1 {
-			sh.access(Write, ops[len(ops)-1], false, nil, name)
+			sh.copy(name, args, ops[:len(ops)-1], ops[len(ops)-1])
 		}
+		return unknownStream
+	case name == "dd":
+		sh.dd(args)
 		return unknownStream
 	case name == "fd" || name == "fdfind":
 		return sh.fd(args)
@@ -279,8 +295,18 @@ func (sh *shell) read(name string, args []field) {
 // interpret judges inline code by the paths it names literally.
 var codePath = lazyre.New(`[A-Za-z0-9_.~*?/\-]*/[A-Za-z0-9_.*?/\-]+|[A-Za-z0-9_.*?\-]+\.(?:md|markdown|rst|adoc|txt)\b`)
 
-func (sh *shell) interpret(name string, args []field) {
+func (sh *shell) interpret(name string, args []field, in *stream) {
 	flags := interpreters[name]
+	// Code from the input: python3 - <<'EOF', node < /dev/stdin, perl
+	// with no script. Its paths are judged as inline code's are.
+	if in != nil && in.hasText && readsCodeFromInput(args, flags) {
+		v := sh.via(name, args, 3)
+		for _, p := range codePath.FindAllString(in.text, 64) {
+			for _, f := range sh.join([]piece{{s: p, pat: p, glob: strings.ContainsAny(p, "*?[")}}) {
+				sh.access(Read, f, false, nil, v)
+			}
+		}
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		isCode := false
@@ -316,6 +342,28 @@ func (sh *shell) interpret(name string, args []field) {
 	}
 }
 
+// readsCodeFromInput reports an interpreter run without inline code and
+// without a script file, or with "-" or /dev/stdin as its script.
+func readsCodeFromInput(args []field, codeFlags []string) bool {
+	for _, a := range args {
+		if a.unknown {
+			return false
+		}
+		for _, f := range codeFlags {
+			if a.s == f {
+				return false
+			}
+		}
+		if isStdin(a) {
+			return true
+		}
+		if !strings.HasPrefix(a.s, "-") {
+			return false // a script file
+		}
+	}
+	return true
+}
+
 // script parses and judges a shell script given as text (sh -c, eval,
 // env -S) with positional parameters.
 func (sh *shell) script(src string, params []field) {
@@ -346,8 +394,10 @@ func itoa(i int) string {
 	return string(rune('0'+i/10)) + string(rune('0'+i%10))
 }
 
-// shellC judges sh -c SCRIPT [ARG0 ARGS...].
-func (sh *shell) shellC(args []field) *stream {
+// shellC judges sh -c SCRIPT [ARG0 ARGS...], and a shell that reads its
+// script from its input (no operand, -s, - or /dev/stdin): `echo 'git adr
+// decide 3 accept' | sh`, `bash <<'EOF'`.
+func (sh *shell) shellC(args []field, in *stream) *stream {
 	for i := 0; i < len(args); i++ {
 		a := args[i].s
 		if a == "-c" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c") {
@@ -360,14 +410,190 @@ func (sh *shell) shellC(args []field) *stream {
 			}
 			return unknownStream
 		}
-		if a == "-o" {
+		if a == "-o" || a == "-O" || a == "--rcfile" || a == "--init-file" {
 			i++
+			continue
+		}
+		if a == "-s" || a == "-" || a == "--" {
+			break
 		}
 		if !strings.HasPrefix(a, "-") {
-			return unknownStream // a script file: not read here
+			if !isStdin(args[i]) {
+				return unknownStream // a script file: not read here
+			}
+			break
 		}
 	}
+	if in != nil && in.hasText {
+		sh.script(in.text, nil)
+	}
 	return unknownStream
+}
+
+// isStdin reports an operand that names standard input.
+func isStdin(f field) bool {
+	return !f.unknown && (f.s == "-" || f.s == "/dev/stdin" || f.s == "/proc/self/fd/0" || f.s == "/dev/fd/0")
+}
+
+// printed is what echo or printf prints, when every argument is known:
+// echo's words joined by spaces (-n: no newline, -e: \n and \t read), and
+// printf's format with %s filled in and \n, \t, \\ read (any other
+// directive: unknown).
+func printed(name string, args []field) (string, bool) {
+	for _, a := range args {
+		if a.unknown || a.tree != nil {
+			return "", false
+		}
+	}
+	esc := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`)
+	if name == "echo" {
+		nl, escapes := true, false
+		i := 0
+		for ; i < len(args) && len(args[i].s) > 1 && strings.Trim(args[i].s, "-neE") == "" && args[i].s[0] == '-'; i++ {
+			nl = nl && !strings.Contains(args[i].s, "n")
+			escapes = escapes || strings.Contains(args[i].s, "e")
+		}
+		var words []string
+		for _, a := range args[i:] {
+			words = append(words, a.s)
+		}
+		t := strings.Join(words, " ")
+		if escapes {
+			t = esc.Replace(t)
+		}
+		if nl {
+			t += "\n"
+		}
+		return t, true
+	}
+	if len(args) == 0 {
+		return "", false
+	}
+	format, rest := args[0].s, args[1:]
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(format) {
+			return "", false
+		}
+		i++
+		switch format[i] {
+		case '%':
+			b.WriteByte('%')
+		case 's':
+			if len(rest) > 0 {
+				b.WriteString(rest[0].s)
+				rest = rest[1:]
+			}
+		default:
+			return "", false
+		}
+	}
+	return esc.Replace(b.String()), true
+}
+
+// outputs are the names that write to the terminal or the command's own
+// output: a copy onto one of them prints the file.
+var outputs = lazyre.New(`^(?:/dev/(?:stdout|stderr|tty|console|pts/\d+|fd/\d+)|/proc/(?:self|thread-self|\d+)/fd/\d+)$`)
+
+// copy judges cp, install and ln SOURCES... DEST: a copy onto the
+// terminal or the command's output (cp FILE /dev/stdout) reads the
+// sources; any other copy is remembered, so that reading it later in the
+// command reads the source.
+func (sh *shell) copy(name string, args, sources []field, dest field) {
+	sh.access(Write, dest, false, nil, name)
+	if !dest.unknown && dest.tree == nil && outputs.MatchString(dest.s) {
+		recursive := false
+		for _, a := range args {
+			if a.s == "-r" || a.s == "-R" || a.s == "-a" || a.s == "--recursive" || a.s == "--archive" {
+				recursive = true
+			}
+		}
+		v := sh.via(name, args, 3)
+		for _, src := range sources {
+			sh.access(Read, src, recursive, nil, v)
+		}
+		return
+	}
+	if name == "ln" {
+		// ln -s TARGET LINK: the target is named from the link's folder.
+		symbolic := false
+		for _, a := range args {
+			if a.s == "-s" || a.s == "--symbolic" || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "s") {
+				symbolic = true
+			}
+		}
+		if symbolic && !dest.unknown {
+			var targets []field
+			for _, t := range sources {
+				if !t.unknown && t.tree == nil && !filepath.IsAbs(t.s) {
+					t.base = filepath.Dir(joinDir(sh.dir, dest.s))
+				}
+				targets = append(targets, t)
+			}
+			sources = targets
+		}
+	}
+	sh.remember(sources, dest)
+}
+
+// remember notes that dest (a file, or a folder the sources go into) now
+// holds copies of sources.
+func (sh *shell) remember(sources []field, dest field) {
+	if dest.unknown || dest.tree != nil || dest.s == "" {
+		return
+	}
+	d := joinDir(sh.dir, dest.s)
+	into := len(sources) > 1 || strings.HasSuffix(dest.s, "/")
+	if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+		into = true
+	}
+	for _, src := range sources {
+		if src.unknown || src.tree != nil {
+			continue
+		}
+		if src.base == "" {
+			src.base = sh.dir
+		}
+		key := d
+		if into {
+			key = filepath.Join(d, filepath.Base(src.s))
+		}
+		if len(sh.copies[key]) < maxFields {
+			sh.copies[key] = append(sh.copies[key], src)
+		}
+	}
+}
+
+// dd judges dd if=FILE: without of= (or with of= the output) it prints
+// the file; with of=FILE it copies it.
+func (sh *shell) dd(args []field) {
+	var src, dst *field
+	for i := range args {
+		a := args[i]
+		if a.unknown {
+			continue
+		}
+		if v, ok := strings.CutPrefix(a.s, "if="); ok {
+			src = &field{s: v, group: a.group}
+		}
+		if v, ok := strings.CutPrefix(a.s, "of="); ok {
+			dst = &field{s: v}
+		}
+	}
+	if src == nil {
+		return
+	}
+	if dst == nil || outputs.MatchString(dst.s) {
+		sh.access(Read, *src, false, nil, sh.via("dd", args, 3))
+		return
+	}
+	sh.access(Write, *dst, false, nil, "dd")
+	sh.remember([]field{*src}, *dst)
 }
 
 // list judges a lister: names only; what it prints can feed xargs.

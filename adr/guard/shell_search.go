@@ -230,12 +230,17 @@ sub:
 			if !ok || p == "" || rev == "" && strings.HasPrefix(p, "/") {
 				continue
 			}
+			if rev == "" {
+				rev = ":" // the index
+			}
 			if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") {
-				g.add(Access{Kind: Read, Path: p, Dir: g.dir, Via: v})
+				g.add(Access{Kind: Read, Path: p, Dir: g.dir, Via: v, Rev: rev})
 			} else {
-				g.add(Access{Kind: Read, Path: p, Dir: "", Via: v}) // relative to the top
+				g.add(Access{Kind: Read, Path: p, Dir: "", Via: v, Rev: rev}) // relative to the top
 			}
 		}
+	case "checkout", "restore":
+		g.restore(sub, rest, v)
 	case "config":
 		g.gitConfig(rest)
 	case "ls-files", "ls-tree":
@@ -258,6 +263,71 @@ sub:
 		return out
 	}
 	return unknownStream
+}
+
+// restore judges git restore and git checkout with pathspecs, which
+// overwrite work tree files from a revision or the index: each pathspec
+// is a Write with Restore set (`git checkout REV -- .adr.toml` puts back a
+// guard mode the team has since raised). A checkout without pathspecs
+// switches branches and is not judged (docs/guard.md lists it).
+func (sh *shell) restore(sub string, args []field, via string) {
+	rev := ""
+	var pre, post []field // operands before and after "--"
+	dash := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.unknown:
+			return // a pathspec or revision the recogniser does not know
+		case dash:
+			post = append(post, a)
+		case a.s == "--":
+			dash = true
+		case a.s == "-b" || a.s == "-B" || a.s == "--orphan":
+			return // a new branch
+		case a.s == "-s" || a.s == "--source":
+			if i+1 < len(args) {
+				i++
+				rev = args[i].s
+			}
+		case strings.HasPrefix(a.s, "--source="):
+			rev = strings.TrimPrefix(a.s, "--source=")
+		case a.s == "--conflict" || a.s == "--pathspec-from-file":
+			i++
+		case strings.HasPrefix(a.s, "-"):
+		default:
+			pre = append(pre, a)
+		}
+	}
+	var ops []field
+	switch {
+	case sub == "restore":
+		// --staged alone writes only the index.
+		if containsWord(args, "--staged", "-S") && !containsWord(args, "--worktree", "-W") {
+			return
+		}
+		ops = append(pre, post...)
+	case dash:
+		// git checkout [REV] -- PATH...
+		if len(pre) > 0 {
+			rev = pre[len(pre)-1].s
+		}
+		ops = post
+	case len(pre) > 0:
+		// git checkout REV PATH...: the first operand is a revision
+		// unless it is a file of the work tree; one operand alone that is
+		// no file is a branch to switch to.
+		ops = pre
+		if _, err := os.Lstat(joinDir(sh.dir, pre[0].s)); err != nil {
+			if len(pre) == 1 {
+				return
+			}
+			rev, ops = pre[0].s, pre[1:]
+		}
+	}
+	for _, o := range ops {
+		sh.add(Access{Kind: Write, Path: o.s, Dir: sh.dir, Via: via, Restore: true, Rev: rev})
+	}
 }
 
 var gitGrepSpec = optSpec{short: "efmABCO", long: long("regexp", "file", "max-count", "after-context", "before-context", "context", "open-files-in-pager", "threads", "max-depth", "color")}
@@ -397,6 +467,12 @@ sub:
 	case "compaction":
 		if has("--confirm") {
 			person("accepts a reviewed compaction plan")
+		}
+	case "archive":
+		// `archive --confirm` and `archive restore --confirm` carry out
+		// a plan that moves records: the approval a person gives.
+		if has("--confirm") {
+			person("carries out an archive plan")
 		}
 	case "config":
 		if len(ops) > 1 && ops[0].s == "guard" {

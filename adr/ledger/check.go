@@ -1,7 +1,9 @@
 package ledger
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -218,26 +220,24 @@ func firstLine(s string) string {
 // Strict is the signing policy of strict mode ([governance] in .adr.toml).
 type Strict struct {
 	On bool
-	// AllowedSigners is the ssh allowed-signers file ("" for git's
-	// gpg.ssh.allowedSignersFile).
+	// AllowedSigners is [governance] allowed_signers as configured: a
+	// repository-relative path, read from Policy; or an absolute path
+	// outside the repository. "" takes gpg.ssh.allowedSignersFile from
+	// the person's own git configuration (see [Strict.SignersFile]).
 	AllowedSigners string
+	// Policy is the tree the policy was read from: HEAD's for an
+	// acceptance, the base's for `check --since`, the receiving side's
+	// for the push hooks. The work tree is never read: an uncommitted
+	// line for an agent's own key must not make its signature count.
+	Policy fs.FS
 	// Approvers are the signers whose signature counts (empty: any
 	// allowed signer).
 	Approvers []string
 }
 
-// StrictFrom is the policy of a configuration, with a repository-relative
-// allowed-signers path made absolute under top.
-func StrictFrom(g adr.GovernanceConfig, top string) Strict {
-	return Strict{On: g.Strict, AllowedSigners: AllowedSignersPath(top, g.AllowedSigners), Approvers: g.Approvers}
-}
-
-// AllowedSignersPath resolves a repository-relative allowed-signers path.
-func AllowedSignersPath(top, p string) string {
-	if p == "" || path.IsAbs(p) || top == "" {
-		return p
-	}
-	return top + "/" + p
+// StrictFrom is the policy of a configuration read from the tree policy.
+func StrictFrom(g adr.GovernanceConfig, policy fs.FS) Strict {
+	return Strict{On: g.Strict, AllowedSigners: g.AllowedSigners, Policy: policy, Approvers: g.Approvers}
 }
 
 // IsApprover reports whether a signer counts as an approver.
@@ -268,13 +268,11 @@ type Signature struct {
 
 // ReadSignature asks git about a commit's signature, with the
 // allowed-signers file given explicitly (git's %G? is N when none is
-// configured, which must not pass for "unsigned").
-func ReadSignature(r *gitops.Repo, c string, s Strict) Signature {
-	args := []string{}
-	if s.AllowedSigners != "" {
-		args = append(args, "-c", "gpg.ssh.allowedSignersFile="+s.AllowedSigners)
-	}
-	out, err := r.Git(append(args, "log", "-1", "--format=%G?%x00%GS%x00%GF", c)...)
+// configured, which must not pass for "unsigned"). signers is the file
+// [Strict.SignersFile] resolved ("": git's own configuration, which
+// SignersFile found to hold none).
+func ReadSignature(r *gitops.Repo, c, signers string) Signature {
+	out, err := r.Git(append(signersArgs(signers), "log", "-1", "--format=%G?%x00%GS%x00%GF", c)...)
 	sig := Signature{Status: "N"}
 	if err == nil {
 		f := strings.SplitN(strings.TrimSpace(string(out)), "\x00", 3)
@@ -289,10 +287,18 @@ func ReadSignature(r *gitops.Repo, c string, s Strict) Signature {
 	return sig
 }
 
+func signersArgs(file string) []string {
+	if file == "" {
+		return nil
+	}
+	return []string{"-c", "gpg.ssh.allowedSignersFile=" + file}
+}
+
 // Verify requires, in strict mode, that a ledger commit has a good
 // signature (`git verify-commit`, %G? = G) by an allowed signer who is
 // among the approvers and, when the ledger names the approver, is that
-// person. It returns nil when the commit passes.
+// person. The allowed signers are those of the policy's tree (see
+// [Strict.SignersFile]). It returns nil when the commit passes.
 func Verify(r *gitops.Repo, c string, s Strict) *govern.Problem {
 	msg, err := r.Git("log", "-1", "--format=%B", c)
 	if err != nil {
@@ -304,17 +310,22 @@ func Verify(r *gitops.Repo, c string, s Strict) *govern.Problem {
 		short = short[:12]
 	}
 	who := fmt.Sprintf("strict mode: commit %s (%s)", short, firstLine(string(msg)))
-	sig := ReadSignature(r, c, s)
-	if sig.Status == "G" {
-		args := []string{}
-		if s.AllowedSigners != "" {
-			args = append(args, "-c", "gpg.ssh.allowedSignersFile="+s.AllowedSigners)
+	signers, cleanup, err := s.SignersFile(r)
+	if err != nil {
+		var se *SignersError
+		if errors.As(err, &se) {
+			return &govern.Problem{Rule: RuleSignature, Path: c, Block: true, Message: who + " cannot be verified: " + se.Msg, Fix: se.Fix}
 		}
-		if _, err := r.Git(append(args, "verify-commit", c)...); err != nil {
+		return &govern.Problem{Rule: RuleSignature, Path: c, Block: true, Message: who + " cannot be verified: " + err.Error(), Fix: signersFix}
+	}
+	defer cleanup()
+	sig := ReadSignature(r, c, signers)
+	if sig.Status == "G" {
+		if _, err := r.Git(append(signersArgs(signers), "verify-commit", c)...); err != nil {
 			sig.Status = "B"
 		}
 	}
-	fix := "acceptance and publication commits must be signed by an allowed signer: configure signing (`git config gpg.format ssh`, `user.signingkey`) and accept again; the allowed signers are in [governance] allowed_signers or gpg.ssh.allowedSignersFile, the approvers in [governance] approvers"
+	fix := "acceptance and publication commits must be signed by an allowed signer: configure signing (`git config gpg.format ssh`, `user.signingkey`) and accept again; the allowed signers are in [governance] allowed_signers (as committed) or the gpg.ssh.allowedSignersFile of your global git configuration, the approvers in [governance] approvers"
 	switch {
 	case sig.Status == "G" && !s.IsApprover(sig.Signer):
 		return &govern.Problem{Rule: RuleSignature, Path: c, Block: true,
@@ -345,8 +356,12 @@ func Verify(r *gitops.Repo, c string, s Strict) *govern.Problem {
 	return &govern.Problem{Rule: RuleSignature, Path: c, Block: true, Message: who + " " + why, Fix: fix}
 }
 
-// CheckCommits checks every ledger commit among commits: [Check] always,
-// [Verify] in strict mode.
+// CheckCommits checks every ledger commit among commits with [Check]. In
+// strict mode it also verifies ([Verify]) the signature of every ledger
+// commit and of every archival or restore commit (an ADR-Archive or
+// ADR-Restore trailer), and refuses a commit without a ledger that makes
+// a record accepted ([Unledgered]): the same signed approval is needed
+// whichever path makes a decision binding.
 func CheckCommits(r *gitops.Repo, commits []string, s Strict) ([]govern.Problem, error) {
 	var out []govern.Problem
 	for _, c := range commits {
@@ -354,7 +369,24 @@ func CheckCommits(r *gitops.Repo, commits []string, s Strict) ([]govern.Problem,
 		if err != nil {
 			return nil, err
 		}
-		if led, _ := Parse(string(msg)); !led.IsLedger() {
+		led, _ := Parse(string(msg))
+		if !led.IsLedger() {
+			if !s.On {
+				continue
+			}
+			tr := Trailers(string(msg))
+			if len(tr[KeyArchived]) > 0 || len(tr[KeyRestored]) > 0 {
+				if p := Verify(r, c, s); p != nil {
+					out = append(out, *p)
+				}
+			}
+			recs, err := Unledgered(r, c)
+			if err != nil {
+				return nil, err
+			}
+			if len(recs) > 0 {
+				out = append(out, unledgered(c, string(msg), recs))
+			}
 			continue
 		}
 		ps, err := Check(r, c)

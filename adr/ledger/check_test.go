@@ -173,7 +173,7 @@ func TestVerifyUnsigned(t *testing.T) {
 	r, dir := repo(t)
 	accept(t, dir)
 	c := commit(t, dir, good)
-	p := Verify(r, c, Strict{On: true, AllowedSigners: filepath.Join(dir, "none")})
+	p := Verify(r, c, Strict{On: true, AllowedSigners: filepath.Join(t.TempDir(), "none")})
 	if p == nil || p.Rule != RuleSignature || !strings.Contains(p.Message, "is not signed") {
 		t.Errorf("Verify of an unsigned commit = %+v", p)
 	}

@@ -1,111 +1,274 @@
 package memory
 
 import (
+	_ "embed"
+	"encoding/base64"
 	"fmt"
 	"math"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
+
+	"github.com/BurntSushi/toml"
 )
 
-// A secret rule recognises one credential format. The formats and their
-// names are those of gitleaks' default rules (github.com/gitleaks/gitleaks,
-// config/gitleaks.toml) that have a fixed, distinctive shape: a prefix, a
-// length, an alphabet, often a checksum-like marker, and a minimum Shannon
-// entropy of the secret part so that repetitive placeholders pass. The
-// rules run locally on the text; nothing is looked up or verified.
-type rule struct {
-	// id is the gitleaks rule ID (or git-adr's own, for url-credentials).
-	id, what string
-	re       *regexp.Regexp
-	// group is the submatch that is the secret (0: the whole match).
-	group int
-	// entropy is the minimum Shannon entropy, in bits per character, of
-	// the secret part.
-	entropy float64
-	// allow refuses nothing whose secret part it matches (documentation
-	// examples such as AWS's AKIA...EXAMPLE keys).
-	allow *regexp.Regexp
-	// digit requires a digit in the secret part (generic rules: an English
-	// phrase after "password:" is not a secret).
-	digit bool
+// GitleaksVersion is the gitleaks release whose default rules
+// (config/gitleaks.toml, MIT licence: rules/LICENSE.gitleaks) are embedded
+// unchanged as rules/gitleaks.toml; scripts/update-gitleaks-rules replaces
+// them with another release's.
+const GitleaksVersion = "v8.30.1"
+
+// The rule sets: gitleaks' default rules, then git-adr's own for formats
+// they do not recognise (rules/git-adr.toml), in the same format.
+var (
+	//go:embed rules/gitleaks.toml
+	gitleaksRules []byte
+	//go:embed rules/git-adr.toml
+	ownRules []byte
+)
+
+// what names, for a person, the formats of the rules most often met; any
+// other rule is "a credential" (its ID is in the message too).
+var what = map[string]string{
+	"private-key":              "a private key",
+	"age-secret-key":           "an age secret key",
+	"aws-access-token":         "an AWS access key ID",
+	"gcp-api-key":              "a Google Cloud API key",
+	"github-pat":               "a GitHub personal access token",
+	"github-oauth":             "a GitHub OAuth access token",
+	"github-app-token":         "a GitHub App token",
+	"github-refresh-token":     "a GitHub refresh token",
+	"github-fine-grained-pat":  "a GitHub fine-grained personal access token",
+	"gitlab-pat":               "a GitLab personal access token",
+	"gitlab-ptt":               "a GitLab pipeline trigger token",
+	"gitlab-rrt":               "a GitLab runner registration token",
+	"slack-bot-token":          "a Slack bot token",
+	"slack-user-token":         "a Slack user token",
+	"slack-webhook-url":        "a Slack webhook URL",
+	"stripe-access-token":      "a Stripe API key",
+	"openai-api-key":           "an OpenAI API key",
+	"anthropic-api-key":        "an Anthropic API key",
+	"huggingface-access-token": "a Hugging Face access token",
+	"npm-access-token":         "an npm access token",
+	"pypi-upload-token":        "a PyPI upload token",
+	"sendgrid-api-token":       "a SendGrid API key",
+	"twilio-api-key":           "a Twilio API key",
+	"digitalocean-pat":         "a DigitalOcean token",
+	"shopify-access-token":     "a Shopify token",
+	"databricks-api-token":     "a Databricks API token",
+	"vault-service-token":      "a HashiCorp Vault token",
+	"jwt":                      "a JSON Web Token",
+	"curl-auth-user":           "a password given to curl -u",
+	"curl-auth-header":         "a credential in a curl header",
+	"url-credentials":          "a password in a URL",
+	"http-basic-auth":          "HTTP Basic credentials",
+	"generic-api-key":          "a credential assigned to a key, password, secret or token",
 }
 
-// end is what may follow a token: a quote, space, semicolon, escaped
-// newline or the end of the text.
-const end = `(?:[\x60'"\s;,)\]}>]|\\[nr]|$)`
+// verify are further checks of git-adr's own rules that a regular
+// expression cannot make: a Basic credential is base64 of "user:password".
+var verify = map[string]func(secret string) bool{
+	"http-basic-auth": func(s string) bool {
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
+		}
+		i := strings.IndexByte(string(b), ':')
+		return err == nil && i >= 0 && i < len(b)-1
+	},
+}
 
-// rules are compiled when a note is first scanned, not when git-adr starts
-// (every hook and command would pay for them).
-var rules = sync.OnceValue(func() []rule {
-	return []rule{
-		{id: "private-key", what: "a private key",
-			re: regexp.MustCompile(`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----\s*([A-Za-z0-9+/=\s:,-]{32,})`), group: 1},
-		{id: "age-secret-key", what: "an age secret key",
-			re: regexp.MustCompile(`AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`)},
-		{id: "aws-access-token", what: "an AWS access key ID",
-			re: regexp.MustCompile(`\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`), group: 1, entropy: 3,
-			allow: regexp.MustCompile(`EXAMPLE$`)},
-		{id: "gcp-api-key", what: "a Google Cloud API key",
-			re: regexp.MustCompile(`\b(AIza[\w-]{35})` + end), group: 1, entropy: 4},
-		{id: "github-pat", what: "a GitHub personal access token",
-			re: regexp.MustCompile(`\bghp_[0-9A-Za-z]{36}\b`), entropy: 3},
-		{id: "github-oauth", what: "a GitHub OAuth access token",
-			re: regexp.MustCompile(`\bgho_[0-9A-Za-z]{36}\b`), entropy: 3},
-		{id: "github-app-token", what: "a GitHub App token",
-			re: regexp.MustCompile(`\bgh[us]_[0-9A-Za-z]{36}\b`), entropy: 3},
-		{id: "github-refresh-token", what: "a GitHub refresh token",
-			re: regexp.MustCompile(`\bghr_[0-9A-Za-z]{36}\b`), entropy: 3},
-		{id: "github-fine-grained-pat", what: "a GitHub fine-grained personal access token",
-			re: regexp.MustCompile(`\bgithub_pat_\w{82}`), entropy: 3},
-		{id: "gitlab-pat", what: "a GitLab personal access token",
-			re: regexp.MustCompile(`\bglpat-[\w-]{20}`), entropy: 3},
-		{id: "gitlab-ptt", what: "a GitLab pipeline trigger token",
-			re: regexp.MustCompile(`\bglptt-[0-9a-f]{40}`), entropy: 3},
-		{id: "gitlab-rrt", what: "a GitLab runner registration token",
-			re: regexp.MustCompile(`\bGR1348941[\w-]{20}`), entropy: 3},
-		{id: "slack-bot-token", what: "a Slack bot token",
-			re: regexp.MustCompile(`\bxoxb-[0-9]{10,13}-[0-9]{10,13}[A-Za-z0-9-]*`), entropy: 3},
-		{id: "slack-user-token", what: "a Slack user token",
-			re: regexp.MustCompile(`\bxox[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9-]{28,34}`), entropy: 2},
-		{id: "slack-webhook-url", what: "a Slack webhook URL",
-			re: regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/]{43,56})`), group: 1},
-		{id: "stripe-access-token", what: "a Stripe API key",
-			re: regexp.MustCompile(`\b((?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99})` + end), group: 1, entropy: 2},
-		{id: "openai-api-key", what: "an OpenAI API key",
-			re: regexp.MustCompile(`\b(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{58,74}T3BlbkFJ[A-Za-z0-9_-]{58,74}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})` + end), group: 1, entropy: 3},
-		{id: "anthropic-api-key", what: "an Anthropic API key",
-			re: regexp.MustCompile(`\b(sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA)` + end), group: 1},
-		{id: "huggingface-access-token", what: "a Hugging Face access token",
-			re: regexp.MustCompile(`\b(hf_[A-Za-z]{34})` + end), group: 1, entropy: 2},
-		{id: "npm-access-token", what: "an npm access token",
-			re: regexp.MustCompile(`(?i)\b(npm_[a-z0-9]{36})` + end), group: 1, entropy: 2},
-		{id: "pypi-upload-token", what: "a PyPI upload token",
-			re: regexp.MustCompile(`pypi-AgEIcHlwaS5vcmc[\w-]{50,1000}`), entropy: 3},
-		{id: "sendgrid-api-token", what: "a SendGrid API key",
-			re: regexp.MustCompile(`\b(SG\.[A-Za-z0-9=_.-]{66})` + end), group: 1, entropy: 2},
-		{id: "twilio-api-key", what: "a Twilio API key",
-			re: regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`), entropy: 3},
-		{id: "digitalocean-pat", what: "a DigitalOcean token",
-			re: regexp.MustCompile(`\b(do[opr]_v1_[a-f0-9]{64})` + end), group: 1, entropy: 3},
-		{id: "shopify-access-token", what: "a Shopify token",
-			re: regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), entropy: 2},
-		{id: "databricks-api-token", what: "a Databricks API token",
-			re: regexp.MustCompile(`\b(dapi[a-f0-9]{32}(?:-\d)?)` + end), group: 1, entropy: 3},
-		{id: "vault-service-token", what: "a HashiCorp Vault token",
-			re: regexp.MustCompile(`\b(hv[sb]\.[\w-]{90,300})` + end), group: 1, entropy: 3.5},
-		{id: "jwt", what: "a JSON Web Token",
-			re: regexp.MustCompile(`\b(ey[A-Za-z0-9]{17,}\.ey[A-Za-z0-9/\\_-]{17,}\.(?:[A-Za-z0-9/\\_-]{10,}={0,2})?)` + end), group: 1, entropy: 3},
-		// A password in a URL: scheme://user:password@host.
-		{id: "url-credentials", what: "a password in a URL",
-			re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,64}:([^\s/@]{6,128})@[\w.-]+`), group: 1, entropy: 3, digit: true},
-		// An assignment to a credential-like name: key = value, key: value.
-		{id: "generic-api-key", what: "a credential assigned to a key, password, secret or token",
-			re:    regexp.MustCompile(`(?i)(?:access[_.-]?key|api[_.-]?key|apikey|auth[_.-]?token|access[_.-]?token|client[_.-]?secret|credentials?|passw(?:or)?d|pwd|secret|token)(?:[\w.-]{0,20})[\s'"]{0,3}(?:=|:=|:|=>|,)[\x60'"\s]{0,5}([\w.=+/-]{12,150})` + end),
-			group: 1, entropy: 3.5, digit: true,
-			allow: regexp.MustCompile(`(?i)^(?:\$\{?[\w.]+\}?|\{\{.*\}\}|<[^>]*>|%\w+%|(?:x+|\*+|\.+)|.*(?:example|changeme|placeholder|redacted|your[_-]).*)$`)},
+// ruleFile is gitleaks' configuration format, the parts that apply to a
+// text without a path or a commit.
+type ruleFile struct {
+	Allowlist  *allowlistDef   `toml:"allowlist"`
+	Allowlists []*allowlistDef `toml:"allowlists"`
+	Rules      []struct {
+		ID          string          `toml:"id"`
+		Path        string          `toml:"path"`
+		Regex       string          `toml:"regex"`
+		SecretGroup int             `toml:"secretGroup"`
+		Entropy     float64         `toml:"entropy"`
+		Keywords    []string        `toml:"keywords"`
+		Allowlist   *allowlistDef   `toml:"allowlist"`
+		Allowlists  []*allowlistDef `toml:"allowlists"`
+		Required    []any           `toml:"required"`
+		SkipReport  bool            `toml:"skipReport"`
+	} `toml:"rules"`
+}
+
+type allowlistDef struct {
+	Condition   string   `toml:"condition"`
+	RegexTarget string   `toml:"regexTarget"`
+	Commits     []string `toml:"commits"`
+	Paths       []string `toml:"paths"`
+	Regexes     []string `toml:"regexes"`
+	StopWords   []string `toml:"stopwords"`
+	TargetRules []string `toml:"targetRules"`
+}
+
+// rule is one compiled rule.
+type rule struct {
+	id          string
+	re          *regexp.Regexp
+	secretGroup int
+	entropy     float64
+	keywords    []string
+	allow       []*allowlist
+}
+
+// allowlist is a compiled gitleaks allowlist. Commits and paths never
+// match a memory text, which has neither.
+type allowlist struct {
+	and            bool
+	target         string // "" (the secret), "match" or "line"
+	commits, paths bool
+	regexes        []*regexp.Regexp
+	stopwords      []string
+}
+
+// ruleSet is every rule, and the allowlists that apply to them all.
+type ruleSet struct {
+	rules  []*rule
+	global []*allowlist
+}
+
+// rules are compiled when a text is first scanned, not when git-adr
+// starts (every hook and command would pay for some 220 expressions).
+var rules = sync.OnceValue(func() *ruleSet {
+	s := &ruleSet{}
+	for _, src := range [][]byte{gitleaksRules, ownRules} {
+		if err := s.load(src); err != nil {
+			// The files are embedded and tested: this is a build defect.
+			panic(fmt.Sprintf("memory: secret rules: %v", err))
+		}
 	}
+	return s
 })
+
+// load adds the rules of one file in gitleaks' format, as gitleaks'
+// config.Translate reads them.
+func (s *ruleSet) load(src []byte) error {
+	var f ruleFile
+	if err := toml.Unmarshal(src, &f); err != nil {
+		return err
+	}
+	targeted := map[string][]*allowlist{}
+	globals := f.Allowlists
+	if f.Allowlist != nil {
+		globals = append(globals, f.Allowlist)
+	}
+	for _, d := range globals {
+		a, err := compileAllowlist(d)
+		if err != nil {
+			return err
+		}
+		if len(d.TargetRules) == 0 {
+			s.global = append(s.global, a)
+		}
+		for _, id := range d.TargetRules {
+			targeted[id] = append(targeted[id], a)
+		}
+	}
+	for _, d := range f.Rules {
+		// A rule that needs a file path, or another rule's finding
+		// nearby, never applies to a memory text alone.
+		if d.Regex == "" || d.Path != "" || len(d.Required) > 0 || d.SkipReport {
+			continue
+		}
+		re, err := regexp.Compile(d.Regex)
+		if err != nil {
+			return fmt.Errorf("rule %s: %w", d.ID, err)
+		}
+		r := &rule{id: d.ID, re: re, secretGroup: d.SecretGroup, entropy: d.Entropy}
+		for _, k := range d.Keywords {
+			r.keywords = append(r.keywords, strings.ToLower(k))
+		}
+		defs := d.Allowlists
+		if d.Allowlist != nil {
+			defs = append(defs, d.Allowlist)
+		}
+		for _, ad := range defs {
+			a, err := compileAllowlist(ad)
+			if err != nil {
+				return fmt.Errorf("rule %s: %w", d.ID, err)
+			}
+			r.allow = append(r.allow, a)
+		}
+		r.allow = append(r.allow, targeted[d.ID]...)
+		s.rules = append(s.rules, r)
+	}
+	return nil
+}
+
+func compileAllowlist(d *allowlistDef) (*allowlist, error) {
+	a := &allowlist{and: strings.EqualFold(d.Condition, "AND"), target: d.RegexTarget,
+		commits: len(d.Commits) > 0, paths: len(d.Paths) > 0}
+	for _, x := range d.Regexes {
+		re, err := regexp.Compile(x)
+		if err != nil {
+			return nil, err
+		}
+		a.regexes = append(a.regexes, re)
+	}
+	for _, w := range d.StopWords {
+		a.stopwords = append(a.stopwords, strings.ToLower(w))
+	}
+	return a, nil
+}
+
+// allows reports whether the allowlist lets a finding pass, as gitleaks'
+// checkFindingAllowed decides: target is what its regexes are matched
+// against, the stop words are looked for in the secret.
+func (a *allowlist) allows(secret, match, line string) bool {
+	target := secret
+	switch a.target {
+	case "match":
+		target = match
+	case "line":
+		target = line
+	}
+	regex := false
+	if target != "" {
+		for _, re := range a.regexes {
+			if re.MatchString(target) {
+				regex = true
+				break
+			}
+		}
+	}
+	stop := false
+	low := strings.ToLower(secret)
+	for _, w := range a.stopwords {
+		if secret != "" && strings.Contains(low, w) {
+			stop = true
+			break
+		}
+	}
+	if !a.and {
+		return regex || stop
+	}
+	var checks []bool
+	if a.commits {
+		checks = append(checks, false)
+	}
+	if a.paths {
+		checks = append(checks, false)
+	}
+	if len(a.regexes) > 0 {
+		checks = append(checks, regex)
+	}
+	if len(a.stopwords) > 0 {
+		checks = append(checks, stop)
+	}
+	for _, c := range checks {
+		if !c {
+			return false
+		}
+	}
+	return true
+}
 
 // Finding is a recognised secret. It never holds the secret itself.
 type Finding struct {
@@ -134,41 +297,122 @@ func (e *SecretError) Error() string {
 	return msg
 }
 
-// Scan returns the secrets recognised in a text, in order of position.
+// found is a finding before it is placed, with what gitleaks' filter
+// compares.
+type found struct {
+	rule          string
+	start, line   int
+	secret, match string
+}
+
+// Scan returns the secrets recognised in a text, in order of position. It
+// applies gitleaks' default rules as gitleaks' detector does for a text
+// without a path (keywords, the secret group, the entropy floor, the global
+// and per-rule allowlists, a generic finding dropped for a specific one on
+// its line), then git-adr's own. Unlike gitleaks it honours no
+// "gitleaks:allow" comment, and it does not decode base64, hex or percent
+// encoded parts of the text.
 func Scan(text string) []Finding {
-	var out []Finding
-	taken := map[int]bool{} // start offsets already reported by a rule
-	for _, r := range rules() {
-		for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
-			start, stop := m[2*r.group], m[2*r.group+1]
-			if start < 0 || taken[start] {
-				continue
-			}
-			secret := text[start:stop]
-			if r.id == "private-key" {
-				secret = strings.Join(strings.Fields(secret), "")
-			}
-			if r.entropy > 0 && entropy(secret) < r.entropy {
-				continue
-			}
-			if r.digit && !strings.ContainsAny(secret, "0123456789") {
-				continue
-			}
-			if r.allow != nil && r.allow.MatchString(secret) {
-				continue
-			}
-			taken[start] = true
-			line, col := position(text, m[0])
-			out = append(out, Finding{Rule: r.id, What: r.what, Line: line, Column: col})
+	set := rules()
+	low := strings.ToLower(text)
+	var all []found
+	for _, r := range set.rules {
+		if len(r.keywords) > 0 && !containsAny(low, r.keywords) {
+			continue
 		}
+		for _, m := range r.re.FindAllStringIndex(text, -1) {
+			match := strings.Trim(text[m[0]:m[1]], "\n")
+			start := m[0] + strings.Index(text[m[0]:m[1]], match)
+			secret := match
+			if groups := r.re.FindStringSubmatch(match); len(groups) >= 2 {
+				if r.secretGroup > 0 {
+					if len(groups) <= r.secretGroup {
+						continue
+					}
+					secret = groups[r.secretGroup]
+				} else {
+					for _, g := range groups[1:] {
+						if g != "" {
+							secret = g
+							break
+						}
+					}
+				}
+			}
+			if r.entropy != 0 && entropy(secret) <= r.entropy {
+				continue
+			}
+			if v := verify[r.id]; v != nil && !v(secret) {
+				continue
+			}
+			line := lineAround(text, start, start+len(match))
+			if allowed(set.global, secret, match, line) || allowed(r.allow, secret, match, line) {
+				continue
+			}
+			all = append(all, found{rule: r.id, start: start, line: strings.Count(text[:start], "\n"), secret: secret, match: match})
+		}
+	}
+	var out []Finding
+	seen := map[[2]any]bool{}
+	for _, f := range all {
+		if genericShadowed(f, all) || seen[[2]any{f.rule, f.start}] {
+			continue
+		}
+		seen[[2]any{f.rule, f.start}] = true
+		line, col := position(text, f.start)
+		w := what[f.rule]
+		if w == "" {
+			w = "a credential"
+		}
+		out = append(out, Finding{Rule: f.rule, What: w, Line: line, Column: col})
 	}
 	// Order by position, as a person reads.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && (out[j].Line < out[j-1].Line || out[j].Line == out[j-1].Line && out[j].Column < out[j-1].Column); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].Line < out[j].Line || out[i].Line == out[j].Line && out[i].Column < out[j].Column
+	})
+	return out
+}
+
+// genericShadowed reports, as gitleaks' filter does, a generic rule's
+// finding whose secret a specific rule's finding on the same line holds.
+func genericShadowed(f found, all []found) bool {
+	if !strings.Contains(f.rule, "generic") {
+		return false
+	}
+	for _, g := range all {
+		if g.line == f.line && g.rule != f.rule && !strings.Contains(g.rule, "generic") && strings.Contains(g.secret, f.secret) {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+func allowed(as []*allowlist, secret, match, line string) bool {
+	for _, a := range as {
+		if a.allows(secret, match, line) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineAround is the text of the lines a match spans.
+func lineAround(text string, start, end int) string {
+	a := strings.LastIndexByte(text[:start], '\n') + 1
+	b := len(text)
+	if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
+		b = end + i
+	}
+	return text[a:b]
 }
 
 // ScanFields scans every field and returns a *SecretError naming what it
@@ -198,20 +442,21 @@ func position(text string, off int) (int, int) {
 	return line, len([]rune(before)) + 1
 }
 
-// entropy is the Shannon entropy of s in bits per character.
+// entropy is the Shannon entropy of s in bits per character, as gitleaks
+// computes it (characters counted as runes, divided by the length in
+// bytes).
 func entropy(s string) float64 {
 	if s == "" {
 		return 0
 	}
 	counts := map[rune]int{}
-	n := 0
 	for _, r := range s {
 		counts[r]++
-		n++
 	}
+	inv := 1 / float64(len(s))
 	h := 0.0
 	for _, c := range counts {
-		p := float64(c) / float64(n)
+		p := float64(c) * inv
 		h -= p * math.Log2(p)
 	}
 	return h

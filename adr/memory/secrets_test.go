@@ -1,7 +1,10 @@
 package memory
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -76,6 +79,13 @@ func TestScanRefusesRealFormats(t *testing.T) {
 		{"generic-api-key", cat(`api_key = "`, fake(alnum, 24, 45), `"`)},
 		{"generic-api-key", cat("DB_PASSWORD=", fake(alnum, 16, 46))},
 		{"generic-api-key", cat("client_secret: ", fake(alnum, 32, 47))},
+		// The formats issue 30 found accepted.
+		{"url-credentials", cat("redis://:", fake(alnum, 20, 70), "@cache.internal:6379/0")},
+		{"url-credentials", cat("mysql://user:", fake("abcdefghijklmnopqrstuvwxyz", 12, 71), "@10.0.0.5/db")},
+		{"generic-api-key", cat("DefaultEndpointsProtocol=https;AccountName=orders;AccountKey=", fake(b64, 86, 72), "==;EndpointSuffix=core.windows.net")},
+		{"http-basic-auth", cat("Authorization: Basic ", base64.StdEncoding.EncodeToString([]byte("admin:"+fake(alnum, 14, 73))))},
+		{"http-basic-auth", cat(`{"headers": {"Authorization": "Basic `, base64.StdEncoding.EncodeToString([]byte("ci:"+fake(alnum, 10, 74))), `"}}`)},
+		{"private-key", gcpServiceAccount()},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
@@ -164,4 +174,50 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// gcpServiceAccount is a Google Cloud service-account key file as the
+// console downloads it: JSON whose private_key holds a PEM key with its
+// line ends escaped.
+func gcpServiceAccount() string {
+	return cat(`{
+  "type": "service_account",
+  "project_id": "orders-prod",
+  "private_key_id": "`, fake(hexLow, 40, 80), `",
+  "private_key": "-----BEGIN PRIVATE KEY-----\n`, fake(b64, 64, 81), `\n`, fake(b64, 64, 82), `\n-----END PRIVATE KEY-----\n",
+  "client_email": "orders@orders-prod.iam.gserviceaccount.com",
+  "client_id": "`, fake(digits, 21, 83), `"
+}`)
+}
+
+// TestEmbeddedRules: gitleaks' rules are embedded unchanged (the hash is
+// that of config/gitleaks.toml of GitleaksVersion; scripts/
+// update-gitleaks-rules changes both), and every rule that applies to a
+// text compiles and is used.
+func TestEmbeddedRules(t *testing.T) {
+	const want = "e163e53b9e7e8a8511e77271e2b323ed057759542a6d988258afe3a1fa329caf" // v8.30.1
+	if got := fmt.Sprintf("%x", sha256.Sum256(gitleaksRules)); got != want {
+		t.Errorf("rules/gitleaks.toml has sha256 %s, want %s (gitleaks %s unchanged)", got, want, GitleaksVersion)
+	}
+	set := rules()
+	ids := map[string]bool{}
+	for _, r := range set.rules {
+		ids[r.id] = true
+	}
+	// 222 rules, less the ones that need a file path (pkcs12-file) or
+	// have no pattern; plus git-adr's own two.
+	if len(set.rules) < 215 || !ids["url-credentials"] || !ids["http-basic-auth"] || !ids["private-key"] || !ids["generic-api-key"] {
+		t.Errorf("%d rules loaded", len(set.rules))
+	}
+	if len(set.global) == 0 {
+		t.Error("gitleaks' global allowlist was not loaded")
+	}
+}
+
+func BenchmarkScan(b *testing.B) {
+	text := "Orders are stored in PostgreSQL; the API key rotates monthly. See postgres://localhost:5432/orders and the runbook."
+	rules()
+	for b.Loop() {
+		Scan(text)
+	}
 }

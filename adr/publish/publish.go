@@ -51,6 +51,10 @@ type Options struct {
 	// the command line: the published files are brought into the work
 	// tree through one journalled changeset.
 	JournalDir, Command string
+	// Verify, when set, is asked about each commit once all are made and
+	// before the branch moves (strict mode's signature check); an error
+	// leaves the branch where it was.
+	Verify func(commit string) error
 }
 
 // Commit makes the steps' commits on the current branch, one on top of
@@ -61,7 +65,8 @@ type Options struct {
 // someone changed meanwhile. The caller holds the project lock.
 //
 // Failpoints: "publish-commit" after each commit object, "publish-ref"
-// after the branch moved.
+// after the branch moved. A commit Verify refuses is never reached by the
+// branch.
 func Commit(repo *gitops.Repo, o Options) (commits, kept []string, err error) {
 	branch := repo.CurrentBranch()
 	if branch == "" {
@@ -93,6 +98,13 @@ func Commit(repo *gitops.Repo, o Options) (commits, kept []string, err error) {
 	}
 	if headTree, err := repo.ResolveRef(head + "^{tree}"); err == nil && headTree == tree {
 		return nil, nil, ErrNothingToPublish
+	}
+	if o.Verify != nil {
+		for _, c := range commits {
+			if err := o.Verify(c); err != nil {
+				return nil, nil, err
+			}
+		}
 	}
 	if err := repo.UpdateRefs("git-adr: "+firstLine(o.Steps[len(o.Steps)-1].Message), gitops.RefUpdate{Name: branch, New: parent, Old: head}); err != nil {
 		return nil, nil, err

@@ -53,12 +53,13 @@ const (
 	ReasonUnits           = "units"            // a source's units read differently
 	ReasonDependency      = "dependency"       // a dependency changed, moved or was deleted
 	ReasonMembership      = "membership"       // the scope's record set changed otherwise
+	ReasonOutside         = "outside"          // a record in force is outside a consolidation's view
 )
 
 var reasonOrder = map[string]int{
 	ReasonManifestMissing: 0, ReasonCurrentMissing: 0, ReasonManifestInvalid: 0, ReasonPairMismatch: 0, ReasonSchema: 0,
 	ReasonDeleted: 1, ReasonArchived: 2, ReasonMoved: 3, ReasonStatus: 4, ReasonAdded: 5, ReasonRemoved: 6,
-	ReasonEdited: 7, ReasonUnits: 8, ReasonDependency: 9, ReasonMembership: 10,
+	ReasonEdited: 7, ReasonUnits: 8, ReasonDependency: 9, ReasonMembership: 10, ReasonOutside: 5,
 }
 
 // MaxReasons bounds the reasons a Freshness lists; More counts the rest.
@@ -114,8 +115,15 @@ func (f Freshness) Summary() string {
 	return s
 }
 
-// Fix is the command that makes the view fresh again.
+// Fix is the command that makes the view fresh again. A view that no
+// longer covers a decision in force is drafted again over the whole
+// root: its own selection would leave that decision out again.
 func (f Freshness) Fix() string {
+	for _, r := range f.Reasons {
+		if r.Kind == ReasonOutside {
+			return "git adr compaction --mode summary"
+		}
+	}
 	if f.Manifest != nil {
 		return f.Manifest.RegenerateCommand()
 	}
@@ -305,6 +313,18 @@ func staleReasons(l *adr.Log, root *adr.Root, m *Manifest, man []byte) []Reason 
 		}
 		out = append(out, Reason{Kind: ReasonAdded, ID: r.ID, Path: r.Path, File: mf, Line: memLine,
 			Message: fmt.Sprintf("%s entered the view's scope %s (%s)", r.ID, since, where)})
+	}
+	// A consolidation's view stands for every decision in force in its
+	// root (acceptance refuses one that does not): a record in force
+	// outside its scope, accepted since, means it no longer does.
+	if ByConsolidation(m) {
+		for _, r := range Outside(l, root, m.Selection) {
+			if srcPaths[r.Path] || explained[r] {
+				continue
+			}
+			out = append(out, Reason{Kind: ReasonOutside, ID: r.ID, Path: r.Path, File: mf, Line: memLine,
+				Message: fmt.Sprintf("%s is in force in %s but outside the view, which plan %s revision %d published for the decisions in force then", r.ID, root.Dir(), m.Plan, m.Revision)})
+		}
 	}
 	for _, d := range m.Dependencies {
 		add := func(path, format string, args ...any) {

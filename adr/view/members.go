@@ -77,3 +77,29 @@ func membershipOf(keys []string) string {
 	h := sha256.Sum256([]byte(strings.Join(keys, "\n")))
 	return hex.EncodeToString(h[:])
 }
+
+// Outside returns the records in force in root (accepted and not
+// archived) that sel does not choose, in the root's order: a view over
+// sel states nothing of them. Records a lazy log knows by name only are
+// parsed for their status.
+func Outside(l *adr.Log, root *adr.Root, sel Selection) []*adr.Record {
+	in := map[*adr.Record]bool{}
+	for _, r := range Members(l, root, sel) {
+		in[r] = true
+	}
+	var out []*adr.Record
+	for _, r := range root.Records {
+		if r.Archived || in[r] || l.Ensure(r) != nil || r.Status != adr.Accepted {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// ByConsolidation reports whether a view was published by accepting a
+// consolidation plan (their IDs start "c-", see compaction.PlanID). Such
+// a view replaced the root's view with the decisions in force after the
+// acceptance, so it must cover every one of them; a summary's view of a
+// domain or of chosen sources is partial by design.
+func ByConsolidation(m *Manifest) bool { return strings.HasPrefix(m.Plan, "c-") }

@@ -57,12 +57,13 @@ func acceptInput(env *Env, l *adr.Log) (accept.Input, error) {
 }
 
 // strictOf is the strict-mode policy of a log's configuration (HEAD's
-// for acceptance: what is committed, not what the work tree says).
-func strictOf(repo *gitops.Repo, l *adr.Log) ledger.Strict {
+// for acceptance: what is committed, not what the work tree says); its
+// allowed signers are read from the same tree.
+func strictOf(l *adr.Log) ledger.Strict {
 	if l == nil || l.Config == nil {
 		return ledger.Strict{}
 	}
-	return ledger.StrictFrom(l.Config.Governance, repo.Top)
+	return ledger.StrictFrom(l.Config.Governance, l.FS)
 }
 
 // execOptions says how an acceptance commits: signed when git or
@@ -81,7 +82,7 @@ func execOptions(env *Env, l *adr.Log) (accept.ExecOptions, error) {
 	if err != nil {
 		return accept.ExecOptions{}, err
 	}
-	return accept.ExecOptions{Sign: sign || l.Config != nil && l.Config.Signing.Sign, Strict: strictOf(repo, l), ApprovedBy: who,
+	return accept.ExecOptions{Sign: sign || l.Config != nil && l.Config.Signing.Sign, Strict: strictOf(l), ApprovedBy: who,
 		JournalDir: journalDir(repo), StateDir: accept.StateDir(repo), Command: env.command}, nil
 }
 
@@ -93,7 +94,7 @@ func signCommits(repo *gitops.Repo, l *adr.Log) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return sign || l != nil && l.Config != nil && l.Config.Signing.Sign || strictOf(repo, l).On, nil
+	return sign || l != nil && l.Config != nil && l.Config.Signing.Sign || strictOf(l).On, nil
 }
 
 // approver is "Name <email>" of the committer identity git uses.

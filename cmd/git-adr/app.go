@@ -61,11 +61,39 @@ func run(env *Env, args []string) int {
 }
 
 // commandLine is the command as a person would type it again, for the
-// lock and journals ("git adr link 1 'Relates to' 2 'Relates to'").
+// lock and journals ("git adr link 1 'Relates to' 2 'Relates to'"). A
+// memory command is recorded without its arguments ("git adr memory
+// add"): its text, topic and source are what the secret scanner judges,
+// and a refused secret must not reach a lock file or the messages that
+// quote it.
 func commandLine(args []string) string {
 	words := []string{"git", "adr"}
-	for _, a := range args[min(1, len(args)):] {
-		words = append(words, adr.ShellWord(a))
+	rest := args[min(1, len(args)):]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "-C" || a == "--root" || a == "-root" {
+			words = append(words, a)
+			if i+1 < len(rest) {
+				i++
+				words = append(words, adr.ShellWord(rest[i]))
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			words = append(words, adr.ShellWord(a))
+			continue
+		}
+		if a == "memory" {
+			words = append(words, a)
+			if i+1 < len(rest) && !strings.HasPrefix(rest[i+1], "-") {
+				words = append(words, adr.ShellWord(rest[i+1]))
+			}
+			return strings.Join(words, " ")
+		}
+		for _, w := range rest[i:] {
+			words = append(words, adr.ShellWord(w))
+		}
+		break
 	}
 	s := strings.Join(words, " ")
 	if len(s) > 300 {
@@ -97,6 +125,7 @@ func newApp(env *Env) *cli.App {
 		Commands: []*cli.Command{
 			initCommand(env),
 			newCommand(env),
+			proposeCommand(env),
 			listCommand(env),
 			showCommand(env),
 			contextCommand(env),

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/archive"
+	"github.com/git-adr/git-adr/adr/ledger"
 	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/failpoint"
@@ -280,12 +282,33 @@ func finishArchive(env *Env, store *archive.Store, p *archive.Plan, planCommit, 
 // acceptance commit.
 func commitArchive(env *Env, l *adr.Log, store *archive.Store, p *archive.Plan, planCommit string, res *archive.Result, again, status string, asJSON bool) error {
 	repo := store.Repo
+	// Strict mode as HEAD commits it: an uncommitted edit of .adr.toml
+	// does not turn the signature check off.
+	hl, err := headLog(env)
+	if err != nil {
+		return err
+	}
+	strict := strictOf(hl)
 	sign, err := signCommits(repo, l)
 	if err != nil {
 		return err
 	}
-	commits, kept, err := publish.Commit(repo, publish.Options{Steps: archive.Publication(p, res.Steps),
-		Sign: sign, JournalDir: journalDir(repo), Command: env.command})
+	o := publish.Options{Steps: archive.Publication(p, res.Steps), Sign: sign || strict.On, JournalDir: journalDir(repo), Command: env.command}
+	if strict.On {
+		// The signed commits are the approval, as an acceptance's is: by
+		// an approver's key, verified before the branch moves.
+		o.Verify = func(c string) error {
+			if pr := ledger.Verify(repo, c, strict); pr != nil {
+				return &accept.StrictError{Problem: *pr, Commit: c}
+			}
+			return nil
+		}
+	}
+	commits, kept, err := publish.Commit(repo, o)
+	var se *accept.StrictError
+	if errors.As(err, &se) {
+		return failf("%s; nothing was moved (the branch did not move)", se.Problem.Message).hint(se.Problem.Fix)
+	}
 	switch {
 	case err != nil && len(commits) == 0:
 		return publishErr(err, "run `"+again+"` again", status)

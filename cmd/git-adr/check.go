@@ -3,12 +3,13 @@ package main
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/govern"
+	"github.com/git-adr/git-adr/adr/ledger"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/hooks"
@@ -25,8 +26,11 @@ type checkJSON struct {
 type checkOptions struct {
 	json, compaction bool
 	// since is the base of a range (a pull request's): the governance
-	// rules of the pre-commit hook are applied to what changed since.
+	// rules of the pre-commit hook are applied to what changed since,
+	// and only the findings the range introduced are reported, unless
+	// all asks for the whole log's.
 	since  string
+	all    bool
 	format string
 }
 
@@ -52,13 +56,17 @@ Kinds can be ignored in .adr.toml:
    [check]
    ignore = ["unknown-status"]
 
-With --since REV (a pull request's base), also applies the rules of the
-pre-commit hook to what changed from REV to HEAD: an edit of what an accepted
-record decides, a status change the lifecycle forbids, a deleted record, a
-number taken twice, an INDEX.md that drifted (and, with --compaction, a view
-the change made stale). It reads only git objects, so it runs in a bare
-repository (HEAD's tree is checked) and needs REV's history: in a shallow CI
-checkout fetch it first.
+With --since REV (a pull request's base), check judges what the change
+from the merge base of REV and HEAD introduced: the findings the log at the
+merge base did not have, and the rules of the pre-commit hook applied to
+what changed (an edit of what an accepted record decides, a status change
+the lifecycle forbids, a deleted record, a number taken twice, an INDEX.md
+that drifted, and with --compaction a view the change made stale). The
+findings the base already had are counted in a note; --all reports them
+too. It reads only git objects, so it runs in a bare repository (HEAD's
+tree is checked) and needs REV's history: in a shallow CI checkout fetch it
+first. --format github prints GitHub Actions annotations, --format
+codequality a GitLab code quality report.
 
 Exit codes: 0 no findings, 1 findings, 2 usage or configuration error.
 Kinds can be ignored in .adr.toml:
@@ -70,12 +78,14 @@ Examples:
    git adr check
    git adr check --compaction
    git adr check --compaction --since origin/main --format markdown >> "$GITHUB_STEP_SUMMARY"
+   git adr check --since "origin/$GITHUB_BASE_REF" --format github
    git adr check --json | jq '.findings[] | select(.kind == "broken-reference")'`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print {findings, counts} as JSON", Destination: &o.json},
 			&cli.BoolFlag{Name: "compaction", Usage: "also report stale, corrupt or unsupported CURRENT views and stale INDEX.md files", Destination: &o.compaction},
-			&cli.StringFlag{Name: "since", Usage: "also apply the pre-commit rules to what changed since `REV` (a pull request's base)", Destination: &o.since},
-			&cli.StringFlag{Name: "format", Usage: "text (default), json or markdown (a table, for a CI job summary)", Destination: &o.format},
+			&cli.StringFlag{Name: "since", Usage: "report what changed since `REV` (a pull request's base) introduced, and apply the pre-commit rules to it", Destination: &o.since},
+			&cli.BoolFlag{Name: "all", Usage: "with --since: report the whole log's findings, not only those the range introduced", Destination: &o.all},
+			&cli.StringFlag{Name: "format", Usage: "text (default), json, markdown (a table, for a CI job summary), github (Actions annotations) or codequality (a GitLab code quality report)", Destination: &o.format},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -85,9 +95,15 @@ Examples:
 			case "", "text":
 			case "json":
 				o.json = true
-			case "markdown":
+			case "markdown", "github", "codequality":
+				if o.json {
+					return usagef("--json and --format %s ask for two outputs", o.format).hint("use one of them")
+				}
 			default:
-				return usagef("--format %q is not text, json or markdown", o.format)
+				return usagef("--format %q is not text, json, markdown, github or codequality", o.format)
+			}
+			if o.all && o.since == "" {
+				return usagef("--all needs --since REV: without it check reports the whole log already")
 			}
 			return runCheck(env, o)
 		},
@@ -104,43 +120,54 @@ func runCheck(env *Env, o checkOptions) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
-	opt, err := checkBranches(env, l)
-	if err != nil {
-		return err
-	}
-	if compaction {
-		if opt.Extra, err = view.Findings(l); err != nil {
+	var rg *sinceRange
+	if o.since != "" {
+		// Resolved first: a base that is not here is a usage error
+		// before any work.
+		if rg, err = resolveSince(env, o.since); err != nil {
 			return err
 		}
-		opt.ExtraKinds = adr.CompactionKinds
+	}
+	opt, err := checkSources(env, l, "", compaction)
+	if err != nil {
+		return err
 	}
 	if opt.Extra, err = temporaryFiles(env, l, opt.Extra); err != nil {
 		return err
 	}
-	stale, err := scopeFindings(env, l)
-	if err != nil {
-		return err
-	}
-	opt.Extra, opt.ExtraKinds = append(opt.Extra, stale...), append(opt.ExtraKinds, adr.ScopeKinds...)
-	if o.since != "" {
-		gov, kinds, err := sinceFindings(env, o.since, compaction)
+	if rg != nil {
+		gov, kinds, err := sinceFindings(env, rg, compaction)
 		if err != nil {
 			return err
 		}
 		opt.Extra, opt.ExtraKinds = append(opt.Extra, gov...), append(opt.ExtraKinds, kinds...)
 	}
 	rep := l.Check(opt)
+	if rg != nil && !o.all {
+		if err := introducedOnly(env, l, rg, compaction, rep); err != nil {
+			return err
+		}
+	}
 	if err := pendingFindings(env, rep); err != nil {
 		return err
 	}
 	env.notes(rep.Notes)
-	if asJSON {
+	switch {
+	case asJSON:
 		if err := writeJSON(env.Out, checkJSON{Findings: rep.Findings, Counts: rep.Counts, Notes: rep.Notes}); err != nil {
 			return err
 		}
-	} else if o.format == "markdown" {
+	case o.format == "markdown":
 		writeCheckMarkdown(env, rep, o.since)
-	} else {
+	case o.format == "github":
+		if err := writeCheckGitHub(env, rep); err != nil {
+			return err
+		}
+	case o.format == "codequality":
+		if err := writeJSON(env.Out, codeQuality(rep)); err != nil {
+			return err
+		}
+	default:
 		w := bulkWriter(env.Out)
 		defer w.Flush() // an error return prints after the findings
 		for _, f := range rep.Findings {
@@ -187,11 +214,42 @@ func runCheck(env *Env, o checkOptions) error {
 	return nil
 }
 
+// checkSources gathers what check reads besides the log itself, for the
+// log l read at commit rev ("" for the work tree, or HEAD in a bare
+// repository): other branches' record files, the views and INDEX files
+// with compaction, and the staleness and scope signals.
+func checkSources(env *Env, l *adr.Log, rev string, compaction bool) (adr.CheckOptions, error) {
+	opt, err := checkBranches(env, l, rev)
+	if err != nil {
+		return opt, err
+	}
+	if compaction {
+		if opt.Extra, err = view.Findings(l); err != nil {
+			return opt, err
+		}
+		opt.ExtraKinds = adr.CompactionKinds
+	}
+	stale, err := scopeFindings(env, l, rev)
+	if err != nil {
+		return opt, err
+	}
+	opt.Extra, opt.ExtraKinds = append(opt.Extra, stale...), append(opt.ExtraKinds, adr.ScopeKinds...)
+	// Numbers a plan reserved, taken by a record of this log (the base's
+	// too, so that --since reports only what the range took).
+	if opt.Extra, err = reservedFindings(env, l, opt.Extra); err != nil {
+		return opt, err
+	}
+	return opt, nil
+}
+
 // checkBranches gathers what check needs to compare IDs with other
-// branches: their record files, merge bases, and which branch is the
-// default one.
-func checkBranches(env *Env, l *adr.Log) (adr.CheckOptions, error) {
+// branches: their record files, merge bases with rev ("" for HEAD), and
+// which branch is the default one.
+func checkBranches(env *Env, l *adr.Log, rev string) (adr.CheckOptions, error) {
 	var opt adr.CheckOptions
+	if rev == "" {
+		rev = "HEAD"
+	}
 	trees, err := env.branchTrees()
 	if err != nil {
 		return opt, err
@@ -208,7 +266,7 @@ func checkBranches(env *Env, l *adr.Log) (adr.CheckOptions, error) {
 	opt.OnDefaultBranch = defaults[branchName(repo.CurrentBranch())]
 	opt.IsDefaultRef = func(ref string) bool { return defaults[branchName(ref)] }
 	opt.MergeBase = func(ref string) fs.FS {
-		out, err := repo.Git("merge-base", "HEAD", ref)
+		out, err := repo.Git("merge-base", rev, ref)
 		if err != nil {
 			return nil
 		}
@@ -282,6 +340,20 @@ func pendingFindings(env *Env, rep *adr.CheckReport) error {
 	return nil
 }
 
+// reservedFindings adds a finding for each record holding a number a
+// consolidation plan reserved (see compaction.Store.Taken).
+func reservedFindings(env *Env, l *adr.Log, extra []adr.Finding) ([]adr.Finding, error) {
+	r, err := env.Repo()
+	if err != nil {
+		return nil, err
+	}
+	taken, err := (&compaction.Store{Repo: r}).Taken(l)
+	if err != nil {
+		return nil, err
+	}
+	return append(extra, compaction.TakenFindings(taken)...), nil
+}
+
 // temporaryFiles adds a finding for each git-adr temporary file in an ADR
 // folder (left by a run killed while writing).
 func temporaryFiles(env *Env, l *adr.Log, extra []adr.Finding) ([]adr.Finding, error) {
@@ -308,41 +380,14 @@ func temporaryFiles(env *Env, l *adr.Log, extra []adr.Finding) ([]adr.Finding, e
 	return extra, nil
 }
 
-// sinceFindings applies the governance rules to what changed from since to
-// HEAD, reading only git objects.
-func sinceFindings(env *Env, since string, compaction bool) ([]adr.Finding, []adr.FindingKind, error) {
+// sinceFindings applies the governance rules to what changed in the
+// range, reading only git objects.
+func sinceFindings(env *Env, rg *sinceRange, compaction bool) ([]adr.Finding, []adr.FindingKind, error) {
 	r, err := env.Repo()
 	if err != nil {
 		return nil, nil, err
 	}
-	base, err := r.ResolveRef(since + "^{commit}")
-	if err != nil {
-		e := usagef("--since %q names no commit here", since)
-		if shallow, _ := r.Git("rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(shallow)) == "true" {
-			e.hint("this is a shallow clone: fetch the base first (`git fetch --unshallow`, or actions/checkout with fetch-depth: 0)")
-		} else {
-			e.hint("fetch it first, for example `git fetch origin main` for --since origin/main")
-		}
-		return nil, nil, e
-	}
-	mb, err := r.Git("merge-base", base, "HEAD")
-	if err != nil {
-		return nil, nil, usagef("--since %q shares no history with HEAD here", since).
-			hint("in a shallow clone fetch more history: `git fetch --unshallow` (actions/checkout: fetch-depth: 0)")
-	}
-	from := strings.TrimSpace(string(mb))
-	baseFS, err := r.TreeFS(from)
-	if err != nil {
-		return nil, nil, err
-	}
-	headFS, err := r.TreeFS("HEAD")
-	if err != nil {
-		return nil, nil, err
-	}
-	changes, err := r.TreeChanges(from, "HEAD")
-	if err != nil {
-		return nil, nil, err
-	}
+	from, baseFS, headFS, changes := rg.from, rg.baseFS, rg.headFS, rg.changes
 	rep, err := govern.Judge(govern.Input{Base: baseFS, Next: headFS, Changes: changes, Policy: govern.Policy{Index: "check"}})
 	if err != nil {
 		return nil, nil, err
@@ -361,9 +406,9 @@ func sinceFindings(env *Env, since string, compaction bool) ([]adr.Finding, []ad
 		}
 		out = append(out, adr.Finding{Kind: adr.FindingKind(p.Rule), Path: p.Path, Line: p.Line, Message: p.Message, Fix: p.Fix, IDs: []string{}})
 	}
-	kinds := []adr.FindingKind{adr.FindingKind(govern.RuleAcceptedEdit), adr.FindingKind(govern.RuleLifecycle), adr.FindingKind(govern.RuleDeleted),
+	kinds := []adr.FindingKind{adr.FindingKind(govern.RuleAcceptedEdit), adr.FindingKind(govern.RuleLifecycle), adr.FindingKind(govern.RuleDeleted), adr.FindingKind(govern.RuleArchivedInForce),
 		adr.FindingKind(govern.RuleDuplicateNumber), adr.FindingKind(govern.RuleIndexDrift),
-		adr.FindingKind(hooks.RuleLedger), adr.FindingKind(hooks.RuleSignature)}
+		adr.FindingKind(hooks.RuleLedger), adr.FindingKind(hooks.RuleSignature), adr.FindingKind(ledger.RuleUnledgered)}
 	if compaction {
 		kinds = append(kinds, adr.FindingKind(govern.RuleStaleView))
 	}
@@ -410,14 +455,5 @@ func rangeLedgers(r *gitops.Repo, from string, baseFS fs.FS) ([]govern.Problem, 
 	if c, err := adr.LoadConfig(baseFS); err == nil {
 		cfg = c
 	}
-	strict := hooks.Strict{On: cfg.Governance.Strict, Approvers: cfg.Governance.Approvers}
-	if strict.On && cfg.Governance.AllowedSigners != "" {
-		file, err := materialise(baseFS, cfg.Governance.AllowedSigners)
-		if err != nil {
-			return nil, failf("strict mode: the allowed signers file %q of the base: %v", cfg.Governance.AllowedSigners, err)
-		}
-		defer os.Remove(file)
-		strict.AllowedSigners = file
-	}
-	return hooks.CheckCommits(r, commits, strict)
+	return hooks.CheckCommits(r, commits, ledger.StrictFrom(cfg.Governance, baseFS))
 }

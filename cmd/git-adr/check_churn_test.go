@@ -252,17 +252,17 @@ func TestChurnCacheProcesses(t *testing.T) {
 
 	// Killed between a temporary file and its rename, at each write.
 	killedChurn := false
-	last, writes := killAtEachCacheWrite(t, repo, env, cache, []string{"check"}, func(n int, temps []string) {
+	cold, writes := killAtEachCacheWrite(t, repo, env, cache, []string{"check"}, func(point string, temps []string) {
 		if len(temps) != 1 {
-			t.Fatalf("kill at write %d left %d temporary files, want 1: %v", n, len(temps), temps)
+			t.Fatalf("kill at %s left %d temporary files, want 1: %v", point, len(temps), temps)
 		}
 		killedChurn = killedChurn || strings.HasPrefix(filepath.Base(temps[0]), "."+churnCacheFile+".")
-		check(fmt.Sprintf("after a kill at write %d (%s)", n, filepath.Base(temps[0])), runAdr(t, repo, env, "check"))
+		check(fmt.Sprintf("after a kill at %s (%s)", point, filepath.Base(temps[0])), runAdr(t, repo, env, "check"))
 		if _, err := os.ReadFile(file); err != nil {
-			t.Errorf("after a kill at write %d, the next check wrote no %s: %v", n, churnCacheFile, err)
+			t.Errorf("after a kill at %s, the next check wrote no %s: %v", point, churnCacheFile, err)
 		}
 	})
-	check("a run with fewer writes than the kill point", last)
+	check("a cold run", cold)
 	if !killedChurn {
 		t.Fatalf("a cold check made %d cache writes, none of them %s's", writes, churnCacheFile)
 	}

@@ -15,8 +15,10 @@ import (
 // scopeFindings are check's staleness signals, all warnings: review_by
 // dates passed, proposals left open, code scope that no longer resolves,
 // markers naming no record, and decisions in force whose code changed a
-// lot since they were accepted.
-func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
+// lot since they were accepted. rev is the commit l was read from ("" for
+// the work tree, or HEAD in a bare repository): the files, markers and
+// history are that commit's.
+func scopeFindings(env *Env, l *adr.Log, rev string) ([]adr.Finding, error) {
 	r, err := env.Repo()
 	if err != nil {
 		return nil, err
@@ -46,7 +48,7 @@ func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
 			}
 		}
 	}
-	x, err := scopeIndex(env, l)
+	x, err := scopeIndexAt(env, l, rev)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +62,7 @@ func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
 	for _, m := range x.Unknown {
 		warn(adr.KindMarkerUnknown, nil, m.Path, m.Line, fmt.Sprintf("the marker %q names no record", m.Ref), "correct or remove the marker (`git adr list` shows the IDs)")
 	}
-	files, err := trackedFiles(r)
+	files, err := trackedFilesAt(r, rev)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +71,7 @@ func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
 			"correct the pattern, or remove it if the code is gone (and consider whether the decision still holds)")
 	}
 	if churn := churnLimit(cfg); churn > 0 && !r.Bare {
-		out = append(out, churnFindings(r, l, x, churn)...)
+		out = append(out, churnFindings(r, l, x, churn, rev)...)
 	}
 	return out, nil
 }
@@ -81,9 +83,17 @@ func scopeFindings(env *Env, l *adr.Log) ([]adr.Finding, error) {
 // it for every record at once (the commits that added the records, the
 // commits that changed any governed folder, and the commit graph), so a
 // log of thousands of scoped records costs no more processes than one.
-func churnFindings(r *gitops.Repo, l *adr.Log, x *scope.Index, limit int) []adr.Finding {
+func churnFindings(r *gitops.Repo, l *adr.Log, x *scope.Index, limit int, rev string) []adr.Finding {
 	order, globs := scopedInForce(x.Patterns())
-	counts, added := cachedChurn(r, l, order, globs)
+	var counts map[*adr.Record]int
+	var added map[string]string
+	if rev == "" {
+		counts, added = cachedChurn(r, l, order, globs)
+	} else {
+		// Another commit's counts (a pull request's base): counted, not
+		// cached, so that HEAD's stay in the cache.
+		counts, added = churnOf(r, l, order, globs, rev)
+	}
 	var found []adr.Finding
 	for _, rec := range order {
 		count, ok := counts[rec]
@@ -105,16 +115,20 @@ const maxChurnFolders = 200
 // churnOf counts, for each of order (accepted records with the patterns
 // globs gives them), the non-merge commits since the commit that added
 // it that changed a file its patterns match, and says which commit added
-// each (by path). Three git commands answer it for all of them.
-func churnOf(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Record][]string) (map[*adr.Record]int, map[string]string) {
+// each (by path), in the history of rev ("" for HEAD). Three git commands
+// answer it for all of them.
+func churnOf(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Record][]string, rev string) (map[*adr.Record]int, map[string]string) {
 	if len(order) == 0 {
 		return nil, nil
+	}
+	if rev == "" {
+		rev = "HEAD"
 	}
 	var roots []string
 	for _, root := range l.Roots {
 		roots = append(roots, ":(literal)"+root.Dir())
 	}
-	out, err := r.Git(append([]string{"log", "-z", "--no-renames", "--diff-filter=A", "--format=%x01%H", "--name-only", "--"}, roots...)...)
+	out, err := r.Git(append([]string{"log", "-z", "--no-renames", "--diff-filter=A", "--format=%x01%H", "--name-only", rev, "--"}, roots...)...)
 	if err != nil {
 		return nil, nil // no commit yet, or no history to read
 	}
@@ -136,7 +150,7 @@ func churnOf(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Rec
 			spec[scope.Folder(g)] = true
 		}
 	}
-	args := []string{"log", "-z", "--no-merges", "--no-renames", "--full-history", "--format=%x01%H", "--name-only", "HEAD"}
+	args := []string{"log", "-z", "--no-merges", "--no-renames", "--full-history", "--format=%x01%H", "--name-only", rev}
 	if !spec[""] && len(spec) <= maxChurnFolders {
 		args = append(args, "--")
 		for _, d := range slices.Sorted(maps.Keys(spec)) {
@@ -147,7 +161,7 @@ func churnOf(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Rec
 		return nil, nil
 	}
 	changes := logCommits(out)
-	graph, err := r.Git("rev-list", "--parents", "HEAD")
+	graph, err := r.Git("rev-list", "--parents", rev)
 	if err != nil {
 		return nil, nil
 	}
@@ -281,11 +295,18 @@ func touches(files, patterns []string) bool {
 
 // trackedFiles lists the repository's tracked files (HEAD's in a bare
 // repository).
-func trackedFiles(r *gitops.Repo) ([]string, error) {
+func trackedFiles(r *gitops.Repo) ([]string, error) { return trackedFilesAt(r, "") }
+
+// trackedFilesAt lists the files of commit rev, or with rev "" the
+// repository's tracked files (HEAD's in a bare repository).
+func trackedFilesAt(r *gitops.Repo, rev string) ([]string, error) {
 	var out []byte
 	var err error
-	if r.Bare {
-		out, err = r.Git("ls-tree", "-r", "-z", "--name-only", "HEAD")
+	if rev == "" && r.Bare {
+		rev = "HEAD"
+	}
+	if rev != "" {
+		out, err = r.Git("ls-tree", "-r", "-z", "--name-only", rev)
 	} else {
 		out, err = r.Git("ls-files", "-z")
 	}

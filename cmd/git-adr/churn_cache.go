@@ -92,7 +92,7 @@ func cachedChurn(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr
 			return counts, added
 		}
 	}
-	counts, added := churnOf(r, l, order, globs)
+	counts, added := churnOf(r, l, order, globs, "")
 	c := churnCache{Key: key, Counts: []churnEntry{}}
 	for _, rec := range order {
 		if n, ok := counts[rec]; ok {

@@ -144,7 +144,7 @@ func runCompactionStatus(env *Env, id string, asJSON bool) error {
 				s.Candidate = &c
 			}
 			if s.Next != "" && !p.Done() && p.State != compaction.Cancelled && !strings.HasPrefix(s.Current, "forged") {
-				s.Next = fmt.Sprintf("adopt it to review and accept it here: git fetch %s 'refs/adr/plans/%s:refs/adr/plans/%s' 'refs/adr/candidates/%s:refs/adr/candidates/%s'", pr.remote, pr.id, pr.id, pr.id, pr.id)
+				s.Next = "adopt it to review and accept it here: " + adoptCommand(pr.remote, p)
 			}
 		} else if err := acceptanceOf(repo, p, &s); err != nil {
 			return err
@@ -265,4 +265,20 @@ func statusOf(repo *gitops.Repo, l *adr.Log, p *compaction.Plan) planStatus {
 		s.Next = fmt.Sprintf("review: git adr compaction review %s; accept on a terminal: git adr compaction --confirm %s@%d; share: git adr compaction publish %s --branch BRANCH", p.ID, p.ID, p.Revision, p.ID)
 	}
 	return s
+}
+
+// adoptCommand fetches what a plan shared on remote needs to be reviewed
+// and accepted here: its plan and candidate refs, and the reservation
+// ref of every number it reserved (acceptance checks the plan still owns
+// them, and refuses a plan whose reservations are gone).
+func adoptCommand(remote string, p *compaction.Plan) string {
+	refs := []string{compaction.PlansRef + p.ID, compaction.CandidatesRef + p.ID}
+	for _, res := range p.Reserved {
+		refs = append(refs, compaction.ReservationRef(res.Root, res.Number))
+	}
+	cmd := "git fetch " + adr.ShellWord(remote)
+	for _, r := range refs {
+		cmd += " " + adr.ShellWord(r+":"+r)
+	}
+	return cmd
 }

@@ -121,12 +121,11 @@ func runDecide(env *Env, ref, decision, reason string, commit, asJSON bool) erro
 // runDecideAccept accepts through the acceptance service: in the work tree,
 // or (--commit, strict mode) as one ledger commit on HEAD.
 func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON bool) error {
-	repo := mustRepo(env)
 	hl, err := headLog(env)
 	if err != nil && commit {
 		return err
 	}
-	if hl != nil && strictOf(repo, hl).On {
+	if hl != nil && strictOf(hl).On {
 		commit = true
 	}
 	l := work

@@ -77,13 +77,13 @@ func TestDetectMemoProcesses(t *testing.T) {
 	}
 
 	// Killed between a temporary file and its rename, at each write.
-	last, writes := killAtEachCacheWrite(t, repo, env, cache, []string{"roots"}, func(n int, temps []string) {
+	cold, writes := killAtEachCacheWrite(t, repo, env, cache, []string{"roots"}, func(point string, temps []string) {
 		if len(temps) != 1 {
-			t.Fatalf("kill at write %d left %d temporary files, want 1 (the writes are one after another): %v", n, len(temps), temps)
+			t.Fatalf("kill at %s left %d temporary files, want 1 (the writes are one after another): %v", point, len(temps), temps)
 		}
 		temp := temps[0]
 		for _, a := range argv {
-			check(fmt.Sprintf("after a kill at write %d", n), a, runAdr(t, repo, env, a...))
+			check("after a kill at "+point, a, runAdr(t, repo, env, a...))
 		}
 		// The files the runs after the kill wrote are trusted: a run over
 		// the unchanged log rewrites none of them.
@@ -92,7 +92,7 @@ func TestDetectMemoProcesses(t *testing.T) {
 			runAdr(t, repo, env, a...)
 		}
 		if after := cacheFiles(t, cache); after != before {
-			t.Errorf("after a kill at write %d, runs over an unchanged log rewrote a cache file:\n%s", n, lineDiff(before, after))
+			t.Errorf("after a kill at %s, runs over an unchanged log rewrote a cache file:\n%s", point, lineDiff(before, after))
 		}
 		// An old leftover goes with the next write of its file.
 		old := time.Now().Add(-2 * atomicfile.StaleAfter)
@@ -109,36 +109,63 @@ func TestDetectMemoProcesses(t *testing.T) {
 			t.Errorf("the leftover %s of a killed write survives the next write of %s", filepath.Base(temp), base)
 		}
 	})
-	check("a run with fewer writes than the kill point", []string{"roots"}, last)
+	check("a cold run", []string{"roots"}, cold)
 	t.Logf("a cold `roots` makes %d cache writes; killed at each", writes)
 }
 
 // killAtEachCacheWrite runs `git adr ARGS` from a removed cache folder,
 // killed with SIGKILL between a cache file's temporary copy and its
-// rename: at its first cache write, then at its second, and so on. After
-// each kill, which must leave a temporary file (more than one when the
-// command writes caches at once), it calls after with the write's number
-// and those files. It returns the first run that made fewer writes than
-// its kill point, and how many it made (at least one; at most eight).
-func killAtEachCacheWrite(t *testing.T, repo string, env []string, cache string, args []string, after func(n int, temps []string)) (result, int) {
+// rename: for each file a cold run leaves in cache, at its first write,
+// then at its second, and so on. The kill point names the file
+// (atomicfile-temp/NAME:N), so it is the same write in every run however
+// a command that saves several files at once interleaves them: a count of
+// all writes would stop at a different file when the machine is busy.
+// After each kill, which must leave the named file's temporary copy (and
+// perhaps others, for a command that writes caches at once), it calls
+// after with the point and the temporary files. It returns the cold run
+// and how many writes it killed (at least one; at most eight a file).
+func killAtEachCacheWrite(t *testing.T, repo string, env []string, cache string, args []string, after func(point string, temps []string)) (result, int) {
 	t.Helper()
-	for n := 1; n <= 9; n++ {
-		os.RemoveAll(cache)
-		r := runAdr(t, repo, append(env, fmt.Sprintf("GIT_ADR_KILL_AT=atomicfile-temp:%d", n)), args...)
-		if !r.killed {
-			if n == 1 {
-				t.Fatalf("a cold `%s` writes no cache file: exit %d\n%s", strings.Join(args, " "), r.code, r.stderr)
-			}
-			return r, n - 1
+	os.RemoveAll(cache)
+	cold := runAdr(t, repo, env, args...)
+	es, _ := os.ReadDir(cache)
+	var files []string
+	for _, e := range es {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+			files = append(files, e.Name())
 		}
-		temps, _ := filepath.Glob(filepath.Join(cache, ".*.tmp"))
-		if len(temps) == 0 {
-			t.Fatalf("kill at write %d left no temporary file", n)
-		}
-		after(n, temps)
 	}
-	t.Fatalf("a cold `%s` made more than 8 cache writes", strings.Join(args, " "))
-	return result{}, 0
+	if len(files) == 0 {
+		t.Fatalf("a cold `%s` writes no cache file: exit %d\n%s", strings.Join(args, " "), cold.code, cold.stderr)
+	}
+	writes := 0
+	for _, f := range files {
+		for n := 1; ; n++ {
+			if n > 8 {
+				t.Fatalf("a cold `%s` wrote %s more than 8 times", strings.Join(args, " "), f)
+			}
+			point := fmt.Sprintf("atomicfile-temp/%s:%d", f, n)
+			os.RemoveAll(cache)
+			r := runAdr(t, repo, append(env, "GIT_ADR_KILL_AT="+point), args...)
+			if !r.killed {
+				if n == 1 {
+					t.Fatalf("a cold `%s` leaves %s but was not killed at its write (not written through atomicfile?): exit %d\n%s", strings.Join(args, " "), f, r.code, r.stderr)
+				}
+				break
+			}
+			temps, _ := filepath.Glob(filepath.Join(cache, ".*.tmp"))
+			mine := false
+			for _, tmp := range temps {
+				mine = mine || strings.HasPrefix(filepath.Base(tmp), "."+f+".")
+			}
+			if !mine {
+				t.Fatalf("kill at %s left no temporary copy of %s: %v", point, f, temps)
+			}
+			writes++
+			after(point, temps)
+		}
+	}
+	return cold, writes
 }
 
 // cacheFiles lists the cache folder's files with their sizes and

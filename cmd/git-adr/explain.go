@@ -22,7 +22,11 @@ const (
 
 // scopeIndex builds the scope index of l: declared globs and the markers
 // git grep finds in tracked files outside the ADR roots.
-func scopeIndex(env *Env, l *adr.Log) (*scope.Index, error) {
+func scopeIndex(env *Env, l *adr.Log) (*scope.Index, error) { return scopeIndexAt(env, l, "") }
+
+// scopeIndexAt is scopeIndex with the markers of commit rev ("" for the
+// work tree, or HEAD in a bare repository).
+func scopeIndexAt(env *Env, l *adr.Log, rev string) (*scope.Index, error) {
 	r, err := env.Repo()
 	if err != nil {
 		return nil, err
@@ -33,8 +37,7 @@ func scopeIndex(env *Env, l *adr.Log) (*scope.Index, error) {
 			exclude = append(exclude, d)
 		}
 	}
-	rev := ""
-	if r.Bare {
+	if rev == "" && r.Bare {
 		rev = "HEAD"
 	}
 	out, err := r.Grep(scope.MarkerPattern, rev, nil, exclude, markersPerFile, markersMax)

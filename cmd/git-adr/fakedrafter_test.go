@@ -106,7 +106,8 @@ func fakeCandidate(req compaction.Request) compaction.Candidate {
 // "unresolved" leaves the first unit of a record the replacement retires
 // unresolved; "accepted" writes the replacement as accepted; "stray"
 // proposes a record under an ID the plan did not reserve; "uncovered"
-// leaves the first source unit out of the coverage (a summary blocker).
+// leaves the first source unit out of the coverage (a summary blocker);
+// "madr" writes the replacement in MADR 3/4's layout.
 func fakeMode(c *compaction.Candidate) {
 	switch os.Getenv("FAKE_DRAFTER_MODE") {
 	case "unresolved":
@@ -131,6 +132,31 @@ func fakeMode(c *compaction.Candidate) {
 	case "badlink":
 		for i := range c.Records {
 			c.Records[i].Content += "\nSee [the old plan](0099-nope.md).\n"
+		}
+	case "madr":
+		// The replacement in MADR 3/4's own layout: status in front
+		// matter, "### Consequences" under "## Decision Outcome", an
+		// absolute link to the template it follows, the supersessions
+		// as links under "## More Information".
+		for i := range c.Records {
+			var decisions, supersedes []string
+			section := ""
+			for _, line := range strings.Split(c.Records[i].Content, "\n") {
+				switch {
+				case strings.HasPrefix(line, "## "):
+					section = line
+				case strings.HasPrefix(line, "Supersedes ["):
+					supersedes = append(supersedes, "* "+line)
+				case section == "## Decision" && strings.HasPrefix(line, "- "):
+					decisions = append(decisions, "* "+strings.TrimPrefix(line, "- "))
+				}
+			}
+			c.Records[i].Content = "---\nstatus: proposed\ndate: 2026-01-15\n---\n# " + c.Records[i].Title + "\n\n" +
+				"## Context and Problem Statement\n\nThese decisions were recorded one by one; they are stated together here, as [MADR's template](https://github.com/adr/madr/blob/4.0.0/template/adr-template.md) lays out a record.\n\n" +
+				"## Considered Options\n\n* Keeping the records apart\n* Stating them together\n\n" +
+				"## Decision Outcome\n\nChosen option: \"Stating them together\", because they are read together.\n\n" + strings.Join(decisions, "\n") + "\n\n" +
+				"### Consequences\n\n* Good, because one record states them all.\n* Bad, because the old records are history only.\n\n" +
+				"## More Information\n\n" + strings.Join(supersedes, "\n") + "\n"
 		}
 	case "incomplete":
 		for i := range c.Records {

@@ -149,7 +149,7 @@ func runGuardHook(env *Env, agent hooks.Agent) (err error) {
 	if in.Event != "" && in.Event != "PreToolUse" {
 		return nil // only calls about to run are judged
 	}
-	answer(hooks.Encode(agent, p.Judge(in.Request)))
+	answer(in.Answer(p.Judge(in.Request)))
 	return nil
 }
 
@@ -187,6 +187,7 @@ func loadPolicy(dir, agent, session string) (*guard.Policy, func()) {
 		return p, closeAll
 	}
 	p.Log, p.Scope = log, guard.NewScope(log, cfs)
+	p.Restored = guard.GitRestorer(r.Git)
 	if s, err := guard.OpenSession(guardDir(r), agent, session); err == nil {
 		p.Session = s
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/adr/govern"
+	"github.com/git-adr/git-adr/adr/ledger"
 	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/hooks"
@@ -135,20 +136,24 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 		return usagef("%v", err)
 	}
 	if len(updates) == 0 {
-		updates = hooks.PrePushFromEnv(os.Getenv)
+		updates = hooks.PrePushFromEnv(os.Getenv, r.ResolveRef)
 		if remote == "" {
 			remote = os.Getenv("PRE_COMMIT_REMOTE_NAME")
 		}
 	}
-	cfg, err := adr.LoadConfig(r.WorktreeFS())
-	if err != nil {
-		return usagef("%v", err)
+	if len(updates) == 0 && !fromOwnScript("pre-push") {
+		if err := prePushUnseen(r, remote); err != nil {
+			return err
+		}
 	}
-	strict := hooks.Strict{On: cfg.Governance.Strict, AllowedSigners: hooks.AllowedSignersPath(r.Top, cfg.Governance.AllowedSigners), Approvers: cfg.Governance.Approvers}
 	var problems []govern.Problem
 	for _, u := range updates {
 		if u.Deletes() || strings.HasPrefix(u.Ref, "refs/adr/") {
 			continue // plans, candidates and memory are shared as they are
+		}
+		strict, err := pushPolicy(r, remote, u)
+		if err != nil {
+			return err
 		}
 		exclude := []string{}
 		if remote != "" {
@@ -186,6 +191,45 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 		return refused(env, "push", countBlocking(problems))
 	}
 	return nil
+}
+
+// fromOwnScript reports whether git-adr's own hook script for name runs
+// this process (it sets HookDirEnv to its folder, where it is installed),
+// so that what git gives the hook reaches it unchanged. A variable set by
+// anything else must name a folder where git-adr's hook is installed.
+func fromOwnScript(name string) bool {
+	dir := os.Getenv(gitops.HookDirEnv)
+	if dir == "" {
+		return false
+	}
+	st, err := gitops.HookStatus(dir, name)
+	return err == nil && st.Installed
+}
+
+// prePushUnseen fails closed when pre-push was given no refs by a caller
+// other than git-adr's own hook script. git gives one line for every ref
+// a push updates, and none only for a push that updates nothing; a hook
+// manager may withhold the lines (lefthook does without use_stdin), and
+// a push that passed unseen would carry its commits past every check.
+// With nothing a push could send (every commit of HEAD, the branches and
+// the tags is on the remote) there is nothing to check.
+func prePushUnseen(r *gitops.Repo, remote string) error {
+	n, err := hooks.Unpushed(r, remote)
+	if err != nil || n == 0 {
+		return err
+	}
+	where, verb := "the remote", "are"
+	if remote != "" {
+		where = fmt.Sprintf("%q", remote)
+	}
+	if n == 1 {
+		verb = "is"
+	}
+	return failf("pre-push received no pushed refs on its standard input, and %s of HEAD, the branches and the tags %s not on %s: git-adr cannot tell what this push sends, so it refuses it",
+		plural(n, "commit"), verb, where).
+		hint("lefthook passes git's input to a command only with `use_stdin: true`: add it under the git-adr command of pre-push (`git adr hooks install --pre-push` prints the lines)",
+			"a hook of your own that runs `git adr hook pre-push \"$@\"` must leave its standard input to it",
+			"git gives no refs only when a push sends nothing: if that is so (everything up to date), `git push --no-verify` skips the hooks")
 }
 
 var refsTrailer = lazyre.New(`(?m)^Refs:.*$`)
@@ -286,16 +330,7 @@ func runPreReceive(env *Env, r *gitops.Repo, stdin []byte) error {
 			return err
 		}
 		problems = append(problems, rep.Problems...)
-		strict := hooks.Strict{On: cfg.Governance.Strict, Approvers: cfg.Governance.Approvers}
-		if strict.On && cfg.Governance.AllowedSigners != "" && policyFS != nil {
-			file, err := materialise(policyFS, cfg.Governance.AllowedSigners)
-			if err != nil {
-				return failf("strict mode: the allowed signers file %q: %v", cfg.Governance.AllowedSigners, err)
-			}
-			defer os.Remove(file)
-			strict.AllowedSigners = file
-		}
-		ps, err := hooks.CheckCommits(r, commits, strict)
+		ps, err := hooks.CheckCommits(r, commits, ledger.StrictFrom(cfg.Governance, policyFS))
 		if err != nil {
 			return err
 		}
@@ -307,26 +342,37 @@ func runPreReceive(env *Env, r *gitops.Repo, stdin []byte) error {
 	return nil
 }
 
-// materialise copies a file of a tree to a private temporary file (git
-// reads an allowed-signers file from disk, and a server has no work tree).
-func materialise(fsys fs.FS, p string) (string, error) {
-	data, err := fs.ReadFile(fsys, p)
-	if err != nil {
-		return "", err
+// pushPolicy is the strict-mode policy a push is judged by: the remote's,
+// as this repository knows it (the commit the remote's ref is at, else
+// the remote's branch or default branch as last fetched), so a push can
+// neither relax the policy nor add a signer by a change of its own, and
+// nothing uncommitted counts. A remote this repository knows nothing of
+// (a first push) has no policy yet: its pre-receive hook, if installed,
+// has its own.
+func pushPolicy(r *gitops.Repo, remote string, u hooks.Update) (ledger.Strict, error) {
+	revs := []string{}
+	if u.Old != gitops.ZeroHash {
+		revs = append(revs, u.Old)
 	}
-	f, err := os.CreateTemp("", "git-adr-allowed-signers-*")
-	if err != nil {
-		return "", err
+	if remote != "" {
+		revs = append(revs, "refs/remotes/"+remote+"/"+strings.TrimPrefix(u.Ref, "refs/heads/"),
+			"refs/remotes/"+remote+"/HEAD", "refs/remotes/"+remote+"/main", "refs/remotes/"+remote+"/master")
 	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	for _, rev := range revs {
+		if _, err := r.ResolveRef(rev + "^{commit}"); err != nil {
+			continue
+		}
+		t, err := r.TreeFS(rev)
+		if err != nil {
+			return ledger.Strict{}, err
+		}
+		cfg, err := adr.LoadConfig(t)
+		if err != nil {
+			return ledger.Strict{}, usagef("the configuration the remote has (%s): %v", rev, err)
+		}
+		return ledger.StrictFrom(cfg.Governance, t), nil
 	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
+	return ledger.Strict{}, nil
 }
 
 // hookCacheSave is how many records the pre-commit hook must have parsed

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -53,7 +54,10 @@ linked worktrees honoured). A hook already there is kept as <name>.pre-git-adr
 and runs first, with its arguments, input and exit status; install again
 changes nothing; uninstall puts it back byte for byte. When husky, lefthook,
 the pre-commit framework or a global core.hooksPath manages the hooks,
-git-adr prints the lines to add to that tool and edits nothing.
+git-adr prints the lines to add to that tool and edits nothing, unless the
+tool already runs git-adr's hook; lefthook or pre-commit configured but never
+installed in this clone runs nothing, so git-adr's own hooks are installed.
+status says which hooks run git-adr, directly or through which tool.
 
 git's --no-verify skips every hook, git-adr's included.`,
 		Before: func(*cli.Context) error {
@@ -86,9 +90,16 @@ git's --no-verify skips every hook, git-adr's included.`,
 
 // hooksState is `git adr hooks ... --json`.
 type hooksState struct {
-	Dir     string             `json:"dir"`
-	Hooks   []gitops.HookState `json:"hooks"`
-	Manager string             `json:"manager,omitempty"`
+	Dir     string      `json:"dir"`
+	Hooks   []hookState `json:"hooks"`
+	Manager string      `json:"manager,omitempty"`
+}
+
+// hookState is one hook: what git's hooks directory holds and, when a
+// manager owns the hooks, how it runs git-adr's.
+type hookState struct {
+	gitops.HookState
+	Through *hooks.Wiring `json:"through,omitempty"`
 }
 
 func hooksDir(env *Env) (*gitops.Repo, string, error) {
@@ -100,6 +111,12 @@ func hooksDir(env *Env) (*gitops.Repo, string, error) {
 	return r, dir, err
 }
 
+// runHooksInstall installs git-adr's hooks in git's hooks directory. When
+// a manager owns the hooks, a hook it already runs git-adr through is
+// left to it; one it does not run git-adr through gets the lines to add
+// and a refusal; and where pre-commit or lefthook is configured but was
+// never installed in this clone (git runs none of its scripts), git-adr's
+// own hook is installed, so a commit is never left unguarded silently.
 func runHooksInstall(env *Env, names []string, asJSON bool) error {
 	r, dir, err := hooksDir(env)
 	if err != nil {
@@ -109,26 +126,49 @@ func runHooksInstall(env *Env, names []string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	if m != nil {
-		fmt.Fprint(env.Out, hooks.Snippet(m, names))
-		where := "its configuration"
-		if m.Config != "" {
-			where = m.Config
-		}
-		return failf("the hooks of this repository are managed by %s (%s); git-adr edits none of its files", m.Name, m.Why).
-			hint("add the lines above to "+where+"; each calls `git adr hook NAME`",
-				"to install into "+filepath.ToSlash(dir)+" anyway, unset core.hooksPath or remove the tool first")
-	}
-	if err := env.lockWrites(); err != nil {
-		return err
-	}
 	st := hooksState{Dir: dir}
-	for _, n := range names {
+	direct := names
+	var missing []string
+	var wirings []hooks.Wiring
+	if m != nil {
+		st.Manager = m.Name
+		direct = nil
+		tree := r.WorktreeFS()
+		for _, n := range names {
+			w := hooks.ManagerWiring(tree, dir, m, n)
+			switch {
+			case w.Runs():
+				h, err := gitops.HookStatus(dir, n)
+				if err != nil {
+					return err
+				}
+				st.Hooks = append(st.Hooks, hookState{HookState: h, Through: &w})
+				if !asJSON {
+					fmt.Fprintf(env.Out, "%s runs git-adr through %s (%s)\n", n, m.Name, w.Config)
+				}
+			case !w.Installed && !hooks.OwnsHooksDir(m):
+				direct = append(direct, n)
+			default:
+				missing = append(missing, n)
+				wirings = append(wirings, w)
+			}
+		}
+		if len(direct) > 0 {
+			fmt.Fprintf(env.Err, "git-adr: note: %s is configured here (%s), but git does not run it for %s in this clone: git-adr's own hooks are installed instead\n",
+				m.Name, m.Config, strings.Join(direct, " or "))
+		}
+	}
+	if len(direct) > 0 {
+		if err := env.lockWrites(); err != nil {
+			return err
+		}
+	}
+	for _, n := range direct {
 		h, changed, err := gitops.InstallHook(dir, n)
 		if err != nil {
 			return failf("installing %s: %v", n, err)
 		}
-		st.Hooks = append(st.Hooks, h)
+		st.Hooks = append(st.Hooks, hookState{HookState: h})
 		if asJSON {
 			continue
 		}
@@ -140,6 +180,31 @@ func runHooksInstall(env *Env, names []string, asJSON bool) error {
 		default:
 			fmt.Fprintf(env.Out, "installed %s (%s)\n", n, h.Path)
 		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprint(env.Out, hooks.Snippet(m, missing))
+		where := "its configuration"
+		if m.Config != "" {
+			where = m.Config
+		}
+		e := failf("the hooks of this repository are managed by %s (%s); git-adr edits none of its files", m.Name, m.Why)
+		for _, w := range wirings {
+			if w.Problem != "" {
+				e.hint(w.Problem + ": " + w.Fix)
+			}
+		}
+		instead := "to install into " + filepath.ToSlash(dir) + " anyway, unset core.hooksPath first"
+		switch m.Name {
+		case "lefthook":
+			instead = "to use git-adr's own hooks instead: `lefthook uninstall`, then `git adr hooks install`"
+		case "pre-commit":
+			var ts []string
+			for _, n := range missing {
+				ts = append(ts, "-t "+n)
+			}
+			instead = "to use git-adr's own hooks instead: `pre-commit uninstall " + strings.Join(ts, " ") + "`, then `git adr hooks install`"
+		}
+		return e.hint("add the lines above to "+where+"; each calls `git adr hook NAME`", instead)
 	}
 	if asJSON {
 		return writeJSON(env.Out, st)
@@ -162,7 +227,7 @@ func runHooksUninstall(env *Env, names []string, asJSON bool) error {
 		if err != nil {
 			return failf("removing %s: %v", n, err)
 		}
-		st.Hooks = append(st.Hooks, h)
+		st.Hooks = append(st.Hooks, hookState{HookState: h})
 		switch {
 		case asJSON:
 		case changed && before.Chained != "":
@@ -185,7 +250,11 @@ func runHooksStatus(env *Env, asJSON bool) error {
 		return err
 	}
 	st := hooksState{Dir: dir}
-	if m, err := r.DetectHookManager(); err == nil && m != nil {
+	m, err := r.DetectHookManager()
+	if err != nil {
+		m = nil
+	}
+	if m != nil {
 		st.Manager = m.Name
 	}
 	for _, n := range hookNames {
@@ -193,7 +262,14 @@ func runHooksStatus(env *Env, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		st.Hooks = append(st.Hooks, h)
+		hs := hookState{HookState: h}
+		if m != nil && !h.Installed {
+			w := hooks.ManagerWiring(r.WorktreeFS(), dir, m, n)
+			if w.Installed || w.Config != "" {
+				hs.Through = &w
+			}
+		}
+		st.Hooks = append(st.Hooks, hs)
 	}
 	if asJSON {
 		return writeJSON(env.Out, st)
@@ -203,18 +279,31 @@ func runHooksStatus(env *Env, asJSON bool) error {
 		fmt.Fprintf(env.Out, "managed by: %s (`git adr hooks install` prints the lines to add)\n", st.Manager)
 	}
 	for _, h := range st.Hooks {
-		state := "not installed"
-		switch {
-		case h.Installed && h.Chained != "":
-			state = "git-adr, running " + filepath.Base(h.Chained) + " first"
-		case h.Installed:
-			state = "git-adr"
-		case h.Foreign:
-			state = "another hook (not git-adr's)"
-		}
-		fmt.Fprintf(env.Out, "%-11s %s\n", h.Name, state)
+		fmt.Fprintf(env.Out, "%-11s %s\n", h.Name, h.describe())
 	}
 	return nil
+}
+
+// describe says in words what runs as the hook.
+func (h hookState) describe() string {
+	w := h.Through
+	switch {
+	case h.Installed && h.Chained != "":
+		return "git-adr, running " + filepath.Base(h.Chained) + " first"
+	case h.Installed:
+		return "git-adr"
+	case w != nil && w.Runs():
+		return "git-adr, through " + w.Manager + " (" + w.Config + ")"
+	case w != nil && w.Config != "" && w.Installed:
+		return "git-adr through " + w.Manager + " (" + w.Config + "), but " + w.Problem + ": " + w.Fix
+	case w != nil && w.Config != "":
+		return "not installed: " + w.Config + " runs git-adr, but git does not run " + w.Manager + " for this hook here (`" + w.Fix + "`)"
+	case w != nil && w.Installed:
+		return w.Manager + "'s hook, which does not run git-adr (`git adr hooks install` prints the lines to add)"
+	case h.Foreign:
+		return "another hook (not git-adr's)"
+	}
+	return "not installed"
 }
 
 func hookCommand(env *Env) *cli.Command {
@@ -234,6 +323,9 @@ pre-push     blocks acceptance and publication commits (an ADR-Plan trailer)
              whose ledger does not match their files, and in strict mode
              ([governance] strict = true) those not signed by an allowed signer;
              reports numbers the remote's branch holds for other records.
+             Given no refs (a hook manager that withholds git's input, as
+             lefthook does without use_stdin) while commits are not on the
+             remote, it refuses: it cannot see what is pushed.
 commit-msg   suggests a Refs: ADR-NNNN trailer for commits that change records.
 pre-receive  on a server (bare repository): the pre-commit rules over each
              pushed range, and the pre-push checks.
@@ -260,10 +352,10 @@ func runHook(env *Env, name string, args []string) error {
 	default:
 		return usagef("%q is not a hook git-adr runs", name).hint("use pre-commit, pre-push, commit-msg or pre-receive")
 	}
-	// git-adr's own git processes never check git-adr's work.
-	if os.Getenv(gitops.InternalEnv) != "" {
-		return nil
-	}
+	// Nothing in the environment turns the checks off: git-adr commits
+	// through plumbing (commit-tree, update-ref), which runs no hook, so
+	// its own commits need no way past them, and a variable anyone can
+	// set would be a way past them for everyone.
 	if name == "pre-commit" || name == "commit-msg" {
 		shortLived()
 	}

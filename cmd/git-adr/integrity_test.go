@@ -299,24 +299,31 @@ func assertNoLeftovers(t *testing.T, dir string) {
 }
 
 // TestLockWaitGivesUp: a writer that cannot get the lock in time exits 4,
-// says who holds it, and writes nothing.
+// says who holds it, and writes nothing; recover never breaks a live
+// lock, even with --break-lock.
 func TestLockWaitGivesUp(t *testing.T) {
 	env := procEnv(t)
 	dir := writeLog(t, env, 3, 0)
-	// A live holder: a process that sleeps while its lock file names it.
-	sleeper := exec.Command("sleep", "30")
-	if err := sleeper.Start(); err != nil {
-		t.Skip(err)
+	// A live holder: a git-adr paused under the lock (GIT_ADR_PAUSE_AT).
+	release := filepath.Join(dir, ".git", "release")
+	holder := exec.Command("git-adr", "new", "--no-edit", "Holder")
+	holder.Dir, holder.Env = dir, append(env, "GIT_ADR_PAUSE_AT=lock-taken:1:"+release)
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
 	}
-	defer sleeper.Process.Kill()
-	host, _ := os.Hostname()
-	os.MkdirAll(filepath.Join(dir, ".git/adr"), 0o755)
-	lock := fmt.Sprintf(`{"pid":%d,"host":%q,"command":"git adr renumber 7","since":"2026-01-15T10:00:00Z","nonce":"abc"}`, sleeper.Process.Pid, host)
-	os.WriteFile(filepath.Join(dir, ".git/adr/lock"), []byte(lock), 0o644)
+	defer func() { holder.Process.Kill(); holder.Wait() }()
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(release + ".reached"); err == nil {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatal("the holder never took the lock")
+		}
+	}
 	start := time.Now()
 	r := runAdr(t, dir, append(env, "GIT_ADR_LOCK_TIMEOUT=300ms"), "new", "--no-edit", "Blocked")
-	if r.code != ExitConflict || !strings.Contains(r.stderr, fmt.Sprintf("another git-adr is writing to this repository (pid %d", sleeper.Process.Pid)) ||
-		!strings.Contains(r.stderr, `"git adr renumber 7"`) || !strings.Contains(r.stderr, "gave up after 300ms") {
+	if r.code != ExitConflict || !strings.Contains(r.stderr, fmt.Sprintf("another git-adr is writing to this repository (pid %d", holder.Process.Pid)) ||
+		!strings.Contains(r.stderr, `"git adr new --no-edit Holder"`) || !strings.Contains(r.stderr, "gave up after 300ms") {
 		t.Errorf("exit %d\n%s", r.code, r.stderr)
 	}
 	if time.Since(start) < 300*time.Millisecond {
@@ -328,6 +335,13 @@ func TestLockWaitGivesUp(t *testing.T) {
 	// recover never breaks a live lock.
 	if r := runAdr(t, dir, env, "recover", "--break-lock"); r.code != ExitConflict {
 		t.Errorf("recover --break-lock over a live lock: exit %d %s", r.code, r.stderr)
+	}
+	os.WriteFile(release, nil, 0o644)
+	if err := holder.Wait(); err != nil {
+		t.Errorf("the holder: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "doc/adr/0004-holder.md")); err != nil {
+		t.Errorf("the holder's record: %v", err)
 	}
 }
 
@@ -390,9 +404,12 @@ func TestKillRenumber(t *testing.T) {
 			if !strings.HasPrefix(check.stdout, "pending-change") && !strings.Contains(strings.SplitN(check.stdout, "\n", 2)[0], "interrupted") {
 				t.Errorf("check must name the pending change first:\n%s", firstLines(check.stdout, 3))
 			}
+			// The next write takes the dead run's lock over by itself, but
+			// stops at the change it cannot finish over the edit.
 			write := runAdr(t, dir, env, "new", "--no-edit", "After the crash")
-			if write.code != ExitConflict || !strings.Contains(write.stderr, "no longer running") || !strings.Contains(write.stderr, "git adr recover") {
-				t.Errorf("a write after the crash: exit %d\n%s", write.code, write.stderr)
+			if write.code != ExitFailure || !strings.Contains(write.stderr, "took over the lock") || !strings.Contains(write.stderr, "cannot be finished safely") ||
+				!strings.Contains(write.stderr, "git adr recover") || strings.Contains(write.stdout, "after-the-crash") {
+				t.Errorf("a write after the crash: exit %d\n%s%s", write.code, write.stdout, write.stderr)
 			}
 			rec := runAdr(t, dir, env, "recover")
 			if rec.code != ExitFailure || !strings.Contains(rec.stderr, victim) || !strings.Contains(rec.stderr, "--keep") {

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
 // defaultLockTimeout is how long a writer waits for another to finish.
@@ -49,9 +51,44 @@ func (e *Env) lockWrites() error {
 	}
 	e.lock = l
 	e.stopSignals = releaseOnSignal(l)
+	failpoint.Hit("lock-taken")
 	// What was read before the lock may have changed meanwhile.
 	e.log = nil
+	if d := l.TookOver; d != nil {
+		fmt.Fprintf(e.Err, "git-adr: note: took over the lock left by %s, which is no longer running\n", describeOwner(*d))
+		if err := e.finishDeadAcceptances(r); err != nil {
+			return err
+		}
+	}
 	return e.recoverPending(r)
+}
+
+// describeOwner names a lock's owner for a person: "pid 4242 on "host"
+// (`git adr new A`, since 2026-01-15T10:00:00Z)".
+func describeOwner(o gitops.LockOwner) string {
+	s := fmt.Sprintf("pid %d on %q (", o.PID, o.Host)
+	if o.Command != "" {
+		s += fmt.Sprintf("`%s`, ", adr.EscapeBody(o.Command))
+	}
+	return s + "since " + o.Since.UTC().Format(time.RFC3339) + ")"
+}
+
+// finishDeadAcceptances finishes, after taking over a dead holder's lock,
+// the acceptances it left half done, as `git adr recover` does: one whose
+// commit reached the branch gets its work tree, plan and refs; one whose
+// commit did not is cleared.
+func (e *Env) finishDeadAcceptances(r *gitops.Repo) error {
+	if js, err := accept.Pending(accept.StateDir(r)); err == nil && len(js) == 0 {
+		return nil
+	}
+	done, err := finishAcceptances(e, r)
+	if err != nil {
+		return failf("finishing an interrupted acceptance: %v", err).hint("run `git adr recover` to see what is left")
+	}
+	for _, d := range done {
+		fmt.Fprintf(e.Err, "git-adr: note: %s\n", d)
+	}
+	return nil
 }
 
 // locked runs f under the project lock, taking it only for f when the
@@ -122,6 +159,10 @@ func lockErr(err error) error {
 	case le.Unreadable:
 		return withCode(ExitConflict, le).hint(
 			"if no git-adr is running, run `git adr recover --break-lock` to remove it")
+	case le.Unverifiable:
+		return withCode(ExitConflict, le).hint(
+			"nothing was changed; if that git-adr is still running, run the command again once it has finished",
+			"if it is not (the machine restarted, or it ran elsewhere and died), run `git adr recover --break-lock`")
 	}
 	return withCode(ExitConflict, le).hint(
 		"nothing was changed; run the command again once it has finished",
@@ -131,21 +172,32 @@ func lockErr(err error) error {
 // releaseOnSignal removes the lock when the process is interrupted while it
 // holds it, then dies of the same signal. A change being applied at that
 // moment stays in its journal and is finished by the next write.
+//
+// A broken pipe (`git adr new A | head -1` after head exited) is no reason
+// to leave a change half done: while the lock is held, SIGPIPE only makes
+// the write fail (EPIPE), the command finishes and releases the lock; a
+// later write to the closed pipe ends the process as usual.
 func releaseOnSignal(l *gitops.Lock) (stop func()) {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(ch, append(append([]os.Signal(nil), fatalSignals...), brokenPipeSignals...)...)
 	done := make(chan struct{})
 	go func() {
-		select {
-		case sig := <-ch:
-			l.Release()
-			signal.Reset(sig)
-			if p, err := os.FindProcess(os.Getpid()); err == nil {
-				p.Signal(sig)
+		for {
+			select {
+			case sig := <-ch:
+				if isBrokenPipe(sig) {
+					continue
+				}
+				l.Release()
+				signal.Reset(sig)
+				if p, err := os.FindProcess(os.Getpid()); err == nil {
+					p.Signal(sig)
+				}
+				time.Sleep(time.Second)
+				os.Exit(128 + int(sig.(syscall.Signal)))
+			case <-done:
+				return
 			}
-			time.Sleep(time.Second)
-			os.Exit(128 + int(sig.(syscall.Signal)))
-		case <-done:
 		}
 	}()
 	return func() {
@@ -208,7 +260,7 @@ func (e *Env) warnPending(r *gitops.Repo) {
 	}
 	e.warnedPending = true
 	state := "was interrupted"
-	if o, ok := r.LockHolder(); ok && !o.Exited() {
+	if o, h, ok := r.LockHolder(); ok && h == gitops.HolderLive {
 		state = fmt.Sprintf("is being written by pid %d", o.PID)
 	}
 	fmt.Fprintf(e.Err, "git-adr: warning: a change to this work tree %s and is not finished; what follows may show the log half changed (run `git adr recover` to see it)\n", state)

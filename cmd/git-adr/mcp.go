@@ -21,18 +21,26 @@ import (
 )
 
 func mcpCommand(env *Env) *cli.Command {
-	var verbose bool
+	var verbose, allowPropose bool
 	return &cli.Command{
 		Name:  "mcp",
-		Usage: "serve git-adr's read-only tools to coding agents over MCP (stdio)",
+		Usage: "serve git-adr's tools to coding agents over MCP (stdio): read-only, and on request proposals",
 		Description: `Runs a Model Context Protocol server on stdin/stdout for one client session,
-until the client closes stdin. The tools are read-only and bounded:
+until the client closes stdin. By default the tools are read-only and bounded:
 
    adr_context  bounded decision context (git adr context --json)
    adr_show     one record or unit by ID, in pages (git adr show --json)
    adr_search   literal search (git adr nav search)
    adr_list     a directory listing page (git adr nav ls)
    adr_read     a page of a text file (git adr nav read)
+
+With --allow-propose (or git config adr.mcp.propose true) it also serves two
+tools that write, and never accept, supersede or archive anything:
+
+   adr_propose  write a proposed record (git adr propose --json)
+   adr_link     link a proposed record (git adr link, proposals only)
+
+git config adr.mcp.propose false refuses them even with --allow-propose.
 
 Paths are relative to the repository root, whatever the starting directory.
 Logs go to stderr; stdout carries only the protocol. docs/integrations/
@@ -43,17 +51,18 @@ Examples:
    git -C /path/to/repo adr mcp --verbose`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "verbose", Usage: "log every call to stderr", Destination: &verbose},
+			&cli.BoolFlag{Name: "allow-propose", Usage: "also serve adr_propose and adr_link, which write proposed records (unless git config adr.mcp.propose is false)", Destination: &allowPropose},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("mcp takes no arguments, got %q", c.Args().First()).hint("run `git -C DIR adr mcp` to serve another repository")
 			}
-			return runMCP(env, verbose)
+			return runMCP(env, verbose, allowPropose)
 		},
 	}
 }
 
-func runMCP(env *Env, verbose bool) error {
+func runMCP(env *Env, verbose, allowPropose bool) error {
 	repo, err := env.Repo()
 	if err != nil {
 		return err
@@ -68,8 +77,21 @@ func runMCP(env *Env, verbose bool) error {
 		level = slog.LevelInfo
 	}
 	log := slog.New(slog.NewTextHandler(env.Err, &slog.HandlerOptions{Level: level}))
-	srv := mcpserver.New(mcpserver.Options{Version: buildVersion(), Instructions: mcpserver.NavigationInstructions, Logger: log})
-	registerTools(srv, env, tree)
+	propose, refused, err := proposeEnabled(env, allowPropose)
+	if err != nil {
+		return err
+	}
+	if refused != "" {
+		log.Warn(refused)
+	}
+	instructions := mcpserver.NavigationInstructions
+	var writer *mcpWriter
+	if propose {
+		writer = &mcpWriter{env: env}
+		instructions += proposeInstructions
+	}
+	srv := mcpserver.New(mcpserver.Options{Version: buildVersion(), Instructions: instructions, Logger: log})
+	registerTools(srv, env, tree, writer)
 	log.Info("serving", "repository", repo.Top, "tools", srv.Tools())
 
 	// A client ends the session with a signal as often as by closing
@@ -92,6 +114,13 @@ func runMCP(env *Env, verbose bool) error {
 	case err = <-done:
 	case s := <-sig:
 		log.Info("session ended by a signal", "signal", s.String())
+		if writer != nil {
+			// A proposal under way ends first: it finishes, or, when
+			// the signal found it holding the project lock, the lock's
+			// own handler releases the lock and ends the process, and
+			// the change's journal is finished by the next write.
+			writer.wait()
+		}
 		return nil
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
@@ -100,11 +129,15 @@ func runMCP(env *Env, verbose bool) error {
 	return nil
 }
 
-// registerTools is the one place MCP tools are added.
-func registerTools(srv *mcpserver.Server, env *Env, tree *navigate.Tree) {
+// registerTools is the one place MCP tools are added: the read-only
+// tools, and the writing ones when writer is not nil.
+func registerTools(srv *mcpserver.Server, env *Env, tree *navigate.Tree, writer *mcpWriter) {
 	addContextTool(srv, env)
 	addShowTool(srv, env)
 	mcpserver.AddNavigation(srv, tree)
+	if writer != nil {
+		addProposeTools(srv, writer)
+	}
 }
 
 type contextArgs struct {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,10 +35,11 @@ func TestInspectorCLI(t *testing.T) {
 	repo := clientRepo(t)
 	// inspect runs one Inspector CLI call and returns its exit code and
 	// the JSON result it printed.
+	server := []string{gitadr, "mcp"}
 	inspect := func(t *testing.T, era string, args ...string) (int, map[string]any) {
 		t.Helper()
-		argv := append([]string{launcher, "--cli", "--protocol-era", era, "--format", "json", "-q",
-			"--cwd", repo, gitadr, "mcp"}, args...)
+		argv := append(append([]string{launcher, "--cli", "--protocol-era", era, "--format", "json", "-q",
+			"--cwd", repo}, server...), args...)
 		cmd := exec.Command("node", argv...)
 		cmd.Dir = repo
 		cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(repo), "HOME="+t.TempDir())
@@ -104,6 +106,30 @@ func TestInspectorCLI(t *testing.T) {
 				if code != c.code || !strings.Contains(text(v), c.want) {
 					t.Errorf("%v: exit %d (want %d), %.300s", c.args, code, c.code, text(v))
 				}
+			}
+		})
+	}
+	// The writing tools (git adr mcp --allow-propose): their schemas pass
+	// --strict too, a proposal is written, and a second one of the same
+	// title is a tool error.
+	server = []string{gitadr, "mcp", "--allow-propose"}
+	for i, era := range []string{"legacy", "modern"} {
+		t.Run("propose-"+era, func(t *testing.T) {
+			code, v := inspect(t, era, "--method", "tools/list", "--strict")
+			res, _ := v["result"].(map[string]any)
+			if tools, _ := res["tools"].([]any); code != 0 || len(tools) != 7 {
+				t.Errorf("tools/list --strict: exit %d, %d tools", code, len(tools))
+			}
+			title := fmt.Sprintf("Cache order reads %s", era)
+			args := []string{"--method", "tools/call", "--tool-name", "adr_propose", "--tool-arg", "title=" + title,
+				"--tool-arg", "context=Order reads are slow.", "--tool-arg", "decision=We cache them.", "--tool-arg", `amends=["2"]`}
+			code, v = inspect(t, era, args...)
+			want := fmt.Sprintf(`{"id":"ADR-%04d","path":"doc/adr/%04d-cache-order-reads-%s.md","title":%q,"status":"proposed","links":[{"relation":"Amends","target":"ADR-0002"`, 3+i, 3+i, era, title)
+			if code != 0 || !strings.HasPrefix(text(v), want) {
+				t.Errorf("adr_propose: exit %d, %.400s", code, text(v))
+			}
+			if code, v = inspect(t, era, args...); code != 5 || !strings.Contains(text(v), "already has a record titled") {
+				t.Errorf("adr_propose again: exit %d, %.300s", code, text(v))
 			}
 		})
 	}

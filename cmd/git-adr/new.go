@@ -60,7 +60,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "supersedes", Aliases: []string{"s"}, Usage: "supersede record `ID` (repeatable)"},
 			&cli.StringSliceFlag{Name: "link", Aliases: []string{"l"}, Usage: "link `TARGET:LABEL:REVERSE` (repeatable)"},
-			&cli.StringFlag{Name: "status", Usage: "initial status `S` (default: accepted for nygard, as adr-tools; proposed otherwise)", Destination: &o.status},
+			&cli.StringFlag{Name: "status", Usage: "initial status `S` (default: accepted for nygard, as adr-tools; proposed otherwise and in strict mode)", Destination: &o.status},
 			&cli.StringSliceFlag{Name: "domain", Usage: "tag the record with domain `D` (repeatable)"},
 			&cli.StringFlag{Name: "style", Usage: "write in style `S` (nygard, madr, madr2, table, ocp; default: the root's)", Destination: &o.style},
 			&cli.StringFlag{Name: "dir", Usage: "create in ADR root `DIR` (default: the first root)", Destination: &o.dir},
@@ -159,6 +159,18 @@ func runNew(env *Env, title string, o newOptions) error {
 		return lifecycleErr(err)
 	}
 	opt.Root = root
+	// In strict mode only a signed acceptance commit accepts (pre-push,
+	// pre-receive and check --since refuse any other): a new record is a
+	// proposal whatever the log's style would make it.
+	if l.Config != nil && l.Config.Governance.Strict {
+		switch opt.Status {
+		case "":
+			opt.Status = adr.Proposed
+		case adr.Accepted:
+			return usagef("--status accepted: in strict mode a record is accepted only by a signed acceptance commit").
+				hint("create it as a proposal, then an approver accepts it: `git adr decide ID accept`")
+		}
+	}
 	for _, ref := range o.supersedes {
 		r, err := resolveRecord(env, l, ref)
 		if err != nil {
@@ -189,32 +201,17 @@ func runNew(env *Env, title string, o newOptions) error {
 		}
 		opt.Links = append(opt.Links, adr.LinkSpec{Target: r, Label: strings.TrimSpace(parts[1]), Reverse: strings.TrimSpace(parts[2])})
 	}
-	if tmpl, err := projectTemplate(env, root); err != nil {
+	if tmpl, err := projectTemplate(env, root, false); err != nil {
 		return err
 	} else {
 		opt.Template = tmpl
 	}
-	branches, err := env.branchTrees()
-	if err != nil {
+	if opt.Number, err = nextNumber(env, l, root); err != nil {
 		return err
 	}
-	// Numbers held by compaction plans are taken too.
-	repo, err := env.Repo()
-	if err != nil {
-		return err
-	}
-	reserved, err := (&compaction.Store{Repo: repo}).Reservations()
-	if err != nil {
-		return err
-	}
-	opt.Number = adr.NextNumber(root, adr.ScanBranches(branches, l.Roots), reserved[root.Path])
 	rec, changes, notes, err := l.NewRecord(opt)
-	var ne *adr.NumberError
-	if errors.As(err, &ne) {
-		return failf("the next record number, %v", err).hint("a branch or a compaction reservation (refs/adr/reservations) holds a number that high; `git adr renumber` it, or delete the reservation")
-	}
 	if err != nil {
-		return editErr(err)
+		return newRecordErr(err)
 	}
 	if err := applyChanges(env, changes); err != nil {
 		return err
@@ -241,6 +238,35 @@ func runNew(env *Env, title string, o newOptions) error {
 	return nil
 }
 
+// nextNumber is the number a new record of root takes: one past every
+// number in use in the log, on every branch (see [Env.branchTrees]) and
+// in compaction plans' reservations. The caller holds the project lock.
+func nextNumber(env *Env, l *adr.Log, root *adr.Root) (int, error) {
+	branches, err := env.branchTrees()
+	if err != nil {
+		return 0, err
+	}
+	repo, err := env.Repo()
+	if err != nil {
+		return 0, err
+	}
+	// Numbers held by compaction plans are taken too.
+	reserved, err := (&compaction.Store{Repo: repo}).Reservations()
+	if err != nil {
+		return 0, err
+	}
+	return adr.NextNumber(root, adr.ScanBranches(branches, l.Roots), reserved[root.Path]), nil
+}
+
+// newRecordErr is the error of [adr.Log.NewRecord] as a command says it.
+func newRecordErr(err error) error {
+	var ne *adr.NumberError
+	if errors.As(err, &ne) {
+		return failf("the next record number, %v", err).hint("a branch or a compaction reservation (refs/adr/reservations) holds a number that high; `git adr renumber` it, or delete the reservation")
+	}
+	return editErr(err)
+}
+
 // projectTemplate finds a project template: the root's configured one,
 // $ADR_TEMPLATE, adr-tools' <root>/templates/template.md, the template
 // the log keeps beside its records (MADR's adr-template.md, template.md,
@@ -248,8 +274,10 @@ func runNew(env *Env, title string, o newOptions) error {
 // adr.Root.LogTemplate), or the one template above a log of component
 // folders (adr.Root.ParentTemplate). Templates
 // in the repository are read through the work tree's confinement: a link
-// that leads outside it is refused, not copied into the record.
-func projectTemplate(env *Env, root *adr.Root) (string, error) {
+// that leads outside it is refused, not copied into the record. With
+// confined, so is $ADR_TEMPLATE: an agent's proposal copies no file from
+// outside the repository, whatever its environment names.
+func projectTemplate(env *Env, root *adr.Root, confined bool) (string, error) {
 	repo, err := env.Repo()
 	if err != nil {
 		return "", err
@@ -264,7 +292,16 @@ func projectTemplate(env *Env, root *adr.Root) (string, error) {
 		}
 	case os.Getenv("ADR_TEMPLATE") != "":
 		name := os.Getenv("ADR_TEMPLATE")
-		data, err = gitops.ReadRegularFile(name)
+		if confined {
+			rel, ok := repo.Rel(name)
+			if !ok {
+				return "", usagef("ADR_TEMPLATE %q is outside the repository, and a proposal reads templates only from inside it", name).
+					hint("unset ADR_TEMPLATE where git-adr runs for the agent, or keep the template in the repository")
+			}
+			data, err = fs.ReadFile(repo.WorktreeFS(), rel)
+		} else {
+			data, err = gitops.ReadRegularFile(name)
+		}
 		if err != nil {
 			return "", usagef("ADR_TEMPLATE %q cannot be read: %v", name, pathErrReason(err)).hint("fix the path, or unset ADR_TEMPLATE to use the built-in template")
 		}

@@ -38,9 +38,12 @@ command stops, and recover lets you choose.
    git adr recover --finish     finish the change over them; your version of each is kept
                                 under .git/adr/recovered/<journal>/
    git adr recover --break-lock also remove a lock whose owner cannot be checked
-                                (another host, or no owner recorded)
+                                (taken under another boot: another machine, or this
+                                one before a restart; or no owner recorded)
 
-A lock held by a running git-adr on this host is never removed.
+A lock whose owner still holds it is never removed. A write takes over,
+without recover, a lock whose owner provably died under this boot (its
+flock is free), and first finishes what that run left.
 
 Interrupted acceptances are finished too: one whose commit reached the branch
 gets its work tree files, plan record and ref cleanup; one whose commit did
@@ -122,6 +125,9 @@ func runRecover(env *Env, o recoverOptions) error {
 		var le *gitops.LockError
 		if errors.As(err, &le) && le.Unreadable {
 			return withCode(ExitConflict, le).hint("if no git-adr is running, run `git adr recover --break-lock`")
+		}
+		if errors.As(err, &le) && le.Unverifiable {
+			return withCode(ExitConflict, le).hint("if that git-adr is not running any more, run `git adr recover --break-lock`")
 		}
 		if errors.As(err, &le) {
 			return withCode(ExitConflict, le).hint("wait for it to finish, then run `git adr recover` again if anything is left")

@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/urfave/cli/v2"
 )
 
@@ -59,13 +61,27 @@ func runRenumber(env *Env, ref string, to int, toSet bool, asJSON bool) error {
 		return err
 	}
 	seen := adr.ScanBranches(branches, l.Roots)
+	// Numbers consolidation plans hold for their replacements are never
+	// handed out: the plan would fail validation, or its acceptance give
+	// two records one ID.
+	store := &compaction.Store{Repo: mustRepo(env)}
+	all, err := store.Reservations()
+	if err != nil {
+		return err
+	}
+	reserved := all[rec.Root.Path]
+	next := adr.NextNumber(rec.Root, seen, reserved)
 	if !toSet {
-		to = adr.NextNumber(rec.Root, seen, nil)
+		to = next
 	} else {
 		for _, b := range seen {
 			if b.Root == rec.Root && b.Number == to {
 				return usagef("--to %d is used on %s by %s", to, b.Ref, b.Path).hint("omit --to to take the next free number")
 			}
+		}
+		if slices.Contains(reserved, to) && to != rec.Number {
+			return usagef("--to %d is reserved by consolidation plan %s for one of its replacements", to, store.Reserver(rec.Root.Path, to)).
+				hint(fmt.Sprintf("omit --to to take the next free number (%d)", next))
 		}
 	}
 	res, err := l.Renumber(rec, to)
@@ -84,7 +100,7 @@ func runRenumber(env *Env, ref string, to int, toSet bool, asJSON bool) error {
 	}
 	var ne *adr.NumberError
 	if errors.As(err, &ne) {
-		return usagef("--to %v", err).hint(fmt.Sprintf("omit --to to take the next free number (%d)", adr.NextNumber(rec.Root, seen, nil)),
+		return usagef("--to %v", err).hint(fmt.Sprintf("omit --to to take the next free number (%d)", next),
 			"docs/configuration.md describes digits and the largest record number")
 	}
 	if err != nil {

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -11,7 +13,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-adr": func() { setKillPoint(); detachUnlessTerminal(); os.Exit(Main()) },
+		"git-adr": func() { setKillPoint(); setBarrier(); detachUnlessTerminal(); os.Exit(Main()) },
 		// The adr-tools drop-in (shim.go): install-adr-shim links these
 		// names to the binary.
 		"adr":               func() { os.Exit(Main()) },
@@ -41,8 +43,21 @@ func TestScript(t *testing.T) {
 }
 
 // scriptCondition adds [corpora]: true when the shared ADR corpora are
-// present (see corporaDir), so scenarios over real logs skip elsewhere.
+// present (see corporaDir), so scenarios over real logs skip elsewhere;
+// and [hook-manager:NAME]: true when the hook manager NAME (pre-commit,
+// lefthook, husky) is on PATH. .ci/run installs the three and sets
+// GIT_ADR_HOOK_MANAGERS_REQUIRED=1 in CI, where a missing one is then an
+// error, not a skipped scenario.
 func scriptCondition(cond string) (bool, error) {
+	if name, ok := strings.CutPrefix(cond, "hook-manager:"); ok {
+		if _, err := exec.LookPath(name); err == nil {
+			return true, nil
+		}
+		if os.Getenv("GIT_ADR_HOOK_MANAGERS_REQUIRED") == "1" {
+			return false, fmt.Errorf("%s is not on PATH, and GIT_ADR_HOOK_MANAGERS_REQUIRED=1 (.ci/run installs it)", name)
+		}
+		return false, nil
+	}
 	if cond == "corpora" {
 		d := corporaDir()
 		if d == "" {
@@ -86,6 +101,9 @@ func setupScript(e *testscript.Env) error {
 		"VISUAL":                  "",
 		"EDITOR":                  "",
 		"CORPORA":                 corporaDir(),
+		// This repository, for scenarios that use its own files
+		// (.pre-commit-hooks.yaml).
+		"SOURCE_ROOT": sourceRoot(),
 	} {
 		e.Setenv(k, v)
 	}
@@ -106,6 +124,12 @@ func hideShimNames(e *testscript.Env) {
 		}
 		return
 	}
+}
+
+// sourceRoot is the repository's root directory.
+func sourceRoot() string {
+	d, _ := filepath.Abs(filepath.Join("..", ".."))
+	return d
 }
 
 // corporaDir is ../shared/corpora from the repository root, or

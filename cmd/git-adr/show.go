@@ -32,10 +32,42 @@ Examples:
 	}
 }
 
+// maxCandidates is how many records an ambiguous reference's error
+// names ("2023" may start a year's records).
+const maxCandidates = 10
+
 // resolveRecord resolves a user-given reference, turning paths relative to
 // the working directory into repository paths, and maps lookup errors to
 // usage errors with hints.
 func resolveRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
+	r, err := lookupRecord(env, l, ref)
+	if err == nil {
+		return r, nil
+	}
+	var amb *adr.AmbiguousError
+	if errors.As(err, &amb) {
+		e := usagef("%q names %d records", ref, len(amb.Candidates))
+		for i, c := range amb.Candidates {
+			if i == maxCandidates {
+				e.hint(fmt.Sprintf("and %d more (`git adr list` shows them)", len(amb.Candidates)-i))
+				break
+			}
+			e.hint(fmt.Sprintf("%s is %s", c.ID, c.Locus()))
+		}
+		if amb.Prefix {
+			return nil, e.hint("name one by more of its ID, for example `" + amb.Candidates[0].ID + "`")
+		}
+		return nil, e.hint("name one by its path, for example `" + amb.Candidates[0].Locus() + "`")
+	}
+	if adr.IsNotFound(err) {
+		return nil, usagef("no record %q", ref).hint("run `git adr list` to see IDs")
+	}
+	return nil, err
+}
+
+// lookupRecord is resolveRecord with the log's own errors
+// (*adr.AmbiguousError, not found), for callers that word them otherwise.
+func lookupRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
 	recRef, _ := adr.SplitLocator(ref)
 	if strings.Contains(recRef, "/") || strings.HasSuffix(strings.ToLower(recRef), ".md") || strings.Contains(strings.ToLower(recRef), ".md:") {
 		if repo, err := env.Repo(); err == nil {
@@ -52,22 +84,7 @@ func resolveRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
 			}
 		}
 	}
-	r, err := l.Resolve(ref)
-	if err == nil {
-		return r, nil
-	}
-	var amb *adr.AmbiguousError
-	if errors.As(err, &amb) {
-		e := usagef("%q names %d records", ref, len(amb.Candidates))
-		for _, c := range amb.Candidates {
-			e.hint(fmt.Sprintf("%s is %s", c.ID, c.Locus()))
-		}
-		return nil, e.hint("name one by its path, for example `" + amb.Candidates[0].Locus() + "`")
-	}
-	if adr.IsNotFound(err) {
-		return nil, usagef("no record %q", ref).hint("run `git adr list` to see IDs")
-	}
-	return nil, err
+	return l.Lookup(ref)
 }
 
 type showJSON struct {

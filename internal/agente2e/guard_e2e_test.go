@@ -228,6 +228,32 @@ func TestGuardEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("claude-narrow", func(t *testing.T) {
+		// A search of the whole repository, refused for reading the log,
+		// runs narrowed: the hook's updatedInput leaves the ADR roots
+		// out, Claude Code runs that command, and the model gets the
+		// code's hits, the note saying what was left out, and nothing of
+		// the log.
+		t.Parallel()
+		repo := e2eRepo(t, harness, bin, "claude")
+		os.MkdirAll(filepath.Join(repo, "src"), 0o755)
+		os.WriteFile(filepath.Join(repo, "src", "db.go"), []byte("// Postgre connection pool, NARROW-HIT-31c9\npackage db\n"), 0o644)
+		for _, args := range [][]string{{"add", "-A"}, {"commit", "-qm", "code"}} {
+			if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		steps := []step{
+			{"Bash", map[string]any{"command": "git grep -n Postgre", "description": "search"}, "src/db.go:1:// Postgre connection pool, NARROW-HIT-31c9"},
+			{"Bash", map[string]any{"command": "git grep -n Postgre | cat", "description": "search"}, denyUnscoped},
+		}
+		out := runAgent(t, harness, bin, "claude", repo, steps)
+		checkLog(t, harness, out, steps, archivedMarker, "PostgreSQL for storage")
+		if !requestsHold(t, out, "leaving out the decision log (ADR roots)") {
+			t.Errorf("the narrowed search's note reached no request")
+		}
+	})
+
 	t.Run("claude-control", func(t *testing.T) {
 		// Without the guard the marker reaches the model: the absence
 		// check above can fail.

@@ -38,7 +38,11 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	if err == nil {
 		err = os.Chmod(f.Name(), perm)
 	}
+	// Two names for one place: the N-th write of any file, and the N-th
+	// write of this file, which is the same write however the writes of
+	// a command that saves several files at once happen to interleave.
 	failpoint.Hit("atomicfile-temp")
+	failpoint.Hit("atomicfile-temp/" + base)
 	if err == nil {
 		err = os.Rename(f.Name(), path)
 	}

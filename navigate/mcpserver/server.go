@@ -1,5 +1,6 @@
-// Package mcpserver serves git-adr's read-only tools over the Model
-// Context Protocol, on the official Go SDK (ADR-0009).
+// Package mcpserver serves git-adr's tools over the Model Context
+// Protocol, on the official Go SDK (ADR-0009): read-only tools, and the
+// writing tools a server is started with on request (Tool.Writes).
 //
 // # Adding a tool
 //
@@ -14,7 +15,7 @@
 // The registry derives the input schema from the struct (json tags name the
 // arguments, jsonschema tags describe them, fields without omitempty are
 // required), decodes and checks the arguments itself so that a wrong one
-// comes back naming it, marks the tool read-only, and sends the handler's
+// comes back naming it, marks the tool read-only (unless it Writes), and sends the handler's
 // value once, as one text block: compact JSON, or the string itself for a
 // [Text]. A result over the tool's Budget, a handler error and a panic
 // all become tool errors (isError results) with hints; the server never
@@ -37,7 +38,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Server is an MCP server with read-only tools.
+// Server is an MCP server of git-adr's tools.
 type Server struct {
 	srv   *mcp.Server
 	impl  *mcp.Implementation
@@ -85,8 +86,7 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 	return s.srv.Connect(ctx, t, nil)
 }
 
-// Tool describes one read-only tool whose arguments decode into In, a
-// struct.
+// Tool describes one tool whose arguments decode into In, a struct.
 type Tool[In any] struct {
 	Name        string
 	Title       string
@@ -102,6 +102,10 @@ type Tool[In any] struct {
 	// Adjust, when set, refines the inferred input schema (bounds,
 	// defaults).
 	Adjust func(*jsonschema.Schema)
+	// Writes marks a tool that changes the repository's files (a
+	// proposal): it is annotated neither read-only nor idempotent, and
+	// not destructive (it adds, it never deletes or overwrites).
+	Writes bool
 	// Handle answers a call. Its value is sent as compact JSON, or as is
 	// when it is a [Text]; an error becomes a tool error (see [Error]).
 	Handle func(ctx context.Context, in In) (any, error)
@@ -143,13 +147,17 @@ func Add[In any](s *Server, t Tool[In]) {
 	if t.Adjust != nil {
 		t.Adjust(schema)
 	}
-	openWorld := false
+	openWorld, destructive := false, false
+	notes := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &openWorld}
+	if t.Writes {
+		notes = &mcp.ToolAnnotations{Title: t.Title, DestructiveHint: &destructive, OpenWorldHint: &openWorld}
+	}
 	s.srv.AddTool(&mcp.Tool{
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
 		InputSchema: schema,
-		Annotations: &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &openWorld},
+		Annotations: notes,
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		start := time.Now()
 		defer func() {

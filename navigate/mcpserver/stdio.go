@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/git-adr/git-adr/internal/failpoint"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -125,7 +126,9 @@ func (c *stdioConn) readLoop() {
 				return
 			}
 		}
-		if err != nil {
+		// A line over the limit was answered and skipped: the session
+		// goes on with the next line.
+		if err != nil && !errors.Is(err, errLineTooLong) {
 			return
 		}
 	}
@@ -189,6 +192,9 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		if v.err != nil {
 			if errors.Is(v.err, io.EOF) {
+				// Every line before the end was checked (cancellations
+				// noted); tests hold slow answers until here.
+				failpoint.Hit("stdio-end-of-input")
 				c.drain(DrainTimeout)
 			}
 			return nil, v.err

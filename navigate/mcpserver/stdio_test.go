@@ -10,10 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/git-adr/git-adr/internal/failpoint"
 	"github.com/git-adr/git-adr/navigate"
 )
 
@@ -24,6 +27,38 @@ const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 // took to end after the input ended.
 func session(t *testing.T, srv *Server, lines ...string) ([]string, time.Duration) {
 	t.Helper()
+	return sessionUntil(t, srv, "", lines...)
+}
+
+// endOfInput is the current session's gate: slowServer's tool answers
+// only once the server has read the end of the input (the failpoint
+// stdio-end-of-input, after every line before it was checked), so a slow
+// request is still being answered when every later line, a cancellation
+// included, is read, however busy the machine is.
+var endOfInput atomic.Pointer[gate]
+
+type gate struct {
+	once sync.Once
+	ch   chan struct{}
+}
+
+func (g *gate) open() { g.once.Do(func() { close(g.ch) }) }
+
+func init() {
+	failpoint.Set(func(name string) {
+		if g := endOfInput.Load(); g != nil && name == "stdio-end-of-input" {
+			g.open()
+		}
+	})
+}
+
+// sessionUntil is session that ends the input only once an output line
+// contains until ("" ends it as soon as the lines are written).
+func sessionUntil(t *testing.T, srv *Server, until string, lines ...string) ([]string, time.Duration) {
+	t.Helper()
+	g := &gate{ch: make(chan struct{})}
+	endOfInput.Store(g)
+	defer g.open()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
@@ -33,11 +68,17 @@ func session(t *testing.T, srv *Server, lines ...string) ([]string, time.Duratio
 	}()
 	var out []string
 	read := make(chan struct{})
+	seen := make(chan struct{})
 	go func() {
+		want := until
 		sc := bufio.NewScanner(outR)
 		sc.Buffer(make([]byte, 1<<20), 16<<20)
 		for sc.Scan() {
 			out = append(out, sc.Text())
+			if want != "" && strings.Contains(sc.Text(), want) {
+				close(seen)
+				want = ""
+			}
 		}
 		close(read)
 	}()
@@ -46,7 +87,14 @@ func session(t *testing.T, srv *Server, lines ...string) ([]string, time.Duratio
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(100 * time.Millisecond) // let the server read everything
+	if until != "" {
+		select {
+		case <-seen:
+		case <-read:
+		case <-time.After(40 * time.Second):
+			t.Fatalf("no answer with %s", until)
+		}
+	}
 	start := time.Now()
 	inW.Close()
 	select {
@@ -59,13 +107,19 @@ func session(t *testing.T, srv *Server, lines ...string) ([]string, time.Duratio
 	return out, took
 }
 
+// slowServer has one tool, slow, which answers once the session's input
+// has ended (see endOfInput), or when its request is cancelled.
 func slowServer() *Server {
 	srv := New(Options{Version: "test"})
 	Add(srv, Tool[contextArgs]{
 		Name: "slow", Description: "answers after a while",
 		Handle: func(ctx context.Context, a contextArgs) (any, error) {
+			var ended <-chan struct{}
+			if g := endOfInput.Load(); g != nil {
+				ended = g.ch
+			}
 			select {
-			case <-time.After(300 * time.Millisecond):
+			case <-ended:
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
@@ -93,16 +147,18 @@ func TestStdioAnswersBeforeEnding(t *testing.T) {
 }
 
 // TestStdioEndsDespiteAStream: a 2026-07-28 client opens
-// subscriptions/listen, which stays open for the session; end of input
-// ends the session within a second anyway.
+// subscriptions/listen, which stays open for the session; end of input,
+// once the stream is open (the answer to the request after it has come),
+// ends the session at once anyway, not after DrainTimeout (the bound is
+// far from both, so that a busy machine does not fail it).
 func TestStdioEndsDespiteAStream(t *testing.T) {
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
-	out, took := session(t, slowServer(),
+	out, took := sessionUntil(t, slowServer(), `"id":3,"result"`,
 		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta+`}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{`+meta+`,"notifications":{"toolsListChanged":true}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{`+meta+`}}`,
 	)
-	if took > time.Second {
+	if took > DrainTimeout/6 {
 		t.Errorf("the session took %v to end after the input ended", took)
 	}
 	if got := strings.Join(out, "\n"); !strings.Contains(got, `"id":3,"result"`) {

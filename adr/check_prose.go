@@ -1,0 +1,134 @@
+package adr
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/git-adr/git-adr/internal/lazyre"
+)
+
+// KindLikelySupersession: a record's own text says another record
+// supersedes it ("superseded by ADR-0019"), but no relation records it:
+// list and the relation graph see a decision in force. A warning: prose
+// is read, not parsed.
+const KindLikelySupersession FindingKind = "likely-supersession"
+
+var (
+	// supersededPhrase is a record saying it was replaced: "superseded
+	// by", "superceded by", "replaced by", "obsoleted by", with a few
+	// words between ("superseded in 2024 by").
+	supersededPhrase = lazyre.New(`(?i)\b(?:super[sc]e+ded|replaced|obsoleted)\b[^.;\n]{0,30}?\bby\b`)
+	// partialPhrase marks a supersession of part of a record, which a
+	// whole-record relation would overstate.
+	partialPhrase = lazyre.New(`(?i)\b(?:partly|partially|in part|parts? of)\b`)
+	// recordSubject is what may stand before supersededPhrase in its
+	// sentence for the record itself to be what was replaced: nothing
+	// ("Superseded by ADR-19"), "this decision has been", "it was"; not
+	// "These IP ranges have been" (a part of it) or "many badges (".
+	recordSubject = lazyre.New(`(?i)^(?:(?:this|the)(?:\s+(?:adr|decision|record|document|proposal|rfc|design|approach))?|it)?(?:\s*\b(?:has|had|have)\b)?(?:\s*\b(?:been|was|is|were|are|got)\b)?(?:\s*\b(?:now|since|later|then|fully|entirely)\b)?$`)
+	// proseID is an ID written in prose: "ADR-0019", "ADR 19", "RFC-7".
+	proseID = lazyre.New(`\b[A-Za-z]{2,5}[-_ #]?[0-9]{1,6}\b`)
+	// inlineLink is a Markdown link written inline, text and destination.
+	inlineLink = lazyre.New(`!?\[[^\]]*\]\([^)]*\)`)
+)
+
+// supersedeWords are literals every match of supersededPhrase holds
+// (past its first letter, in either case): records that hold none are
+// not read line by line.
+var supersedeWords = [][]byte{[]byte("upersed"), []byte("uperced"), []byte("UPERSED"), []byte("UPERCED"),
+	[]byte("eplaced"), []byte("EPLACED"), []byte("bsoleted"), []byte("BSOLETED")}
+
+// proseSuccessor is the record r's text names as the one that supersedes
+// it, with the 1-based line that says so and the phrase, when no
+// relation of r says so and no record's "Supersedes" names r (then the
+// links are for one-way-link to judge). nil when there is none, when the
+// line speaks of part of r, or when the record it names is r.
+func (c *checker) proseSuccessor(r *Record) (*Record, int, string) {
+	if hasRelation(r, SupersededBy) || len(c.supersededBy[r]) > 0 {
+		return nil, 0, ""
+	}
+	t := r.Text()
+	if t == nil || !containsAny(t.Src, supersedeWords) {
+		return nil, 0, ""
+	}
+	var links []Link
+	for i := range t.Lines {
+		if t.Lines[i].Kind != LineText {
+			continue
+		}
+		line := t.LineText(i)
+		m := supersededPhrase.FindStringIndex(line)
+		if m == nil {
+			continue
+		}
+		// The rest of the sentence names the successor; a link's text
+		// ("[4. Use Kafka](0004-use-kafka.md)") does not end it.
+		rest := line[m[1]:]
+		if end := strings.IndexAny(inlineLink.ReplaceAllStringFunc(rest, func(l string) string { return strings.Repeat("x", len(l)) }), ".;"); end >= 0 {
+			rest = rest[:end]
+		}
+		if partialPhrase.MatchString(line[:m[1]]+rest) || !recordSubject.MatchString(sentenceLead(line[:m[0]])) {
+			continue
+		}
+		if links == nil {
+			links = t.Links()
+		}
+		from := t.Lines[i].Start + m[1]
+		for _, l := range links {
+			if l.Line == i && l.Start >= from && l.Start <= from+len(rest) {
+				if s := c.l.Target(r, l.Dest); s != nil && s != r {
+					return s, i + 1, strings.TrimSpace(line)
+				}
+			}
+		}
+		for _, id := range proseID.FindAllString(rest, -1) {
+			if s := c.l.Target(r, id); s != nil && s != r {
+				return s, i + 1, strings.TrimSpace(line)
+			}
+		}
+	}
+	return nil, 0, ""
+}
+
+// prose reports a record whose text says another record supersedes it
+// when no relation records it (status-mismatch speaks for a record whose
+// status already says superseded).
+func (c *checker) prose(r *Record) {
+	if r.Status == Superseded {
+		return
+	}
+	s, line, text := c.proseSuccessor(r)
+	if s == nil {
+		return
+	}
+	fix := linkCommand(c.ref(s), Supersedes, c.ref(r))
+	if r.InLogFile() || s.InLogFile() {
+		fix = sectionLinkFix(r, SupersededBy, s)
+	}
+	c.add(Finding{
+		Kind: KindLikelySupersession, Path: r.Path, Line: line, IDs: []string{r.ID, s.ID}, Warning: true,
+		Message: fmt.Sprintf("%s's text says %q, but no relation records that %s supersedes it (if the text means something else, reword it)", r.ID, shorten(text, 80), s.ID),
+		Fix:     fix,
+	})
+}
+
+// sentenceLead is what stands before a phrase in its sentence, its
+// Markdown decoration (emphasis, a list marker, a quote) taken off: ""
+// for "**Superseded** by" at the start of a line, "this decision has
+// been" for "Note: this decision has been superseded by".
+func sentenceLead(before string) string {
+	if i := strings.LastIndexAny(before, ".!?:"); i >= 0 {
+		before = before[i+1:]
+	}
+	return strings.TrimSpace(strings.Trim(strings.TrimSpace(before), "*_>#-+`[( \t"))
+}
+
+func containsAny(src []byte, words [][]byte) bool {
+	for _, w := range words {
+		if bytes.Contains(src, w) {
+			return true
+		}
+	}
+	return false
+}

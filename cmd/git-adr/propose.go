@@ -1,0 +1,428 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/failpoint"
+	"github.com/urfave/cli/v2"
+)
+
+// Limits of one proposal: a record a person can review, an answer that
+// fits an MCP message.
+const (
+	maxProposalTitle   = 200   // code points
+	maxProposalText    = 20000 // code points, each of context, decision, consequences
+	maxProposalLinks   = 20    // relates to, amends, refines and supersedes together
+	maxProposalDomains = 10
+)
+
+// proposal is what `git adr propose` and the MCP tool adr_propose write: a
+// record with status proposed, in the log's own template and style, with
+// the next free number, linked to the records it names. It never changes
+// the status of another record: Supersedes only says what the proposal
+// would replace once a person accepts it (`git adr decide ID accept`).
+type proposal struct {
+	Title                           string
+	Context, Decision, Consequences string
+	RelatesTo, Amends, Refines      []string
+	Supersedes                      []string
+	Domains                         []string
+	// Dir is the ADR root to write in ("": the first).
+	Dir string
+}
+
+// proposalSurface names a proposal's fields as a surface takes them: the
+// command's flags or the MCP tool's arguments.
+type proposalSurface struct {
+	// field names a field ("relates_to") as the caller writes it:
+	// "--relates-to" or `argument "relates_to"`.
+	field func(name string) string
+	// findIDs says how to find record IDs.
+	findIDs string
+	// mcp: paths in answers and commands are relative to the repository
+	// root (the command line's, to the working directory).
+	mcp bool
+}
+
+// cliProposal names the command line's flags.
+var cliProposal = proposalSurface{
+	field: func(n string) string {
+		if n == "domains" {
+			return "--domain" // one per flag
+		}
+		return "--" + strings.ReplaceAll(n, "_", "-")
+	},
+	findIDs: "run `git adr list` to see IDs",
+}
+
+// proposedLink is one link a proposal wrote.
+type proposedLink struct {
+	Relation string `json:"relation"`
+	Target   string `json:"target"`
+	Path     string `json:"path"`
+}
+
+// proposalStep is something to do after a proposal, and who does it.
+type proposalStep struct {
+	Who     string `json:"who"`
+	Do      string `json:"do"`
+	Command string `json:"command,omitempty"`
+}
+
+// proposeResult is what a proposal answers (--json, adr_propose).
+type proposeResult struct {
+	ID     string `json:"id"`
+	Path   string `json:"path"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+	// Links are the relations written both ways.
+	Links []proposedLink `json:"links"`
+	// WouldSupersede are the records the proposal names as superseded:
+	// unchanged until a person accepts it.
+	WouldSupersede []string `json:"would_supersede"`
+	// Updated are the files written: the record, the records it links,
+	// generated indexes.
+	Updated []string `json:"updated"`
+	// TemplateSections are sections that still hold the template's text.
+	TemplateSections []string       `json:"template_sections"`
+	Notes            []string       `json:"notes"`
+	Next             []proposalStep `json:"next"`
+	// records counts the record files among Updated (the rest are
+	// indexes, which their refresh reports itself).
+	records int
+}
+
+func proposeCommand(env *Env) *cli.Command {
+	var p proposal
+	var asJSON bool
+	return &cli.Command{
+		Name:      "propose",
+		Usage:     "write a proposed record with its context, decision and consequences",
+		ArgsUsage: "TITLE...",
+		Description: `Writes a record with status proposed, in the log's own template and style,
+with the next free number (as git adr new allocates it), and its context,
+decision and consequences in place of the template's text. It is what the
+MCP tool adr_propose does (git adr mcp --allow-propose), for agents and
+scripts that run commands: no editor opens, and nothing else changes status.
+
+--relates-to, --amends and --refines link the new record both ways (the
+linked record gets the reverse link). --supersedes only says, in the new
+record, what it would supersede: the superseded record stays as it is until
+a person accepts the proposal (git adr decide ID accept), which marks it
+superseded then.
+
+Refused, with nothing written: an empty title or decision text, a title a
+record of the root already has, text with a control character, a heading
+that would end its section or a code fence or comment left open, a linked
+record that is archived or a section of a single-file log.
+
+Examples:
+   git adr propose Cache reads in Redis --context "Reads are slow." \
+       --decision "We cache reads in Redis." --consequences "One more service." --amends 3
+   git adr propose "Use PostgreSQL" --context "..." --decision "..." --supersedes 2 --json`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "context", Usage: "the context: why a decision is needed (`TEXT`, Markdown)", Destination: &p.Context},
+			&cli.StringFlag{Name: "decision", Usage: "the decision proposed (`TEXT`, Markdown)", Destination: &p.Decision},
+			&cli.StringFlag{Name: "consequences", Usage: "what becomes easier or harder (`TEXT`, Markdown)", Destination: &p.Consequences},
+			&cli.StringSliceFlag{Name: "relates-to", Usage: "link record `ID` both ways, Relates to (repeatable)"},
+			&cli.StringSliceFlag{Name: "amends", Usage: "link record `ID` both ways, Amends / Amended by (repeatable)"},
+			&cli.StringSliceFlag{Name: "refines", Usage: "link record `ID` both ways, Refines / Refined by (repeatable)"},
+			&cli.StringSliceFlag{Name: "supersedes", Usage: "say the proposal would supersede record `ID` once accepted (repeatable)"},
+			&cli.StringSliceFlag{Name: "domain", Usage: "tag the record with domain `D` (repeatable)"},
+			&cli.StringFlag{Name: "dir", Usage: "write in ADR root `DIR` (default: the first root)", Destination: &p.Dir},
+			&cli.BoolFlag{Name: "json", Usage: "print {id, path, links, would_supersede, updated, template_sections, notes, next} as JSON", Destination: &asJSON},
+		},
+		Action: func(c *cli.Context) error {
+			p.Title = strings.Join(c.Args().Slice(), " ")
+			p.RelatesTo, p.Amends, p.Refines = c.StringSlice("relates-to"), c.StringSlice("amends"), c.StringSlice("refines")
+			p.Supersedes, p.Domains = c.StringSlice("supersedes"), c.StringSlice("domain")
+			res, err := runProposal(env, p, cliProposal)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(env.Out, res)
+			}
+			printProposal(env, res)
+			return nil
+		},
+	}
+}
+
+// printProposal prints a proposal for a person: the record's path, the
+// other files written, the notes and what comes next.
+func printProposal(env *Env, res *proposeResult) {
+	fmt.Fprintln(env.Out, adr.Escape(env.display(res.Path)))
+	for _, p := range res.Updated[1:res.records] {
+		fmt.Fprintf(env.Out, "updated %s\n", adr.Escape(env.display(p)))
+	}
+	env.notes(res.Notes)
+	fmt.Fprintf(env.Out, "next:\n")
+	for _, s := range res.Next {
+		line := s.Who + ": " + s.Do
+		if s.Command != "" {
+			line += ": " + s.Command
+		}
+		fmt.Fprintf(env.Out, "  %s\n", adr.Escape(line))
+	}
+}
+
+// runProposal writes p under the project lock and says what comes next.
+func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error) {
+	p.Title = strings.TrimSpace(p.Title)
+	switch {
+	case p.Title == "":
+		return nil, usagef("a proposal needs a title").hint("a title says what is decided, for example \"Cache reads in Redis\"")
+	case utf8.RuneCountInString(p.Title) > maxProposalTitle:
+		return nil, usagef("the title is %d characters long; at most %d", utf8.RuneCountInString(p.Title), maxProposalTitle).
+			hint("say what is decided in a few words; details go in the context and decision")
+	case adr.HasControl(p.Title):
+		return nil, usagef("the title %q holds a control character", p.Title).
+			hint("write the title on one line without control characters; details go in the context and decision")
+	}
+	var secs []adr.SectionText
+	for _, t := range []struct{ anchor, text string }{{"context", p.Context}, {"decision", p.Decision}, {"consequences", p.Consequences}} {
+		if strings.TrimSpace(t.text) == "" {
+			if t.anchor == "consequences" {
+				continue // MADR keeps consequences optional
+			}
+			return nil, usagef("%s is empty: a proposal states its %s", s.field(t.anchor), t.anchor).
+				hint("the context says why a decision is needed; the decision what is proposed")
+		}
+		if n := utf8.RuneCountInString(t.text); n > maxProposalText {
+			return nil, usagef("%s is %d characters long; at most %d", s.field(t.anchor), n, maxProposalText).
+				hint("a record states a decision and its reasons; link longer documents from it")
+		}
+		secs = append(secs, adr.SectionText{Anchor: t.anchor, Text: t.text})
+	}
+	var domains []string
+	for _, d := range p.Domains {
+		if strings.TrimSpace(d) == "" || strings.ContainsAny(d, ",;|") || adr.HasControl(d) || utf8.RuneCountInString(d) > 60 {
+			return nil, usagef("%s %q is not a domain name", s.field("domains"), clip(d)).hint("one word or two per domain, such as \"storage\"")
+		}
+		domains = append(domains, strings.ToLower(strings.TrimSpace(d)))
+	}
+	if len(domains) > maxProposalDomains {
+		return nil, usagef("%s names %d domains; at most %d", s.field("domains"), len(domains), maxProposalDomains)
+	}
+	if n := len(p.RelatesTo) + len(p.Amends) + len(p.Refines) + len(p.Supersedes); n > maxProposalLinks {
+		return nil, usagef("the proposal names %d records to link; at most %d", n, maxProposalLinks).
+			hint("link the records it depends on most; relate it to others later")
+	}
+	date := today()
+	if !validDate(date) {
+		return nil, usagef("ADR_DATE %q is not a date", date).hint("set ADR_DATE=YYYY-MM-DD or unset it")
+	}
+	// Concurrent proposals meet here: from this point the lock decides.
+	failpoint.Hit("propose-lock")
+	if err := env.lockWrites(); err != nil {
+		return nil, err
+	}
+	l, err := env.Log()
+	if err != nil {
+		return nil, err
+	}
+	if len(l.Roots) == 0 {
+		return nil, failf("no ADR directory found in this repository").
+			hint("a person starts a decision log with `git adr init` (a proposal does not create one)")
+	}
+	root, err := l.RootFor(p.Dir)
+	if err != nil {
+		var dirs []string
+		for _, r := range l.Roots {
+			dirs = append(dirs, r.Dir())
+		}
+		return nil, usagef("%s %q is not an ADR root", s.field("dir"), p.Dir).hint("roots: " + strings.Join(dirs, ", "))
+	}
+	if root.Refused != nil {
+		return nil, refusedRoot(root)
+	}
+	if err := adr.WritableRoot(root, "propose"); err != nil {
+		return nil, lifecycleErr(err)
+	}
+	if other := sameTitle(l, root, p.Title); other != nil {
+		return nil, usagef("%s already has a record titled %q: %s (%s), %s", root.Dir(), p.Title, other.ID, other.Status, other.Path).
+			hint("if that is this proposal sent again, it is written already; otherwise give the proposal a title of its own")
+	}
+	opt := adr.NewOptions{Title: p.Title, Root: root, Status: adr.Proposed, Domains: domains, Date: date, Sections: secs}
+	res := &proposeResult{Status: string(adr.Proposed), Links: []proposedLink{}, WouldSupersede: []string{},
+		TemplateSections: []string{}, Notes: []string{}}
+	for _, group := range []struct {
+		field string
+		refs  []string
+		typ   adr.RelationType
+	}{{"relates_to", p.RelatesTo, adr.RelatesTo}, {"amends", p.Amends, adr.Amends}, {"refines", p.Refines, adr.Refines}, {"supersedes", p.Supersedes, adr.Supersedes}} {
+		for _, ref := range group.refs {
+			r, err := proposalTarget(env, l, s, group.field, ref)
+			if err != nil {
+				return nil, err
+			}
+			if group.typ == adr.Supersedes {
+				opt.Supersedes = append(opt.Supersedes, r)
+				res.WouldSupersede = append(res.WouldSupersede, r.ID)
+				continue
+			}
+			opt.Links = append(opt.Links, adr.LinkSpec{Target: r, Label: group.typ.Label(), Reverse: group.typ.Reverse().Label()})
+			res.Links = append(res.Links, proposedLink{Relation: group.typ.Label(), Target: r.ID, Path: r.Path})
+		}
+	}
+	if opt.Template, err = projectTemplate(env, root, true); err != nil {
+		return nil, err
+	}
+	if opt.Number, err = nextNumber(env, l, root); err != nil {
+		return nil, err
+	}
+	rec, changes, notes, err := l.NewRecord(opt)
+	var se *adr.SectionTextError
+	if errors.As(err, &se) {
+		where := s.field(se.Anchor)
+		if se.Line > 0 {
+			where += fmt.Sprintf(", line %d", se.Line)
+		}
+		return nil, usagef("%s: %s", where, se.Reason).
+			hint("nothing was written; the text goes under the section's heading as it is")
+	}
+	if err != nil {
+		return nil, newRecordErr(err)
+	}
+	if res.Updated, err = writeProposal(env, rec, changes); err != nil {
+		return nil, err
+	}
+	res.ID, res.Path, res.Title, res.records = rec.ID, rec.Path, rec.Title, len(changes)
+	res.Notes = append(res.Notes, notes...)
+	res.TemplateSections = append(res.TemplateSections, adr.TemplateSections(rec, secs)...)
+	res.Next = proposalNext(env, res, s)
+	return res, nil
+}
+
+// clip shortens what a caller sent to quote it in an error: an answer
+// must fit an MCP message whatever was sent.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}
+
+// sameTitle is a record of root (live or archived) whose title is title,
+// but for case and spacing; nil when there is none.
+func sameTitle(l *adr.Log, root *adr.Root, title string) *adr.Record {
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+	want := norm(title)
+	for _, r := range l.Records {
+		if r.Root == root && norm(r.Title) == want {
+			return r
+		}
+	}
+	return nil
+}
+
+// proposalTarget resolves a record a proposal links: one of the log's
+// records, not archived (a retired record takes no new links), and a
+// file of its own (not a section of a single-file log).
+func proposalTarget(env *Env, l *adr.Log, s proposalSurface, field, ref string) (*adr.Record, error) {
+	r, err := lookupRecord(env, l, ref)
+	var amb *adr.AmbiguousError
+	switch {
+	case errors.As(err, &amb):
+		var c []string
+		for _, x := range amb.Candidates {
+			c = append(c, x.Path)
+		}
+		return nil, usagef("%s %q names %d records", s.field(field), clip(ref), len(amb.Candidates)).hint("name one by its path: " + strings.Join(c, ", "))
+	case adr.IsNotFound(err):
+		return nil, usagef("%s: no record %q", s.field(field), clip(ref)).hint(s.findIDs)
+	case err != nil:
+		return nil, err
+	}
+	if err := l.Ensure(r); err != nil {
+		return nil, err
+	}
+	if r.Archived {
+		return nil, usagef("%s: %s is archived (%s); a proposal links records of the log in force", s.field(field), r.ID, r.Path).
+			hint("link the record that replaced it; " + s.findIDs)
+	}
+	if err := refuseSections("propose", r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// writeProposal writes the changes of a proposal (rec, the proposed
+// record) once proposalOnly holds, brings generated indexes up to date,
+// and returns every file written: the changes' in order, then indexes.
+func writeProposal(env *Env, rec *adr.Record, changes []adr.FileChange) ([]string, error) {
+	if err := proposalOnly(rec, changes); err != nil {
+		return nil, err
+	}
+	if err := applyChanges(env, changes); err != nil {
+		return nil, err
+	}
+	ixs, err := refreshedIndexes(env)
+	if err != nil {
+		return nil, err
+	}
+	var updated []string
+	for _, c := range changes {
+		updated = append(updated, c.Path)
+	}
+	return append(updated, ixs...), nil
+}
+
+// proposalOnly is the proposal's promise, checked on what is about to be
+// written rather than trusted to the template: the new record says
+// proposed, and no other record's status or title changes (they gain
+// relation lines only).
+func proposalOnly(rec *adr.Record, changes []adr.FileChange) error {
+	if rec.Status != adr.Proposed {
+		return failf("the log's template writes the status %q, not a proposal; nothing was written", rec.RawStatus).
+			hint("a person makes the template's status a placeholder (STATUS, {{status}}) or a list of words that holds proposed")
+	}
+	for _, c := range changes {
+		if c.Old == nil {
+			continue
+		}
+		was, now := adr.Parse(c.Old), adr.Parse(c.New)
+		if was.Status != now.Status || was.RawStatus != now.RawStatus || was.Title != now.Title {
+			return failf("linking %s would change what %s says of its status or title; nothing was written", rec.ID, c.Path).
+				hint("link it by hand and review the change: `git adr link`")
+		}
+	}
+	return nil
+}
+
+// proposalNext says what a person does with a proposal: review it, commit
+// it, and accept or reject it in their own terminal (an agent cannot).
+func proposalNext(env *Env, res *proposeResult, s proposalSurface) []proposalStep {
+	show := func(p string) string {
+		if s.mcp {
+			return p
+		}
+		return env.display(p)
+	}
+	id := adr.ShellWord(res.ID)
+	steps := []proposalStep{{Who: "a person", Do: "review the proposal", Command: "git adr show " + id}}
+	if len(res.TemplateSections) > 0 {
+		steps = append(steps, proposalStep{Who: "the author", Do: "fill in or remove the sections that still hold the template's text (" +
+			strings.Join(res.TemplateSections, "; ") + ") in " + show(res.Path)})
+	}
+	var paths []string
+	for _, p := range res.Updated {
+		paths = append(paths, adr.ShellWord(show(p)))
+	}
+	steps = append(steps,
+		proposalStep{Who: "the author", Do: "check the log", Command: "git adr check"},
+		proposalStep{Who: "the author", Do: "commit the proposal for review", Command: "git add -- " + strings.Join(paths, " ") + " && git commit -m " + adr.ShellWord("Propose "+res.ID)})
+	accept := "accept it, in their own terminal (an agent cannot)"
+	if len(res.WouldSupersede) > 0 {
+		accept += "; this marks " + strings.Join(res.WouldSupersede, ", ") + " superseded"
+	}
+	steps = append(steps,
+		proposalStep{Who: "a person", Do: accept, Command: "git adr decide " + id + " accept"},
+		proposalStep{Who: "a person", Do: "or reject it", Command: "git adr decide " + id + " reject"})
+	return steps
+}
