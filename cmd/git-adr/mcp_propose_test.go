@@ -93,7 +93,7 @@ func TestMCPProposeInProcess(t *testing.T) {
 		t.Errorf("record:\n%s", data)
 	}
 	// The proposal binds nothing: ADR-0002 stays the decision in force.
-	if text, _ := call("adr_context", map[string]any{"id": "2"}); !strings.Contains(text, `"id":"ADR-0002#decision"`) || !strings.Contains(text, `"in_force":true`) {
+	if text, _ := call("adr_context", map[string]any{"id": "2"}); !strings.Contains(text, `"id":"ADR-0002#decision"`) || strings.Contains(text, `"in_force":false`) {
 		t.Errorf("adr_context of ADR-0002: %.400s", text)
 	}
 	if text, _ := call("adr_show", map[string]any{"id": "3"}); !strings.Contains(text, `"status":"proposed"`) || !strings.Contains(text, `"in_force":false`) {
