@@ -20,7 +20,7 @@ import (
 var (
 	// lowRecords: a weak answer holds the shortest windows of this many
 	// records: text to check, cheaper than naming them as leads.
-	lowRecords = 8
+	lowRecords = 12
 	// noneLeads: an answer with no confidence names this many leads.
 	noneLeads = 3
 	// notInForceFactor: a record no longer binding is ranked as if it
@@ -363,6 +363,9 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		}
 		if s.Ablate.NoWindows {
 			u, part := bestUnit(r, rk.q, rk.ix, limit, req.Intent)
+			if u.End == 0 {
+				continue // a record with no unit to send (a title alone)
+			}
 			p.items = append(p.items, item{rec: r, unit: u, part: part, role: roles[i], essential: i == 0, limit: limit})
 			continue
 		}

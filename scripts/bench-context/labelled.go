@@ -31,6 +31,8 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/outside9-tasks.json",
 	"adr/evidence/labelled/testdata/outside10-tasks.json",
 	"adr/evidence/labelled/testdata/outside11-tasks.json",
+	"adr/evidence/labelled/testdata/outside12-tasks.json",
+	"adr/evidence/labelled/testdata/outside13-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
