@@ -274,7 +274,7 @@ func bestWindow(r *adr.Record, units []adr.Unit, m matcher, o windowOpts) (windo
 			}
 		}
 		if size < fill && lo-1 >= 0 && (!o.sameUnit || blocks[lo-1].unit == b.unit) {
-			if st := trailingSentences(t.Src, blocks[lo-1].from, blocks[lo-1].to, to, o.limit); st < from {
+			if st := trailingSentences(t.Src, blocks[lo-1].from, blocks[lo-1].to, to, o.limit); st < blocks[lo-1].to {
 				from = st
 				size = runes(t.Src[from:to])
 			}
@@ -423,8 +423,12 @@ func sentenceEnds(src []byte, from, to int) []int {
 	for i := from; i < to; i++ {
 		c := src[i]
 		if (c == '.' || c == '!' || c == '?' || c == ';') && i+1 < to && (src[i+1] == ' ' || src[i+1] == '\n' || src[i+1] == '\r') {
-			// "e.g. " and "i.e. " do not end a sentence.
+			// "e.g. " and "i.e. " do not end a sentence, nor does a list
+			// item's number ("1. ") at the start of a line.
 			if c == '.' && i >= from+3 && src[i-2] == '.' {
+				continue
+			}
+			if c == '.' && listNumber(src, from, i) {
 				continue
 			}
 			ends = append(ends, i+1)
@@ -434,6 +438,22 @@ func sentenceEnds(src []byte, from, to int) []int {
 		ends = append(ends, to)
 	}
 	return ends
+}
+
+// listNumber reports that the '.' at i ends a list item's number: only
+// digits between it and the start of its line (or of the text).
+func listNumber(src []byte, from, i int) bool {
+	j := i - 1
+	for j >= from && src[j] >= '0' && src[j] <= '9' {
+		j--
+	}
+	if j == i-1 {
+		return false
+	}
+	for j >= from && (src[j] == ' ' || src[j] == '\t') {
+		j--
+	}
+	return j < from || src[j] == '\n'
 }
 
 // cutAt is the end of the longest prefix of src[from:to] within limit code

@@ -59,6 +59,33 @@ func TestWindowCutsLongParagraphs(t *testing.T) {
 	}
 }
 
+// TestWindowStartsWithText: a short decision after a paragraph too long
+// to take in whole starts the window at its own text (or at sentences of
+// that paragraph), never at the empty lines between them; a list item's
+// number is no sentence end.
+func TestWindowStartsWithText(t *testing.T) {
+	context := "## Context\n\n" + strings.Repeat("One strategy principle is to use managed services in order to reduce the burden on teams to\nmanage the functionality ", 4) + "themselves.\n"
+	text := record(1, "1. Use DocumentDB", "Accepted", context, "## Decision\n\nThe approaches taken are:\n\n1. evaluate new apps for DocumentDB.\n")
+	l := load(t, fstest.MapFS{name(1, "documentdb"): {Data: []byte(text)}})
+	r := l.Records[0]
+	q := retrieve.Query("which apps move to documentdb", retrieve.English)
+	ix := retrieve.NewIndex([]retrieve.Doc{{ID: r.ID, Fields: []retrieve.Field{{Text: text}}}})
+	units := answerUnits(r, Current)
+	main := -1
+	for i, u := range units {
+		if u.Anchor == "decision" {
+			main = i
+		}
+	}
+	w, ok := bestWindow(r, units, matcher{q: q, ix: ix}, windowOpts{limit: 300, main: main, fill: 300})
+	if !ok || strings.HasPrefix(w.text, "\n") || !strings.Contains(w.text, "The approaches taken are:") {
+		t.Fatalf("window %q", w.text)
+	}
+	if !strings.Contains(w.text, "1. evaluate new apps for DocumentDB.") {
+		t.Errorf("window %q: the list item is cut at its number", w.text)
+	}
+}
+
 // FuzzWindow: whatever the record and task, a window is text of the
 // record (its lines, in order), within its limit, on lines the record
 // has.
@@ -90,6 +117,9 @@ func FuzzWindow(f *testing.F) {
 		lines := r.Text().Lines
 		if w.start < 1 || w.end < w.start || w.end > len(lines) {
 			t.Fatalf("lines %d-%d of %d", w.start, w.end, len(lines))
+		}
+		if strings.HasPrefix(w.text, "\n") {
+			t.Fatalf("window %q starts with an empty line", w.text)
 		}
 		norm := strings.ReplaceAll(string(r.Text().Src), "\r\n", "\n")
 		if !strings.Contains(norm, strings.TrimSuffix(w.text, "\n")) {
