@@ -139,7 +139,7 @@ func (e *Embeddings) budget() time.Duration {
 // cache does not hold, and measures each record's similarity to the task.
 // A failing endpoint leaves the answer lexical, with a warning saying why.
 func (s *Service) embedTask(tv *taskVectors, ep *EmbeddingEndpoint, budget time.Duration, task string, recs []*adr.Record) {
-	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	ctx, cancel := context.WithTimeoutCause(context.Background(), budget, fmt.Errorf("the answer's %s for embeddings is spent", budget))
 	defer cancel()
 	tvs, err := ep.Embedder.Embed(ctx, []string{task})
 	if err == nil && len(tvs) != 1 {
