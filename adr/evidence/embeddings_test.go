@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -352,5 +353,35 @@ func TestFuseHits(t *testing.T) {
 	}
 	if out, added := fuseHits(hits, recs, flat); len(added) != 0 || len(out) != len(hits) {
 		t.Errorf("flat similarities added %v", added)
+	}
+}
+
+func TestEmbeddingsConcurrentTasks(t *testing.T) {
+	// Rankings made at once on one Service ask the endpoint once per
+	// task, and agree. (Service.Answer itself is not made for concurrent
+	// calls: each MCP call builds its own Service.)
+	fake := &embedtest.Server{}
+	_, emb := endpoint(t, fake)
+	l := load(t, embedLog())
+	svc := &Service{Log: l, CacheDir: t.TempDir(), Embeddings: emb()}
+	recs := svc.live()
+	outs := make([][]retrieve.Hit, 8)
+	var wg sync.WaitGroup
+	for i := range outs {
+		task := embedTask
+		if i%2 == 1 {
+			task = "lerna turborepo"
+		}
+		wg.Go(func() { outs[i] = svc.embedHits(task, recs, nil) })
+	}
+	wg.Wait()
+	svc.saving.Wait()
+	for i := range outs {
+		if fmt.Sprint(outs[i]) != fmt.Sprint(outs[i%2]) || len(outs[i]) == 0 {
+			t.Fatalf("ranking %d: %v, want %v", i, outs[i], outs[i%2])
+		}
+	}
+	if n := len(fake.Requests()); n < 3 || n > 4 {
+		t.Errorf("%d requests, want one per task and the records once or twice", n)
 	}
 }
