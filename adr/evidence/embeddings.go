@@ -176,7 +176,13 @@ func (s *Service) embedTask(tv *taskVectors, ep *EmbeddingEndpoint, budget time.
 			}
 		}
 		if err != nil {
-			tv.warnings = append(tv.warnings, fmt.Sprintf("embeddings cover %d of %d records: %v; the others are ranked lexically alone until an answer embeds them", len(recs)-len(missing)+len(got), len(recs), err))
+			covered := 0
+			for _, v := range vecs {
+				if v != nil {
+					covered++
+				}
+			}
+			tv.warnings = append(tv.warnings, fmt.Sprintf("embeddings cover %d of %d records: %v; the others are ranked lexically alone until an answer embeds them", covered, len(recs), err))
 		}
 	}
 	// A cache that cannot be written only costs requests.
@@ -408,7 +414,7 @@ func (s *Service) discloseEmbeddings(p *plan, req Request) string {
 		return ""
 	}
 	p.warnings = append(p.warnings, tv.warnings...)
-	if tv.failed {
+	if tv.failed || len(tv.sims) == 0 {
 		return "lexical"
 	}
 	s.Embeddings.mu.Lock()

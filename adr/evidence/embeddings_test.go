@@ -385,3 +385,22 @@ func TestEmbeddingsConcurrentTasks(t *testing.T) {
 		t.Errorf("%d requests, want one per task and the records once or twice", n)
 	}
 }
+
+func TestEmbeddingsNoRecordEmbedded(t *testing.T) {
+	// The task is embedded, no record is: the answer is lexical and says
+	// so.
+	fake := &embedtest.Server{FailAfter: 1}
+	srv, emb := endpoint(t, fake)
+	resp := answer(t, &Service{Log: load(t, embedLog()), CacheDir: t.TempDir(), Embeddings: emb()}, Request{Task: embedTask})
+	if resp.Retrieval != "lexical" {
+		t.Errorf("retrieval %q, want lexical", resp.Retrieval)
+	}
+	if last := resp.Warnings[len(resp.Warnings)-1]; !strings.HasPrefix(last, "embeddings cover 0 of 10 records: embeddings endpoint "+srv.URL+"/v1/embeddings: 503 Service Unavailable") {
+		t.Errorf("warning %q", last)
+	}
+	for _, u := range resp.Units {
+		if strings.Contains(u.Role, "embedding") {
+			t.Errorf("unit %s labelled %q with no vectors", u.ID, u.Role)
+		}
+	}
+}
