@@ -139,6 +139,20 @@ type ArchiveConfig struct {
 type ContextConfig struct {
 	MaxUnits int `toml:"max_units,omitempty"`
 	MaxChars int `toml:"max_chars,omitempty"`
+	// Embeddings is the optional embeddings endpoint of task answers.
+	Embeddings EmbeddingsConfig `toml:"embeddings,omitempty"`
+}
+
+// EmbeddingsConfig is an OpenAI-compatible embeddings endpoint
+// (docs/commands/context.md#embeddings). BaseURL and APIKeyEnv decide
+// where the log's text and a credential are sent, so they are honoured
+// only from a trusted file (adr/trust).
+type EmbeddingsConfig struct {
+	BaseURL string `toml:"base_url,omitempty"`
+	Model   string `toml:"model,omitempty"`
+	// APIKeyEnv names the environment variable holding the key; the key
+	// itself never goes in a file.
+	APIKeyEnv string `toml:"api_key_env,omitempty"`
 }
 
 // RootConfig configures one ADR directory.

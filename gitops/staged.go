@@ -358,51 +358,5 @@ func parseCacheTree(b []byte) (map[string]string, bool) {
 }
 
 // plainDiffConfig reports whether no configuration git reads could set
-// diff.orderFile (which reorders git's output): no file of the
-// repository, user or system configuration names it or includes another,
-// and none comes from the environment.
-func plainDiffConfig(r *Repo) bool {
-	if _, set := os.LookupEnv("GIT_CONFIG_COUNT"); set {
-		return false
-	}
-	if p := strings.ToLower(os.Getenv("GIT_CONFIG_PARAMETERS")); strings.Contains(p, "orderfile") {
-		return false
-	}
-	files := []string{filepath.Join(r.CommonDir, "config"), filepath.Join(r.GitDir, "config.worktree")}
-	home := os.Getenv("HOME")
-	if g, set := os.LookupEnv("GIT_CONFIG_GLOBAL"); set {
-		files = append(files, g)
-	} else {
-		xdg := os.Getenv("XDG_CONFIG_HOME")
-		if xdg == "" && home != "" {
-			xdg = filepath.Join(home, ".config")
-		}
-		if xdg != "" {
-			files = append(files, filepath.Join(xdg, "git", "config"))
-		}
-		if home != "" {
-			files = append(files, filepath.Join(home, ".gitconfig"))
-		}
-	}
-	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
-		if s, set := os.LookupEnv("GIT_CONFIG_SYSTEM"); set {
-			files = append(files, s)
-		} else {
-			files = append(files, "/etc/gitconfig")
-		}
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			if os.IsNotExist(err) || f == "" {
-				continue
-			}
-			return false
-		}
-		low := bytes.ToLower(data)
-		if bytes.Contains(low, []byte("orderfile")) || bytes.Contains(low, []byte("include")) {
-			return false
-		}
-	}
-	return true
-}
+// diff.orderFile (which reorders git's output).
+func plainDiffConfig(r *Repo) bool { return !r.ConfigMayMention("orderfile") }

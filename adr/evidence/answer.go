@@ -149,6 +149,7 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 	if err != nil {
 		return nil, nil, err
 	}
+	retrieval := s.discloseEmbeddings(p, req)
 	if len(req.Paths) > 0 {
 		s.governFirst(p, req)
 	} else if req.Diff == "staged" {
@@ -163,6 +164,7 @@ func (s *Service) answerFrom(req Request, pos, partIdx int) (*Response, []byte, 
 		Freshness: fresh,
 		Size:      Size{MaxCodePoints: req.MaxChars, MaxUnits: req.MaxUnits},
 	}
+	resp.Retrieval = retrieval
 	if resp.References == nil {
 		resp.References = []Reference{}
 	}

@@ -266,6 +266,11 @@ type Response struct {
 
 	// Memory names the memory items among Units (absent when none).
 	Memory []MemoryUsed `json:"memory,omitempty"`
+	// Retrieval names how a task answer's records were found when an
+	// embeddings endpoint is configured: "lexical+embeddings (MODEL at
+	// HOST)", or "lexical" when the endpoint failed (a warning says why).
+	// Absent otherwise: the ranking is lexical.
+	Retrieval string `json:"retrieval,omitempty"`
 }
 
 // RequestError is a bad request: an unknown ID or domain, a stale or

@@ -56,6 +56,10 @@ type Service struct {
 	// added), as labels by record; the signals a record states itself
 	// (review_by passed, a proposal left open) are found without it.
 	Stale func(recs []*adr.Record) map[*adr.Record][]string
+	// Embeddings, when set, adds the records closest in meaning to a
+	// task to its lexical matches, labelled (embeddings.go); nil: the
+	// ranking is lexical alone.
+	Embeddings *Embeddings
 
 	fingerprint string
 	cursorKey   []byte

@@ -177,6 +177,9 @@ func (s *Service) rankTask(task string) (*ranked, error) {
 		hits[i].Score *= statusPrior[recs[hits[i].Doc].Status]
 	}
 	hits = sortHits(hits)
+	// Records close in meaning that share few words with the task, when
+	// an embeddings endpoint is configured (embeddings.go).
+	hits = s.embedHits(task, recs, hits)
 	return &ranked{q: q, recs: recs, ix: ix, hits: hits}, nil
 }
 

@@ -26,6 +26,9 @@ func renderText(r *Response) []byte {
 	b.WriteString(head + "\n")
 	fmt.Fprintf(&b, "basis: %s; CURRENT view: %s; %d records; fingerprint %s\n",
 		r.Freshness.Basis, r.Freshness.View, r.Freshness.Records, shortFP(r.Freshness.Fingerprint))
+	if r.Retrieval != "" {
+		fmt.Fprintf(&b, "retrieval: %s\n", esc(r.Retrieval))
+	}
 	if o := r.Overview; o != nil {
 		fmt.Fprintf(&b, "records: %d live, %d archived;", o.Records, o.Archived)
 		var st []string

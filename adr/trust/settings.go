@@ -31,12 +31,20 @@ var (
 	// as its Bearer token.
 	OpenAIKeyEnv = Setting{Key: "drafter.openai.api_key_env", GitKey: "adr.drafter.openai.apiKeyEnv",
 		file: func(c *adr.Config) string { return c.Drafter.OpenAI.APIKeyEnv }}
+	// EmbeddingsBaseURL is where context sends tasks and records' text to
+	// be embedded.
+	EmbeddingsBaseURL = Setting{Key: "context.embeddings.base_url", GitKey: "adr.embeddings.baseUrl",
+		file: func(c *adr.Config) string { return c.Context.Embeddings.BaseURL }}
+	// EmbeddingsKeyEnv names the environment variable the embeddings
+	// endpoint gets as its Bearer token.
+	EmbeddingsKeyEnv = Setting{Key: "context.embeddings.api_key_env", GitKey: "adr.embeddings.apiKeyEnv",
+		file: func(c *adr.Config) string { return c.Context.Embeddings.APIKeyEnv }}
 )
 
 // Settings lists every setting that needs trust, in the order output
 // shows them. `[signing] sign` is not one: it can only ask that a commit a
 // person approved be signed, by the program and key git config names.
-var Settings = []Setting{DrafterCommand, OpenAIBaseURL, OpenAIKeyEnv}
+var Settings = []Setting{DrafterCommand, OpenAIBaseURL, OpenAIKeyEnv, EmbeddingsBaseURL, EmbeddingsKeyEnv}
 
 // FileValue is the value cfg sets for s ("" when unset).
 func (s Setting) FileValue(cfg *adr.Config) string {

@@ -230,6 +230,7 @@ func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
 		Scope:       scopeSource(repo, l),
 		SourceFiles: func() ([]string, error) { return sourceFiles(repo) },
 		Stale:       contextStaleness(repo, l, nil),
+		Embeddings:  contextEmbeddings(repo, l.Config),
 	}
 }
 

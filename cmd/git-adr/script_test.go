@@ -25,6 +25,8 @@ func TestMain(m *testing.M) {
 		"fake-drafter": func() { os.Exit(fakeDrafterMain()) },
 		"fake-openai":  func() { os.Exit(fakeOpenAIMain()) },
 		"fill-draft":   func() { os.Exit(fillDraftMain()) },
+		// An embeddings endpoint for context scenarios (fakeembeddings_test.go).
+		"fake-embeddings": func() { os.Exit(fakeEmbeddingsMain()) },
 	})
 }
 

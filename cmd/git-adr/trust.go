@@ -25,8 +25,9 @@ func trustCommand(env *Env) *cli.Command {
 		Usage:     "trust this repository's .adr.toml to run the programs and send the credentials it names",
 		UsageText: "git adr trust [--show | --revoke] [--json]",
 		Description: `Settings that run a program or send a credential (drafter.command,
-drafter.openai.base_url, drafter.openai.api_key_env) are honoured from git
-config, or from an .adr.toml you trusted. trust prints what the file asks to
+drafter.openai.base_url, drafter.openai.api_key_env, context.embeddings.base_url,
+context.embeddings.api_key_env) are honoured from git config, or from an
+.adr.toml you trusted. trust prints what the file asks to
 run and where it would send which variable, then records the file's path and
 SHA-256 outside the repository (${XDG_STATE_HOME:-~/.local/state}/git-adr/trust).
 Any change to the file makes it untrusted again. Review the file first.`,
@@ -270,6 +271,10 @@ func does(v trust.Value, top string) string {
 		return fmt.Sprintf("send the evidence to %q", chatURL(v.Value))
 	case trust.OpenAIKeyEnv.Key:
 		return "send " + envRef(v.Value) + " as the Bearer token"
+	case trust.EmbeddingsBaseURL.Key:
+		return fmt.Sprintf("send tasks and records' text to %q to be embedded", embeddingsURL(v.Value))
+	case trust.EmbeddingsKeyEnv.Key:
+		return "send " + envRef(v.Value) + " as the embeddings endpoint's Bearer token"
 	}
 	return fmt.Sprintf("use %q", v.Value)
 }
