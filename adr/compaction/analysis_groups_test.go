@@ -2,12 +2,15 @@ package compaction
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
 // subjectRec is an adr-tools record with a date, a context and a
@@ -333,5 +336,55 @@ func TestConsolidateCommandQuotes(t *testing.T) {
 		if gs[0].Command != c.command || gs[0].Note != c.note {
 			t.Errorf("command %q note %q\nwant %q note %q", gs[0].Command, gs[0].Note, c.command, c.note)
 		}
+	}
+}
+
+// TestInferredBlockingOnCorpora compares the blocked search for similar
+// records with comparing every pair, on each shared real log: every pair
+// that can start a group by its text alone (cosine >= groupMin) is found.
+func TestInferredBlockingOnCorpora(t *testing.T) {
+	dir := os.Getenv("GIT_ADR_CORPORA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "corpora")
+	}
+	logs, err := os.ReadDir(dir)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("corpora not found at %s (CI=true: the corpora are required)", dir)
+		}
+		t.Skipf("corpora not found at %s", dir)
+	}
+	compared := 0
+	for _, d := range logs {
+		if !d.IsDir() {
+			continue
+		}
+		l, err := adr.Load(os.DirFS(filepath.Join(dir, d.Name())), adr.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := analyze(t, l, AnalyzeOptions{})
+		var dts []retrieve.DocTerms
+		for _, rc := range a.Records {
+			if r := l.ByPath(rc.Path); r != nil && groupable(r, rc) {
+				dts = append(dts, subjectOf(r, r.PeekText()).terms)
+			}
+		}
+		v := retrieve.NewVectors(dts)
+		found := map[[2]int32]bool{}
+		for _, p := range v.SimilarPairs(retrieve.PairOptions{Min: groupMin}) {
+			found[[2]int32{p.A, p.B}] = true
+		}
+		for i := range dts {
+			for j := i + 1; j < len(dts); j++ {
+				compared++
+				if s := v.Cosine(i, j); s >= groupMin && !found[[2]int32{int32(i), int32(j)}] {
+					t.Errorf("%s: records %d and %d (cosine %.2f) are not compared", d.Name(), i, j, s)
+				}
+			}
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no pair compared")
 	}
 }

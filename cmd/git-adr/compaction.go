@@ -132,7 +132,7 @@ func compactionCommand(env *Env) *cli.Command {
 			&cli.GenericFlag{Name: "confirm", Value: &f.confirm, Usage: "accept exactly the reviewed `PLAN@REVISION`; takes no scope, mode, numbering, archive or dry-run flag"},
 			&cli.GenericFlag{Name: "drafter", Value: &f.drafter, Usage: "with --mode: the drafter `NAME` (manual, command, openai, or one configured)"},
 			&cli.BoolFlag{Name: "yes", Usage: "with --mode: acknowledge the scope, read volume and cost without being asked (approves drafting, never publication)", Destination: &f.yes},
-			&cli.BoolFlag{Name: "json", Usage: "print the analysis as JSON {roots, records, issues}", Destination: &f.json},
+			&cli.BoolFlag{Name: "json", Usage: "print the analysis as JSON {roots, records, issues, inferred}", Destination: &f.json},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -169,7 +169,12 @@ It previews the exact roots and record counts in scope, classifies every record
 (retain, summarize, consolidate, unresolved, archive) with a reason, and lists
 the issues a person must settle (unknown-status, ambiguous-id, cycle,
 broken-reference, contradiction, proposed-successor, partial-supersession) as
-path:line: kind: message. It exits 0 even when it finds issues: it is a report.
+path:line: kind: message. It also infers groups of records about one subject
+that no relation links, from their own words (no model), flags a later record
+that changes an earlier choice without a marker, quoting both sentences, and
+prints the --mode consolidate --sources command for each group; inferred
+groups change no class and no record. It exits 0 even when it finds issues:
+it is a report.
 
 Contract:
    --mode summary|consolidate   explicit AI drafting; none means read-only analysis

@@ -157,7 +157,7 @@ type PairOptions struct {
 	// Min is the lowest similarity returned.
 	Min float64
 	// Top is how many of a document's heaviest terms block it (default
-	// 8); MaxBlock the most documents one blocking key may hold (default
+	// 12); MaxBlock the most documents one blocking key may hold (default
 	// 64): a key more documents share says too little to compare them
 	// all.
 	Top, MaxBlock int
@@ -175,7 +175,7 @@ type PairOptions struct {
 func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 	top, maxBlock := o.Top, o.MaxBlock
 	if top <= 0 {
-		top = 8
+		top = 12
 	}
 	if maxBlock <= 0 {
 		maxBlock = 64
