@@ -95,8 +95,10 @@ func surfaceWords(ms []*memberText, terms []string) map[string]string {
 			return out
 		}
 	}
+	// A few sentences of each member: the terms of a group are in most
+	// of them, and a large group would read them all for nothing.
 	for _, m := range ms {
-		for _, s := range m.body {
+		for _, s := range m.body[:min(len(m.body), 20)] {
 			if look(m, s.text) {
 				return out
 			}

@@ -236,19 +236,28 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 			all = append(all, edge{i, j, s})
 		}
 	}
-	// A record keeps its neighbours most similar to it (a group holds
-	// maxGroup records): where many records are alike, the rest would
-	// only be compared to be turned down.
-	slices.SortFunc(all, byScore)
-	kept := make([]int, len(subs))
+	// A pair is kept when it is among the neighbours most similar pairs
+	// of one of its records (a group holds maxGroup records): where many
+	// records are alike, the others would only be compared to be turned
+	// down. Only the kept pairs are sorted.
+	best := make([][]float64, len(subs)) // min-heaps of each record's best scores
+	for _, e := range all {
+		best[e.a] = pushBest(best[e.a], e.s)
+		best[e.b] = pushBest(best[e.b], e.s)
+	}
+	floor := func(i int) float64 {
+		if len(best[i]) < neighbours {
+			return 0
+		}
+		return best[i][0]
+	}
 	var edges []edge
 	for _, e := range all {
-		if kept[e.a] < neighbours || kept[e.b] < neighbours {
-			kept[e.a]++
-			kept[e.b]++
+		if e.s >= floor(e.a) || e.s >= floor(e.b) {
 			edges = append(edges, e)
 		}
 	}
+	slices.SortFunc(edges, byScore)
 	sims := make(map[uint64]float64, len(edges))
 	key := func(i, j int) uint64 { return uint64(min(i, j))<<32 | uint64(max(i, j)) }
 	for _, e := range edges {
@@ -332,6 +341,41 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 		out[k].Command, out[k].Note = a.consolidateCommand(rs)
 	}
 	return out
+}
+
+// pushBest adds s to h, a min-heap of at most neighbours scores, when it
+// is among the best.
+func pushBest(h []float64, s float64) []float64 {
+	if len(h) < neighbours {
+		h = append(h, s)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if h[p] <= h[i] {
+				break
+			}
+			h[p], h[i] = h[i], h[p]
+			i = p
+		}
+		return h
+	}
+	if s <= h[0] {
+		return h
+	}
+	h[0] = s
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h) && h[l] < h[m] {
+			m = l
+		}
+		if r < len(h) && h[r] < h[m] {
+			m = r
+		}
+		if m == i {
+			return h
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 // titleOverlap is how much of two titles' words (sorted, with their

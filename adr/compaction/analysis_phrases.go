@@ -3,6 +3,7 @@ package compaction
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // phrases are wordings to find in sentences, written as slots of
@@ -55,22 +56,40 @@ type word struct {
 	from, to int
 }
 
-// words splits s into words of letters and digits.
+// words splits s into words of letters and digits, in lower case.
 func words(s string) []word {
+	// One lower-case copy of an ASCII sentence (most are) serves every
+	// word; other sentences are lowered word by word, where offsets
+	// cannot shift.
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < utf8.RuneSelf
+	}
+	lower := s
+	if ascii {
+		lower = strings.ToLower(s)
+	}
 	var out []word
 	start := -1
+	add := func(end int) {
+		w := lower[start:end]
+		if !ascii {
+			w = strings.ToLower(w)
+		}
+		out = append(out, word{w, start, end})
+	}
 	for i, r := range s {
 		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
 		switch {
 		case letter && start < 0:
 			start = i
 		case !letter && start >= 0:
-			out = append(out, word{strings.ToLower(s[start:i]), start, i})
+			add(i)
 			start = -1
 		}
 	}
 	if start >= 0 {
-		out = append(out, word{strings.ToLower(s[start:]), start, len(s)})
+		add(len(s))
 	}
 	return out
 }

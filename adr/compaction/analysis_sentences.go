@@ -100,7 +100,10 @@ func splitSentences(p string, lineAt func(int) int) []sentence {
 	var out []sentence
 	start := 0
 	emit := func(end int) {
-		s := strings.Join(strings.Fields(p[start:end]), " ")
+		s := strings.TrimSpace(p[start:end])
+		if strings.Contains(s, "  ") || strings.ContainsAny(s, "\t\u00a0") {
+			s = strings.Join(strings.Fields(s), " ")
+		}
 		if s != "" {
 			out = append(out, sentence{line: lineAt(start), text: s})
 		}

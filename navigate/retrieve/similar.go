@@ -205,37 +205,57 @@ func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 		}
 		slices.Sort(heavy)
 		for x, a := range heavy {
-			if int(v.DF[a]) <= maxBlock {
+			rareA := int(v.DF[a]) <= maxBlock
+			if rareA {
 				entries = append(entries, entry{uint64(a)<<32 | single, int32(i)})
 			}
 			for _, b := range heavy[x+1:] {
-				entries = append(entries, entry{uint64(a)<<32 | uint64(b), int32(i)})
+				// Two rare terms block nothing their own blocks do not.
+				if !rareA || int(v.DF[b]) > maxBlock {
+					entries = append(entries, entry{uint64(a)<<32 | uint64(b), int32(i)})
+				}
 			}
 		}
 	}
-	slices.SortFunc(entries, func(p, q entry) int {
-		if c := cmp.Compare(p.key, q.key); c != 0 {
-			return c
+	// Blocks: each key's documents, in document order (the order of
+	// entries), laid out key by key in one slab; numbering the keys in
+	// a map is cheaper than sorting the entries.
+	num := make(map[uint64]int32, len(entries)/4)
+	keyOf := make([]int32, len(entries))
+	var count []int32
+	for k, e := range entries {
+		n, ok := num[e.key]
+		if !ok {
+			n = int32(len(count))
+			num[e.key] = n
+			count = append(count, 0)
 		}
-		return cmp.Compare(p.doc, q.doc)
-	})
-	// blocks[i] are the blocks (runs of entries) document i is in.
-	type run struct{ from, to int32 }
-	blocks := make([][]run, len(v.docs))
-	for s := 0; s < len(entries); {
-		e := s + 1
-		for e < len(entries) && entries[e].key == entries[s].key {
-			e++
+		count[n]++
+		keyOf[k] = n
+	}
+	at := make([]int32, len(count)+1)
+	for n, c := range count {
+		at[n+1] = at[n]
+		if c >= 2 && int(c) <= maxBlock {
+			at[n+1] += c
 		}
-		if n := e - s; n >= 2 && n <= maxBlock {
-			for k := s; k < e; k++ {
-				blocks[entries[k].doc] = append(blocks[entries[k].doc], run{int32(s), int32(e)})
-			}
+	}
+	slab := make([]int32, at[len(count)])
+	next := slices.Clone(at[:len(count)])
+	// blocks[i] are the blocks document i is in.
+	blocks := make([][]int32, len(v.docs))
+	for k, e := range entries {
+		n := keyOf[k]
+		if at[n+1] == at[n] {
+			continue
 		}
-		s = e
+		slab[next[n]] = e.doc
+		next[n]++
+		blocks[e.doc] = append(blocks[e.doc], n)
 	}
 	// Each document is compared with the later documents of its blocks,
-	// once each, on every CPU.
+	// once each, on every CPU; each worker's pairs come in document
+	// order, each document's sorted.
 	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
 	found := make([][]Pair, workers)
 	var wg sync.WaitGroup
@@ -243,9 +263,9 @@ func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 		wg.Go(func() {
 			seen := make([]int32, len(v.docs))
 			for i := w; i < len(v.docs); i += workers {
-				for _, r := range blocks[i] {
-					for _, e := range entries[r.from:r.to] {
-						j := e.doc
+				from := len(found[w])
+				for _, n := range blocks[i] {
+					for _, j := range slab[at[n]:at[n+1]] {
 						if int(j) <= i || seen[j] == int32(i)+1 {
 							continue
 						}
@@ -255,19 +275,24 @@ func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 						}
 					}
 				}
+				slices.SortFunc(found[w][from:], func(p, q Pair) int { return cmp.Compare(p.B, q.B) })
 			}
 		})
 	}
 	wg.Wait()
-	var out []Pair
+	// Document i's pairs are worker i%workers's next ones.
+	total := 0
 	for _, f := range found {
-		out = append(out, f...)
+		total += len(f)
 	}
-	slices.SortFunc(out, func(p, q Pair) int {
-		if c := cmp.Compare(p.A, q.A); c != 0 {
-			return c
+	out := make([]Pair, 0, total)
+	pos := make([]int, workers)
+	for i := range v.docs {
+		w := i % workers
+		for pos[w] < len(found[w]) && found[w][pos[w]].A == int32(i) {
+			out = append(out, found[w][pos[w]])
+			pos[w]++
 		}
-		return cmp.Compare(p.B, q.B)
-	})
+	}
 	return out
 }
