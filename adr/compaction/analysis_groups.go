@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/lazyre"
 	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
@@ -128,7 +129,7 @@ func subjectDoc(r *adr.Record, t *adr.Text) retrieve.Doc {
 	case len(rest) > 0:
 		d.Fields = append(d.Fields, rest...)
 	default:
-		d.Fields = append(d.Fields, retrieve.Field{Text: content, Weight: 1})
+		d.Fields = append(d.Fields, retrieve.Field{Text: withoutURLs(content), Weight: 1})
 	}
 	return d
 }
@@ -141,8 +142,19 @@ func unitBody(r *adr.Record, t *adr.Text, u adr.Unit) string {
 	if u.Start > u.End {
 		return ""
 	}
-	return r.UnitViewIn(t, u)
+	return withoutURLs(r.UnitViewIn(t, u))
 }
+
+// withoutURLs drops the addresses a text links to: two records that cite
+// the same tracker or wiki are not about one subject for it.
+func withoutURLs(s string) string {
+	if !strings.Contains(s, "://") {
+		return s
+	}
+	return urlPattern.ReplaceAllString(s, " ")
+}
+
+var urlPattern = lazyre.New(`[A-Za-z][A-Za-z0-9+.-]*://[^\s)\]>"'` + "`" + `]+`)
 
 // titleTerms are the words of a record's title and file name that can
 // name a subject: analysed like any text, without stop words and the

@@ -218,6 +218,19 @@ func TestInferredLeavesOutLinkedAndRetired(t *testing.T) {
 			t.Errorf("a retired record is grouped: %+v", gs)
 		}
 	})
+	t.Run("links only", func(t *testing.T) {
+		// Two records on different subjects that cite the same tracker:
+		// the addresses are not words of a subject.
+		cite := " See https://tracker.example.org/browse/PLATFORM-1234 and https://wiki.example.org/spaces/PLATFORM/pages/architecture-decisions-overview."
+		a := subjectRec{n: 1, title: "Rotate database credentials", date: "2024-01-10",
+			context: "Credentials leak." + cite, decision: "Database credentials rotate every 30 days."}
+		b := subjectRec{n: 4, title: "Nightly image rebuilds", date: "2024-04-02",
+			context: "Images go stale." + cite, decision: "Container images are rebuilt every night."}
+		l := loadSubjects(t, withUnrelated(a, b)...)
+		if gs := inferred(t, l); len(gs) != 0 {
+			t.Errorf("records that share only link addresses are grouped: %+v", gs)
+		}
+	})
 	t.Run("unrelated only", func(t *testing.T) {
 		l := loadSubjects(t, unrelated...)
 		if gs := inferred(t, l); len(gs) != 0 {
