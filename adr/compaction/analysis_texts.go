@@ -46,7 +46,7 @@ func (a *analyzer) readTexts(recs []*adr.Record, progress func()) {
 				}
 				t := recs[i].PeekText()
 				facts[i] = factsOf(recs[i], t)
-				if a.infer && a.in[recs[i]] {
+				if a.infer && a.in[recs[i]] && !retired(recs[i].Status) {
 					facts[i].subject = subjectOf(recs[i], t)
 				}
 				if progress != nil {
@@ -62,6 +62,11 @@ func (a *analyzer) readTexts(recs []*adr.Record, progress func()) {
 	for i, r := range recs {
 		a.texts[r] = &facts[i]
 	}
+}
+
+// retired reports a status no inferred group takes (see groupable).
+func retired(s adr.Status) bool {
+	return s == adr.Rejected || s == adr.Deprecated || s == adr.Superseded
 }
 
 // subjectOf analyses the words of r's subject (subjectDoc) and title.
