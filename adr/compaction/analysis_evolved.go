@@ -124,10 +124,14 @@ func wordsOf(terms []string, words map[string]string) []string {
 
 // consolidateCommand is the command that plans the consolidation of
 // records rs, naming each by its ID when that names it alone, else by its
-// path; "" and a note when a record cannot be named in --sources.
+// path; "" and a note when a record cannot be named in --sources, or is a
+// section of a single-file log (which a plan refuses to write).
 func (a *analyzer) consolidateCommand(rs []*adr.Record) (string, string) {
 	var names []string
 	for _, r := range rs {
+		if r.InLogFile() {
+			return "", fmt.Sprintf("%s is a section of the single-file log %s: `git adr compaction --mode consolidate` writes records that are files only; merge the sections by hand", r.ID, r.Path)
+		}
 		name := ""
 		for _, n := range []string{r.ID, r.Path} {
 			if n == "" || strings.HasPrefix(n, "-") || strings.ContainsAny(n, ",") {
@@ -218,7 +222,11 @@ func readMember(s subject) *memberText {
 		}
 	}
 	if len(r.Units()) == 0 {
-		m.body = sentencesOf(t, 1, len(t.Lines))
+		from, to := 1, len(t.Lines)
+		if r.InLogFile() {
+			from, to = r.LineRange()
+		}
+		m.body = sentencesOf(t, from, to)
 	}
 	if len(m.choice) == 0 {
 		m.choice = m.body

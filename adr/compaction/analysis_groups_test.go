@@ -401,3 +401,32 @@ func TestInferredBlockingOnCorpora(t *testing.T) {
 		t.Fatal("no pair compared")
 	}
 }
+
+// TestInferredSingleFileLog: sections of a single-file log are grouped
+// like records, but a plan cannot rewrite them: no command, a note.
+func TestInferredSingleFileLog(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Decisions\n\nHow this project decides.\n")
+	for i, r := range withUnrelated(redisSessions(1, "2024-01-10"), memcachedSessions(4, "2024-04-02")) {
+		fmt.Fprintf(&b, "\n## ADR-%03d: %s\n\n- **Date:** %s\n- **Status:** Accepted\n- **Context:** %s\n- **Decision:** %s\n", i+1, r.title, r.date, r.context, r.decision)
+	}
+	l, err := adr.Load(fstest.MapFS{"docs/DECISIONS.md": &fstest.MapFile{Data: []byte(b.String())}}, adr.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Records) != 7 {
+		t.Fatalf("%d records", len(l.Records))
+	}
+	gs := inferred(t, l)
+	if len(gs) != 1 {
+		t.Fatalf("groups: %+v", gs)
+	}
+	g := gs[0]
+	want := "ADR-006 is a section of the single-file log docs/DECISIONS.md: `git adr compaction --mode consolidate` writes records that are files only; merge the sections by hand"
+	if g.Command != "" || g.Note != want {
+		t.Errorf("command %q, note %q", g.Command, g.Note)
+	}
+	if len(g.Evolved) != 1 || g.Evolved[0].Evidence[1].Text != "We will cache user sessions in Memcached instead of Redis." {
+		t.Errorf("evolved %+v", g.Evolved)
+	}
+}

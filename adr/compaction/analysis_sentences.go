@@ -51,6 +51,7 @@ func sentencesOf(t *adr.Text, from, to int) []sentence {
 			flush()
 			s = strings.TrimSpace(s[n:])
 		}
+		s = strings.TrimSpace(s[boldLabel(s):])
 		if para.Len() > 0 {
 			para.WriteByte(' ')
 		}
@@ -91,6 +92,20 @@ func listMarker(s string) int {
 		j++
 	}
 	return j
+}
+
+// boldLabel is the length of a bold label a line starts with
+// ("**Decision:** ...", as single-file logs label their sections), 0 when
+// none.
+func boldLabel(s string) int {
+	if !strings.HasPrefix(s, "**") {
+		return 0
+	}
+	end := strings.Index(s[2:], ":**")
+	if end < 0 || end > 40 || strings.Contains(s[2:2+end], "**") {
+		return 0
+	}
+	return 2 + end + 3
 }
 
 // splitSentences splits a paragraph after '.', '!' or '?' followed by a
