@@ -51,6 +51,7 @@ func Analyze(l *adr.Log, opt AnalyzeOptions) (*Analysis, error) {
 		return nil, err
 	}
 	a := newAnalyzer(l, sc.records)
+	a.infer = opt.Infer
 	// Progress counts the records read, then the records classified.
 	var live []*adr.Record
 	for _, r := range l.Records {
@@ -69,13 +70,17 @@ func Analyze(l *adr.Log, opt AnalyzeOptions) (*Analysis, error) {
 	a.findIssues()
 	clusters := a.clusters(sc.records)
 	out := &Analysis{
-		Roots:   sc.roots,
-		Records: make([]RecordClass, 0, len(sc.records)),
-		Issues:  a.reported(),
+		Roots:    sc.roots,
+		Records:  make([]RecordClass, 0, len(sc.records)),
+		Issues:   a.reported(),
+		Inferred: []InferredGroup{},
 	}
 	for _, r := range sc.records {
 		out.Records = append(out.Records, a.classify(r, clusters))
 		step()
+	}
+	if opt.Infer {
+		out.Inferred = a.inferGroups(sc.records, out.Records, clusters)
 	}
 	return out, nil
 }

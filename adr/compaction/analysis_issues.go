@@ -34,6 +34,8 @@ type analyzer struct {
 	numbers     map[int]int
 	// texts is what readTexts kept of each live record's text.
 	texts map[*adr.Record]*textFacts
+	// infer asks readTexts for what inferred groups need.
+	infer bool
 }
 
 type issue struct {

@@ -397,7 +397,7 @@ func TestEmptyArraysEncode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"roots":[{"path":"doc/adr","count":0}],"records":[],"issues":[]}`; string(data) != want {
+	if want := `{"roots":[{"path":"doc/adr","count":0}],"records":[],"issues":[],"inferred":[]}`; string(data) != want {
 		t.Errorf("got %s, want %s", data, want)
 	}
 }
@@ -449,6 +449,19 @@ func BenchmarkAnalyze(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := Analyze(l, AnalyzeOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAnalyzeInfer is the analysis with inferred groups, as `git adr
+// compaction` runs it; the generated records all read alike (the worst
+// case for grouping: every record has a group).
+func BenchmarkAnalyzeInfer(b *testing.B) {
+	l := generated(b, 1000)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Analyze(l, AnalyzeOptions{Infer: true}); err != nil {
 			b.Fatal(err)
 		}
 	}

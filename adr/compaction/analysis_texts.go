@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/navigate/retrieve"
 )
 
 // textFacts is what the analysis reads from a record's text: the lines
@@ -15,6 +16,9 @@ import (
 type textFacts struct {
 	partial      []textLine
 	decisionText bool
+	// subject is what grouping by subject needs, when the analysis
+	// infers groups and the record is in scope.
+	subject *subject
 }
 
 // textLine is a line of a record, 1-based, and its text.
@@ -40,7 +44,11 @@ func (a *analyzer) readTexts(recs []*adr.Record, progress func()) {
 				if i >= len(recs) {
 					return
 				}
-				facts[i] = factsOf(recs[i], recs[i].PeekText())
+				t := recs[i].PeekText()
+				facts[i] = factsOf(recs[i], t)
+				if a.infer && a.in[recs[i]] && !retired(recs[i].Status) {
+					facts[i].subject = subjectOf(recs[i], t)
+				}
 				if progress != nil {
 					mu.Lock()
 					progress()
@@ -54,6 +62,17 @@ func (a *analyzer) readTexts(recs []*adr.Record, progress func()) {
 	for i, r := range recs {
 		a.texts[r] = &facts[i]
 	}
+}
+
+// retired reports a status no inferred group takes (see groupable).
+func retired(s adr.Status) bool {
+	return s == adr.Rejected || s == adr.Deprecated || s == adr.Superseded
+}
+
+// subjectOf analyses the words of r's subject (subjectDoc) and title.
+func subjectOf(r *adr.Record, t *adr.Text) *subject {
+	d := subjectDoc(r, t)
+	return &subject{r: r, terms: retrieve.Analyze(d), title: titleTerms(r, d.Lang), lang: d.Lang}
 }
 
 func factsOf(r *adr.Record, t *adr.Text) textFacts {

@@ -35,6 +35,10 @@ type Analysis struct {
 	Roots   []RootCount   `json:"roots"`
 	Records []RecordClass `json:"records"`
 	Issues  []Issue       `json:"issues"`
+	// Inferred are groups of records about one subject that no relation
+	// links, found from their words when AnalyzeOptions.Infer asks
+	// (empty otherwise). They change no class: a person reads them.
+	Inferred []InferredGroup `json:"inferred"`
 }
 
 // AnalyzeOptions select the scope: a domain, exact sources, or (both
@@ -42,6 +46,10 @@ type Analysis struct {
 type AnalyzeOptions struct {
 	Domain  string
 	Sources []string
+	// Infer looks for groups of records about one subject that no
+	// relation links (Analysis.Inferred): the read-only analysis asks for
+	// them, a plan does not need them.
+	Infer bool
 	// Progress, when set, is called as records are classified.
 	Progress func(done, total int)
 }

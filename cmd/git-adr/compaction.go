@@ -81,7 +81,9 @@ type compactionOptions struct {
 func (o compactionOptions) analysisOnly() bool { return o.mode == "" || o.dryRun }
 
 func (o compactionOptions) analyzeOptions() compaction.AnalyzeOptions {
-	return compaction.AnalyzeOptions{Domain: o.domain, Sources: o.sources}
+	// Inferred groups are a finding for a person; a plan does not use
+	// them.
+	return compaction.AnalyzeOptions{Domain: o.domain, Sources: o.sources, Infer: o.analysisOnly()}
 }
 
 // onceValue is a string flag that counts how often it is given, so that
@@ -130,7 +132,7 @@ func compactionCommand(env *Env) *cli.Command {
 			&cli.GenericFlag{Name: "confirm", Value: &f.confirm, Usage: "accept exactly the reviewed `PLAN@REVISION`; takes no scope, mode, numbering, archive or dry-run flag"},
 			&cli.GenericFlag{Name: "drafter", Value: &f.drafter, Usage: "with --mode: the drafter `NAME` (manual, command, openai, or one configured)"},
 			&cli.BoolFlag{Name: "yes", Usage: "with --mode: acknowledge the scope, read volume and cost without being asked (approves drafting, never publication)", Destination: &f.yes},
-			&cli.BoolFlag{Name: "json", Usage: "print the analysis as JSON {roots, records, issues}", Destination: &f.json},
+			&cli.BoolFlag{Name: "json", Usage: "print the analysis as JSON {roots, records, issues, inferred}", Destination: &f.json},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -167,7 +169,12 @@ It previews the exact roots and record counts in scope, classifies every record
 (retain, summarize, consolidate, unresolved, archive) with a reason, and lists
 the issues a person must settle (unknown-status, ambiguous-id, cycle,
 broken-reference, contradiction, proposed-successor, partial-supersession) as
-path:line: kind: message. It exits 0 even when it finds issues: it is a report.
+path:line: kind: message. It also infers groups of records about one subject
+that no relation links, from their own words (no model), flags a later record
+that changes an earlier choice without a marker, quoting both sentences, and
+prints the --mode consolidate --sources command for each group; inferred
+groups change no class and no record. It exits 0 even when it finds issues:
+it is a report.
 
 Contract:
    --mode summary|consolidate   explicit AI drafting; none means read-only analysis
@@ -507,6 +514,7 @@ func writeAnalysis(out io.Writer, o compactionOptions, a *compaction.Analysis) e
 			}
 		}
 	}
+	writeInferred(w, a.Inferred)
 	if len(a.Issues) == 0 {
 		fmt.Fprintln(w, "\nissues: none")
 	} else {
@@ -521,6 +529,45 @@ func writeAnalysis(out io.Writer, o compactionOptions, a *compaction.Analysis) e
 	}
 	_, err := io.WriteString(out, adr.EscapeBody(w.String()))
 	return err
+}
+
+// writeInferred prints the inferred groups: members, why they were
+// grouped, the evolution seen, and the command that plans their
+// consolidation.
+func writeInferred(w io.Writer, gs []compaction.InferredGroup) {
+	if len(gs) == 0 {
+		fmt.Fprintln(w, "\ninferred groups: none")
+		return
+	}
+	fmt.Fprintf(w, "\ninferred groups (%d): records about one subject that no relation links, found from their words (no model); nothing changes until you plan them\n", len(gs))
+	for _, g := range gs {
+		fmt.Fprintf(w, "  %s: similarity %.2f", strings.Join(g.IDs, ", "), g.Similarity)
+		if len(g.SharedTerms) > 0 {
+			fmt.Fprintf(w, "; shared words: %s", strings.Join(g.SharedTerms, ", "))
+		}
+		if len(g.TitleWords) > 0 {
+			fmt.Fprintf(w, "; title words: %s", strings.Join(g.TitleWords, ", "))
+		}
+		fmt.Fprintln(w)
+		for _, r := range g.Records {
+			date := r.Date
+			if date == "" {
+				date = "(no date)"
+			}
+			fmt.Fprintf(w, "    %s %s %s %s: %s\n", r.ID, r.Status, date, r.Path, r.Title)
+		}
+		for _, ev := range g.Evolved {
+			fmt.Fprintf(w, "    evolved without a marker: %s\n", strings.Join(ev.Signals, "; "))
+			for _, q := range ev.Evidence {
+				fmt.Fprintf(w, "      %s:%d: %s\n", q.Path, q.Line, q.Text)
+			}
+		}
+		if g.Command != "" {
+			fmt.Fprintf(w, "    next: %s\n", g.Command)
+		} else {
+			fmt.Fprintf(w, "    next: %s\n", g.Note)
+		}
+	}
 }
 
 func scopeText(o compactionOptions) string {

@@ -10,7 +10,9 @@
 //     compaction --json`, a fresh process, warm file cache, the first run
 //     discarded, median of the rest), and of compaction.Analyze in process
 //     on an already loaded log;
-//   - the classes and issues the analysis finds;
+//   - the classes and issues the analysis finds, and its inferred groups
+//     (records about one subject that no relation links): how many, how
+//     many records they hold, how many evolved without a marker;
 //   - the plan a summary of the whole log would need: its sources, their
 //     decision units, and the bytes of plan.json built from the plan types
 //     with every source's blob hash and unit hashes (no drafting: coverage
@@ -105,6 +107,8 @@ type row struct {
 	binary, library time.Duration
 	classes         map[compaction.Class]int
 	issues          int
+	groups, grouped int
+	evolved         int
 	sources, units  int
 	planBytes       int
 	evidence        compaction.Volume
@@ -214,7 +218,7 @@ func measure(bin, dir string, n, runs int, enc tokenizer.Codec) (row, error) {
 	var lib *compaction.Analysis
 	for i := 0; i <= runs; i++ {
 		start := time.Now()
-		lib, err = compaction.Analyze(l, compaction.AnalyzeOptions{})
+		lib, err = compaction.Analyze(l, compaction.AnalyzeOptions{Infer: true})
 		if err != nil {
 			return r, err
 		}
@@ -231,6 +235,11 @@ func measure(bin, dir string, n, runs int, enc tokenizer.Codec) (row, error) {
 		r.classes[c] = lib.Count(c)
 	}
 	r.issues = len(lib.Issues)
+	r.groups = len(lib.Inferred)
+	for _, g := range lib.Inferred {
+		r.grouped += len(g.IDs)
+		r.evolved += len(g.Evolved)
+	}
 
 	plan, err := summaryPlan(l, lib, dir, enc)
 	if err != nil {
@@ -384,13 +393,14 @@ func thousands(n int) string {
 func render(rows []row, runs int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Analysis: `git adr compaction --json` (median of %d runs after a discarded warm-up; process start and log loading included) and `compaction.Analyze` on a loaded log. Classes: retain / summarize / consolidate / unresolved / archive.\n\n", runs)
-	b.WriteString("| records | `git adr compaction` | `Analyze` | classes | issues |\n|---:|---:|---:|---|---:|\n")
+	b.WriteString("| records | `git adr compaction` | `Analyze` | classes | issues | inferred groups (records, evolved) |\n|---:|---:|---:|---|---:|---|\n")
 	for _, r := range rows {
 		var cs []string
 		for _, c := range compaction.Classes {
 			cs = append(cs, thousands(r.classes[c]))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", thousands(r.records), ms(r.binary), ms(r.library), strings.Join(cs, " / "), thousands(r.issues))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s (%s, %s) |\n", thousands(r.records), ms(r.binary), ms(r.library), strings.Join(cs, " / "),
+			thousands(r.issues), thousands(r.groups), thousands(r.grouped), thousands(r.evolved))
 	}
 	b.WriteString("\nA summary of the whole log: the plan's sources and decision units, the size of its plan.json before drafting, and the evidence the drafter would read (every record in scope but the archive candidates, whole).\n\n")
 	b.WriteString("| records | plan sources | units | plan.json | evidence bytes | code points | o200k tokens |\n|---:|---:|---:|---:|---:|---:|---:|\n")

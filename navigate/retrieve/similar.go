@@ -1,0 +1,298 @@
+package retrieve
+
+import (
+	"cmp"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// Vectors are analysed documents as sparse TF-IDF vectors, for finding
+// documents about the same subject (compaction's inferred groups). A
+// term's weight in a document is (1 + ln tf) × ln((N+1)/df): the weighted
+// frequencies of DocTerms (a title word counts more) damped, times how
+// rare the term is among the N documents. Each vector is normalised over
+// all of its document's terms, so a dot product is the cosine; terms only
+// one document has are left out of the stored vector, since they add
+// nothing to any dot product.
+//
+// Everything is deterministic: terms are numbered in the order the
+// documents first use them, and ties are broken by those numbers.
+type Vectors struct {
+	// Terms is every term by number; DF how many documents have it.
+	Terms []string
+	DF    []int32
+	docs  []vector
+	num   map[string]int32
+}
+
+// vector is one document: term numbers ascending, and their weights.
+type vector struct {
+	terms   []int32
+	weights []float32
+}
+
+// NewVectors weighs dts (see [Vectors]).
+func NewVectors(dts []DocTerms) *Vectors {
+	v := &Vectors{docs: make([]vector, len(dts)), num: map[string]int32{}}
+	num := v.num
+	nums := make([][]int32, len(dts))
+	for i, dt := range dts {
+		ns := make([]int32, len(dt.Terms))
+		for j, t := range dt.Terms {
+			n, ok := num[t]
+			if !ok {
+				n = int32(len(v.Terms))
+				num[t] = n
+				v.Terms = append(v.Terms, t)
+				v.DF = append(v.DF, 0)
+			}
+			v.DF[n]++
+			ns[j] = n
+		}
+		nums[i] = ns
+	}
+	docs := float64(len(dts))
+	for i, dt := range dts {
+		type tw struct {
+			n int32
+			w float64
+		}
+		var kept []tw
+		norm := 0.0
+		for j, n := range nums[i] {
+			tf := float64(dt.TF[j])
+			if tf <= 0 {
+				continue
+			}
+			w := (1 + math.Log(max(tf, 1))) * math.Log((docs+1)/float64(v.DF[n]))
+			norm += w * w
+			if v.DF[n] > 1 {
+				kept = append(kept, tw{n, w})
+			}
+		}
+		if norm == 0 || len(kept) == 0 {
+			continue
+		}
+		slices.SortFunc(kept, func(a, b tw) int { return cmp.Compare(a.n, b.n) })
+		norm = math.Sqrt(norm)
+		vec := vector{terms: make([]int32, len(kept)), weights: make([]float32, len(kept))}
+		for k, x := range kept {
+			vec.terms[k], vec.weights[k] = x.n, float32(x.w/norm)
+		}
+		v.docs[i] = vec
+	}
+	return v
+}
+
+// IDF is how rare term t is among the documents, ln((N+1)/df): a term
+// no document has counts as if one had it.
+func (v *Vectors) IDF(t string) float64 {
+	df := 1.0
+	if n, ok := v.num[t]; ok {
+		df = float64(v.DF[n])
+	}
+	return math.Log((float64(len(v.docs)) + 1) / df)
+}
+
+// Len is the number of documents.
+func (v *Vectors) Len() int { return len(v.docs) }
+
+// Cosine is the cosine similarity of documents i and j, 0 to 1.
+func (v *Vectors) Cosine(i, j int) float64 {
+	s := 0.0
+	v.common(i, j, func(_ int32, c float64) { s += c })
+	return min(s, 1)
+}
+
+// Shared returns the at most n terms that add most to the similarity of
+// documents i and j, the largest contribution first.
+func (v *Vectors) Shared(i, j, n int) []string {
+	type tc struct {
+		n int32
+		c float64
+	}
+	var cs []tc
+	v.common(i, j, func(t int32, c float64) { cs = append(cs, tc{t, c}) })
+	slices.SortFunc(cs, func(p, q tc) int {
+		if c := cmp.Compare(q.c, p.c); c != 0 {
+			return c
+		}
+		return cmp.Compare(p.n, q.n)
+	})
+	out := []string{}
+	for _, c := range cs[:min(n, len(cs))] {
+		out = append(out, v.Terms[c.n])
+	}
+	return out
+}
+
+// common calls fn with every term documents i and j share and what it
+// adds to their cosine, in term order.
+func (v *Vectors) common(i, j int, fn func(t int32, c float64)) {
+	a, b := v.docs[i], v.docs[j]
+	for x, y := 0, 0; x < len(a.terms) && y < len(b.terms); {
+		switch {
+		case a.terms[x] < b.terms[y]:
+			x++
+		case a.terms[x] > b.terms[y]:
+			y++
+		default:
+			fn(a.terms[x], float64(a.weights[x])*float64(b.weights[y]))
+			x++
+			y++
+		}
+	}
+}
+
+// Pair is two documents, A < B, and their cosine similarity.
+type Pair struct {
+	A, B int32
+	Sim  float32
+}
+
+// PairOptions bound [Vectors.SimilarPairs].
+type PairOptions struct {
+	// Min is the lowest similarity returned.
+	Min float64
+	// Top is how many of a document's heaviest terms block it (default
+	// 12); MaxBlock the most documents one blocking key may hold (default
+	// 64): a key more documents share says too little to compare them
+	// all.
+	Top, MaxBlock int
+}
+
+// SimilarPairs returns the pairs of documents with a similarity of at
+// least o.Min, ordered by A then B. It does not compare every pair: each
+// document is blocked under its Top heaviest terms (terms two or more
+// documents share, the rarest and most repeated first), alone when at
+// most MaxBlock documents have the term, and two by two; only documents
+// that share a block of at most MaxBlock documents are compared. The work
+// is bounded by N × (Top + Top(Top-1)/2) × MaxBlock, whatever the log;
+// two documents that share none of their heaviest terms, or only terms
+// that very many documents share, are not found.
+func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
+	top, maxBlock := o.Top, o.MaxBlock
+	if top <= 0 {
+		top = 12
+	}
+	if maxBlock <= 0 {
+		maxBlock = 64
+	}
+	type entry struct {
+		key uint64
+		doc int32
+	}
+	const single = math.MaxUint32
+	var entries []entry
+	heavy := make([]int32, 0, top)
+	for i, d := range v.docs {
+		heavy = heavy[:0]
+		// The Top heaviest terms, heaviest first, ties by number.
+		idx := make([]int, len(d.terms))
+		for k := range idx {
+			idx[k] = k
+		}
+		slices.SortFunc(idx, func(p, q int) int {
+			if c := cmp.Compare(d.weights[q], d.weights[p]); c != 0 {
+				return c
+			}
+			return cmp.Compare(d.terms[p], d.terms[q])
+		})
+		for _, k := range idx[:min(top, len(idx))] {
+			heavy = append(heavy, d.terms[k])
+		}
+		slices.Sort(heavy)
+		for x, a := range heavy {
+			rareA := int(v.DF[a]) <= maxBlock
+			if rareA {
+				entries = append(entries, entry{uint64(a)<<32 | single, int32(i)})
+			}
+			for _, b := range heavy[x+1:] {
+				// Two rare terms block nothing their own blocks do not.
+				if !rareA || int(v.DF[b]) > maxBlock {
+					entries = append(entries, entry{uint64(a)<<32 | uint64(b), int32(i)})
+				}
+			}
+		}
+	}
+	// Blocks: each key's documents, in document order (the order of
+	// entries), laid out key by key in one slab; numbering the keys in
+	// a map is cheaper than sorting the entries.
+	num := make(map[uint64]int32, len(entries)/4)
+	keyOf := make([]int32, len(entries))
+	var count []int32
+	for k, e := range entries {
+		n, ok := num[e.key]
+		if !ok {
+			n = int32(len(count))
+			num[e.key] = n
+			count = append(count, 0)
+		}
+		count[n]++
+		keyOf[k] = n
+	}
+	at := make([]int32, len(count)+1)
+	for n, c := range count {
+		at[n+1] = at[n]
+		if c >= 2 && int(c) <= maxBlock {
+			at[n+1] += c
+		}
+	}
+	slab := make([]int32, at[len(count)])
+	next := slices.Clone(at[:len(count)])
+	// blocks[i] are the blocks document i is in.
+	blocks := make([][]int32, len(v.docs))
+	for k, e := range entries {
+		n := keyOf[k]
+		if at[n+1] == at[n] {
+			continue
+		}
+		slab[next[n]] = e.doc
+		next[n]++
+		blocks[e.doc] = append(blocks[e.doc], n)
+	}
+	// Each document is compared with the later documents of its blocks,
+	// once each, on every CPU; each worker's pairs come in document
+	// order, each document's sorted.
+	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
+	found := make([][]Pair, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			seen := make([]int32, len(v.docs))
+			for i := w; i < len(v.docs); i += workers {
+				from := len(found[w])
+				for _, n := range blocks[i] {
+					for _, j := range slab[at[n]:at[n+1]] {
+						if int(j) <= i || seen[j] == int32(i)+1 {
+							continue
+						}
+						seen[j] = int32(i) + 1
+						if s := v.Cosine(i, int(j)); s >= o.Min {
+							found[w] = append(found[w], Pair{A: int32(i), B: j, Sim: float32(s)})
+						}
+					}
+				}
+				slices.SortFunc(found[w][from:], func(p, q Pair) int { return cmp.Compare(p.B, q.B) })
+			}
+		})
+	}
+	wg.Wait()
+	// Document i's pairs are worker i%workers's next ones.
+	total := 0
+	for _, f := range found {
+		total += len(f)
+	}
+	out := make([]Pair, 0, total)
+	pos := make([]int, workers)
+	for i := range v.docs {
+		w := i % workers
+		for pos[w] < len(found[w]) && found[w][pos[w]].A == int32(i) {
+			out = append(out, found[w][pos[w]])
+			pos[w]++
+		}
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package retrieve
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func vectorsOf(texts ...string) *Vectors {
+	dts := make([]DocTerms, len(texts))
+	for i, t := range texts {
+		dts[i] = Analyze(Doc{Fields: []Field{{Text: t, Weight: 1}}})
+	}
+	return NewVectors(dts)
+}
+
+func TestCosine(t *testing.T) {
+	v := vectorsOf(
+		"cache user sessions in redis",
+		"cache user sessions in redis",
+		"cache user sessions in memcached",
+		"deploy services on kubernetes",
+		"sign commits with ssh keys",
+	)
+	if s := v.Cosine(0, 1); math.Abs(s-1) > 1e-6 {
+		t.Errorf("identical documents: %v, want 1", s)
+	}
+	same, other := v.Cosine(0, 2), v.Cosine(0, 3)
+	if !(same > 0.3 && same < 1) || other != 0 {
+		t.Errorf("cosine(redis, memcached) = %v, want in (0.3, 1); cosine(redis, kubernetes) = %v, want 0", same, other)
+	}
+	if got := v.Shared(0, 2, 2); len(got) != 2 || got[0] == "memcach" || got[1] == "memcach" {
+		t.Errorf("shared terms %v", got)
+	}
+	// A term every document has weighs (almost) nothing; one term of
+	// one document is left out of its vector but still counts in its
+	// length.
+	if v.IDF("redi") <= v.IDF("cach") {
+		t.Errorf("idf(redis) %v <= idf(cache) %v", v.IDF("redi"), v.IDF("cach"))
+	}
+}
+
+// TestSimilarPairsMatchesAllPairs checks blocking against comparing every
+// pair, on documents about a few subjects with words of their own.
+func TestSimilarPairsMatchesAllPairs(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	subjects := [][]string{
+		{"session", "cache", "redis", "ttl", "expiry"},
+		{"invoice", "billing", "ledger", "currency", "rounding"},
+		{"kubernetes", "helm", "rollout", "canary", "probe"},
+		{"oauth", "token", "refresh", "rotation", "revocation"},
+		{"kafka", "topic", "partition", "consumer", "offset"},
+	}
+	common := strings.Fields("team service system rule production operation change")
+	var texts []string
+	for i := 0; i < 300; i++ {
+		s := subjects[rnd.IntN(len(subjects))]
+		var b strings.Builder
+		for k := 0; k < 12; k++ {
+			b.WriteString(s[rnd.IntN(len(s))] + " ")
+			b.WriteString(common[rnd.IntN(len(common))] + " ")
+		}
+		fmt.Fprintf(&b, "unique%dword", i)
+		texts = append(texts, b.String())
+	}
+	v := vectorsOf(texts...)
+	const minSim = 0.3
+	got := map[[2]int32]float32{}
+	for _, p := range v.SimilarPairs(PairOptions{Min: minSim, MaxBlock: 400}) {
+		if p.A >= p.B {
+			t.Fatalf("pair %d, %d out of order", p.A, p.B)
+		}
+		got[[2]int32{p.A, p.B}] = p.Sim
+	}
+	want := 0
+	for i := range texts {
+		for j := i + 1; j < len(texts); j++ {
+			s := v.Cosine(i, j)
+			if s < minSim {
+				continue
+			}
+			want++
+			if g, ok := got[[2]int32{int32(i), int32(j)}]; !ok || math.Abs(float64(g)-s) > 1e-6 {
+				t.Fatalf("pair %d, %d (%.3f) missing or wrong (%v)", i, j, s, g)
+			}
+		}
+	}
+	if want == 0 || len(got) != want {
+		t.Errorf("%d pairs found, %d expected", len(got), want)
+	}
+}
+
+// TestSimilarPairsBlocksAreBounded: documents that share only terms more
+// documents have than MaxBlock are never compared, so the work stays
+// bounded however alike a large log is.
+func TestSimilarPairsBlocksAreBounded(t *testing.T) {
+	var texts []string
+	for i := 0; i < 50; i++ {
+		texts = append(texts, fmt.Sprintf("session cache redis expiry w%d", i))
+	}
+	v := vectorsOf(texts...)
+	if n := len(v.SimilarPairs(PairOptions{MaxBlock: 100})); n != 50*49/2 {
+		t.Errorf("with blocks of 100: %d pairs, want every one of %d", n, 50*49/2)
+	}
+	// Four terms every document has: alone each is a block of 50, too
+	// large; two by two they are blocks of 50 too.
+	if n := len(v.SimilarPairs(PairOptions{MaxBlock: 20})); n != 0 {
+		t.Errorf("with blocks of at most 20: %d pairs, want 0", n)
+	}
+}
