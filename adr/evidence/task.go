@@ -486,6 +486,20 @@ func (s *Service) recordWindow(r *adr.Record, m matcher, limit, fill int, intent
 	if len(units) == 0 {
 		return window{}, false
 	}
+	// A record whose decision and context are a line or two is sent with
+	// the sections about it too (its links, its references): the whole
+	// of a short record says more than its one sentence.
+	if r.Style != adr.StyleOCP && textOf(r, units) < minFill {
+		var all []adr.Unit
+		for _, u := range r.Units() {
+			if u.Anchor != "status" {
+				all = append(all, u)
+			}
+		}
+		if textOf(r, all) > textOf(r, units) {
+			units = all
+		}
+	}
 	o := windowOpts{limit: limit, main: -1, prefer: map[int]bool{}, fill: fill, sameUnit: r.Style == adr.StyleOCP}
 	if mu, ok := mainUnit(r); ok && r.Style != adr.StyleOCP {
 		for i, u := range units {
@@ -511,6 +525,16 @@ func (s *Service) recordWindow(r *adr.Record, m matcher, limit, fill int, intent
 		}
 		o.limit /= 2
 	}
+}
+
+// textOf is how many code points of text the blocks of units hold.
+func textOf(r *adr.Record, units []adr.Unit) int {
+	n := 0
+	src := r.Text().Src
+	for _, b := range blocksOf(r, units) {
+		n += runes(src[b.from:b.to])
+	}
+	return n
 }
 
 // decisionWindow is the best record's decision statement, when its best

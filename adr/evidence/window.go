@@ -274,7 +274,14 @@ func bestWindow(r *adr.Record, units []adr.Unit, m matcher, o windowOpts) (windo
 			}
 		}
 		if size < fill && lo-1 >= 0 && (!o.sameUnit || blocks[lo-1].unit == b.unit) {
-			if st := trailingSentences(t.Src, blocks[lo-1].from, blocks[lo-1].to, to, o.limit); st < blocks[lo-1].to {
+			pb := blocks[lo-1]
+			st := trailingSentences(t.Src, pb.from, pb.to, to, o.limit)
+			if st >= pb.to {
+				// Not even its last sentence fits: its last words, from a
+				// word boundary.
+				st = cutFrom(t.Src, pb.from, pb.to, o.limit-runes(t.Src[pb.to:to]))
+			}
+			if st < pb.to {
 				from = st
 				size = runes(t.Src[from:to])
 			}
@@ -438,6 +445,33 @@ func sentenceEnds(src []byte, from, to int) []int {
 		ends = append(ends, to)
 	}
 	return ends
+}
+
+// cutFrom is the start of the longest suffix of src[from:to] within
+// limit code points that starts after a space; to when there is none of
+// at least 40 code points.
+func cutFrom(src []byte, from, to, limit int) int {
+	if limit < 40 {
+		return to
+	}
+	n, start := 0, to
+	for start > from && n < limit {
+		_, size := utf8.DecodeLastRune(src[from:start])
+		start -= size
+		n++
+	}
+	if start == from {
+		return from
+	}
+	for i := start; i < to; i++ {
+		if src[i] == ' ' || src[i] == '\n' {
+			if to-(i+1) >= 40 {
+				return i + 1
+			}
+			return to
+		}
+	}
+	return to
 }
 
 // listNumber reports that the '.' at i ends a list item's number: only

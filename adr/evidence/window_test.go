@@ -127,3 +127,15 @@ func FuzzWindow(f *testing.F) {
 		}
 	})
 }
+
+// TestShortRecordSentWhole: a record whose decision is one short
+// sentence sends its sections about it too (its links), so the answer
+// holds the record, not a fragment of it.
+func TestShortRecordSentWhole(t *testing.T) {
+	text := "# Avoid default exports\n\n- Status: accepted\n- Date: 2020-09-27\n\n## Decision\n\nWe will avoid default exports, and use named exports instead.\n\n## Links\n\n- <https://example.com/blog/2019/01/stop-using-default-exports-javascript-module/>\n- <https://example.com/typescript/main-1/defaultisbad>\n"
+	fsys := fstest.MapFS{"doc/adr/20200927-avoid-default-exports.md": {Data: []byte(text)}}
+	resp := answer(t, &Service{Log: load(t, fsys)}, Request{Task: "should modules export a default"})
+	if len(resp.Units) == 0 || !strings.Contains(resp.Units[0].Text, "named exports") || !strings.Contains(resp.Units[0].Text, "defaultisbad") {
+		t.Fatalf("units %v: want the decision and its links", unitIDs(resp))
+	}
+}
