@@ -13,7 +13,9 @@ package labelled
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -267,7 +269,7 @@ func ForEachTask(s *Set, dirs []string, f func(l *adr.Log, dir string, lt Task) 
 			}
 			logs[lt.Corpus] = l
 		}
-		if err := checkLabels(l, lt); err != nil {
+		if err := checkLabels(l, paths[lt.Corpus], lt); err != nil {
 			return missed, err
 		}
 		if err := f(l, paths[lt.Corpus], lt); err != nil {
@@ -309,15 +311,17 @@ func (res *Result) score(l *adr.Log, dir string, lt Task, answer Answerer) error
 		res.Levels[resp.Confidence] = lv
 	}
 	lv.Tasks++
-	got := map[string]bool{}
-	carried := map[string]int{}
+	got := map[*adr.Record]bool{}
+	carried := map[*adr.Record]int{}
 	for _, u := range resp.Units {
 		if u.Kind == "source" || u.Kind == evidence.KindCurrent || u.Kind == "memory" {
 			continue
 		}
 		id, _ := adr.SplitLocator(strings.Split(u.ID, "[")[0])
-		got[id] = true
-		carried[id] += utf8.RuneCountInString(u.Text)
+		if rec := unitRecord(l, id, u.Path); rec != nil {
+			got[rec] = true
+			carried[rec] += utf8.RuneCountInString(u.Text)
+		}
 		// A record that states no status is in force by design
 		// ("status not stated"); every other status but accepted
 		// must be labelled.
@@ -325,9 +329,11 @@ func (res *Result) score(l *adr.Log, dir string, lt Task, answer Answerer) error
 			res.Unlabelled++
 		}
 	}
-	named := map[string]bool{}
+	named := map[*adr.Record]bool{}
 	for _, ref := range resp.References {
-		named[ref.ID] = true
+		if rec := unitRecord(l, ref.ID, ref.Path); rec != nil {
+			named[rec] = true
+		}
 	}
 	if len(lt.Relevant) == 0 {
 		res.NoRecord++
@@ -343,18 +349,24 @@ func (res *Result) score(l *adr.Log, dir string, lt Task, answer Answerer) error
 	all, any := true, false
 	for _, r := range lt.Relevant {
 		res.Relevant++
-		if got[r] || named[r] {
+		rec := labelRecord(l, r) // nil: a file git-adr does not read as a record
+		if rec == nil {
+			all = false
+			res.Misses = append(res.Misses, fmt.Sprintf("%s: %q: missing %s (a file git-adr does not read as a record)", lt.Corpus, lt.Task, r))
+			continue
+		}
+		if got[rec] || named[rec] {
 			res.FoundNamed++
 		}
-		if rec := byID(l, r); rec != nil && textCarried(rec, carried[r]) {
+		if textCarried(rec, carried[rec]) {
 			res.FoundText++
 		}
-		if got[r] {
+		if got[rec] {
 			res.Found++
 			any = true
 		} else {
 			all = false
-			any = any || named[r]
+			any = any || named[rec]
 			res.Misses = append(res.Misses, fmt.Sprintf("%s: %q: missing %s (confidence %s)", lt.Corpus, lt.Task, r, resp.Confidence))
 		}
 	}
@@ -369,6 +381,61 @@ func (res *Result) score(l *adr.Log, dir string, lt Task, answer Answerer) error
 
 func recordOf(l *adr.Log, p string) *adr.Record { return l.ByPath(p) }
 
+// unitRecord is the record a unit (or a reference) of an answer shows:
+// the one record of its path, else (a single-file log holds several) the
+// one of its path with its ID, else the record of that ID.
+func unitRecord(l *adr.Log, id, path string) *adr.Record {
+	var byPath []*adr.Record
+	for _, r := range l.Records {
+		if r.Path == path {
+			byPath = append(byPath, r)
+		}
+	}
+	if len(byPath) == 1 {
+		return byPath[0]
+	}
+	for _, r := range byPath {
+		if r.ID == id {
+			return r
+		}
+	}
+	return byID(l, id)
+}
+
+// labelRecord is the record a label names: by its ID (when one record
+// has it), else by its file: the file name without its extension, or the
+// folder of a record kept as README.md or index.md ("2023-02-27_testing"
+// for 2023-02-27_testing/README.md). Labels name files when a log's IDs
+// are not unique (two files numbered 2503) or when git-adr does not read
+// the file as a record; nil then.
+func labelRecord(l *adr.Log, label string) *adr.Record {
+	var withID []*adr.Record
+	for _, r := range l.Records {
+		if r.ID == label {
+			withID = append(withID, r)
+		}
+	}
+	if len(withID) == 1 {
+		return withID[0]
+	}
+	for _, r := range l.Records {
+		if fileLabel(r.Path) == label {
+			return r
+		}
+	}
+	return nil
+}
+
+// fileLabel is how a label names a record by its file.
+func fileLabel(p string) string {
+	base := path.Base(p)
+	name := strings.TrimSuffix(base, path.Ext(base))
+	if strings.EqualFold(name, "README") || strings.EqualFold(name, "index") {
+		return path.Base(path.Dir(p))
+	}
+	return name
+}
+
 // byID is the record of l whose ID is id.
 func byID(l *adr.Log, id string) *adr.Record {
 	for _, r := range l.Records {
@@ -382,25 +449,34 @@ func byID(l *adr.Log, id string) *adr.Record {
 // checkLabels fails when a task names a record its log does not have
 // under that ID: a label written "ADR-0018" for a log whose IDs are
 // written "ADR-018" would otherwise count as a miss on every run.
-func checkLabels(l *adr.Log, lt Task) error {
+func checkLabels(l *adr.Log, dir string, lt Task) error {
 	for _, id := range lt.Relevant {
-		found := false
-		for _, r := range l.Records {
-			if r.ID == id {
-				found = true
-				break
-			}
-		}
-		if found {
+		if labelRecord(l, id) != nil {
 			continue
 		}
 		hint := ""
 		if r, err := l.Resolve(id); err == nil && r != nil {
 			hint = fmt.Sprintf(" (did you mean %s, %s?)", r.ID, r.Path)
+		} else if onDisk(dir, id) {
+			continue // a file of the log that git-adr does not read: a miss
 		}
 		return fmt.Errorf("%s: %q: label %s names no record of the log%s", lt.Corpus, lt.Task, id, hint)
 	}
 	return nil
+}
+
+// onDisk reports whether a Markdown file under dir is named by label as
+// labelRecord names files.
+func onDisk(dir, label string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(strings.ToLower(p), ".md") && fileLabel(filepath.ToSlash(p)) == label {
+			found = true
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return found
 }
 
 // Corpora finds the folder of the shared corpora: $GIT_ADR_CORPORA, or

@@ -112,3 +112,41 @@ func TestMeasureSizes(t *testing.T) {
 		t.Fatalf("sizes %+v: over the budget", z)
 	}
 }
+
+// TestLabelsByFile: a label may name a record by its file (two files share
+// the number 2503; a record kept as README.md in a folder is named by the
+// folder), and a label naming a Markdown file git-adr does not read as a
+// record counts as a miss, not an error.
+func TestLabelsByFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, text string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := func(title, decision string) string {
+		return "# " + title + "\n\n## Status\n\nAccepted\n\n## Decision\n\n" + decision + " " + strings.Repeat("It holds for every server we run. ", 5) + "\n"
+	}
+	write("log/docs/adr/adr-2503-bundle-include.md", rec("Bundle include", "Bundles include the referenced resources in one search."))
+	write("log/docs/adr/adr-2503-not-referenced.md", rec("Not referenced search", "A search may ask for resources nothing references."))
+	write("log/docs/adr/adr-2504-bulk-update.md", rec("Bulk update", "Bulk updates run as background jobs."))
+	write("log/notes/design-sketch.md", "# A sketch\n\nNothing decided here about bundles.\n")
+	set := &Set{Tasks: []Task{
+		{Corpus: "log", Task: "can a search ask for resources that nothing references", Relevant: []string{"adr-2503-not-referenced"}},
+		{Corpus: "log", Task: "how are bundles of referenced resources included", Relevant: []string{"adr-2503-bundle-include", "design-sketch"}},
+	}}
+	res, err := Run(set, []string{dir}, evidence.Ablation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Relevant != 3 || res.FoundText != 2 || len(res.Misses) != 1 || !strings.Contains(res.Misses[0], "design-sketch (a file git-adr does not read as a record)") {
+		t.Fatalf("relevant %d, text found %d, misses %v", res.Relevant, res.FoundText, res.Misses)
+	}
+	set.Tasks[0].Relevant = []string{"adr-2599-nothing"}
+	if _, err := Run(set, []string{dir}, evidence.Ablation{}); err == nil || !strings.Contains(err.Error(), "names no record") {
+		t.Fatalf("a label naming nothing: %v", err)
+	}
+}
