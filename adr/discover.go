@@ -308,6 +308,17 @@ func detect(fsys fs.FS) []string {
 		for _, f := range found {
 			inLog = inLog || f != "" && strings.HasPrefix(it.dir, f+"/") && !notALog(path.Base(it.dir))
 		}
+		// Below a folder whose name says ADR ("contributing/ADRs/back-end/"),
+		// a folder is read as a log's would be: a team that files its
+		// records by area keeps no record at the top.
+		if !inLog && it.dir != "" && !notALog(path.Base(it.dir)) {
+			for d := path.Dir(it.dir); d != "." && d != ""; d = path.Dir(d) {
+				if folderSaysADR(path.Base(d)) {
+					inLog = true
+					break
+				}
+			}
+		}
 		// A well-known folder is the log whatever it holds (below): its
 		// records need not be read to say so.
 		if wellKnown(fsys, it.dir) || qualifies(fsys, it.dir, entries, inLog) {

@@ -755,7 +755,8 @@ func looksLikeADR(r *Record) bool {
 	if r.StatusField.Kind != FieldNone {
 		return true
 	}
-	if hasUnit(r, "decision") && (hasUnit(r, "context") || hasUnit(r, "consequences") || hasUnit(r, "options") || hasUnit(r, "rationale")) {
+	if hasUnit(r, "decision") && (hasUnit(r, "context") || hasUnit(r, "consequences") || hasUnit(r, "options") || hasUnit(r, "rationale") ||
+		hasUnit(r, "background") || hasUnit(r, "motivation") || hasUnit(r, "problem") || hasUnit(r, "problem-statement")) {
 		return true
 	}
 	return r.TitleNumber >= 0 && hasUnit(r, "decision")

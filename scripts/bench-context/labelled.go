@@ -33,6 +33,8 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/outside11-tasks.json",
 	"adr/evidence/labelled/testdata/outside12-tasks.json",
 	"adr/evidence/labelled/testdata/outside13-tasks.json",
+	"adr/evidence/labelled/testdata/outside14-tasks.json",
+	"adr/evidence/labelled/testdata/outside15-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
