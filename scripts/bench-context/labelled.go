@@ -310,18 +310,21 @@ func quickRows(set *labelled.Set, name string, dirs []string, misses bool, tot *
 			if err != nil {
 				return err
 			}
-			carried := map[string]int{}
+			carried := map[*adr.Record]int{}
 			for _, u := range resp.Units {
 				id, _ := adr.SplitLocator(strings.Split(u.ID, "[")[0])
-				carried[id] += len([]rune(u.Text))
+				if r := labelled.UnitRecord(l, id, u.Path); r != nil {
+					carried[r] += len([]rune(u.Text))
+				}
 			}
 			order, _ := svc.TaskRanking(lt.Task)
 			for _, id := range lt.Relevant {
-				if carried[id] >= labelled.MinText {
+				rec := labelled.LabelRecord(l, id)
+				if rec != nil && carried[rec] >= labelled.MinText {
 					continue
 				}
-				pos := slices.IndexFunc(order, func(r *adr.Record) bool { return r.ID == id })
-				fmt.Printf("      text missing: %s rank %d carried %d units %d conf %s: %q\n", id, pos+1, carried[id], len(resp.Units), resp.Confidence, lt.Task)
+				pos := slices.Index(order, rec)
+				fmt.Printf("      text missing: %s rank %d carried %d units %d conf %s: %q\n", id, pos+1, carried[rec], len(resp.Units), resp.Confidence, lt.Task)
 			}
 			return nil
 		})

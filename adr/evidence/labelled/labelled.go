@@ -381,6 +381,13 @@ func (res *Result) score(l *adr.Log, dir string, lt Task, answer Answerer) error
 
 func recordOf(l *adr.Log, p string) *adr.Record { return l.ByPath(p) }
 
+// UnitRecord is unitRecord, for tools that explain a run (bench-context
+// -misses).
+func UnitRecord(l *adr.Log, id, path string) *adr.Record { return unitRecord(l, id, path) }
+
+// LabelRecord is labelRecord, for tools that explain a run.
+func LabelRecord(l *adr.Log, label string) *adr.Record { return labelRecord(l, label) }
+
 // unitRecord is the record a unit (or a reference) of an answer shows:
 // the one record of its path, else (a single-file log holds several) the
 // one of its path with its ID, else the record of that ID.
