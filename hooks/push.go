@@ -182,7 +182,3 @@ func PushDuplicates(r *gitops.Repo, tip, remote string) ([]govern.Problem, error
 	}
 	return out, nil
 }
-
-// trailers reads "Key: value" lines of a commit message's last paragraph
-// (ledger.Trailers).
-func trailers(msg string) map[string][]string { return ledger.Trailers(msg) }

@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/git-adr/git-adr/gitops"
@@ -42,17 +41,6 @@ func TestParsePush(t *testing.T) {
 	}
 	if us := PrePushFromEnv(func(string) string { return "" }, resolve); us != nil {
 		t.Errorf("PrePushFromEnv, no variables = %+v", us)
-	}
-}
-
-func TestTrailers(t *testing.T) {
-	got := trailers("Publish\n\nBody text: not a trailer.\n\nADR-Plan: s-1@2\nADR-View: doc/adr/CURRENT.md\nADR-View: doc/adr/CURRENT.sources.json\n")
-	want := map[string][]string{"ADR-Plan": {"s-1@2"}, "ADR-View": {"doc/adr/CURRENT.md", "doc/adr/CURRENT.sources.json"}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("trailers = %v", got)
-	}
-	if got := trailers("Subject only"); len(got) != 0 {
-		t.Errorf("a subject is not a trailer: %v", got)
 	}
 }
 

@@ -167,15 +167,6 @@ func (a *Acceptance) Paths(component string) []string {
 	return out
 }
 
-// Trailer is the ADR-Plan trailer line that identifies the commit ("" for
-// a decision without a plan).
-func (a *Acceptance) Trailer() string {
-	if a.Ledger.Plan == "" {
-		return ""
-	}
-	return ledger.KeyPlan + ": " + a.Ledger.Plan
-}
-
 // Message is the commit message with approvedBy in the ledger.
 func (a *Acceptance) Message(approvedBy string) string {
 	l := a.Ledger

@@ -2,7 +2,6 @@ package accept
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -179,6 +178,3 @@ func containsID(l *adr.Log, ids []string, rec *adr.Record) bool {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// IsNoChange reports adr.ErrNoChange.
-func IsNoChange(err error) bool { return errors.Is(err, adr.ErrNoChange) }

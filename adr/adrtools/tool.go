@@ -156,14 +156,6 @@ func (t *Tool) read(p string) ([]byte, error) {
 	return os.ReadFile(p)
 }
 
-func (t *Tool) exists(p string) bool {
-	if _, ok := t.pending[filepath.Clean(p)]; ok {
-		return true
-	}
-	_, err := os.Stat(p)
-	return err == nil
-}
-
 func (t *Tool) isDir(p string) bool {
 	if t.pendingDir(p) {
 		return true

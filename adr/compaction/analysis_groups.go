@@ -10,7 +10,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/internal/lazyre"
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // InferredGroup is a group of records about one subject that no relation

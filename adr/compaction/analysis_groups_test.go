@@ -10,7 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // subjectRec is an adr-tools record with a date, a context and a

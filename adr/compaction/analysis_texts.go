@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // textFacts is what the analysis reads from a record's text: the lines

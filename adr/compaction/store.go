@@ -122,9 +122,6 @@ func (s *Store) File(commit, name string) ([]byte, error) {
 	return s.refs().Read(commit, name)
 }
 
-// List returns the IDs of every plan, sorted.
-func (s *Store) List() ([]string, error) { return s.refs().List() }
-
 // Reservations returns every number reserved by any plan, per root path.
 func (s *Store) Reservations() (map[string][]int, error) {
 	refs, err := s.Repo.Refs(ReservationsRef)

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // Confidence thresholds on the best record's coverage of the request's

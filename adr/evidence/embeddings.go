@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/navigate/embeddings"
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
+	"github.com/git-adr/git-adr/retrieve/embeddings"
 )
 
 // Embeddings close vocabulary gaps the lexical ranking cannot ("monorepo"

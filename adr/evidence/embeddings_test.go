@@ -15,8 +15,8 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/internal/embedtest"
-	"github.com/git-adr/git-adr/navigate/embeddings"
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
+	"github.com/git-adr/git-adr/retrieve/embeddings"
 )
 
 // embedLog is a log in which one record (Yarn workspaces) shares no word

@@ -6,8 +6,8 @@ import (
 	"testing/fstest"
 
 	"github.com/git-adr/git-adr/internal/cachefile"
-	"github.com/git-adr/git-adr/navigate"
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/internal/jsoncost"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // A cursor is untrusted input: decoding never panics and only a cursor the
@@ -152,14 +152,14 @@ func TestTermCacheDamaged(t *testing.T) {
 
 // FuzzSentCostAgrees: a unit part's cost as sent, counted rune by rune
 // (sentCost, which splitUnit bounds), is what the message's encoding
-// makes of it: the text escaped twice (navigate.JSONCost at depth 2).
+// makes of it: the text escaped twice (jsoncost.String at depth 2).
 func FuzzSentCostAgrees(f *testing.F) {
 	for _, s := range []string{"", "plain prose", `"quoted" \back\slash`, "tab\tnew\nline\r", "\x01\x1f\x7f", "<>&", "\u2028\u2029", "é中😀", "\xff\xfe bad", "\uFFFD"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := sentCost(s), navigate.JSONCost(s, 2); got != want {
-			t.Fatalf("sentCost(%q) = %d, JSONCost = %d", s, got, want)
+		if got, want := sentCost(s), jsoncost.String(s, 2); got != want {
+			t.Fatalf("sentCost(%q) = %d, jsoncost.String = %d", s, got, want)
 		}
 	})
 }

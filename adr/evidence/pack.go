@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/navigate"
+	"github.com/git-adr/git-adr/internal/jsoncost"
 	"github.com/tiktoken-go/tokenizer"
 )
 
@@ -102,7 +102,7 @@ func cutLine(line string, limit, wire int) []string {
 
 // sentCost counts text as the costliest transport sends it: escaped twice
 // as a JSON string, as in an MCP tool result whose text is JSON
-// (navigate.JSONCost(text, 2), computed rune by rune).
+// (jsoncost.String(text, 2), computed rune by rune).
 func sentCost(text string) int {
 	c := 0
 	for i, r := range text {
@@ -128,7 +128,7 @@ func runeSentCost(r rune, rest string) int {
 // encoder escapes it (\" \\ \n \t, \u0001 for other control characters).
 var asciiSentCost = func() (t [utf8.RuneSelf]int) {
 	for i := range t {
-		t[i] = navigate.JSONCost(string(rune(i)), 2)
+		t[i] = jsoncost.String(string(rune(i)), 2)
 	}
 	return t
 }()

@@ -12,7 +12,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/internal/lazyre"
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // How much a task answer sends, by confidence (see confidenceOf), and in

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // TestSortHitsIsStable: sortHits orders as sort.SliceStable by score

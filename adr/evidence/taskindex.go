@@ -8,7 +8,7 @@ import (
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/cachefile"
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // The task index is the body and title indexes of the live records as

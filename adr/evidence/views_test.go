@@ -158,6 +158,12 @@ func TestFreshViewLeadsAnswers(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "doc/adr/CURRENT.md#storage doc/adr/CURRENT.md#platform doc/adr/CURRENT.md#caching doc/adr/CURRENT.md#proposals-not-in-force ADR-0002#decision" {
 		t.Errorf("overview units %s", got)
 	}
+	// The view's sections lead as units of their own kind; the original
+	// evidence follows as before (ADR-0002, a system constraint, as its
+	// record's decision).
+	if got := strings.Join(kinds, " "); got != "current current current current decision" {
+		t.Errorf("overview kinds %s", got)
+	}
 	u := resp.Units[0]
 	if u.Kind != KindCurrent || u.Status != StatusDerived || u.Path != "doc/adr/CURRENT.md" || u.Role != "current view (plan s-0123456789 rev 1)" ||
 		u.Title != "Effective constraints: Storage" || !strings.Contains(u.Text, "Orders are stored in PostgreSQL. ([ADR-0001](0001-use-postgresql.md#decision))") {

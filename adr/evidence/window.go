@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // A window is the piece of a record a task answer sends: the passage

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // TestGlossaryFindsAbbreviation: a task that says a long form finds the

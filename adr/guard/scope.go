@@ -35,10 +35,6 @@ const (
 	Archived
 )
 
-func (c Class) String() string {
-	return [...]string{"unrelated", "ancestor of an ADR root", "ADR root", "inside an ADR root", "archive folder", "archived record"}[c]
-}
-
 // Place is a path located in the repository.
 type Place struct {
 	// Written is the path as the tool call wrote it.

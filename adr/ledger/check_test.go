@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -146,6 +147,19 @@ func TestParseRoundTrip(t *testing.T) {
 	}
 	if l, _ := Parse("Fix a typo\n\nADR-View: x\n"); l.IsLedger() {
 		t.Error("a commit with only ADR-View is no ledger commit")
+	}
+}
+
+// Trailers are the last paragraph's "Key: value" lines, repeated keys
+// kept in order; a colon in the body or a subject alone is none.
+func TestTrailers(t *testing.T) {
+	got := Trailers("Publish\n\nBody text: not a trailer.\n\nADR-Plan: s-1@2\nADR-View: doc/adr/CURRENT.md\nADR-View: doc/adr/CURRENT.sources.json\n")
+	want := map[string][]string{"ADR-Plan": {"s-1@2"}, "ADR-View": {"doc/adr/CURRENT.md", "doc/adr/CURRENT.sources.json"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Trailers = %v", got)
+	}
+	if got := Trailers("Subject only"); len(got) != 0 {
+		t.Errorf("a subject is not a trailer: %v", got)
 	}
 }
 

@@ -1,7 +1,7 @@
 package memory
 
 import (
-	"github.com/git-adr/git-adr/navigate/retrieve"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // MinCoverage is the share of a task's words (IDF-weighted, as decision

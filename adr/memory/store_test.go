@@ -91,11 +91,29 @@ func TestStoreCompareAndSwap(t *testing.T) {
 	stale, _ := s.Load()
 	add(t, s, "testing", "chat", "second")
 	head, _ := r.ResolveRef(Ref)
-	if _, err := s.Add(stale, Fields{Topic: "t", Source: "s", Text: "third"}); !errors.Is(err, ErrChanged) || !errors.Is(err, ErrChanged) {
+	_, err := s.Add(stale, Fields{Topic: "t", Source: "s", Text: "third"})
+	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("a write from a stale state = %v, want ErrChanged", err)
+	}
+	// The store's own sentinel keeps git's reason for the person.
+	if !strings.Contains(err.Error(), Ref) || !strings.Contains(err.Error(), "but expected") {
+		t.Errorf("a write from a stale state = %v, want git's reason naming %s", err, Ref)
 	}
 	if got, _ := r.ResolveRef(Ref); got != head {
 		t.Errorf("the ref moved after a lost race")
+	}
+	// Nothing written before the race is lost, and the stale write left
+	// nothing behind.
+	now, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, it := range now.Items {
+		texts = append(texts, it.Text)
+	}
+	if strings.Join(texts, "|") != "first|second" {
+		t.Errorf("memory after a lost race = %q, want first and second", texts)
 	}
 	// A first write from an empty state is create-only.
 	r2 := gittest.Repo(t)

@@ -99,15 +99,11 @@ func signCommits(repo *gitops.Repo, l *adr.Log) (bool, error) {
 
 // approver is "Name <email>" of the committer identity git uses.
 func approver(repo *gitops.Repo) (string, error) {
-	out, err := repo.Git("var", "GIT_COMMITTER_IDENT")
+	who, err := repo.CommitterIdent()
 	if err != nil {
 		return "", failf("git has no committer identity to record as the approver").hint(`set one: git config user.name "Ada Lovelace"; git config user.email ada@example.com`)
 	}
-	s := strings.TrimSpace(string(out))
-	if i := strings.LastIndexByte(s, '>'); i >= 0 {
-		s = s[:i+1]
-	}
-	return s, nil
+	return who, nil
 }
 
 // effects describes what accepting does, for the prompt and --confirm:

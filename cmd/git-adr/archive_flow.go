@@ -378,8 +378,8 @@ func recordArchive(env *Env, store *archive.Store, p *archive.Plan, commit strin
 		fmt.Fprintf(env.Out, "%s: %s\n", env.display(g.Path), g.Action)
 	}
 	for _, c := range commits {
-		subject, _ := repo.Git("log", "-1", "--format=%s", c)
-		fmt.Fprintf(env.Out, "commit %s %s\n", short(c), strings.TrimSpace(string(subject)))
+		subject, _ := repo.CommitSubject(c)
+		fmt.Fprintf(env.Out, "commit %s %s\n", short(c), subject)
 	}
 	if p.Kind == archive.KindArchive {
 		fmt.Fprintf(env.Out, "undo with: %s\n", p.Inverse)

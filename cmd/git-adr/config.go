@@ -60,9 +60,9 @@ Examples:
 				scope := ""
 				switch {
 				case local:
-					scope = "--local"
+					scope = "local"
 				case global:
-					scope = "--global"
+					scope = "global"
 				}
 				return runConfigGuardSet(env, m, scope, asJSON)
 			},
@@ -114,7 +114,7 @@ func runConfigGuardSet(env *Env, m guard.Mode, scope string, asJSON bool) error 
 		return err
 	}
 	if scope != "" {
-		if _, err := r.Git("config", scope, guard.GitKey, string(m)); err != nil {
+		if err := r.SetConfig(scope, guard.GitKey, string(m)); err != nil {
 			return failf("%v", err)
 		}
 	} else {
@@ -156,7 +156,7 @@ func runConfigGuardSet(env *Env, m guard.Mode, scope string, asJSON bool) error 
 	}
 	where := adr.ConfigFile
 	if scope != "" {
-		where = "git config " + scope + " " + guard.GitKey
+		where = "git config --" + scope + " " + guard.GitKey
 	}
 	fmt.Fprintf(env.Out, "guard mode %s written to %s\n", m, where)
 	if s.Mode != m {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -132,7 +131,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 	// while the log loads.
 	var sources func() ([]string, error)
 	if o.task != "" {
-		sources = prefetch(func() ([]string, error) { return sourceFiles(repo) })
+		sources = prefetch(repo.FilesNotIgnored)
 	}
 	// A diff's paths come from git, which stats the work tree, and their
 	// markers from git grep: both run while the log loads.
@@ -226,9 +225,11 @@ func runContext(env *Env, id string, o contextOptions) error {
 func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
 	return &evidence.Service{
 		Log: l, Source: repo.WorktreeFS(), CursorKey: repo.CursorKey, Prefix: repo.Prefix, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
-		Memory:      newMemorySource(repo),
-		Scope:       scopeSource(repo, l),
-		SourceFiles: func() ([]string, error) { return sourceFiles(repo) },
+		Memory: newMemorySource(repo),
+		Scope:  scopeSource(repo, l),
+		// A task's source search reads the tracked and untracked files
+		// git does not ignore.
+		SourceFiles: repo.FilesNotIgnored,
 		Stale:       contextStaleness(repo, l, nil),
 		Embeddings:  contextEmbeddings(repo, l.Config),
 	}
@@ -292,27 +293,6 @@ func contextStaleness(repo *gitops.Repo, l *adr.Log, tracked func() ([]string, e
 	}
 }
 
-// sourceFiles are the files a task's source search reads: tracked and
-// untracked, not ignored.
-func sourceFiles(repo *gitops.Repo) ([]string, error) {
-	out, err := repo.Git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	if err != nil {
-		return nil, err
-	}
-	return nulPaths(out), nil
-}
-
-// nulPaths are the paths of git's -z output.
-func nulPaths(out []byte) []string {
-	var paths []string
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			paths = append(paths, string(p))
-		}
-	}
-	return paths
-}
-
 // prefetch starts f now, on its own goroutine (git runs while the log
 // loads), and returns what waits for its result; it may be called any
 // number of times.
@@ -333,21 +313,13 @@ func prefetch[T any](f func() (T, error)) func() (T, error) {
 // diffPaths are the files a diff changes: the work tree against rev, or
 // the index against HEAD (staged).
 func diffPaths(repo *gitops.Repo, rev string, staged bool) ([]string, error) {
-	args := []string{"diff", "--name-only", "-z", "--no-ext-diff"}
-	switch {
-	case staged:
-		args = append(args, "--cached")
-	default:
-		if _, err := repo.ResolveRef(rev); err != nil {
-			return nil, usagef("--diff %q names no revision here", rev).hint("for example --diff HEAD~1, --diff origin/main")
-		}
-		args = append(args, rev, "--")
+	if staged {
+		return repo.StagedPaths()
 	}
-	out, err := repo.Git(args...)
-	if err != nil {
-		return nil, err
+	if _, err := repo.ResolveRef(rev); err != nil {
+		return nil, usagef("--diff %q names no revision here", rev).hint("for example --diff HEAD~1, --diff origin/main")
 	}
-	return nulPaths(out), nil
+	return repo.DiffPaths(rev)
 }
 
 // scopeSource answers the service's scope questions: the declared scope

@@ -9,7 +9,7 @@ import (
 	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/adr/trust"
 	"github.com/git-adr/git-adr/gitops"
-	"github.com/git-adr/git-adr/navigate/embeddings"
+	"github.com/git-adr/git-adr/retrieve/embeddings"
 )
 
 // contextEmbeddings is the optional embeddings endpoint of task answers

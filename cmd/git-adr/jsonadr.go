@@ -1,12 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -131,25 +132,13 @@ func addedDates(repo *gitops.Repo, recs []*adr.Record) map[string]string {
 	if len(want) == 0 {
 		return out
 	}
-	args := []string{"log", "--diff-filter=A", "--format=@%as", "--name-only", "--no-renames", "--"}
-	for d := range dirs {
-		args = append(args, d)
-	}
-	data, err := repo.Git(args...)
+	added, err := repo.AddedDates(slices.Sorted(maps.Keys(dirs)))
 	if err != nil {
 		return out
 	}
-	date := ""
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "@") {
-			date = line[1:]
-			continue
-		}
-		// git log lists the newest first: the oldest addition wins.
-		if want[line] && date != "" {
-			out[line] = date
+	for p := range want {
+		if d, ok := added[p]; ok {
+			out[p] = d
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/jsoncost"
 	"github.com/git-adr/git-adr/navigate"
 	"github.com/urfave/cli/v2"
 )
@@ -133,7 +134,7 @@ func jsonItemCost(v any) int {
 }
 
 // jsonLineCost counts a line of read content inside a JSON string.
-func jsonLineCost(v any) int { s, _ := v.(string); return navigate.JSONCost(s, 1) }
+func jsonLineCost(v any) int { s, _ := v.(string); return jsoncost.String(s, 1) }
 
 // textLineCost counts a line of read content as printed on a terminal.
 func textLineCost(v any) int { s, _ := v.(string); return utf8.RuneCountInString(adr.EscapeBody(s)) }

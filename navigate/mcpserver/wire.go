@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/git-adr/git-adr/internal/jsoncost"
 	"github.com/git-adr/git-adr/navigate"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,8 +59,8 @@ func (s *Server) TextCost(text string) int {
 // InTextCost counts what a string value of a JSON result costs in the
 // message: escaped once in the result's JSON, once more as the text of
 // the message.
-func InTextCost(s string) int { return navigate.JSONCost(s, 2) }
+func InTextCost(s string) int { return jsoncost.String(s, 2) }
 
 // ValueCost counts what v, encoded as compact JSON inside a result's text,
 // costs in the message.
-func ValueCost(v any) int { return navigate.JSONValueCost(v, 2) }
+func ValueCost(v any) int { return jsoncost.Value(v, 2) }

@@ -11,6 +11,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/adr/evidence/labelled"
+	"github.com/git-adr/git-adr/navigate/mcpserver"
 )
 
 // sets are the labelled task sets. Their corpora are looked for in the
@@ -122,7 +123,7 @@ func labelledMain(o labelledOptions) {
 			quickRows(set, name, dirs, o.misses, &qt)
 			continue
 		}
-		if z, err := labelled.MeasureSizes(set, dirs); err == nil {
+		if z, err := labelled.MeasureSizes(set, dirs, mcpWire()); err == nil {
 			fmt.Fprintf(&sizes, "| %s | %d | %.0f | %.0f | %.0f |\n", name, z.Tasks, z.JSON, z.Text, z.MCPWire)
 		} else {
 			check(err)
@@ -363,4 +364,11 @@ func share(n, d int) string {
 		return "-"
 	}
 	return fmt.Sprintf("%d (%.0f%%)", n, 100*float64(n)/float64(d))
+}
+
+// mcpWire counts a compact JSON answer as `git adr mcp` sends it: the MCP
+// server's own measure of a tool result holding that text.
+func mcpWire() func(rendered []byte) int {
+	srv := mcpserver.New(mcpserver.Options{Version: "labelled"})
+	return func(b []byte) int { return srv.TextCost(strings.TrimSuffix(string(b), "\n")) }
 }

@@ -23,7 +23,6 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
-	"github.com/git-adr/git-adr/navigate/mcpserver"
 )
 
 // Task is one labelled question.
@@ -187,16 +186,17 @@ func Command(bin, tmp string) Answerer {
 // (indented, what Result.CodePoints counts), text as `git adr context`
 // prints it, and the JSON-RPC message `adr_context` sends over MCP
 // (compact JSON as a tool result's text, counted on the wire with the
-// server's own measure, which also packs the answer).
+// measure MeasureSizes is given, which also packs the answer).
 type Sizes struct {
 	Tasks               int
 	JSON, Text, MCPWire float64
 }
 
-// MeasureSizes answers every task of s once per form, as shipped.
-func MeasureSizes(s *Set, dirs []string) (*Sizes, error) {
-	srv := mcpserver.New(mcpserver.Options{Version: "labelled"})
-	wire := func(b []byte) int { return srv.TextCost(strings.TrimSuffix(string(b), "\n")) }
+// MeasureSizes answers every task of s once per form, as shipped. wire
+// counts a compact JSON answer as the MCP message that carries it: the
+// MCP server's own measure (navigate/mcpserver), given by the caller so
+// that the decision log does not depend on the server.
+func MeasureSizes(s *Set, dirs []string, wire func(rendered []byte) int) (*Sizes, error) {
 	var sum [3]int
 	res, err := RunWith(s, dirs, func(l *adr.Log, _, task string) (*evidence.Response, []byte, error) {
 		svc := &evidence.Service{Log: l}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/git-adr/git-adr/adr/evidence"
+	"github.com/git-adr/git-adr/internal/jsoncost"
 )
 
 // floors guard regressions on the sets in testdata, on the recall that
@@ -101,7 +102,11 @@ func TestMeasureSizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := &Set{Tasks: []Task{{Corpus: "log", Task: "how do we quote names in logs", Relevant: []string{"ADR-0001"}}}}
-	z, err := MeasureSizes(set, []string{dir})
+	// The MCP server's measure is given by the caller (bench-context
+	// passes the server's own); here, the answer's text escaped once as
+	// the message carries it, without the envelope.
+	inMessage := func(b []byte) int { return jsoncost.String(strings.TrimSuffix(string(b), "\n"), 1) }
+	z, err := MeasureSizes(set, []string{dir}, inMessage)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +115,15 @@ func TestMeasureSizes(t *testing.T) {
 	}
 	if z.MCPWire > evidence.DefaultMaxChars || z.JSON > evidence.DefaultMaxChars {
 		t.Fatalf("sizes %+v: over the budget", z)
+	}
+	// The MCP form is counted with the measure given: an envelope of 100
+	// code points more is 100 more, and the other forms do not change.
+	z2, err := MeasureSizes(set, []string{dir}, func(b []byte) int { return inMessage(b) + 100 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if z2.MCPWire != z.MCPWire+100 || z2.JSON != z.JSON || z2.Text != z.Text {
+		t.Fatalf("sizes %+v with an envelope of 100, %+v without", z2, z)
 	}
 }
 
