@@ -78,9 +78,14 @@ func groupWeights(q []retrieve.QueryTerm, ix *retrieve.Index) map[int]float64 {
 // one block of the three best records holds.
 func passageCoverage(rk *ranked, lang retrieve.Language) float64 {
 	weights := groupWeights(rk.q, rk.ix)
+	order := make([]int, 0, len(weights))
+	for g := range weights {
+		order = append(order, g)
+	}
+	sort.Ints(order) // sums in one order: map order differs by rounding from run to run
 	total := 0.0
-	for _, w := range weights {
-		total += w
+	for _, g := range order {
+		total += weights[g]
 	}
 	if total == 0 {
 		return 0
@@ -103,8 +108,10 @@ func passageCoverage(rk *ranked, lang retrieve.Language) float64 {
 				}
 			}
 			sum := 0.0
-			for g := range got {
-				sum += weights[g]
+			for _, g := range order {
+				if got[g] {
+					sum += weights[g]
+				}
 			}
 			best = max(best, sum/total)
 		}

@@ -127,6 +127,7 @@ func (m matcher) score(text string) float64 {
 		terms[t] = true
 	}
 	best := map[int]float64{}
+	var groups []int // in query order: a sum in map order differs by rounding from run to run
 	free := 0.0
 	for _, t := range m.q {
 		if !terms[t.Text] {
@@ -137,11 +138,14 @@ func (m matcher) score(text string) float64 {
 			free += w
 			continue
 		}
+		if _, ok := best[t.Group]; !ok {
+			groups = append(groups, t.Group)
+		}
 		best[t.Group] = max(best[t.Group], w)
 	}
 	sc := free
-	for _, w := range best {
-		sc += w
+	for _, g := range groups {
+		sc += best[g]
 	}
 	return sc
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/internal/jsoncost"
 )
@@ -162,5 +163,41 @@ func TestLabelsByFile(t *testing.T) {
 	set.Tasks[0].Relevant = []string{"adr-2599-nothing"}
 	if _, err := Run(set, []string{dir}, evidence.Ablation{}); err == nil || !strings.Contains(err.Error(), "names no record") {
 		t.Fatalf("a label naming nothing: %v", err)
+	}
+}
+
+// TestAnswersRepeat: the same task over the same log gives the same
+// bytes every time, from a new load and a new service (a sum in map order
+// once made windows and confidence differ by rounding from run to run).
+func TestAnswersRepeat(t *testing.T) {
+	wd, _ := os.Getwd()
+	dir, err := Corpora(wd)
+	if err != nil {
+		t.Skip(err)
+	}
+	set, err := Load("testdata/shared-tasks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []string
+	for round := 0; round < 3; round++ {
+		var outs []string
+		_, err := ForEachTask(set, []string{"testdata/corpora", dir}, func(l *adr.Log, _ string, lt Task) error {
+			_, out, err := (&evidence.Service{Log: l}).Answer(evidence.Request{Task: lt.Task, Format: evidence.JSON})
+			outs = append(outs, string(out))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if round == 0 {
+			first = outs
+			continue
+		}
+		for i := range outs {
+			if outs[i] != first[i] {
+				t.Fatalf("task %d answered differently in round %d:\n%s\n%s", i, round, first[i], outs[i])
+			}
+		}
 	}
 }
