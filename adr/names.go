@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/internal/lazyre"
 )
@@ -184,6 +186,36 @@ func leadOn(lead, date string) string {
 		return date[:4] + date[5:7] + date[8:10] + lead[8:]
 	}
 	return date + lead[10:]
+}
+
+// isDateSlug reports a file stem that starts with a date, as log4brains
+// ("20201016-use-slugs") and blog-style logs ("2021-03-04-use-slugs")
+// name records: such records are identified by their slug.
+func isDateSlug(stem string) bool {
+	return dashedDate(stem) || partialDate(stem) || len(stem) > 9 && isDatePrefix(stem[:8]) && (stem[8] == '-' || stem[8] == '_')
+}
+
+// dateSlugRest is the slug of a date-slug stem without its date
+// ("use-slugs" of "2021-03-04-use-slugs", "20201016-use-slugs" and
+// "2021-03-use-slugs").
+func dateSlugRest(stem string) string {
+	switch {
+	case dashedDate(stem):
+		return stem[11:]
+	case partialDate(stem):
+		return stem[8:]
+	case isDateSlug(stem):
+		return stem[9:]
+	}
+	return stem
+}
+
+// dashedDate reports a stem starting "YYYY-MM-DD-" (or "_").
+func dashedDate(stem string) bool {
+	if len(stem) < 12 || stem[4] != '-' || stem[7] != '-' || stem[10] != '-' && stem[10] != '_' {
+		return false
+	}
+	return isDate(stem[:4], stem[5:7], stem[8:10])
 }
 
 // nameDate is the date a record's name starts with, as YYYY-MM-DD
@@ -398,6 +430,21 @@ func slugify(title string) string {
 func isAlnum(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f && (isLetterOrDigit(r))
 }
+
+// humanize turns a file-name slug into a title: "use-postgres" gives
+// "Use postgres".
+func humanize(slug string) string {
+	s := strings.TrimSpace(slugSpaces.Replace(slug))
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// slugSpaces turns a slug's separators into spaces (built once: a
+// Replacer is costly to make per record).
+var slugSpaces = strings.NewReplacer("-", " ", "_", " ")
 
 // FormatID renders a number with the root's prefix and padding.
 func (root *Root) FormatID(n int) string {

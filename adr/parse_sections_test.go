@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// Tests of parse_sections.go: status sections, relations, decision units.
+// Tests of parse_sections.go, parse_status.go and parse_relations.go:
+// status sections, relations, decision units.
 
 func TestParseStatusSection(t *testing.T) {
 	tests := []struct {
