@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -132,6 +133,9 @@ func holdLock(t *testing.T, dir string) *exec.Cmd {
 	return cmd
 }
 
+// heldLock is the lock TestLockHolderProcess keeps until it is killed.
+var heldLock *Lock
+
 // TestLockHolderProcess is the process holdLock starts.
 func TestLockHolderProcess(t *testing.T) {
 	dir := os.Getenv("GITOPS_LOCK_HOLDER")
@@ -142,9 +146,17 @@ func TestLockHolderProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Lock(LockOptions{Command: "git adr renumber 7"}); err != nil {
+	l, err := r.Lock(LockOptions{Command: "git adr renumber 7"})
+	if err != nil {
 		t.Fatal(err)
 	}
+	// heldLock keeps l reachable: a Lock nobody refers to is collected,
+	// its file's finalizer closes the descriptor and the flock goes with
+	// it, so the holder would look dead while it runs.
+	// Two collections here run that finalizer at once were l unreachable.
+	heldLock = l
+	runtime.GC()
+	runtime.GC()
 	os.Stdout.WriteString("held\n")
 	select {}
 }

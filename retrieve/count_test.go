@@ -132,7 +132,7 @@ func FuzzAnalyzeAgreesWithTerms(f *testing.F) {
 func TestAnalyzeAgreesOnCorpora(t *testing.T) {
 	dir := os.Getenv("GIT_ADR_CORPORA")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "corpora")
+		dir = filepath.Join(moduleRoot(t), "..", "shared", "corpora")
 	}
 	if _, err := os.Stat(dir); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -297,5 +297,24 @@ func TestIndexTermsAgrees(t *testing.T) {
 		if !reflect.DeepEqual(got.postings, want.postings) || !reflect.DeepEqual(got.docLen, want.docLen) || got.avgLen != want.avgLen {
 			t.Fatalf("round %d: IndexTerms = %+v, want %+v", round, got, want)
 		}
+	}
+}
+
+// moduleRoot is the directory holding go.mod above the test's directory,
+// so the corpora are found however deep this package moves.
+func moduleRoot(t *testing.T) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
 	}
 }
