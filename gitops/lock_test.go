@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,7 +122,16 @@ func holdLock(t *testing.T, dir string) *exec.Cmd {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stdin = nil
+	// The holder blocks reading this pipe, which stays open until the
+	// test ends: a holder blocked on nothing else (select {}) is killed by
+	// the runtime's "all goroutines are asleep" check at once, letting go
+	// of its flock, and a loaded machine then saw a dead holder where the
+	// test meant a live one.
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close() })
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +168,8 @@ func TestLockHolderProcess(t *testing.T) {
 	runtime.GC()
 	runtime.GC()
 	os.Stdout.WriteString("held\n")
-	select {}
+	io.Copy(io.Discard, os.Stdin) // until the test closes the pipe
+	os.Exit(0)
 }
 
 // TestLockTakesOverADeadHolder: a holder killed with SIGKILL (no deferred
