@@ -1,18 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io/fs"
-	"path"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/adr/compaction"
-	"github.com/git-adr/git-adr/adr/govern"
-	"github.com/git-adr/git-adr/adr/ledger"
-	"github.com/git-adr/git-adr/adr/view"
-	"github.com/git-adr/git-adr/gitops"
-	"github.com/git-adr/git-adr/hooks"
+	"github.com/git-adr/git-adr/adr/audit"
 	"github.com/urfave/cli/v2"
 )
 
@@ -111,7 +105,7 @@ Examples:
 }
 
 func runCheck(env *Env, o checkOptions) error {
-	asJSON, compaction := o.json, o.compaction
+	asJSON := o.json
 	env.allowBare = o.since != ""
 	l, err := env.Log()
 	if err != nil {
@@ -120,35 +114,21 @@ func runCheck(env *Env, o checkOptions) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
-	var rg *sinceRange
-	if o.since != "" {
-		// Resolved first: a base that is not here is a usage error
-		// before any work.
-		if rg, err = resolveSince(env, o.since); err != nil {
-			return err
-		}
-	}
-	opt, err := checkSources(env, l, "", compaction)
+	r, err := env.Repo()
 	if err != nil {
 		return err
 	}
-	if opt.Extra, err = temporaryFiles(env, l, opt.Extra); err != nil {
+	branches, err := env.branchTrees()
+	if err != nil {
 		return err
 	}
-	if rg != nil {
-		gov, kinds, err := sinceFindings(env, rg, compaction)
-		if err != nil {
-			return err
-		}
-		opt.Extra, opt.ExtraKinds = append(opt.Extra, gov...), append(opt.ExtraKinds, kinds...)
+	rep, err := audit.Run(audit.Options{Repo: r, Log: l, Branches: branches, Compaction: o.compaction, Since: o.since, All: o.all,
+		Base: adr.LoadOptions{Roots: env.rootsRel(), Cwd: r.Prefix, Cache: env.parseCache(r)}, JournalDir: journalDir(r)})
+	var se *audit.SinceError
+	if errors.As(err, &se) {
+		return sinceUsage(se)
 	}
-	rep := l.Check(opt)
-	if rg != nil && !o.all {
-		if err := introducedOnly(env, l, rg, compaction, rep); err != nil {
-			return err
-		}
-	}
-	if err := pendingFindings(env, rep); err != nil {
+	if err != nil {
 		return err
 	}
 	env.notes(rep.Notes)
@@ -214,205 +194,20 @@ func runCheck(env *Env, o checkOptions) error {
 	return nil
 }
 
-// checkSources gathers what check reads besides the log itself, for the
-// log l read at commit rev ("" for the work tree, or HEAD in a bare
-// repository): other branches' record files, the views and INDEX files
-// with compaction, and the staleness and scope signals.
-func checkSources(env *Env, l *adr.Log, rev string, compaction bool) (adr.CheckOptions, error) {
-	opt, err := checkBranches(env, l, rev)
-	if err != nil {
-		return opt, err
+// sinceUsage is the usage error of a --since REV this repository cannot
+// use, with the command that fetches what it lacks.
+func sinceUsage(se *audit.SinceError) error {
+	if !se.NoCommit {
+		return usagef("--since %q shares no history with HEAD here", se.Since).
+			hint("in a shallow clone fetch more history: `git fetch --unshallow` (actions/checkout: fetch-depth: 0)")
 	}
-	if compaction {
-		if opt.Extra, err = view.Findings(l); err != nil {
-			return opt, err
-		}
-		opt.ExtraKinds = adr.CompactionKinds
+	e := usagef("--since %q names no commit here", se.Since)
+	if se.Shallow {
+		e.hint("this is a shallow clone: fetch the base first (`git fetch --unshallow`, or actions/checkout with fetch-depth: 0)")
+	} else {
+		e.hint("fetch it first, for example `git fetch origin main` for --since origin/main")
 	}
-	stale, err := scopeFindings(env, l, rev)
-	if err != nil {
-		return opt, err
-	}
-	opt.Extra, opt.ExtraKinds = append(opt.Extra, stale...), append(opt.ExtraKinds, adr.ScopeKinds...)
-	// Numbers a plan reserved, taken by a record of this log (the base's
-	// too, so that --since reports only what the range took).
-	if opt.Extra, err = reservedFindings(env, l, opt.Extra); err != nil {
-		return opt, err
-	}
-	return opt, nil
-}
-
-// checkBranches gathers what check needs to compare IDs with other
-// branches: their record files, merge bases with rev ("" for HEAD), and
-// which branch is the default one.
-func checkBranches(env *Env, l *adr.Log, rev string) (adr.CheckOptions, error) {
-	var opt adr.CheckOptions
-	if rev == "" {
-		rev = "HEAD"
-	}
-	trees, err := env.branchTrees()
-	if err != nil {
-		return opt, err
-	}
-	opt.Branches = adr.ScanBranches(trees, l.Roots)
-	if len(opt.Branches) == 0 {
-		return opt, nil
-	}
-	repo, err := env.Repo()
-	if err != nil {
-		return opt, err
-	}
-	defaults := defaultBranchNames(repo)
-	opt.OnDefaultBranch = defaults[branchName(repo.CurrentBranch())]
-	opt.IsDefaultRef = func(ref string) bool { return defaults[branchName(ref)] }
-	opt.MergeBase = func(ref string) fs.FS {
-		out, err := repo.Git("merge-base", rev, ref)
-		if err != nil {
-			return nil
-		}
-		t, err := repo.TreeFS(strings.TrimSpace(string(out)))
-		if err != nil {
-			return nil
-		}
-		return t
-	}
-	return opt, nil
-}
-
-// defaultBranchNames is the branch refs/remotes/origin/HEAD points at, or
-// main and master when there is no such ref.
-func defaultBranchNames(repo *gitops.Repo) map[string]bool {
-	if out, err := repo.Git("symbolic-ref", "-q", "refs/remotes/origin/HEAD"); err == nil {
-		if name := branchName(strings.TrimSpace(string(out))); name != "" {
-			return map[string]bool{name: true}
-		}
-	}
-	return map[string]bool{"main": true, "master": true}
-}
-
-// branchName is a branch ref without refs/heads/ or refs/remotes/<remote>/.
-func branchName(ref string) string {
-	if s, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
-		return s
-	}
-	if s, ok := strings.CutPrefix(ref, "refs/remotes/"); ok {
-		if i := strings.IndexByte(s, '/'); i >= 0 {
-			return s[i+1:]
-		}
-	}
-	return ""
-}
-
-// pendingFindings puts the changes interrupted runs left first in the
-// report: while one is pending the log may be half changed, and much of
-// the rest may follow from it.
-func pendingFindings(env *Env, rep *adr.CheckReport) error {
-	r, err := env.Repo()
-	if err != nil {
-		return err
-	}
-	rep.Counts[adr.KindPendingChange] = 0
-	pending, err := adr.PendingJournals(r.Top, journalDir(r))
-	if err != nil || len(pending) == 0 {
-		return err
-	}
-	var found []adr.Finding
-	for _, p := range pending {
-		path := p.File
-		if rel, ok := r.Rel(p.File); ok {
-			path = rel
-		}
-		f := adr.Finding{Kind: adr.KindPendingChange, Path: path, IDs: []string{},
-			Fix: "run `git adr recover` to finish it (files edited since are never overwritten without --finish)"}
-		if p.Err != nil {
-			f.Message = p.Err.Error() + "; nothing in it was carried out"
-			f.Fix = "inspect it; `git adr recover --keep` removes it and keeps the files as they are"
-		} else {
-			f.Message = "an interrupted " + p.Describe() + ": the log may be half changed, and findings below may follow from it"
-			if cs := p.Conflicts(); len(cs) > 0 {
-				f.Message += fmt.Sprintf("; %d of its files were changed since (first: %s %s)", len(cs), cs[0].Conflict, cs[0].Reason)
-			}
-		}
-		found = append(found, f)
-		rep.Counts[adr.KindPendingChange]++
-	}
-	rep.Findings = append(found, rep.Findings...)
-	return nil
-}
-
-// reservedFindings adds a finding for each record holding a number a
-// consolidation plan reserved (see compaction.Store.Taken).
-func reservedFindings(env *Env, l *adr.Log, extra []adr.Finding) ([]adr.Finding, error) {
-	r, err := env.Repo()
-	if err != nil {
-		return nil, err
-	}
-	taken, err := (&compaction.Store{Repo: r}).Taken(l)
-	if err != nil {
-		return nil, err
-	}
-	return append(extra, compaction.TakenFindings(taken)...), nil
-}
-
-// temporaryFiles adds a finding for each git-adr temporary file in an ADR
-// folder (left by a run killed while writing).
-func temporaryFiles(env *Env, l *adr.Log, extra []adr.Finding) ([]adr.Finding, error) {
-	for _, rt := range l.Roots {
-		if rt.Refused != nil {
-			continue // nothing is read there
-		}
-		for _, dir := range []string{rt.Dir(), rt.Join(adr.ArchiveDir)} {
-			// Through the log's confined file system: a folder that is a
-			// link out of the repository is not listed.
-			entries, err := fs.ReadDir(l.FS, dir)
-			if err != nil {
-				continue
-			}
-			for _, e := range entries {
-				if e.Type().IsRegular() && adr.IsTempName(e.Name()) {
-					extra = append(extra, adr.Finding{Kind: adr.KindTempFile, Path: path.Join(dir, e.Name()), IDs: []string{},
-						Message: "a temporary file left by a git-adr run that was interrupted",
-						Fix:     "run `git adr recover`, which removes it"})
-				}
-			}
-		}
-	}
-	return extra, nil
-}
-
-// sinceFindings applies the governance rules to what changed in the
-// range, reading only git objects.
-func sinceFindings(env *Env, rg *sinceRange, compaction bool) ([]adr.Finding, []adr.FindingKind, error) {
-	r, err := env.Repo()
-	if err != nil {
-		return nil, nil, err
-	}
-	from, baseFS, headFS, changes := rg.from, rg.baseFS, rg.headFS, rg.changes
-	rep, err := govern.Judge(govern.Input{Base: baseFS, Next: headFS, Changes: changes, Policy: govern.Policy{Index: "check"}})
-	if err != nil {
-		return nil, nil, err
-	}
-	// The ledger and, in strict mode, the signature of every acceptance
-	// or publication commit of the range, as pre-push and pre-receive
-	// check them. The policy is the base's: a change cannot relax it.
-	ledgers, err := rangeLedgers(r, from, baseFS)
-	if err != nil {
-		return nil, nil, err
-	}
-	var out []adr.Finding
-	for _, p := range append(rep.Problems, ledgers...) {
-		if !p.Block && !compaction {
-			continue
-		}
-		out = append(out, adr.Finding{Kind: adr.FindingKind(p.Rule), Path: p.Path, Line: p.Line, Message: p.Message, Fix: p.Fix, IDs: []string{}})
-	}
-	kinds := []adr.FindingKind{adr.FindingKind(govern.RuleAcceptedEdit), adr.FindingKind(govern.RuleLifecycle), adr.FindingKind(govern.RuleDeleted), adr.FindingKind(govern.RuleArchivedInForce),
-		adr.FindingKind(govern.RuleDuplicateNumber), adr.FindingKind(govern.RuleIndexDrift),
-		adr.FindingKind(hooks.RuleLedger), adr.FindingKind(hooks.RuleSignature), adr.FindingKind(ledger.RuleUnledgered)}
-	if compaction {
-		kinds = append(kinds, adr.FindingKind(govern.RuleStaleView))
-	}
-	return out, kinds, nil
+	return e
 }
 
 // writeCheckMarkdown prints the findings as a Markdown table (a CI job
@@ -437,23 +232,4 @@ func writeCheckMarkdown(env *Env, rep *adr.CheckReport, since string) {
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", adr.EscapeCell(loc), f.Kind, adr.EscapeCell(f.Message), adr.EscapeCell(f.Fix))
 	}
-}
-
-// rangeLedgers checks the ledger commits of from..HEAD (hooks.CheckCommits)
-// with the strict-mode policy of from's tree, its allowed-signers file read
-// from that tree too.
-func rangeLedgers(r *gitops.Repo, from string, baseFS fs.FS) ([]govern.Problem, error) {
-	out, err := r.Git("rev-list", "--reverse", from+"..HEAD")
-	if err != nil {
-		return nil, err
-	}
-	commits := strings.Fields(string(out))
-	if len(commits) == 0 {
-		return nil, nil
-	}
-	cfg := &adr.Config{}
-	if c, err := adr.LoadConfig(baseFS); err == nil {
-		cfg = c
-	}
-	return hooks.CheckCommits(r, commits, ledger.StrictFrom(cfg.Governance, baseFS))
 }

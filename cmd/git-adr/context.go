@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/audit"
 	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
@@ -140,7 +141,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 	// runs while the log loads.
 	var tracked func() ([]string, error)
 	if o.diff != "" || o.staged || o.file != "" {
-		tracked = prefetch(func() ([]string, error) { return trackedFiles(repo) })
+		tracked = prefetch(func() ([]string, error) { return repo.TrackedFiles("") })
 	}
 	var scoped func() (scopeInput, error)
 	if o.diff != "" || o.staged {
@@ -261,15 +262,15 @@ func contextStaleness(repo *gitops.Repo, l *adr.Log, tracked func() ([]string, e
 			return nil
 		}
 		if tracked == nil {
-			tracked = prefetch(func() ([]string, error) { return trackedFiles(repo) })
+			tracked = prefetch(func() ([]string, error) { return repo.TrackedFiles("") })
 		}
 		out := map[*adr.Record][]string{}
 		churned := map[*adr.Record]string{}
-		if limit := churnLimit(l.Config); limit >= 0 {
+		if limit := audit.ChurnLimit(l.Config); limit >= 0 {
 			// Counted for every scoped record in force at once, and kept
 			// for this HEAD (churn.bin): the next answer reads them.
-			order, globs := scopedInForce(all)
-			counts, _ := cachedChurn(repo, l, order, globs)
+			order, globs := audit.ScopedInForce(all)
+			counts, _ := audit.CachedChurn(repo, l, order, globs)
 			for _, r := range order {
 				if n, ok := counts[r]; ok && n > limit && want[r] {
 					churned[r] = fmt.Sprintf("scope churn: the code it governs (%s) changed in %d commits since it was recorded", strings.Join(globs[r], ", "), n)

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/audit"
 	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
@@ -16,35 +17,18 @@ import (
 
 // Bounds of the marker search (git grep over the tracked files).
 const (
-	markersPerFile = 20
-	markersMax     = 5000
+	markersPerFile = audit.MarkersPerFile
+	markersMax     = audit.MarkersMax
 )
 
 // scopeIndex builds the scope index of l: declared globs and the markers
 // git grep finds in tracked files outside the ADR roots.
-func scopeIndex(env *Env, l *adr.Log) (*scope.Index, error) { return scopeIndexAt(env, l, "") }
-
-// scopeIndexAt is scopeIndex with the markers of commit rev ("" for the
-// work tree, or HEAD in a bare repository).
-func scopeIndexAt(env *Env, l *adr.Log, rev string) (*scope.Index, error) {
+func scopeIndex(env *Env, l *adr.Log) (*scope.Index, error) {
 	r, err := env.Repo()
 	if err != nil {
 		return nil, err
 	}
-	exclude := append([]string{}, scope.MarkerExclude...)
-	for _, root := range l.Roots {
-		if d := root.Dir(); d != "." {
-			exclude = append(exclude, d)
-		}
-	}
-	if rev == "" && r.Bare {
-		rev = "HEAD"
-	}
-	out, err := r.Grep(scope.MarkerPattern, rev, nil, exclude, markersPerFile, markersMax)
-	if err != nil {
-		return nil, err
-	}
-	return scope.New(l, scope.ParseMarkers(out, markersMax)), nil
+	return audit.ScopeIndex(r, l, "")
 }
 
 // withMentions gives x the stored path tokens of l's records

@@ -1,4 +1,4 @@
-package main
+package audit
 
 import (
 	"crypto/sha256"
@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/cachefile"
@@ -22,7 +21,8 @@ import (
 // once. The file is derived data (a header, JSON, a CRC-32C): damaged,
 // foreign or stale, it is counted again and replaced.
 const (
-	churnCacheFile  = "churn.bin"
+	// ChurnCacheFile is the cache file's name in $GIT_DIR/adr/cache.
+	ChurnCacheFile  = "churn.bin"
 	churnCacheMagic = "git-adr churn cache 1\n"
 )
 
@@ -62,10 +62,10 @@ func decodeChurnCache(data []byte) (*churnCache, bool) {
 	return &c, true
 }
 
-// cachedChurn is churnOf from the cache when it holds this HEAD's counts
+// CachedChurn is churnOf from the cache when it holds this HEAD's counts
 // for these records, else counted and saved (a failed save costs a count
 // next time, nothing else).
-func cachedChurn(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Record][]string) (map[*adr.Record]int, map[string]string) {
+func CachedChurn(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr.Record][]string) (map[*adr.Record]int, map[string]string) {
 	if len(order) == 0 {
 		return nil, nil
 	}
@@ -75,7 +75,7 @@ func cachedChurn(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr
 	}
 	key := churnKey(head, order, globs)
 	dir := filepath.Join(r.AdrDir(), "cache")
-	file := filepath.Join(dir, churnCacheFile)
+	file := filepath.Join(dir, ChurnCacheFile)
 	byPath := map[string]*adr.Record{}
 	for _, rec := range order {
 		byPath[rec.Path] = rec
@@ -105,30 +105,9 @@ func cachedChurn(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr
 	return counts, added
 }
 
-// scopedInForce are the accepted, live records among a scope index's
-// patterns (applies_to and [[scope]]) with their normalised patterns, in
-// log order.
-func scopedInForce(patterns []scope.Match) ([]*adr.Record, map[*adr.Record][]string) {
-	globs := map[*adr.Record][]string{}
-	var order []*adr.Record
-	for _, m := range patterns {
-		rec := m.Record
-		if rec.Archived || rec.Status != adr.Accepted {
-			continue
-		}
-		if _, ok := globs[rec]; !ok {
-			order = append(order, rec)
-		}
-		globs[rec] = append(globs[rec], m.Path)
-	}
-	return order, globs
-}
-
-// churnLimit is [check] churn_commits: adr.DefaultChurnCommits when
-// unset, negative for never.
-func churnLimit(cfg *adr.Config) int {
-	if cfg == nil || cfg.Check.ChurnCommits == 0 {
-		return adr.DefaultChurnCommits
-	}
-	return cfg.Check.ChurnCommits
+// ChurnCacheValid reports whether data is a churn cache file this build
+// reads (whatever HEAD its key names).
+func ChurnCacheValid(data []byte) bool {
+	_, ok := decodeChurnCache(data)
+	return ok
 }
