@@ -105,7 +105,6 @@ Examples:
 }
 
 func runCheck(env *Env, o checkOptions) error {
-	asJSON := o.json
 	env.allowBare = o.since != ""
 	l, err := env.Log()
 	if err != nil {
@@ -133,7 +132,7 @@ func runCheck(env *Env, o checkOptions) error {
 	}
 	env.notes(rep.Notes)
 	switch {
-	case asJSON:
+	case o.json:
 		if err := writeJSON(env.Out, checkJSON{Findings: rep.Findings, Counts: rep.Counts, Notes: rep.Notes}); err != nil {
 			return err
 		}
