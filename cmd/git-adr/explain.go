@@ -16,8 +16,8 @@ import (
 
 // Bounds of the marker search (git grep over the tracked files).
 const (
-	markersPerFile = 20
-	markersMax     = 5000
+	markersPerFile = scope.MarkersPerFile
+	markersMax     = scope.MarkersMax
 )
 
 // scopeIndex builds the scope index of l: declared globs and the markers
