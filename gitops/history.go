@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -85,4 +86,56 @@ func regexpQuote(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// CommitsBetween lists, oldest first, the commits of tip that old does
+// not have (git rev-list --reverse tip ^old); every commit of tip when
+// old is "".
+func (r *Repo) CommitsBetween(old, tip string) ([]string, error) {
+	args := []string{"rev-list", "--reverse", tip}
+	if old != "" {
+		args = append(args, "^"+old)
+	}
+	return r.revList(args...)
+}
+
+// CommitsNotOnRemote lists, oldest first, the commits of tip that no
+// remote-tracking ref of remote holds: what a push of a new ref to remote
+// sends.
+func (r *Repo) CommitsNotOnRemote(tip, remote string) ([]string, error) {
+	return r.revList("rev-list", "--reverse", tip, "--not", "--remotes="+remote)
+}
+
+// CommitsNotOnAnyRef lists, oldest first, the commits of tip that no ref
+// holds: what a receive of a new ref brings.
+func (r *Repo) CommitsNotOnAnyRef(tip string) ([]string, error) {
+	return r.revList("rev-list", "--reverse", tip, "--not", "--all")
+}
+
+func (r *Repo) revList(args ...string) ([]string, error) {
+	out, err := r.Git(args...)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
+}
+
+// CountNotOnRemote counts the commits of HEAD, the local branches and the
+// tags that the tracking refs of remote (of any remote when remote is "")
+// do not hold: what a push to remote could send.
+func (r *Repo) CountNotOnRemote(remote string) (int, error) {
+	args := []string{"rev-list", "--count", "--branches", "--tags"}
+	if _, err := r.Head(); err == nil {
+		args = append(args, "HEAD")
+	}
+	if remote == "" {
+		args = append(args, "--not", "--remotes")
+	} else {
+		args = append(args, "--not", "--remotes="+remote)
+	}
+	out, err := r.Git(args...)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
 }

@@ -2,6 +2,8 @@ package gitops
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -74,6 +76,44 @@ func TestFileHistory(t *testing.T) {
 	for _, c := range cs {
 		if c.Trailers != nil {
 			t.Errorf("%s: trailers %q, want none asked", c.Subject, c.Trailers)
+		}
+	}
+}
+
+// The commits a push or a receive brings, oldest first: a range, those
+// no tracking ref of a remote holds, those no ref holds; and the count of
+// what a push to a remote could send.
+func TestCommitsAPushBrings(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a": "a\n"})
+	base := strings.TrimSpace(runGit(t, dir, "rev-parse", "HEAD"))
+	runGit(t, dir, "update-ref", "refs/remotes/origin/main", base)
+	commitAt(t, dir, "2026-01-02T10:00:00Z", "two")
+	two := strings.TrimSpace(runGit(t, dir, "rev-parse", "HEAD"))
+	commitAt(t, dir, "2026-01-03T10:00:00Z", "three")
+	three := strings.TrimSpace(runGit(t, dir, "rev-parse", "HEAD"))
+	r := openRepo(t, dir)
+
+	check := func(what string, got []string, err error, want ...string) {
+		t.Helper()
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s = %q, %v, want %q", what, got, err, want)
+		}
+	}
+	got, err := r.CommitsBetween(base, three)
+	check("CommitsBetween(base, three)", got, err, two, three)
+	got, err = r.CommitsBetween("", three)
+	check("CommitsBetween(\"\", three)", got, err, base, two, three)
+	got, err = r.CommitsNotOnRemote(three, "origin")
+	check("CommitsNotOnRemote(three, origin)", got, err, two, three)
+	got, err = r.CommitsNotOnRemote(three, "elsewhere")
+	check("CommitsNotOnRemote(three, elsewhere)", got, err, base, two, three)
+	// main holds every commit: a new ref at three brings none.
+	got, err = r.CommitsNotOnAnyRef(three)
+	check("CommitsNotOnAnyRef(three)", got, err)
+
+	for remote, want := range map[string]int{"origin": 2, "": 2, "elsewhere": 3} {
+		if n, err := r.CountNotOnRemote(remote); err != nil || n != want {
+			t.Errorf("CountNotOnRemote(%q) = %d, %v, want %d", remote, n, err, want)
 		}
 	}
 }

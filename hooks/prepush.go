@@ -85,11 +85,7 @@ func PrePush(r *gitops.Repo, opts PrePushOptions) ([]govern.Problem, error) {
 		if err != nil {
 			return nil, err
 		}
-		exclude := []string{}
-		if remote != "" {
-			exclude = append(exclude, "--remotes="+remote)
-		}
-		commits, err := Commits(r, u, exclude...)
+		commits, err := pushedCommits(r, u, remote)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +143,7 @@ func fromOwnScript(getenv func(string) string, name string) bool {
 // nothing a push could send (every commit of HEAD, the branches and the
 // tags is on the remote) there is nothing to check.
 func unseen(r *gitops.Repo, remote string) error {
-	n, err := Unpushed(r, remote)
+	n, err := r.CountNotOnRemote(remote)
 	if err != nil || n == 0 {
 		return err
 	}
@@ -211,7 +207,7 @@ func PreReceive(r *gitops.Repo, stdin []byte) ([]govern.Problem, error) {
 
 // receive judges one branch update of a pre-receive.
 func receive(r *gitops.Repo, u Update) ([]govern.Problem, error) {
-	commits, err := Commits(r, u, "--all")
+	commits, err := receivedCommits(r, u)
 	if err != nil || len(commits) == 0 {
 		return nil, err
 	}
