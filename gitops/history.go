@@ -37,14 +37,15 @@ func (r *Repo) IsShallow() bool {
 	return err == nil && strings.TrimSpace(string(out)) == "true"
 }
 
-// CommitsBetween are the commits reachable from to and not from from
-// (git rev-list from..to), oldest first.
+// CommitsBetween lists, oldest first, the commits of to that from does
+// not have (git rev-list --reverse to ^from); every commit of to when
+// from is "".
 func (r *Repo) CommitsBetween(from, to string) ([]string, error) {
-	out, err := r.Git("rev-list", "--reverse", from+".."+to)
-	if err != nil {
-		return nil, err
+	args := []string{"rev-list", "--reverse", to}
+	if from != "" {
+		args = append(args, "^"+from)
 	}
-	return strings.Fields(string(out)), nil
+	return r.revList(args...)
 }
 
 // TrackedFiles are the paths of the files of commit rev (git ls-tree -r),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -143,6 +144,18 @@ var gitADRTools = map[string]guard.Op{
 	"adr_context": guard.OpEvidence, "adr_show": guard.OpEvidence, "adr_list": guard.OpList,
 	"adr_read": guard.OpRead, "adr_search": guard.OpSearch,
 	"adr_propose": guard.OpOther, "adr_link": guard.OpOther,
+}
+
+// OwnTools names, sorted, git-adr's own MCP tools, which the guard knows
+// by name: `git adr mcp --allow-propose` registers exactly these (a test
+// of cmd/git-adr ties the two lists).
+func OwnTools() []string {
+	names := make([]string, 0, len(gitADRTools))
+	for n := range gitADRTools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // mcpRequest maps an MCP tool call. git-adr's own tools are known by

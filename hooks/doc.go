@@ -5,7 +5,10 @@
 //
 // pre-commit, pre-push, commit-msg and pre-receive read what git passes
 // (staged changes, pushed ranges, the message file), run the hook a team
-// had before git-adr's, and apply the rules of package adr/govern.
+// had before git-adr's, and apply the rules of package adr/govern:
+// [PreCommit] (with [FixIndexes]), [PrePush], [PreReceive] and
+// [UnlinkedRecords] return what they found, and cmd/git-adr prints it and
+// picks the exit code.
 //
 // # Agent hooks
 //

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"strconv"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -77,26 +76,6 @@ func PrePushFromEnv(getenv func(string) string, resolve func(string) (string, er
 	return []Update{{LocalRef: local, New: to, Ref: getenv("PRE_COMMIT_REMOTE_BRANCH"), Old: from}}
 }
 
-// Unpushed counts the commits of HEAD, the local branches and the tags
-// that remote's tracking refs (any remote's when remote is "") do not
-// hold: what a push to remote could send.
-func Unpushed(r *gitops.Repo, remote string) (int, error) {
-	args := []string{"rev-list", "--count", "--branches", "--tags"}
-	if _, err := r.Head(); err == nil {
-		args = append(args, "HEAD")
-	}
-	if remote == "" {
-		args = append(args, "--not", "--remotes")
-	} else {
-		args = append(args, "--not", "--remotes="+remote)
-	}
-	out, err := r.Git(args...)
-	if err != nil {
-		return 0, err
-	}
-	return strconv.Atoi(strings.TrimSpace(string(out)))
-}
-
 // ParsePreReceive reads pre-receive's standard input: "<old> <new> <ref>".
 func ParsePreReceive(stdin []byte) ([]Update, error) {
 	var out []Update
@@ -114,25 +93,31 @@ func ParsePreReceive(stdin []byte) ([]Update, error) {
 	return out, sc.Err()
 }
 
-// Commits lists the commits an update brings to the other side: Old..New,
-// or for a new ref everything not on exclude (remote-tracking refs of the
-// remote for a push, every existing ref for a receive).
-func Commits(r *gitops.Repo, u Update, exclude ...string) ([]string, error) {
-	if u.Deletes() {
+// pushedCommits lists, oldest first, the commits u brings to remote:
+// Old..New, or for a new ref those no tracking ref of remote holds (all
+// of New's when the remote is not named).
+func pushedCommits(r *gitops.Repo, u Update, remote string) ([]string, error) {
+	switch {
+	case u.Deletes():
 		return nil, nil
+	case u.Old != gitops.ZeroHash:
+		return r.CommitsBetween(u.Old, u.New)
+	case remote != "":
+		return r.CommitsNotOnRemote(u.New, remote)
 	}
-	args := []string{"rev-list", "--reverse", u.New}
-	if u.Old != gitops.ZeroHash {
-		args = append(args, "^"+u.Old)
-	} else {
-		args = append(args, "--not")
-		args = append(args, exclude...)
+	return r.CommitsBetween("", u.New)
+}
+
+// receivedCommits lists, oldest first, the commits u brings to the
+// receiving repository: Old..New, or for a new ref those no ref holds.
+func receivedCommits(r *gitops.Repo, u Update) ([]string, error) {
+	switch {
+	case u.Deletes():
+		return nil, nil
+	case u.Old != gitops.ZeroHash:
+		return r.CommitsBetween(u.Old, u.New)
 	}
-	out, err := r.Git(args...)
-	if err != nil {
-		return nil, err
-	}
-	return strings.Fields(string(out)), nil
+	return r.CommitsNotOnAnyRef(u.New)
 }
 
 // Strict is the signing policy for acceptance and publication commits

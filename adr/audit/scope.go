@@ -8,12 +8,6 @@ import (
 	"github.com/git-adr/git-adr/gitops"
 )
 
-// Bounds of the marker search (git grep over the tracked files).
-const (
-	MarkersPerFile = 20
-	MarkersMax     = 5000
-)
-
 // ScopeIndex builds the scope index of l: declared globs and the markers
 // git grep finds in the tracked files outside the ADR roots, those of
 // commit rev ("" for the work tree, or HEAD in a bare repository).
@@ -27,11 +21,11 @@ func ScopeIndex(r *gitops.Repo, l *adr.Log, rev string) (*scope.Index, error) {
 	if rev == "" && r.Bare {
 		rev = "HEAD"
 	}
-	out, err := r.Grep(scope.MarkerPattern, rev, nil, exclude, MarkersPerFile, MarkersMax)
+	out, err := r.Grep(scope.MarkerPattern, rev, nil, exclude, scope.MarkersPerFile, scope.MarkersMax)
 	if err != nil {
 		return nil, err
 	}
-	return scope.New(l, scope.ParseMarkers(out, MarkersMax)), nil
+	return scope.New(l, scope.ParseMarkers(out, scope.MarkersMax)), nil
 }
 
 // scopeFindings are check's staleness signals, all warnings: review_by

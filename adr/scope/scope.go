@@ -26,6 +26,13 @@ const (
 	ByMention = "mention"
 )
 
+// Bounds of the marker search (git grep over the tracked files): lines
+// per file and lines in all.
+const (
+	MarkersPerFile = 20
+	MarkersMax     = 5000
+)
+
 // Match is one record governing one path.
 type Match struct {
 	Record *adr.Record

@@ -17,8 +17,8 @@ import (
 
 // Bounds of the marker search (git grep over the tracked files).
 const (
-	markersPerFile = audit.MarkersPerFile
-	markersMax     = audit.MarkersMax
+	markersPerFile = scope.MarkersPerFile
+	markersMax     = scope.MarkersMax
 )
 
 // scopeIndex builds the scope index of l: declared globs and the markers

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/ledger"
 	"github.com/urfave/cli/v2"
 )
 
@@ -94,7 +95,7 @@ type showJSON struct {
 	Unit    *adr.Unit  `json:"unit,omitempty"`
 	// ImplementedBy is the newest commit with an Implements: trailer
 	// naming the record.
-	ImplementedBy *recordCommit `json:"implemented_by,omitempty"`
+	ImplementedBy *ledger.RecordCommit `json:"implemented_by,omitempty"`
 }
 
 func runShow(env *Env, ref string, asJSON bool) error {
@@ -130,9 +131,9 @@ func runShow(env *Env, ref string, asJSON bool) error {
 		}
 		unit, content = &u, text
 	}
-	var impl *recordCommit
+	var impl *ledger.RecordCommit
 	if repo, err := env.Repo(); err == nil {
-		impl = latestImplementation(repo, l, r)
+		impl = ledger.LatestImplementation(repo, l, r)
 	}
 	if asJSON {
 		units := r.Units()
