@@ -2,9 +2,12 @@ package evidence
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // record renders an adr-tools record with free sections.
@@ -318,7 +321,7 @@ func TestShortTail(t *testing.T) {
 	}
 	svc := &Service{Log: load(t, fsys)}
 	req := Request{Task: "orders events kafka topics"}
-	full := req.withDefaults()
+	ws := windows{req: req.withDefaults(), short: sentenceWindow}
 	resp := answer(t, svc, req)
 	recs := 0
 	seen := map[string]bool{}
@@ -329,10 +332,10 @@ func TestShortTail(t *testing.T) {
 			recs++
 		}
 		n := len([]rune(u.Text))
-		if limit := windowLimit(full, recs-1, false, false); n > limit {
+		if limit := ws.limit(recs-1, false); n > limit {
 			t.Errorf("%s (record %d of the answer): %d code points, over its window %d", u.ID, recs, n, limit)
 		}
-		if recs > 3 && n > windowLimit(full, 3, false, false) {
+		if recs > 3 && n > ws.limit(3, false) {
 			t.Errorf("%s (record %d): %d code points, over the smallest window", u.ID, recs, n)
 		}
 	}
@@ -342,7 +345,7 @@ func TestShortTail(t *testing.T) {
 	svc = &Service{Log: load(t, fsys), Ablate: Ablation{NoShortTail: true}}
 	long := 0
 	for _, u := range answer(t, svc, req).Units {
-		if len([]rune(u.Text)) > windowLimit(full, 3, false, false) {
+		if len([]rune(u.Text)) > ws.limit(3, false) {
 			long++
 		}
 	}
@@ -373,5 +376,49 @@ func TestReplacementLeads(t *testing.T) {
 	}
 	if r := resp.Units[0].Role; !strings.Contains(r, "replacement by ADR-0001") {
 		t.Errorf("ADR-0002 role %q", r)
+	}
+}
+
+// TestSentenceTail: when many records are relevant, the records after
+// the best three share what the budget leaves down to the sentence
+// window, and no further; without the sentence tail, down to minWindow.
+func TestSentenceTail(t *testing.T) {
+	req := Request{Task: "orders"}.withDefaults()
+	ws := windows{req: req, short: sentenceWindow}
+	if got := ws.tail(40); got != sentenceWindow {
+		t.Errorf("tail of 40 records: %d code points, want the sentence window %d", got, sentenceWindow)
+	}
+	if got := ws.tail(4); got <= sentenceWindow {
+		t.Errorf("tail of 4 records: %d code points, want more than the sentence window", got)
+	}
+	if got := ws.limit(5, true); got != sentenceWindow {
+		t.Errorf("a weak answer's 6th record: %d code points, want %d", got, sentenceWindow)
+	}
+	off := (&Service{Ablate: Ablation{NoSentenceTail: true}}).windowsFor(req)
+	if got := off.tail(40); got != minWindow {
+		t.Errorf("without the sentence tail: %d code points, want %d", got, minWindow)
+	}
+}
+
+// TestFusePlain: a record the request's own words find best climbs over
+// one the expanded ranking put first by a little, and the fused scores
+// keep the expanded ranking's scale.
+func TestFusePlain(t *testing.T) {
+	ix := retrieve.NewIndex([]retrieve.Doc{
+		{ID: "a", Fields: []retrieve.Field{{Text: "message broker choice for events"}}},
+		{ID: "b", Fields: []retrieve.Field{{Text: "kafka topics keep the orders events"}}},
+		{ID: "c", Fields: []retrieve.Field{{Text: "unrelated text about logging"}}},
+	})
+	hits := []retrieve.Hit{{Doc: 0, ID: "a", Score: 10}, {Doc: 1, ID: "b", Score: 9}}
+	plain := retrieve.QueryWith("kafka orders", retrieve.English, retrieve.QueryOptions{NoThesaurus: true, NoPhrases: true})
+	got := sortHits(fusePlain(hits, ix, plain))
+	if got[0].ID != "b" {
+		t.Fatalf("fused order %v: want b, which the plain words find, first", []string{got[0].ID, got[1].ID})
+	}
+	if want := 9 + fuseK*10; math.Abs(got[0].Score-want) > 1e-9 {
+		t.Errorf("b's fused score %v, want %v (its own plus fuseK times the best score)", got[0].Score, want)
+	}
+	if got[1].Score != 10 {
+		t.Errorf("a's fused score %v: want 10 (the plain words do not match it)", got[1].Score)
 	}
 }

@@ -130,6 +130,16 @@ type Ablation struct {
 	// NoPredecessorLines: a superseded match whose successor is in force
 	// sends its text too, not one line naming it.
 	NoPredecessorLines bool
+	// NoFusion: no plain BM25 ranking of the request's own words fused
+	// into the ranking (fusePlain).
+	NoFusion bool
+	// NoSentenceTail: the records after the best three, and a weak
+	// answer's after the first, send windows of at least minWindow, not
+	// sentenceWindow.
+	NoSentenceTail bool
+	// NoSentenceFill: a window cut from a long paragraph sends whole
+	// sentences only, not the words of the next sentence that fill it.
+	NoSentenceFill bool
 }
 
 // ranked is a task's query and the live records it matched, best first.
@@ -173,6 +183,9 @@ func (s *Service) rankTask(task string) (*ranked, error) {
 			hits[i].Score += titleBonus * titleScore[hits[i].Doc]
 		}
 	}
+	if fuseK > 0 && !s.Ablate.NoFusion {
+		hits = fusePlain(hits, ix, retrieve.QueryWith(task, qlang, retrieve.QueryOptions{NoThesaurus: true, NoPhrases: true}))
+	}
 	for i := range hits {
 		hits[i].Score *= statusPrior[recs[hits[i].Doc].Status]
 	}
@@ -181,6 +194,38 @@ func (s *Service) rankTask(task string) (*ranked, error) {
 	// an embeddings endpoint is configured (embeddings.go).
 	hits = s.embedHits(task, recs, hits)
 	return &ranked{q: q, recs: recs, ix: ix, hits: hits}, nil
+}
+
+// fuseK is the weight of the plain ranking fused into the task's
+// ranking (fusePlain); 0 switches fusion off.
+var fuseK = 0.5
+
+// fusePlain adds to each hit's score its plain BM25 score for the
+// request's own words (no expansions, no title bonus), scaled so that
+// both rankings' best scores weigh the same, times fuseK: a record the
+// plain words find early climbs even when the expansions and bonuses
+// favoured others.
+func fusePlain(hits []retrieve.Hit, ix *retrieve.Index, plain []retrieve.QueryTerm) []retrieve.Hit {
+	if len(plain) == 0 || len(hits) == 0 {
+		return hits
+	}
+	ph := ix.Search(plain)
+	if len(ph) == 0 {
+		return hits
+	}
+	top, ptop := 0.0, ph[0].Score
+	for _, h := range hits {
+		top = max(top, h.Score)
+	}
+	ps := make(map[int]float64, len(ph))
+	for _, h := range ph {
+		ps[h.Doc] = h.Score
+	}
+	out := slices.Clone(hits)
+	for i := range out {
+		out[i].Score += fuseK * ps[out[i].Doc] * top / ptop
+	}
+	return out
 }
 
 // sortHits orders hits by score, best first, keeping their order among
@@ -355,9 +400,10 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 	// records are leads more than answers: all but the first send the
 	// shortest window.
 	m := matcher{q: rk.q, ix: rk.ix, lang: retrieve.DetectLanguage(req.Task)}
-	tail := tailLimit(req, len(ordered))
+	ws := s.windowsFor(req)
+	tail := ws.tail(len(ordered))
 	for i, r := range ordered {
-		limit := windowLimit(req, i, p.confidence == "low", s.Ablate.NoShortTail)
+		limit := ws.limit(i, p.confidence == "low")
 		if i >= 3 && p.confidence != "low" && !s.Ablate.NoShortTail {
 			limit = tail
 		}
@@ -383,7 +429,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 		p.items = append(p.items, item{rec: r, unit: w.unit, win: &w, role: roles[i], essential: i == 0})
 		// The best record's decision, when its window is elsewhere.
 		if i == 0 && req.Intent == Current && !s.Ablate.NoWindows {
-			if d, ok := s.decisionWindow(r, w, m, windowLimit(req, len(ordered), false, false)); ok {
+			if d, ok := s.decisionWindow(r, w, m, ws.limit(len(ordered), false)); ok {
 				p.items = append(p.items, item{rec: r, unit: d.unit, win: &d, role: roles[i] + ", decision"})
 			}
 		}
@@ -425,33 +471,57 @@ func afterSuccessors(ordered []*adr.Record, roles []string, predecessor map[*adr
 // Shares of a task answer's budget a record's window may take, by the
 // record's place: the best record, the two after it, and the rest.
 var (
-	topWindowShare  = 0.2
-	nextWindowShare = 0.12
+	topWindowShare  = 0.15
+	nextWindowShare = 0.08
 	tailWindowShare = 0.07
-	// minWindow is the smallest window, in code points: a sentence or two.
+	// minWindow is the smallest window of the best three records, in
+	// code points: a sentence or two.
 	minWindow = 250
+	// sentenceWindow is the shortest useful window, sent by the records
+	// after the best three when the budget holds many, and by a weak
+	// answer's records after the first: the sentence that states the
+	// decision, or the one that matches the task best.
+	sentenceWindow = 180
 	// predecessorWindow is the line a superseded record sends after its
 	// successor: its best sentence.
 	predecessorWindow = 200
 )
 
-// windowLimit is the size of the window of the record at place i of a
-// task answer.
-func windowLimit(req Request, i int, weak, noShortTail bool) int {
+// windows sizes the windows of a task answer's records: by place, and
+// for a weak answer; short is the shortest window (sentenceWindow, or
+// minWindow with the sentence tail switched off).
+type windows struct {
+	req         Request
+	short       int
+	noShortTail bool
+}
+
+// windowsFor sizes the windows of an answer to req.
+func (s *Service) windowsFor(req Request) windows {
+	w := windows{req: req, short: sentenceWindow, noShortTail: s.Ablate.NoShortTail}
+	if s.Ablate.NoSentenceTail {
+		w.short = minWindow
+	}
+	return w
+}
+
+// limit is the size of the window of the record at place i of a task
+// answer.
+func (w windows) limit(i int, weak bool) int {
 	share := tailWindowShare
 	switch {
-	case noShortTail:
+	case w.noShortTail:
 		share = topWindowShare
 	case weak && i == 0:
 		share = nextWindowShare
 	case weak:
-		return minWindow
+		return w.short
 	case i == 0:
 		share = topWindowShare
 	case i < 3:
 		share = nextWindowShare
 	}
-	return max(minWindow, int(share*float64(req.MaxChars)))
+	return max(minWindow, int(share*float64(w.req.MaxChars)))
 }
 
 // Estimates of what a task answer spends besides record text, in code
@@ -462,18 +532,19 @@ const (
 	unitMetaEstimate = 180
 )
 
-// tailLimit is the window of the records after the best three when n
+// tail is the window of the records after the best three when n
 // records are relevant: what the budget leaves them, shared equally,
-// between minWindow and the tail's share of the budget. Many relevant
-// records get shorter windows, so that more of them fit the first page.
-func tailLimit(req Request, n int) int {
-	most := max(minWindow, int(tailWindowShare*float64(req.MaxChars)))
+// between the shortest window and the tail's share of the budget. Many
+// relevant records get shorter windows, down to the sentence that states
+// each one's decision, so that more of them fit the first page.
+func (w windows) tail(n int) int {
+	most := max(minWindow, int(tailWindowShare*float64(w.req.MaxChars)))
 	if n <= 3 {
 		return most
 	}
-	room := req.MaxChars - envelopeEstimate - n*unitMetaEstimate -
-		windowLimit(req, 0, false, false) - 2*windowLimit(req, 1, false, false)
-	return min(most, max(minWindow, room/(n-3)))
+	room := w.req.MaxChars - envelopeEstimate - n*unitMetaEstimate -
+		w.limit(0, false) - 2*w.limit(1, false)
+	return min(most, max(w.short, room/(n-3)))
 }
 
 // recordWindow is r's best window for a task: over every section that
@@ -500,7 +571,7 @@ func (s *Service) recordWindow(r *adr.Record, m matcher, limit, fill int, intent
 			units = all
 		}
 	}
-	o := windowOpts{limit: limit, main: -1, prefer: map[int]bool{}, fill: fill, sameUnit: r.Style == adr.StyleOCP}
+	o := windowOpts{limit: limit, main: -1, prefer: map[int]bool{}, fill: fill, sameUnit: r.Style == adr.StyleOCP, wholeSentences: s.Ablate.NoSentenceFill}
 	if mu, ok := mainUnit(r); ok && r.Style != adr.StyleOCP {
 		for i, u := range units {
 			if u.Anchor == mu.Anchor {
@@ -549,7 +620,7 @@ func (s *Service) decisionWindow(r *adr.Record, w window, m matcher, limit int) 
 	if first := max(mu.Start, 1) + 1; w.start <= first && first <= w.end {
 		return window{}, false
 	}
-	return bestWindow(r, []adr.Unit{mu}, m, windowOpts{limit: limit, main: 0})
+	return bestWindow(r, []adr.Unit{mu}, m, windowOpts{limit: limit, main: 0, wholeSentences: s.Ablate.NoSentenceFill})
 }
 
 // answerUnits are the units of r a task answer may send a window of.

@@ -166,6 +166,10 @@ type windowOpts struct {
 	// sameUnit keeps a window within its section (a container's
 	// sections are decisions of their own, each with its status).
 	sameUnit bool
+	// wholeSentences: a paragraph cut to its best sentences sends whole
+	// sentences only, however much of the limit they leave (the
+	// NoSentenceFill ablation).
+	wholeSentences bool
 }
 
 // Weights of a window's preferences.
@@ -222,7 +226,7 @@ func bestWindow(r *adr.Record, units []adr.Unit, m matcher, o windowOpts) (windo
 	b := blocks[best]
 	from, to := b.from, b.to
 	if n := runes(t.Src[from:to]); n > o.limit {
-		from, to = bestSentences(t.Src, from, to, m, o.limit)
+		from, to = bestSentences(t.Src, from, to, m, o.limit, o.wholeSentences)
 	} else {
 		// Widen within the unit: the unit's first block when it is the
 		// decision's (it states what was decided), then the blocks after,
@@ -331,8 +335,9 @@ func runes(b []byte) int { return utf8.RuneCount(b) }
 // run of its sentences that holds the most of the task's words within
 // the limit: the best sentence, then its neighbours while they fit (the
 // following one first). A sentence longer than the limit is cut at a
-// word boundary.
-func bestSentences(src []byte, from, to int, m matcher, limit int) (int, int) {
+// word boundary, and so is the sentence that fills a window whose whole
+// sentences leave a third of the limit unused (unless whole).
+func bestSentences(src []byte, from, to int, m matcher, limit int, whole bool) (int, int) {
 	ends := sentenceEnds(src, from, to)
 	// ends[i] is where sentence i ends; sentence i starts at ends[i-1]
 	// (or from), after its leading space.
@@ -376,9 +381,26 @@ func bestSentences(src []byte, from, to int, m matcher, limit int) (int, int) {
 			grown = true
 		}
 		if !grown {
-			return wfrom, wto
+			break
 		}
 	}
+	// Whole sentences left much of the limit unused (the next one is
+	// long): the next sentence's first words, to a word boundary, so that
+	// a short window still carries a passage rather than a line; at the
+	// paragraph's end, the previous sentence's last words.
+	if room := limit - runes(src[wfrom:wto]); !whole && room >= 40 && 3*room > limit {
+		switch {
+		case hi+1 < len(ss):
+			if e := cutAt(src, ss[hi+1].from, ss[hi+1].to, room-1); e > ss[hi+1].from {
+				wto = e
+			}
+		case lo > 0:
+			if st := cutFrom(src, ss[lo-1].from, ss[lo-1].to, room-1); st < ss[lo-1].to {
+				wfrom = st
+			}
+		}
+	}
+	return wfrom, wto
 }
 
 // leadingSentences is the end of the longest run of leading sentences of

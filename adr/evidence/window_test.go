@@ -139,3 +139,37 @@ func TestShortRecordSentWhole(t *testing.T) {
 		t.Fatalf("units %v: want the decision and its links", unitIDs(resp))
 	}
 }
+
+// TestWindowFillsWithTheNextSentence: a paragraph cut to its best
+// sentence, short beside a long next sentence, sends that sentence and
+// the next one's first words up to the window's size, cut at a word; at
+// the paragraph's end, the previous sentence's last words. With whole
+// sentences only (NoSentenceFill) it sends the one sentence.
+func TestWindowFillsWithTheNextSentence(t *testing.T) {
+	long := "The review weighed the cost of every other option at length and found each of them heavier to run for a team of our size over the many years to come, whatever the load and whoever runs it on call at night"
+	for _, tc := range []struct {
+		name, para, want string
+	}{
+		{"next", "Orders are kept in PostgreSQL. " + long + ". " + long + ".", "Orders are kept in PostgreSQL. The review weighed"},
+		{"previous", long + ". " + long + ". Orders are kept in PostgreSQL.", "whoever runs it on call at night. Orders are kept in PostgreSQL."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := record(1, "1. Storage", "Accepted", "## Decision\n\n"+tc.para)
+			r := load(t, fstest.MapFS{name(1, "storage"): {Data: []byte(text)}}).Records[0]
+			q := retrieve.Query("where are orders kept", retrieve.English)
+			ix := retrieve.NewIndex([]retrieve.Doc{{ID: r.ID, Fields: []retrieve.Field{{Text: text}}}})
+			o := windowOpts{limit: 180, main: 0}
+			w, ok := bestWindow(r, answerUnits(r, Current), matcher{q: q, ix: ix}, o)
+			if !ok || !strings.Contains(w.text, tc.want) {
+				t.Fatalf("window %q: want it to hold %q", w.text, tc.want)
+			}
+			if n := utf8.RuneCountInString(w.text); n > 180 || n < 120 {
+				t.Errorf("window of %d code points: want 120 to 180", n)
+			}
+			o.wholeSentences = true
+			if w, _ := bestWindow(r, answerUnits(r, Current), matcher{q: q, ix: ix}, o); strings.TrimSpace(w.text) != "Orders are kept in PostgreSQL." {
+				t.Errorf("whole sentences only: window %q, want the one sentence", w.text)
+			}
+		})
+	}
+}
