@@ -12,57 +12,25 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
-	"github.com/git-adr/git-adr/adr/evidence"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 	"github.com/git-adr/git-adr/adr/trust"
-	"github.com/git-adr/git-adr/adr/view"
-	"github.com/git-adr/git-adr/gitops"
 )
 
-// draftParams are the parts of the compaction command a drafting run uses.
-type draftParams struct {
-	mode      compaction.Mode
-	domain    string
-	sources   []string
-	style     string
-	baseline  string
-	iteration string
-	archive   bool
-	ack       bool
-	drafter   string
-	yes       bool
-}
-
-// planFor makes (or finds) the plan for a drafting run: the log must be
-// committed (plans read the log at HEAD, and the publication commit goes
-// on top of it), then the plan is stored on its ref.
-func planFor(env *Env, l *adr.Log, a *compaction.Analysis, dp draftParams) (*compaction.Plan, string, error) {
+// startPlan makes (or continues) the plan of a drafting run
+// (workflow.Start), with errors that say what to do.
+func startPlan(env *Env, l *adr.Log, a *compaction.Analysis, o compaction.PlanOptions) (*compaction.Plan, string, error) {
 	repo, err := env.Repo()
 	if err != nil {
 		return nil, "", err
 	}
-	head, err := repo.ResolveRef("HEAD")
-	if err != nil {
+	p, commit, err := workflow.Start(repo, l, a, o)
+	var ue *workflow.UncommittedError
+	switch {
+	case errors.Is(err, workflow.ErrNoCommit):
 		return nil, "", failf("the repository has no commit yet; a plan reads the log at HEAD").hint("commit the ADR records first")
-	}
-	if dirty := uncommittedSources(repo, l, a); len(dirty) > 0 {
-		return nil, "", failf("%s differ from HEAD; a plan reads the committed log", strings.Join(dirty, ", ")).
-			hint("commit or stash the changes to these records, then run the command again")
-	}
-	p, err := compaction.NewPlan(l, a, compaction.PlanOptions{Mode: dp.mode, Domain: dp.domain, Sources: dp.sources,
-		Style: dp.style, Baseline: dp.baseline, Iteration: dp.iteration, Archive: dp.archive, AckExternalLinks: dp.ack, Drafter: dp.drafter,
-		Base: head, Tokens: evidence.TokensO200k})
-	if err != nil {
-		return nil, "", err
-	}
-	store := &compaction.Store{Repo: repo}
-	if prev, commit, err := store.Load(p.ID); err == nil {
-		// The same scope of the same log: continue that plan.
-		return prev, commit, nil
-	} else if !errors.Is(err, compaction.ErrNoPlan) {
-		return nil, "", err
-	}
-	commit, err := store.Save(p, nil, "")
-	if err != nil {
+	case errors.As(err, &ue):
+		return nil, "", failf("%v", ue).hint("commit or stash the changes to these records, then run the command again")
+	case err != nil:
 		return nil, "", planStoreErr(err)
 	}
 	return p, commit, nil
@@ -78,27 +46,7 @@ func planStoreErr(err error) error {
 	return err
 }
 
-// uncommittedSources lists records in scope whose work-tree bytes differ
-// from HEAD.
-func uncommittedSources(repo *gitops.Repo, l *adr.Log, a *compaction.Analysis) []string {
-	var dirty []string
-	for _, rc := range a.Records {
-		r := l.ByPath(rc.Path)
-		if r == nil {
-			continue
-		}
-		blob, err := repo.TreeBlob("HEAD", rc.Path)
-		if err != nil || blob == "" || blob != blobOf(r) {
-			dirty = append(dirty, rc.Path)
-		}
-		if len(dirty) >= 5 {
-			break
-		}
-	}
-	return dirty
-}
-
-func blobOf(r *adr.Record) string { return view.BlobHash(r.Text().Src) }
+func blobOf(r *adr.Record) string { return workflow.BlobOf(r) }
 
 // volumeText says how much a drafter would read and what it may cost.
 func volumeText(p *compaction.Plan, cfg *adr.Config) string {
@@ -219,24 +167,6 @@ func drafterFor(env *Env, cfg *adr.Config, name string) (*drafterSetup, error) {
 		return d, nil
 	}
 	return nil, usagef("--drafter %q is not manual, command or openai", name)
-}
-
-// brief is what the drafter is told.
-func briefFor(p *compaction.Plan) compaction.Brief {
-	b := compaction.Brief{Schema: compaction.BriefSchema, Plan: p.ID, Revision: p.Revision, Mode: p.Mode, Scope: p.Scope,
-		Style: p.Style, Instructions: compaction.Instructions, Feedback: append([]string{}, p.Feedback...), Units: []string{}}
-	for _, s := range p.Sources {
-		for _, u := range s.Units {
-			b.Units = append(b.Units, u.Locator)
-		}
-	}
-	for _, r := range p.Reserved {
-		b.Reserved = append(b.Reserved, compaction.Reserved{ID: r.ID, Path: r.Path})
-	}
-	if p.Mode == compaction.Consolidate {
-		b.Instructions += "\n" + compaction.ConsolidateInstructions
-	}
-	return b
 }
 
 // receipt records that a plan waits for approval, for the person who

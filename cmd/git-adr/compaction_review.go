@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
@@ -251,24 +251,15 @@ func runCompactionCancel(env *Env, id string) error {
 	if err := env.lockWrites(); err != nil {
 		return err
 	}
-	p, commit, store, err := loadPlan(env, id)
-	if err != nil {
-		return err
-	}
-	if p.Done() {
-		return usagef("plan %s is %s; it cannot be cancelled", id, p.State).hint("a published view or an accepted decision is changed by a new plan")
-	}
-	if p.State != compaction.Cancelled {
-		p.State = compaction.Cancelled
-		if _, err := store.Save(p, nil, commit); err != nil {
-			return planStoreErr(err)
-		}
-	}
-	// The candidate, the reserved numbers and the drafting worktree go:
-	// ref counts stay small, and the numbers are free again.
-	dropped, err := accept.Cleanup(store.Repo, store, id)
-	if err != nil {
-		return err
+	dropped, err := workflow.Cancel(mustRepo(env), id)
+	var de *workflow.DoneError
+	switch {
+	case errors.Is(err, compaction.ErrNoPlan):
+		return usagef("no plan %q", id).hint("run `git adr compaction status` to list plans")
+	case errors.As(err, &de):
+		return usagef("%v; it cannot be cancelled", de).hint("a published view or an accepted decision is changed by a new plan")
+	case err != nil:
+		return planStoreErr(err)
 	}
 	for _, d := range dropped {
 		fmt.Fprintf(env.Out, "removed %s\n", d)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 	"github.com/urfave/cli/v2"
 )
 
@@ -58,11 +59,8 @@ func runSubmit(env *Env, id string) error {
 	if done {
 		return err
 	}
-	p.Feedback = append(p.Feedback, feedback)
-	p.State = compaction.Planned
-	store := &compaction.Store{Repo: repo}
 	if err := env.locked(func() (err error) {
-		_, err = store.Save(p, nil, commit)
+		_, err = workflow.RequestChanges(repo, p, commit, feedback)
 		return err
 	}); err != nil {
 		return planStoreErr(err)

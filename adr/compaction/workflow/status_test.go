@@ -14,13 +14,17 @@ import (
 
 const record = "# 1. Use Go\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n## Decision\n\nd\n\n## Consequences\n\ne\n"
 
-func testLog(t *testing.T, files map[string]string) *adr.Log {
-	t.Helper()
+func testFS(files map[string]string) fstest.MapFS {
 	fsys := fstest.MapFS{}
 	for p, s := range files {
 		fsys[p] = &fstest.MapFile{Data: []byte(s)}
 	}
-	l, err := adr.Load(fsys, adr.LoadOptions{})
+	return fsys
+}
+
+func testLog(t *testing.T, files map[string]string) *adr.Log {
+	t.Helper()
+	l, err := adr.Load(testFS(files), adr.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
