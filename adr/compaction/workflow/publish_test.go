@@ -40,7 +40,10 @@ func drafted(t *testing.T, repo *gitops.Repo) (*compaction.Plan, string, *compac
 	}
 	batches := compaction.Batches(l, p, compaction.BatchLimits{})
 	p, c, rv, err := Process(Drafted{Repo: repo, Log: l, Plan: p, Commit: c, Candidate: summaryCandidate(batches), Batches: batches,
-		Branches: func() ([]adr.BranchTree, error) { t.Fatal("a summary reserves no numbers: no branch is read"); return nil, nil }, Generator: "test"})
+		Branches: func() ([]adr.BranchTree, error) {
+			t.Fatal("a summary reserves no numbers: no branch is read")
+			return nil, nil
+		}, Generator: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
