@@ -78,18 +78,10 @@ type drafterSetup struct {
 	disclosure []string
 }
 
-// drafterFor builds the drafter a run uses. The settings that run a
-// program or send a credential come from git config or a trusted
-// .adr.toml (adr/trust); a value only an untrusted file sets is refused
-// here, before any plan is made, whatever --yes says.
+// drafterFor sets up the drafter a run uses (workflow.NewDrafter). A value
+// only an untrusted .adr.toml sets is refused here, before any plan is
+// made, whatever --yes says.
 func drafterFor(env *Env, cfg *adr.Config, name string) (*drafterSetup, error) {
-	if name == "" {
-		name = cfg.Drafter.Default
-	}
-	timeout := 10 * time.Minute
-	if cfg.Drafter.Timeout != "" {
-		timeout, _ = time.ParseDuration(cfg.Drafter.Timeout)
-	}
 	repo, err := env.Repo()
 	if err != nil {
 		return nil, err
@@ -98,75 +90,40 @@ func drafterFor(env *Env, cfg *adr.Config, name string) (*drafterSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	get := func(s trust.Setting) (trust.Value, bool, error) {
-		v, ok, err := rv.Get(s)
-		var ue *trust.UntrustedError
-		if errors.As(err, &ue) {
-			return v, false, untrustedErr(ue)
+	ds, err := workflow.NewDrafter(repo, cfg, rv, name, env.Err)
+	var de *workflow.DrafterError
+	var ue *trust.UntrustedError
+	switch {
+	case errors.As(err, &de):
+		e := usagef("%s", de.Msg)
+		if de.Hint != "" {
+			e.hint(de.Hint)
 		}
-		if err != nil {
-			return v, false, trustStoreErr(err)
-		}
-		return v, ok && v.Value != "", nil
+		return nil, e
+	case errors.As(err, &ue):
+		return nil, untrustedErr(ue)
+	case err != nil:
+		return nil, trustStoreErr(err)
 	}
-	switch name {
-	case "":
-		return nil, usagef("no drafter: pass --drafter manual|command|openai or set [drafter] default in %s", adr.ConfigFile).
-			hint("docs/drafters.md shows each drafter's configuration")
-	case "manual":
-		return &drafterSetup{name: "manual"}, nil
+	d := &drafterSetup{drafter: ds.Drafter, name: ds.Name}
+	switch ds.Name {
 	case "command":
-		cmd, ok, err := get(trust.DrafterCommand)
-		if err != nil {
-			return nil, err
+		d.disclosure = []string{
+			fmt.Sprintf("the command drafter runs %q with sh -c in %s, once per batch", ds.Command.Value, repo.Top),
+			"  from " + sourceText(ds.Command),
 		}
-		if !ok {
-			return nil, usagef("--drafter command needs a command: git config adr.drafter.command, or [drafter] command in a trusted %s", adr.ConfigFile).
-				hint(`for example: git config adr.drafter.command "scripts/draft-adr.sh"`)
-		}
-		return &drafterSetup{name: "command",
-			drafter: &compaction.CommandDrafter{Command: cmd.Value, Dir: repo.Top, Stderr: env.Err, Timeout: timeout,
-				Env: []string{"GIT_ADR_REPO=" + repo.Top}},
-			disclosure: []string{
-				fmt.Sprintf("the command drafter runs %q with sh -c in %s, once per batch", cmd.Value, repo.Top),
-				"  from " + sourceText(cmd),
-			}}, nil
 	case "openai":
-		o := cfg.Drafter.OpenAI
-		base, ok, err := get(trust.OpenAIBaseURL)
-		if err != nil {
-			return nil, err
+		d.disclosure = []string{
+			fmt.Sprintf("the openai drafter sends the evidence to %q (model %q)", chatURL(ds.BaseURL.Value), ds.Model),
+			"  from " + sourceText(ds.BaseURL),
 		}
-		model := o.Model
-		if v, err := repo.Config("adr.drafter.openai.model"); err == nil {
-			model = v
-		}
-		if !ok || model == "" {
-			return nil, usagef("--drafter openai needs a base URL and a model: git config adr.drafter.openai.baseUrl and adr.drafter.openai.model, or [drafter.openai] base_url and model in a trusted %s", adr.ConfigFile).
-				hint(`for example: git config adr.drafter.openai.baseUrl http://localhost:11434/v1; git config adr.drafter.openai.model llama3.1`)
-		}
-		keyEnv, hasKey, err := get(trust.OpenAIKeyEnv)
-		if err != nil {
-			return nil, err
-		}
-		d := &drafterSetup{name: "openai", disclosure: []string{
-			fmt.Sprintf("the openai drafter sends the evidence to %q (model %q)", chatURL(base.Value), model),
-			"  from " + sourceText(base),
-		}}
-		key := ""
-		if hasKey {
-			key = os.Getenv(keyEnv.Value)
-			if key == "" {
-				return nil, usagef("the openai drafter reads its key from $%s, which is empty", keyEnv.Value).hint("export " + keyEnv.Value + "=... (never put the key in " + adr.ConfigFile + ")")
-			}
-			d.disclosure = append(d.disclosure, "  with "+envRef(keyEnv.Value)+" as the Bearer token", "  from "+sourceText(keyEnv))
+		if ds.HasKey {
+			d.disclosure = append(d.disclosure, "  with "+envRef(ds.KeyEnv.Value)+" as the Bearer token", "  from "+sourceText(ds.KeyEnv))
 		} else {
 			d.disclosure = append(d.disclosure, "  with no key (no api_key_env is set)")
 		}
-		d.drafter = &compaction.OpenAIDrafter{BaseURL: base.Value, Model: model, APIKey: key, Timeout: timeout}
-		return d, nil
 	}
-	return nil, usagef("--drafter %q is not manual, command or openai", name)
+	return d, nil
 }
 
 // receipt records that a plan waits for approval, for the person who
