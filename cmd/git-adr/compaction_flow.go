@@ -69,6 +69,16 @@ func ask(env *Env, question string) bool {
 	return a == "y" || a == "yes"
 }
 
+// usageErr is a workflow request that cannot be done as asked (exit 2),
+// with its hint.
+func usageErr(ue *workflow.UsageError) error {
+	e := usagef("%s", ue.Msg)
+	if ue.Hint != "" {
+		e.hint(ue.Hint)
+	}
+	return e
+}
+
 // drafterSetup is the drafter a run uses, with the disclosure shown
 // before consent: what it runs or where it sends what, and where each of
 // those settings comes from.
@@ -91,15 +101,11 @@ func drafterFor(env *Env, cfg *adr.Config, name string) (*drafterSetup, error) {
 		return nil, err
 	}
 	ds, err := workflow.NewDrafter(repo, cfg, rv, name, env.Err)
-	var de *workflow.DrafterError
+	var de *workflow.UsageError
 	var ue *trust.UntrustedError
 	switch {
 	case errors.As(err, &de):
-		e := usagef("%s", de.Msg)
-		if de.Hint != "" {
-			e.hint(de.Hint)
-		}
-		return nil, e
+		return nil, usageErr(de)
 	case errors.As(err, &ue):
 		return nil, untrustedErr(ue)
 	case err != nil:

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -185,9 +184,4 @@ func runCompactionCancel(env *Env, id string) error {
 	}
 	fmt.Fprintf(env.Out, "plan %s is cancelled; %s remains as its history\n", id, compaction.PlanRef(id))
 	return nil
-}
-
-func dirExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }

@@ -29,11 +29,12 @@ type DrafterSetup struct {
 	HasKey  bool
 }
 
-// DrafterError is a drafter that cannot be set up as asked: a usage
-// error, with the next thing to do.
-type DrafterError struct{ Msg, Hint string }
+// UsageError is a request that cannot be done as asked (a drafter that
+// cannot be set up, a draft that cannot be submitted): a usage error, with
+// the next thing to do (Hint, "" when there is none).
+type UsageError struct{ Msg, Hint string }
 
-func (e *DrafterError) Error() string { return e.Msg }
+func (e *UsageError) Error() string { return e.Msg }
 
 // NewDrafter sets up the drafter named name (cfg's default when ""). The
 // settings that run a program or send a credential come from git config or
@@ -55,7 +56,7 @@ func NewDrafter(repo *gitops.Repo, cfg *adr.Config, rv *trust.Resolver, name str
 	}
 	switch name {
 	case "":
-		return nil, &DrafterError{Msg: fmt.Sprintf("no drafter: pass --drafter manual|command|openai or set [drafter] default in %s", adr.ConfigFile),
+		return nil, &UsageError{Msg: fmt.Sprintf("no drafter: pass --drafter manual|command|openai or set [drafter] default in %s", adr.ConfigFile),
 			Hint: "docs/drafters.md shows each drafter's configuration"}
 	case "manual":
 		return &DrafterSetup{Name: "manual"}, nil
@@ -65,7 +66,7 @@ func NewDrafter(repo *gitops.Repo, cfg *adr.Config, rv *trust.Resolver, name str
 			return nil, err
 		}
 		if !ok {
-			return nil, &DrafterError{Msg: fmt.Sprintf("--drafter command needs a command: git config adr.drafter.command, or [drafter] command in a trusted %s", adr.ConfigFile),
+			return nil, &UsageError{Msg: fmt.Sprintf("--drafter command needs a command: git config adr.drafter.command, or [drafter] command in a trusted %s", adr.ConfigFile),
 				Hint: `for example: git config adr.drafter.command "scripts/draft-adr.sh"`}
 		}
 		return &DrafterSetup{Name: "command", Command: cmd,
@@ -81,7 +82,7 @@ func NewDrafter(repo *gitops.Repo, cfg *adr.Config, rv *trust.Resolver, name str
 			model = v
 		}
 		if !ok || model == "" {
-			return nil, &DrafterError{Msg: fmt.Sprintf("--drafter openai needs a base URL and a model: git config adr.drafter.openai.baseUrl and adr.drafter.openai.model, or [drafter.openai] base_url and model in a trusted %s", adr.ConfigFile),
+			return nil, &UsageError{Msg: fmt.Sprintf("--drafter openai needs a base URL and a model: git config adr.drafter.openai.baseUrl and adr.drafter.openai.model, or [drafter.openai] base_url and model in a trusted %s", adr.ConfigFile),
 				Hint: `for example: git config adr.drafter.openai.baseUrl http://localhost:11434/v1; git config adr.drafter.openai.model llama3.1`}
 		}
 		keyEnv, hasKey, err := get(trust.OpenAIKeyEnv)
@@ -92,12 +93,12 @@ func NewDrafter(repo *gitops.Repo, cfg *adr.Config, rv *trust.Resolver, name str
 		key := ""
 		if hasKey {
 			if key = os.Getenv(keyEnv.Value); key == "" {
-				return nil, &DrafterError{Msg: fmt.Sprintf("the openai drafter reads its key from $%s, which is empty", keyEnv.Value),
+				return nil, &UsageError{Msg: fmt.Sprintf("the openai drafter reads its key from $%s, which is empty", keyEnv.Value),
 					Hint: "export " + keyEnv.Value + "=... (never put the key in " + adr.ConfigFile + ")"}
 			}
 		}
 		d.Drafter = &compaction.OpenAIDrafter{BaseURL: base.Value, Model: model, APIKey: key, Timeout: timeout}
 		return d, nil
 	}
-	return nil, &DrafterError{Msg: fmt.Sprintf("--drafter %q is not manual, command or openai", name)}
+	return nil, &UsageError{Msg: fmt.Sprintf("--drafter %q is not manual, command or openai", name)}
 }

@@ -13,13 +13,13 @@ import (
 )
 
 // The drafter's program and endpoint come from git config; an untrusted
-// .adr.toml's are refused; what is missing is a DrafterError naming it.
+// .adr.toml's are refused; what is missing is a UsageError naming it.
 func TestNewDrafter(t *testing.T) {
 	repo := gittest.Repo(t)
 	cfg := &adr.Config{}
 	cfg.Drafter.Command = "scripts/evil.sh" // an untrusted file's
 	rv := &trust.Resolver{File: cfg, Path: filepath.Join(repo.Top, adr.ConfigFile), Git: repo}
-	var de *DrafterError
+	var de *UsageError
 	if _, err := NewDrafter(repo, &adr.Config{}, rv, "", io.Discard); !errors.As(err, &de) || de.Hint == "" {
 		t.Errorf("no drafter named or configured: %v", err)
 	}
