@@ -42,6 +42,7 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr/ledger"
+	"github.com/git-adr/git-adr/adr/plans"
 )
 
 // Schema is the version of plan.json.
@@ -198,23 +199,21 @@ func NewID(kind Kind, base, layout string, ack bool, moves []Move) string {
 	return "a-" + hex.EncodeToString(h[:])[:10]
 }
 
-// Encode renders plan.json deterministically.
-func (p *Plan) Encode() []byte {
-	data, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		panic(err) // a Plan always encodes
-	}
-	return append(data, '\n')
-}
+// Encode renders plan.json deterministically (the shared codec,
+// [plans.Encode]).
+func (p *Plan) Encode() []byte { return plans.Encode(p) }
 
 // DecodePlan reads plan.json.
 func DecodePlan(data []byte) (*Plan, error) {
 	var p Plan
-	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, fmt.Errorf("plan.json: %w", err)
-	}
-	if p.Schema != Schema {
-		return nil, fmt.Errorf("plan.json: schema %q is not supported (this git-adr reads %q)", p.Schema, Schema)
+	err := plans.Decode(data, &p, func() error {
+		if p.Schema != Schema {
+			return fmt.Errorf("schema %q is not supported (this git-adr reads %q)", p.Schema, Schema)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &p, nil
 }

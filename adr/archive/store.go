@@ -25,7 +25,9 @@ var ErrPlanChanged = errors.New("the archive plan changed concurrently")
 // Ref returns a plan's ref name.
 func Ref(id string) string { return PlansRef + id }
 
-func (s *Store) refs() plans.Store { return plans.Store{Repo: s.Repo, Prefix: PlansRef} }
+func (s *Store) refs() plans.Kind[Plan] {
+	return plans.Kind[Plan]{Store: plans.Store{Repo: s.Repo, Prefix: PlansRef}, Decode: DecodePlan}
+}
 
 // Save writes p as a new revision (its Revision is set: 1 for a new plan,
 // else one past the revision at old, the commit the caller read), with
@@ -48,23 +50,10 @@ func (s *Store) Save(p *Plan, files map[string][]byte, old string) (string, erro
 }
 
 // Load reads the newest revision of a plan and its commit.
-func (s *Store) Load(id string) (*Plan, string, error) {
-	commit, data, err := s.refs().Load(id)
-	if err != nil {
-		return nil, "", err
-	}
-	p, err := DecodePlan(data)
-	return p, commit, err
-}
+func (s *Store) Load(id string) (*Plan, string, error) { return s.refs().Load(id) }
 
 // LoadAt reads plan.json from a revision commit.
-func (s *Store) LoadAt(commit string) (*Plan, error) {
-	data, err := s.refs().Read(commit, plans.File)
-	if err != nil {
-		return nil, err
-	}
-	return DecodePlan(data)
-}
+func (s *Store) LoadAt(commit string) (*Plan, error) { return s.refs().LoadAt(commit) }
 
 // Revision reads revision n of a plan, walking back from the newest.
 func (s *Store) Revision(id string, n int) (*Plan, string, error) {

@@ -37,6 +37,27 @@ type Brief struct {
 	Reserved     []Reserved `json:"reserved,omitempty"`
 }
 
+// BriefFor is what the drafter of a plan revision is told: the plan's
+// scope, style and units, the numbers it reserved, the standing
+// instructions (and those of a consolidation) and every feedback a person
+// gave so far.
+func BriefFor(p *Plan) Brief {
+	b := Brief{Schema: BriefSchema, Plan: p.ID, Revision: p.Revision, Mode: p.Mode, Scope: p.Scope,
+		Style: p.Style, Instructions: Instructions, Feedback: append([]string{}, p.Feedback...), Units: []string{}}
+	for _, s := range p.Sources {
+		for _, u := range s.Units {
+			b.Units = append(b.Units, u.Locator)
+		}
+	}
+	for _, r := range p.Reserved {
+		b.Reserved = append(b.Reserved, Reserved{ID: r.ID, Path: r.Path})
+	}
+	if p.Mode == Consolidate {
+		b.Instructions += "\n" + ConsolidateInstructions
+	}
+	return b
+}
+
 // Reserved is a number a consolidation may give a replacement record.
 type Reserved struct {
 	ID   string `json:"id"`

@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-adr/git-adr/adr/plans"
 	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
@@ -244,44 +245,43 @@ func planID(mode Mode, scope Scope, base, membership string, archive, ack bool) 
 	return fmt.Sprintf("%s-%s", prefix, hex.EncodeToString(h[:])[:10])
 }
 
-// Encode renders plan.json.
-func (p *Plan) Encode() []byte {
-	data, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		panic(err) // a Plan always encodes
-	}
-	return append(data, '\n')
-}
+// Encode renders plan.json (the shared codec, [plans.Encode]).
+func (p *Plan) Encode() []byte { return plans.Encode(p) }
 
 // DecodePlan reads plan.json.
 func DecodePlan(data []byte) (*Plan, error) {
 	var p Plan
-	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, fmt.Errorf("plan.json: %w", err)
+	if err := plans.Decode(data, &p, p.check); err != nil {
+		return nil, err
 	}
+	return &p, nil
+}
+
+// check refuses a plan this git-adr cannot read or must not trust.
+func (p *Plan) check() error {
 	if p.Schema != SchemaVersion {
-		return nil, fmt.Errorf("plan.json: schema %d is not supported (this git-adr reads %d)", p.Schema, SchemaVersion)
+		return fmt.Errorf("schema %d is not supported (this git-adr reads %d)", p.Schema, SchemaVersion)
 	}
 	// The ID names files and directories under $GIT_DIR/adr (receipts,
 	// the drafting worktree): a plan fetched from elsewhere must not name
 	// a path outside it.
 	if !planIDPattern.MatchString(p.ID) {
-		return nil, fmt.Errorf("plan.json: id %q is not a plan ID (such as \"s-0123456789\")", p.ID)
+		return fmt.Errorf("id %q is not a plan ID (such as \"s-0123456789\")", p.ID)
 	}
 	switch p.Mode {
 	case Summary, Consolidate:
 	default:
-		return nil, fmt.Errorf("plan.json: mode %q is not summary or consolidate", p.Mode)
+		return fmt.Errorf("mode %q is not summary or consolidate", p.Mode)
 	}
 	switch p.State {
 	case Planned, Drafted, Validated, Published, Accepted, Cancelled:
 	default:
-		return nil, fmt.Errorf("plan.json: state %q is not a plan state", p.State)
+		return fmt.Errorf("state %q is not a plan state", p.State)
 	}
 	if p.Revision < 0 {
-		return nil, fmt.Errorf("plan.json: revision %d", p.Revision)
+		return fmt.Errorf("revision %d", p.Revision)
 	}
-	return &p, nil
+	return nil
 }
 
 // planIDPattern is what PlanID makes, loosely: one safe path element.

@@ -40,7 +40,9 @@ func ReservationRef(root string, n int) string {
 	return ReservationsRef + strings.ReplaceAll(strings.Trim(r, "/"), "/", "%") + "/" + strconv.Itoa(n)
 }
 
-func (s *Store) refs() plans.Store { return plans.Store{Repo: s.Repo, Prefix: PlansRef} }
+func (s *Store) refs() plans.Kind[Plan] {
+	return plans.Kind[Plan]{Store: plans.Store{Repo: s.Repo, Prefix: PlansRef}, Decode: DecodePlan}
+}
 
 // Save writes a new revision of p (Revision is set from the ref) with its
 // files (plan.json is added), moving the plan ref from old (the commit the
@@ -98,23 +100,10 @@ func (s *Store) reservedBy(commit string) string {
 }
 
 // Load reads the newest revision of a plan and the commit it is in.
-func (s *Store) Load(id string) (*Plan, string, error) {
-	commit, data, err := s.refs().Load(id)
-	if err != nil {
-		return nil, "", err
-	}
-	p, err := DecodePlan(data)
-	return p, commit, err
-}
+func (s *Store) Load(id string) (*Plan, string, error) { return s.refs().Load(id) }
 
 // LoadAt reads plan.json from a revision commit.
-func (s *Store) LoadAt(commit string) (*Plan, error) {
-	data, err := s.refs().Read(commit, plans.File)
-	if err != nil {
-		return nil, err
-	}
-	return DecodePlan(data)
-}
+func (s *Store) LoadAt(commit string) (*Plan, error) { return s.refs().LoadAt(commit) }
 
 // File reads another file of a plan revision (an evidence batch, the
 // review).

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 )
 
 // The four choices of a reviewed consolidation (spec §5.2).
@@ -222,44 +222,21 @@ func runSaveDrafts(env *Env, p *compaction.Plan) error {
 	if err := env.lockWrites(); err != nil {
 		return err
 	}
-	store := &compaction.Store{Repo: mustRepo(env)}
-	_, commit, err := store.Load(p.ID)
-	if err != nil {
-		return err
-	}
-	data, err := store.File(commit, "candidate.json")
-	if err != nil {
-		return failf("plan %s has no candidate to save", p.ID)
-	}
-	var cand compaction.Candidate
-	if err := json.Unmarshal(data, &cand); err != nil {
-		return failf("plan %s: candidate.json: %v", p.ID, err)
-	}
 	l, err := env.Log()
 	if err != nil {
 		return err
 	}
-	drafts, err := compaction.Drafts(l, p, &cand)
-	if err != nil {
+	changes, saved, err := workflow.SaveDrafts(mustRepo(env), l, p)
+	var we *workflow.Error
+	var ce *workflow.DraftConflictError
+	switch {
+	case errors.As(err, &ce):
+		return withCode(ExitConflict, ce).
+			hint("move it away, or cancel the plan and plan again: `git adr compaction cancel " + p.ID + "`")
+	case errors.As(err, &we):
+		return workflowErr(we)
+	case err != nil:
 		return err
-	}
-	var changes []adr.FileChange
-	var saved []string
-	for _, r := range p.Reserved {
-		d, ok := drafts[r.Path]
-		if !ok {
-			continue
-		}
-		if cur := l.ByPath(r.Path); cur != nil {
-			if string(cur.Text().Src) == string(d) {
-				saved = append(saved, r.Path)
-				continue
-			}
-			return withCode(ExitConflict, fmt.Errorf("%s exists and is not the draft of %s; nothing was saved", r.Path, r.ID)).
-				hint("move it away, or cancel the plan and plan again: `git adr compaction cancel " + p.ID + "`")
-		}
-		changes = append(changes, adr.FileChange{Path: r.Path, New: d})
-		saved = append(saved, r.Path)
 	}
 	if err := applyChanges(env, changes); err != nil {
 		return err

@@ -12,57 +12,25 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
-	"github.com/git-adr/git-adr/adr/evidence"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 	"github.com/git-adr/git-adr/adr/trust"
-	"github.com/git-adr/git-adr/adr/view"
-	"github.com/git-adr/git-adr/gitops"
 )
 
-// draftParams are the parts of the compaction command a drafting run uses.
-type draftParams struct {
-	mode      compaction.Mode
-	domain    string
-	sources   []string
-	style     string
-	baseline  string
-	iteration string
-	archive   bool
-	ack       bool
-	drafter   string
-	yes       bool
-}
-
-// planFor makes (or finds) the plan for a drafting run: the log must be
-// committed (plans read the log at HEAD, and the publication commit goes
-// on top of it), then the plan is stored on its ref.
-func planFor(env *Env, l *adr.Log, a *compaction.Analysis, dp draftParams) (*compaction.Plan, string, error) {
+// startPlan makes (or continues) the plan of a drafting run
+// (workflow.Start), with errors that say what to do.
+func startPlan(env *Env, l *adr.Log, a *compaction.Analysis, o compaction.PlanOptions) (*compaction.Plan, string, error) {
 	repo, err := env.Repo()
 	if err != nil {
 		return nil, "", err
 	}
-	head, err := repo.ResolveRef("HEAD")
-	if err != nil {
+	p, commit, err := workflow.Start(repo, l, a, o)
+	var ue *workflow.UncommittedError
+	switch {
+	case errors.Is(err, workflow.ErrNoCommit):
 		return nil, "", failf("the repository has no commit yet; a plan reads the log at HEAD").hint("commit the ADR records first")
-	}
-	if dirty := uncommittedSources(repo, l, a); len(dirty) > 0 {
-		return nil, "", failf("%s differ from HEAD; a plan reads the committed log", strings.Join(dirty, ", ")).
-			hint("commit or stash the changes to these records, then run the command again")
-	}
-	p, err := compaction.NewPlan(l, a, compaction.PlanOptions{Mode: dp.mode, Domain: dp.domain, Sources: dp.sources,
-		Style: dp.style, Baseline: dp.baseline, Iteration: dp.iteration, Archive: dp.archive, AckExternalLinks: dp.ack, Drafter: dp.drafter,
-		Base: head, Tokens: evidence.TokensO200k})
-	if err != nil {
-		return nil, "", err
-	}
-	store := &compaction.Store{Repo: repo}
-	if prev, commit, err := store.Load(p.ID); err == nil {
-		// The same scope of the same log: continue that plan.
-		return prev, commit, nil
-	} else if !errors.Is(err, compaction.ErrNoPlan) {
-		return nil, "", err
-	}
-	commit, err := store.Save(p, nil, "")
-	if err != nil {
+	case errors.As(err, &ue):
+		return nil, "", failf("%v", ue).hint("commit or stash the changes to these records, then run the command again")
+	case err != nil:
 		return nil, "", planStoreErr(err)
 	}
 	return p, commit, nil
@@ -78,27 +46,7 @@ func planStoreErr(err error) error {
 	return err
 }
 
-// uncommittedSources lists records in scope whose work-tree bytes differ
-// from HEAD.
-func uncommittedSources(repo *gitops.Repo, l *adr.Log, a *compaction.Analysis) []string {
-	var dirty []string
-	for _, rc := range a.Records {
-		r := l.ByPath(rc.Path)
-		if r == nil {
-			continue
-		}
-		blob, err := repo.TreeBlob("HEAD", rc.Path)
-		if err != nil || blob == "" || blob != blobOf(r) {
-			dirty = append(dirty, rc.Path)
-		}
-		if len(dirty) >= 5 {
-			break
-		}
-	}
-	return dirty
-}
-
-func blobOf(r *adr.Record) string { return view.BlobHash(r.Text().Src) }
+func blobOf(r *adr.Record) string { return workflow.BlobOf(r) }
 
 // volumeText says how much a drafter would read and what it may cost.
 func volumeText(p *compaction.Plan, cfg *adr.Config) string {
@@ -121,6 +69,16 @@ func ask(env *Env, question string) bool {
 	return a == "y" || a == "yes"
 }
 
+// usageErr is a workflow request that cannot be done as asked (exit 2),
+// with its hint.
+func usageErr(ue *workflow.UsageError) error {
+	e := usagef("%s", ue.Msg)
+	if ue.Hint != "" {
+		e.hint(ue.Hint)
+	}
+	return e
+}
+
 // drafterSetup is the drafter a run uses, with the disclosure shown
 // before consent: what it runs or where it sends what, and where each of
 // those settings comes from.
@@ -130,18 +88,10 @@ type drafterSetup struct {
 	disclosure []string
 }
 
-// drafterFor builds the drafter a run uses. The settings that run a
-// program or send a credential come from git config or a trusted
-// .adr.toml (adr/trust); a value only an untrusted file sets is refused
-// here, before any plan is made, whatever --yes says.
+// drafterFor sets up the drafter a run uses (workflow.NewDrafter). A value
+// only an untrusted .adr.toml sets is refused here, before any plan is
+// made, whatever --yes says.
 func drafterFor(env *Env, cfg *adr.Config, name string) (*drafterSetup, error) {
-	if name == "" {
-		name = cfg.Drafter.Default
-	}
-	timeout := 10 * time.Minute
-	if cfg.Drafter.Timeout != "" {
-		timeout, _ = time.ParseDuration(cfg.Drafter.Timeout)
-	}
 	repo, err := env.Repo()
 	if err != nil {
 		return nil, err
@@ -150,93 +100,36 @@ func drafterFor(env *Env, cfg *adr.Config, name string) (*drafterSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	get := func(s trust.Setting) (trust.Value, bool, error) {
-		v, ok, err := rv.Get(s)
-		var ue *trust.UntrustedError
-		if errors.As(err, &ue) {
-			return v, false, untrustedErr(ue)
-		}
-		if err != nil {
-			return v, false, trustStoreErr(err)
-		}
-		return v, ok && v.Value != "", nil
+	ds, err := workflow.NewDrafter(repo, cfg, rv, name, env.Err)
+	var de *workflow.UsageError
+	var ue *trust.UntrustedError
+	switch {
+	case errors.As(err, &de):
+		return nil, usageErr(de)
+	case errors.As(err, &ue):
+		return nil, untrustedErr(ue)
+	case err != nil:
+		return nil, trustStoreErr(err)
 	}
-	switch name {
-	case "":
-		return nil, usagef("no drafter: pass --drafter manual|command|openai or set [drafter] default in %s", adr.ConfigFile).
-			hint("docs/drafters.md shows each drafter's configuration")
-	case "manual":
-		return &drafterSetup{name: "manual"}, nil
+	d := &drafterSetup{drafter: ds.Drafter, name: ds.Name}
+	switch ds.Name {
 	case "command":
-		cmd, ok, err := get(trust.DrafterCommand)
-		if err != nil {
-			return nil, err
+		d.disclosure = []string{
+			fmt.Sprintf("the command drafter runs %q with sh -c in %s, once per batch", ds.Command.Value, repo.Top),
+			"  from " + sourceText(ds.Command),
 		}
-		if !ok {
-			return nil, usagef("--drafter command needs a command: git config adr.drafter.command, or [drafter] command in a trusted %s", adr.ConfigFile).
-				hint(`for example: git config adr.drafter.command "scripts/draft-adr.sh"`)
-		}
-		return &drafterSetup{name: "command",
-			drafter: &compaction.CommandDrafter{Command: cmd.Value, Dir: repo.Top, Stderr: env.Err, Timeout: timeout,
-				Env: []string{"GIT_ADR_REPO=" + repo.Top}},
-			disclosure: []string{
-				fmt.Sprintf("the command drafter runs %q with sh -c in %s, once per batch", cmd.Value, repo.Top),
-				"  from " + sourceText(cmd),
-			}}, nil
 	case "openai":
-		o := cfg.Drafter.OpenAI
-		base, ok, err := get(trust.OpenAIBaseURL)
-		if err != nil {
-			return nil, err
+		d.disclosure = []string{
+			fmt.Sprintf("the openai drafter sends the evidence to %q (model %q)", chatURL(ds.BaseURL.Value), ds.Model),
+			"  from " + sourceText(ds.BaseURL),
 		}
-		model := o.Model
-		if v, err := repo.Config("adr.drafter.openai.model"); err == nil {
-			model = v
-		}
-		if !ok || model == "" {
-			return nil, usagef("--drafter openai needs a base URL and a model: git config adr.drafter.openai.baseUrl and adr.drafter.openai.model, or [drafter.openai] base_url and model in a trusted %s", adr.ConfigFile).
-				hint(`for example: git config adr.drafter.openai.baseUrl http://localhost:11434/v1; git config adr.drafter.openai.model llama3.1`)
-		}
-		keyEnv, hasKey, err := get(trust.OpenAIKeyEnv)
-		if err != nil {
-			return nil, err
-		}
-		d := &drafterSetup{name: "openai", disclosure: []string{
-			fmt.Sprintf("the openai drafter sends the evidence to %q (model %q)", chatURL(base.Value), model),
-			"  from " + sourceText(base),
-		}}
-		key := ""
-		if hasKey {
-			key = os.Getenv(keyEnv.Value)
-			if key == "" {
-				return nil, usagef("the openai drafter reads its key from $%s, which is empty", keyEnv.Value).hint("export " + keyEnv.Value + "=... (never put the key in " + adr.ConfigFile + ")")
-			}
-			d.disclosure = append(d.disclosure, "  with "+envRef(keyEnv.Value)+" as the Bearer token", "  from "+sourceText(keyEnv))
+		if ds.HasKey {
+			d.disclosure = append(d.disclosure, "  with "+envRef(ds.KeyEnv.Value)+" as the Bearer token", "  from "+sourceText(ds.KeyEnv))
 		} else {
 			d.disclosure = append(d.disclosure, "  with no key (no api_key_env is set)")
 		}
-		d.drafter = &compaction.OpenAIDrafter{BaseURL: base.Value, Model: model, APIKey: key, Timeout: timeout}
-		return d, nil
 	}
-	return nil, usagef("--drafter %q is not manual, command or openai", name)
-}
-
-// brief is what the drafter is told.
-func briefFor(p *compaction.Plan) compaction.Brief {
-	b := compaction.Brief{Schema: compaction.BriefSchema, Plan: p.ID, Revision: p.Revision, Mode: p.Mode, Scope: p.Scope,
-		Style: p.Style, Instructions: compaction.Instructions, Feedback: append([]string{}, p.Feedback...), Units: []string{}}
-	for _, s := range p.Sources {
-		for _, u := range s.Units {
-			b.Units = append(b.Units, u.Locator)
-		}
-	}
-	for _, r := range p.Reserved {
-		b.Reserved = append(b.Reserved, compaction.Reserved{ID: r.ID, Path: r.Path})
-	}
-	if p.Mode == compaction.Consolidate {
-		b.Instructions += "\n" + compaction.ConsolidateInstructions
-	}
-	return b
+	return d, nil
 }
 
 // receipt records that a plan waits for approval, for the person who

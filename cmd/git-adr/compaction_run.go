@@ -3,10 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
+	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
@@ -41,12 +42,12 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 		return err
 	}
 	drafter, drafterName := ds.drafter, ds.name
-	dp := draftParams{mode: o.mode, domain: o.domain, sources: o.sources, style: string(o.style), baseline: o.baseline,
-		iteration: o.iteration, archive: o.archive, ack: o.ack, drafter: drafterName, yes: o.yes}
+	po := compaction.PlanOptions{Mode: o.mode, Domain: o.domain, Sources: o.sources, Style: string(o.style), Baseline: o.baseline,
+		Iteration: o.iteration, Archive: o.archive, AckExternalLinks: o.ack, Drafter: drafterName, Tokens: evidence.TokensO200k}
 	var p *compaction.Plan
 	var commit string
 	if err := env.locked(func() (err error) {
-		p, commit, err = planFor(env, l, a, dp)
+		p, commit, err = startPlan(env, l, a, po)
 		return err
 	}); err != nil {
 		return err
@@ -94,15 +95,21 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 		}
 	}
 	if p.Mode == compaction.Consolidate {
-		if err := env.locked(func() (err error) {
-			p, commit, err = reserve(env, l, a, p, commit)
-			return err
+		if err := env.locked(func() error {
+			branches, err := env.branchTrees()
+			if err != nil {
+				return err
+			}
+			if p, commit, err = workflow.Reserve(mustRepo(env), l, a, p, commit, branches, today()); err != nil {
+				return planStoreErr(err)
+			}
+			return nil
 		}); err != nil {
 			return err
 		}
 	}
 	batches := compaction.Batches(l, p, compaction.BatchLimits{})
-	brief := briefFor(p)
+	brief := compaction.BriefFor(p)
 	if drafter == nil { // manual
 		repo, _ := env.Repo()
 		var dir string
@@ -150,16 +157,13 @@ func runDrafting(env *Env, o compactionOptions, a *compaction.Analysis) error {
 		case choiceCancel:
 			return runCompactionCancel(env, p.ID)
 		case choiceChanges:
-			p.Feedback = append(p.Feedback, feedback)
-			p.State = compaction.Planned
-			store := &compaction.Store{Repo: mustRepo(env)}
 			if err := env.locked(func() (err error) {
-				commit, err = store.Save(p, nil, commit)
+				commit, err = workflow.RequestChanges(mustRepo(env), p, commit, feedback)
 				return err
 			}); err != nil {
 				return planStoreErr(err)
 			}
-			brief = briefFor(p)
+			brief = compaction.BriefFor(p)
 			fmt.Fprintf(env.Out, "revision %d: drafting again with your feedback\n", p.Revision)
 		default:
 			return approve(env, l, p)
@@ -192,50 +196,4 @@ func approve(env *Env, l *adr.Log, p *compaction.Plan) error {
 	return withCode(ExitAwaiting, fmt.Errorf("plan %s revision %d awaits approval (receipt: %s)", p.ID, p.Revision, path)).
 		hint("review it with `git adr compaction review "+p.ID+"`, then publish it with `"+confirm+"`",
 			"to change it, run the mode again on a terminal and choose Request changes; to drop it, `git adr compaction cancel "+p.ID+"`")
-}
-
-// reserve gives a consolidation the numbers its replacements will take: one
-// per cluster of records classed consolidate (at least one), past every
-// number in use, reserved with create-only refs in the plan's revision.
-func reserve(env *Env, l *adr.Log, a *compaction.Analysis, p *compaction.Plan, commit string) (*compaction.Plan, string, error) {
-	if len(p.Reserved) > 0 {
-		return p, commit, nil
-	}
-	repo := mustRepo(env)
-	store := &compaction.Store{Repo: repo}
-	reserved, err := store.Reservations()
-	if err != nil {
-		return nil, "", err
-	}
-	branches, err := env.branchTrees()
-	if err != nil {
-		return nil, "", err
-	}
-	seen := adr.ScanBranches(branches, l.Roots)
-	want := compaction.Clusters(l, a)
-	if len(want) == 0 && len(a.Records) > 0 {
-		// At least one: the drafter may still merge records the analysis
-		// did not group.
-		first := l.ByPath(a.Records[0].Path)
-		cl := compaction.Cluster{Root: first.Root}
-		for _, rc := range a.Records {
-			if r := l.ByPath(rc.Path); r != nil && r.Root == first.Root && len(cl.IDs) < 3 {
-				cl.IDs = append(cl.IDs, r.ID)
-			}
-		}
-		want = append(want, cl)
-	}
-	for _, cl := range want {
-		root := cl.Root
-		n := adr.NextNumber(root, seen, reserved[root.Path])
-		reserved[root.Path] = append(reserved[root.Path], n)
-		id := root.FormatID(n)
-		name := root.FileName(n, "consolidated "+strings.Join(cl.IDs, " "), today())
-		p.Reserved = append(p.Reserved, compaction.Reservation{Root: root.Dir(), Number: n, ID: id, Path: root.Join(name)})
-	}
-	c, err := store.Save(p, nil, commit)
-	if err != nil {
-		return nil, "", planStoreErr(err)
-	}
-	return p, c, nil
 }

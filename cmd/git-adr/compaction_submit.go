@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 	"github.com/urfave/cli/v2"
 )
 
@@ -25,22 +27,17 @@ func runSubmit(env *Env, id string) error {
 	if err := env.lockWrites(); err != nil {
 		return err
 	}
-	p, commit, _, err := loadPlan(env, id)
-	if err != nil {
+	sub, err := workflow.ReadSubmission(mustRepo(env), id)
+	var ue *workflow.UsageError
+	switch {
+	case errors.Is(err, compaction.ErrNoPlan):
+		return usagef("no plan %q", id).hint("run `git adr compaction status` to list plans")
+	case errors.As(err, &ue):
+		return usageErr(ue)
+	case err != nil:
 		return err
 	}
-	if p.State == compaction.Published || p.State == compaction.Cancelled {
-		return usagef("plan %s is %s; nothing to submit", id, p.State)
-	}
-	repo := mustRepo(env)
-	dir := compaction.ManualDir(repo, id)
-	if !dirExists(dir) {
-		return usagef("plan %s has no drafting worktree at %s", id, dir).hint("draft it manually: git adr compaction --mode " + string(p.Mode) + " --drafter manual")
-	}
-	cand, err := compaction.ReadManual(dir, p)
-	if err != nil {
-		return usagef("%v", err).hint("fix the draft and submit again")
-	}
+	p, commit, cand, dir := sub.Plan, sub.Commit, sub.Candidate, sub.Dir
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -58,11 +55,8 @@ func runSubmit(env *Env, id string) error {
 	if done {
 		return err
 	}
-	p.Feedback = append(p.Feedback, feedback)
-	p.State = compaction.Planned
-	store := &compaction.Store{Repo: repo}
 	if err := env.locked(func() (err error) {
-		_, err = store.Save(p, nil, commit)
+		_, err = workflow.RequestChanges(mustRepo(env), p, commit, feedback)
 		return err
 	}); err != nil {
 		return planStoreErr(err)
