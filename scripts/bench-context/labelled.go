@@ -36,6 +36,8 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/outside13-tasks.json",
 	"adr/evidence/labelled/testdata/outside14-tasks.json",
 	"adr/evidence/labelled/testdata/outside15-tasks.json",
+	"adr/evidence/labelled/testdata/outside16-tasks.json",
+	"adr/evidence/labelled/testdata/outside17-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
