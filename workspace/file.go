@@ -29,8 +29,9 @@ type Workspace struct {
 type Member struct {
 	// Name qualifies the member's IDs ("payments" in payments:ADR-0012).
 	Name string
-	// Path is the absolute local repository ("" for a remote one).
-	Path string
+	// Path is the absolute local repository ("" for a remote one);
+	// Given is the path as the workspace file writes it.
+	Path, Given string
 	// URL and Ref name a remote repository and the ref read from it; Ref
 	// may also name a ref of a local repository (read from its tree,
 	// not from the work tree).
@@ -49,9 +50,9 @@ func (m *Member) Source() string {
 		return m.URL + " " + m.ref()
 	}
 	if m.Ref != "" {
-		return m.Path + " " + m.Ref
+		return m.Given + " " + m.Ref
 	}
-	return m.Path
+	return m.Given
 }
 
 func (m *Member) ref() string {
@@ -159,7 +160,7 @@ func Load(path, cacheDir string) (*Workspace, error) {
 			if err != nil {
 				return nil, &Error{File: path, Member: r.Name, Msg: err.Error(), Hint: fmt.Sprintf("name a repository inside %s, or mirror it with url = \"file:///...\"", w.Dir)}
 			}
-			m.Path = p
+			m.Path, m.Given = p, filepath.ToSlash(filepath.Clean(r.Path))
 		} else {
 			if strings.HasPrefix(r.URL, "-") || strings.ContainsAny(r.URL, "\x00\n\r") || strings.HasPrefix(strings.ToLower(r.URL), "ext::") {
 				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("url %q is not a repository URL", r.URL), Hint: "use an https://, ssh:// or file:// URL"}
