@@ -157,8 +157,11 @@ func Load(path, cacheDir string) (*Workspace, error) {
 		}
 		if r.Path != "" {
 			p, err := w.confine(r.Path)
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("path %q does not exist", r.Path), Hint: "clone the repository there, or fix its path (relative to the workspace file)"}
+			}
 			if err != nil {
-				return nil, &Error{File: path, Member: r.Name, Msg: err.Error(), Hint: fmt.Sprintf("name a repository inside %s, or mirror it with url = \"file:///...\"", w.Dir)}
+				return nil, &Error{File: path, Member: r.Name, Msg: err.Error(), Hint: fmt.Sprintf("keep the workspace file in a folder that holds its repositories (%s does not), or mirror this one with url = \"file:///...\"", w.Dir)}
 			}
 			m.Path, m.Given = p, filepath.ToSlash(filepath.Clean(r.Path))
 		} else {
@@ -193,9 +196,6 @@ func (w *Workspace) confine(p string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(full)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("path %q does not exist", p)
-		}
 		return "", err
 	}
 	if !inside(dir, real) {

@@ -10,6 +10,10 @@ import (
 	"github.com/git-adr/git-adr/gitops"
 )
 
+// ErrNotRepository means a local member's path is not the top of a git
+// repository.
+var ErrNotRepository = errors.New("not a git repository")
+
 // ErrNotSynced means a remote member has no mirror, or its mirror lacks
 // the ref: `git adr workspace sync` fetches it.
 var ErrNotSynced = errors.New("not synced yet")
@@ -40,12 +44,12 @@ func (m *Member) openLocal() (*gitops.Repo, error) {
 		return r, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s is not a git repository", m.Path)
+		return nil, fmt.Errorf("path %q: %w", m.Given, ErrNotRepository)
 	}
 	top, _ := filepath.EvalSymlinks(r.Top)
 	if top != m.Path {
 		r.Close()
-		return nil, fmt.Errorf("%s is not the top of a git repository (it is inside %s)", m.Path, r.Top)
+		return nil, fmt.Errorf("path %q: %w (it is a folder inside %s)", m.Given, ErrNotRepository, r.Top)
 	}
 	return r, nil
 }
@@ -77,7 +81,7 @@ func (m *Member) Open(lazy bool) (*Loaded, error) {
 		c, err := r.ResolveRef(m.ref() + "^{commit}")
 		if err != nil {
 			r.Close()
-			return nil, fmt.Errorf("repo %q: %w", m.Name, badRef(m, err))
+			return nil, fmt.Errorf("repo %q: %w", m.Name, badRef(m))
 		}
 		ld.Commit = c
 	}

@@ -72,7 +72,7 @@ func (w *Workspace) Sync(command string, progress func(done, total int)) []SyncR
 				if m.Ref != "" {
 					res.After, err = r.ResolveRef(m.Ref + "^{commit}")
 					if err != nil {
-						err = badRef(m, err)
+						err = badRef(m)
 					}
 				}
 				r.Close()
@@ -93,8 +93,8 @@ func (w *Workspace) Sync(command string, progress func(done, total int)) []SyncR
 // ErrBadRef means a member's ref names nothing in its repository.
 var ErrBadRef = errors.New("no such ref")
 
-func badRef(m *Member, err error) error {
-	return fmt.Errorf("ref %q: %w (%v)", m.ref(), ErrBadRef, err)
+func badRef(m *Member) error {
+	return fmt.Errorf("ref %q: %w in %s", m.ref(), ErrBadRef, m.Given)
 }
 
 func (w *Workspace) fetch(m *Member, command string) (before, after string, err error) {

@@ -122,6 +122,9 @@ func wsErr(err error) error {
 	if errors.Is(err, workspace.ErrNotSynced) {
 		return failf("%v", err).hint("run `git adr workspace sync` to fetch it")
 	}
+	if errors.Is(err, workspace.ErrNotRepository) {
+		return failf("%v", err).hint("clone or `git init` the repository there, or fix its path in the workspace file")
+	}
 	if errors.Is(err, workspace.ErrBadRef) {
 		return failf("%v", err).hint("fix its ref in the workspace file (a branch, a tag or a full ref the repository has)")
 	}
