@@ -1,0 +1,152 @@
+package workspace
+
+import (
+	"errors"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/git-adr/git-adr/adr/evidence"
+)
+
+// ContextRequest is a task question across a workspace.
+type ContextRequest struct {
+	Task               string
+	MaxUnits, MaxChars int
+}
+
+// ContextUnit is a unit of evidence from one member, its ID qualified.
+type ContextUnit struct {
+	Repository string
+	evidence.Unit
+	// confidence and rank order the merge: the member's confidence in
+	// its answer, then the unit's place in it.
+	confidence int
+	rank       int
+	member     int
+}
+
+// MemberAnswer is how one member answered.
+type MemberAnswer struct {
+	Name       string `json:"name"`
+	Confidence string `json:"confidence"`
+	Records    int    `json:"records"`
+	Units      int    `json:"units"`
+}
+
+// ContextAnswer is a task answer across a workspace: each member ranks
+// its own records (the context service, within the request's unit
+// budget), and the answers are merged, surest member first.
+type ContextAnswer struct {
+	Task    string
+	Members []MemberAnswer
+	// Candidates are every member's units in merged order; Units the
+	// ones Pack kept, Omitted how many it left out.
+	Candidates []ContextUnit
+	Units      []ContextUnit
+	Omitted    int
+	Records    int
+}
+
+var confidenceRank = map[string]int{"high": 3, "medium": 2, "low": 1}
+
+// Context asks every member the task, one member's log at a time: memory
+// follows the largest member, not the workspace. Members without an ADR
+// directory are skipped.
+func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) (*ContextAnswer, error) {
+	if req.MaxUnits == 0 {
+		req.MaxUnits = evidence.DefaultTaskMaxUnits
+	}
+	if req.MaxChars == 0 {
+		req.MaxChars = evidence.DefaultTaskMaxChars
+	}
+	ans := &ContextAnswer{Task: req.Task}
+	i := 0
+	err := w.Each(false, func(ld *Loaded) error {
+		defer func() {
+			i++
+			if progress != nil {
+				progress(i, len(w.Members))
+			}
+		}()
+		ma := MemberAnswer{Name: ld.Member.Name, Confidence: "none", Records: len(ld.Log.Records)}
+		ans.Records += ma.Records
+		if len(ld.Log.Roots) == 0 {
+			ans.Members = append(ans.Members, ma)
+			return nil
+		}
+		svc := &evidence.Service{Log: ld.Log, CacheDir: ld.CacheDir}
+		resp, _, err := svc.Answer(evidence.Request{Task: req.Task, MaxUnits: req.MaxUnits, MaxChars: evidence.MaxCharsLimit, Format: evidence.JSON})
+		if err != nil {
+			var re *evidence.RequestError
+			if errors.As(err, &re) {
+				return err
+			}
+			return &SyncError{Member: ld.Member, Err: err}
+		}
+		if resp.Confidence != "" {
+			ma.Confidence = resp.Confidence
+		}
+		for _, u := range resp.Units {
+			if u.Kind != "decision" && u.Kind != "excerpt" {
+				continue
+			}
+			u.ID = Qualify(ld.Member.Name, u.ID)
+			ans.Candidates = append(ans.Candidates, ContextUnit{Repository: ld.Member.Name, Unit: u,
+				confidence: confidenceRank[resp.Confidence], rank: ma.Units, member: i})
+			ma.Units++
+		}
+		ans.Members = append(ans.Members, ma)
+		// Only the best MaxUnits can be shown; a few more stand by for
+		// units that do not fit the code points left.
+		ans.sort()
+		if keep := 2 * req.MaxUnits; len(ans.Candidates) > keep {
+			ans.Omitted += len(ans.Candidates) - keep
+			ans.Candidates = ans.Candidates[:keep:keep]
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ans, nil
+}
+
+func (a *ContextAnswer) sort() {
+	sort.SliceStable(a.Candidates, func(i, j int) bool {
+		x, y := a.Candidates[i], a.Candidates[j]
+		if x.confidence != y.confidence {
+			return x.confidence > y.confidence
+		}
+		if x.rank != y.rank {
+			return x.rank < y.rank
+		}
+		return x.member < y.member
+	})
+}
+
+// Pack keeps the candidates, in order, that fit maxUnits and maxChars
+// code points of the whole rendered answer (render prints it as it
+// stands), and returns that rendering.
+func (a *ContextAnswer) Pack(maxUnits, maxChars int, render func(*ContextAnswer) []byte) []byte {
+	if maxUnits == 0 {
+		maxUnits = evidence.DefaultTaskMaxUnits
+	}
+	if maxChars == 0 {
+		maxChars = evidence.DefaultTaskMaxChars
+	}
+	a.Units = nil
+	omitted := a.Omitted
+	a.Omitted = omitted + len(a.Candidates)
+	for _, c := range a.Candidates {
+		if len(a.Units) == maxUnits {
+			break
+		}
+		a.Units = append(a.Units, c)
+		a.Omitted = omitted + len(a.Candidates) - len(a.Units)
+		if utf8.RuneCount(render(a)) > maxChars {
+			a.Units = a.Units[:len(a.Units)-1]
+			a.Omitted = omitted + len(a.Candidates) - len(a.Units)
+		}
+	}
+	return render(a)
+}
