@@ -3,7 +3,6 @@ package workspace
 import (
 	"errors"
 	"sort"
-	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr/evidence"
 )
@@ -124,10 +123,10 @@ func (a *ContextAnswer) sort() {
 	})
 }
 
-// Pack keeps the candidates, in order, that fit maxUnits and maxChars
-// code points of the whole rendered answer (render prints it as it
-// stands), and returns that rendering.
-func (a *ContextAnswer) Pack(maxUnits, maxChars int, render func(*ContextAnswer) []byte) []byte {
+// Pack keeps the candidates, in order, that fit maxUnits and maxChars:
+// measure is the size of the whole answer as it stands, as it will be
+// sent (the code points of its rendering, or of its MCP message).
+func (a *ContextAnswer) Pack(maxUnits, maxChars int, measure func(*ContextAnswer) int) {
 	if maxUnits == 0 {
 		maxUnits = evidence.DefaultTaskMaxUnits
 	}
@@ -143,10 +142,9 @@ func (a *ContextAnswer) Pack(maxUnits, maxChars int, render func(*ContextAnswer)
 		}
 		a.Units = append(a.Units, c)
 		a.Omitted = omitted + len(a.Candidates) - len(a.Units)
-		if utf8.RuneCount(render(a)) > maxChars {
+		if measure(a) > maxChars {
 			a.Units = a.Units[:len(a.Units)-1]
 			a.Omitted = omitted + len(a.Candidates) - len(a.Units)
 		}
 	}
-	return render(a)
 }

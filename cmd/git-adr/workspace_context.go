@@ -44,8 +44,8 @@ func runWorkspaceContext(env *Env, id string, o contextOptions) error {
 		}
 		return wsErr(err)
 	}
-	render := func(a *workspace.ContextAnswer) []byte { return renderWorkspaceContext(a, o) }
-	_, err = env.Out.Write(ans.Pack(o.maxUnits, o.maxChars, render))
+	ans.Pack(o.maxUnits, o.maxChars, func(a *workspace.ContextAnswer) int { return utf8.RuneCount(renderWorkspaceContext(a, o)) })
+	_, err = env.Out.Write(renderWorkspaceContext(ans, o))
 	return err
 }
 
