@@ -111,6 +111,9 @@ Examples:
 }
 
 func runCheck(env *Env, o checkOptions) error {
+	if env.Workspace != "" {
+		return runWorkspaceCheck(env, o)
+	}
 	asJSON, compaction := o.json, o.compaction
 	env.allowBare = o.since != ""
 	l, err := env.Log()
