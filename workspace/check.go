@@ -61,21 +61,7 @@ func (w *Workspace) Check() ([]Finding, error) {
 			if t := normTitle(r.Title); t != "" {
 				titles[t] = append(titles[t], claim{ld.Member.Name, r.ID, r.Path, r.Title, r.Status})
 			}
-			lines := bytes.Split(r.Content(), []byte("\n"))
-			first, _ := r.LineRange()
-			first = max(first, 1)
-			for i, line := range lines {
-				for _, m := range mentionRE.FindAllSubmatch(line, -1) {
-					target := w.Member(string(m[1]))
-					if target == nil {
-						continue
-					}
-					mentions = append(mentions, mention{
-						from:   Finding{Repository: ld.Member.Name, ID: Qualify(ld.Member.Name, r.ID), Path: r.Path, Line: first + i},
-						member: target.Name, ref: string(m[2]),
-					})
-				}
-			}
+			mentions = append(mentions, w.mentions(ld, r)...)
 		}
 		return nil
 	})
@@ -83,29 +69,17 @@ func (w *Workspace) Check() ([]Finding, error) {
 		return nil, err
 	}
 	var out []Finding
-	byMember := map[string][]mention{}
-	for _, m := range mentions {
-		byMember[m.member] = append(byMember[m.member], m)
-	}
-	for _, mem := range w.Members {
-		ms := byMember[mem.Name]
-		if len(ms) == 0 {
-			continue
+	err = w.resolveMentions(mentions, func(m mention, mem *Member, target *adr.Record) {
+		if target == nil {
+			f := m.from
+			f.Kind = BrokenLink
+			f.Message = fmt.Sprintf("%s names no record of %s", Qualify(mem.Name, m.ref), mem.Name)
+			f.Fix = fmt.Sprintf("correct the ID (`git adr --workspace FILE list` shows %s's), or run `git adr workspace sync` if %s has it since", mem.Name, mem.Name)
+			out = append(out, f)
 		}
-		ld, err := mem.Open(true)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range ms {
-			if _, err := ld.Log.Resolve(m.ref); err != nil {
-				f := m.from
-				f.Kind = BrokenLink
-				f.Message = fmt.Sprintf("%s names no record of %s", Qualify(mem.Name, m.ref), mem.Name)
-				f.Fix = fmt.Sprintf("correct the ID (`git adr --workspace FILE list` shows %s's), or run `git adr workspace sync` if %s has it since", mem.Name, mem.Name)
-				out = append(out, f)
-			}
-		}
-		ld.Close()
+	})
+	if err != nil {
+		return nil, err
 	}
 	keys := make([]string, 0, len(titles))
 	for t, cs := range titles {
@@ -139,3 +113,52 @@ func (w *Workspace) Check() ([]Finding, error) {
 
 // normTitle folds a title for comparison: case and runs of space.
 func normTitle(t string) string { return strings.Join(strings.Fields(strings.ToLower(t)), " ") }
+
+// mentions are the qualified IDs in a record's text that name a member.
+func (w *Workspace) mentions(ld *Loaded, r *adr.Record) []mention {
+	var out []mention
+	lines := bytes.Split(r.Content(), []byte("\n"))
+	first, _ := r.LineRange()
+	first = max(first, 1)
+	for i, line := range lines {
+		for _, m := range mentionRE.FindAllSubmatch(line, -1) {
+			target := w.Member(string(m[1]))
+			if target == nil {
+				continue
+			}
+			out = append(out, mention{
+				from:   Finding{Repository: ld.Member.Name, ID: Qualify(ld.Member.Name, r.ID), Path: r.Path, Line: first + i},
+				member: target.Name, ref: string(m[2]),
+			})
+		}
+	}
+	return out
+}
+
+// resolveMentions looks every mention up in the member it names, opening
+// each such member once; fn gets the record found, or nil.
+func (w *Workspace) resolveMentions(ms []mention, fn func(m mention, mem *Member, target *adr.Record)) error {
+	byMember := map[string][]mention{}
+	for _, m := range ms {
+		byMember[m.member] = append(byMember[m.member], m)
+	}
+	for _, mem := range w.Members {
+		ms := byMember[mem.Name]
+		if len(ms) == 0 {
+			continue
+		}
+		ld, err := mem.Open(true)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			r, err := ld.Log.Resolve(m.ref)
+			if err != nil {
+				r = nil
+			}
+			fn(m, mem, r)
+		}
+		ld.Close()
+	}
+	return nil
+}

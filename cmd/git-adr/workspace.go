@@ -304,3 +304,41 @@ func runWorkspaceShow(env *Env, ref string, asJSON bool) error {
 	defer f.Close()
 	return printRecord(env, f.Record, ref, f.Member.Name, latestImplementation(f.Repo, f.Log, f.Record), asJSON)
 }
+
+// runWorkspaceIndex prints one index of every repository: nothing is
+// written into the repositories (a mirror has no work tree, and another
+// team's INDEX.md is theirs).
+func runWorkspaceIndex(env *Env, o indexOptions) error {
+	if o.check || o.json || o.output != "" || o.intro != "" || o.outro != "" || o.prefix != "" {
+		return usagef("across a workspace, index prints one index to standard output and takes no flags").
+			hint("redirect it: `git adr --workspace FILE index > DECISIONS.md`")
+	}
+	ws, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	return wsErr(ws.Index(env.Out))
+}
+
+// runWorkspaceGraph is `git adr graph` across a workspace: every
+// repository's graph, qualified, and the qualified IDs records name in
+// other repositories as relates-to edges.
+func runWorkspaceGraph(env *Env, o graphOptions, opt adr.GraphOptions) error {
+	ws, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	g, err := ws.Graph(opt)
+	if err != nil {
+		return wsErr(err)
+	}
+	switch {
+	case o.json:
+		return writeJSON(env.Out, g)
+	case o.format == "mermaid":
+		_, err = fmt.Fprint(env.Out, g.Mermaid())
+	default:
+		_, err = fmt.Fprint(env.Out, g.DOT())
+	}
+	return err
+}
