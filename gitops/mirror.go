@@ -3,10 +3,13 @@ package gitops
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // A mirror is a bare repository that holds one ref of a remote
@@ -30,11 +33,17 @@ func OpenMirror(dir string) (*Repo, error) {
 }
 
 // OpenBare opens the bare repository at dir; anything else (a work tree, no
-// repository) is an error wrapping [ErrNotRepository].
+// repository) is an error wrapping [ErrNotRepository]. A mirror git-adr
+// made (a folder named *.git of this user holding HEAD, objects and refs,
+// and no .git) is opened in process: a workspace opens every mirror for
+// every command, and a git process each cost more than reading them.
 func OpenBare(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
+	}
+	if plainMirror(abs) {
+		return &Repo{GitDir: abs, CommonDir: abs, Bare: true}, nil
 	}
 	r, err := openBare(abs)
 	if err != nil {
@@ -53,6 +62,48 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 	}
 	_, err := r.Git("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", url, "+"+ref+":"+into)
 	return err
+}
+
+// plainMirror reports whether abs looks like a bare repository git-adr
+// created: anything less plain is left to git rev-parse, which applies
+// git's own rules (safe.directory among them).
+func plainMirror(abs string) bool {
+	if !strings.HasSuffix(abs, ".git") {
+		return false
+	}
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.IsDir() || !ownedByMe(abs) {
+		return false
+	}
+	for _, name := range []string{"HEAD", "objects", "refs", "config"} {
+		if _, err := os.Stat(filepath.Join(abs, name)); err != nil {
+			return false
+		}
+	}
+	_, err = os.Stat(filepath.Join(abs, ".git"))
+	return errors.Is(err, os.ErrNotExist) && os.Getenv("GIT_DIR") == ""
+}
+
+// RefTree is the commit a ref names (a full name, such as
+// refs/adr-workspace/main) and its tree as a file system, read in process
+// when go-git can, through git otherwise.
+func (r *Repo) RefTree(name string) (commit string, fsys fs.FS, err error) {
+	if g := r.goGit(); g != nil {
+		if ref, err := g.Reference(plumbing.ReferenceName(name), true); err == nil {
+			c := ref.Hash().String()
+			if t, err := r.commitTree(c); err == nil {
+				if _, ok := r.treeEntries(t); ok {
+					return c, newLazyFS(r.treeLister(t), r.readBlob), nil
+				}
+			}
+		}
+	}
+	c, err := r.ResolveRef(name + "^{commit}")
+	if err != nil {
+		return "", nil, err
+	}
+	fsys, err = r.TreeFS(c)
+	return c, fsys, err
 }
 
 func exitCode(err error) int {

@@ -45,6 +45,16 @@ func TestMirrorFetchAndRead(t *testing.T) {
 		if err != nil || string(data) != "# 1. A\n" {
 			t.Fatalf("fallback=%v: read %q, %v", fallback, data, err)
 		}
+		c, rt, err := m.RefTree("refs/adr-workspace/tip")
+		if err != nil || len(c) != 40 {
+			t.Fatalf("fallback=%v: RefTree = %q, %v", fallback, c, err)
+		}
+		if data, err := fs.ReadFile(rt, "doc/adr/0001-a.md"); err != nil || string(data) != "# 1. A\n" {
+			t.Fatalf("fallback=%v: RefTree read %q, %v", fallback, data, err)
+		}
+		if _, _, err := m.RefTree("refs/adr-workspace/none"); err == nil {
+			t.Fatalf("fallback=%v: RefTree of a missing ref succeeded", fallback)
+		}
 		var ge *GitError
 		if err := m.FetchRef("file://"+src, "no-such-branch", "refs/adr-workspace/tip"); !errors.As(err, &ge) {
 			t.Fatalf("a missing ref: %v, want a GitError", err)

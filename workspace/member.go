@@ -71,12 +71,12 @@ func (m *Member) Open(lazy bool) (*Loaded, error) {
 	ld := &Loaded{Member: m, Repo: r, CacheDir: filepath.Join(r.AdrDir(), "cache")}
 	switch {
 	case m.Remote():
-		c, err := r.ResolveRef(tipRef(m.ref()) + "^{commit}")
+		c, fsys, err := r.RefTree(tipRef(m.ref()))
 		if err != nil {
 			r.Close()
 			return nil, fmt.Errorf("repo %q: ref %q: %w", m.Name, m.ref(), ErrNotSynced)
 		}
-		ld.Commit = c
+		ld.Commit, ld.FS = c, fsys
 	case m.Ref != "" || r.Bare:
 		c, err := r.ResolveRef(m.ref() + "^{commit}")
 		if err != nil {
@@ -85,12 +85,12 @@ func (m *Member) Open(lazy bool) (*Loaded, error) {
 		}
 		ld.Commit = c
 	}
-	if ld.Commit != "" {
+	if ld.FS == nil && ld.Commit != "" {
 		if ld.FS, err = r.TreeFS(ld.Commit); err != nil {
 			r.Close()
 			return nil, fmt.Errorf("repo %q: %w", m.Name, err)
 		}
-	} else {
+	} else if ld.FS == nil {
 		ld.FS = r.WorktreeFS()
 	}
 	cache := adr.OpenCache(ld.CacheDir, false)

@@ -155,7 +155,9 @@ func (b *bench) workspace(n, m int) error {
 	st.name = "git status (one repository)"
 	rows = append(rows, st)
 
-	md := wsMarkdown(n, m, rows, gatherFacts(b.opts.src))
+	f := gatherFacts(b.opts.src)
+	f.loadEnd = loadAverage()
+	md := wsMarkdown(n, m, rows, f)
 	fmt.Println()
 	fmt.Print(md)
 	if b.opts.out != "" {
