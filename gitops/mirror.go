@@ -17,16 +17,30 @@ import (
 // (git adr workspace, ADR-0039).
 
 // OpenMirror opens the bare repository at dir, creating it first (git init
-// --bare) when dir does not exist.
+// --bare) when dir does not exist. It is made beside dir and renamed into
+// place, so that two processes creating one mirror at once both open the
+// same whole repository.
 func OpenMirror(dir string) (*Repo, error) {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 			return nil, err
 		}
-		cmd := exec.Command("git", "init", "--bare", "-q", "--", dir)
+		tmp, err := os.MkdirTemp(filepath.Dir(dir), ".new-*.git")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		cmd := exec.Command("git", "init", "--bare", "-q", "--", tmp)
 		cmd.Env = gitEnv()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, &GitError{Args: cmd.Args[1:], Stderr: string(out), Code: exitCode(err)}
+		}
+		// Another process may have put its mirror in place first: then
+		// the rename fails and that one is used.
+		if err := os.Rename(tmp, dir); err != nil {
+			if _, serr := os.Stat(dir); serr != nil {
+				return nil, err
+			}
 		}
 	}
 	return OpenBare(dir)

@@ -103,6 +103,9 @@ func (w *Workspace) fetch(m *Member, command string) (before, after string, err 
 		return "", "", err
 	}
 	defer r.Close()
+	// Two syncs of one mirror meet here in the race test: the lock below
+	// puts one after the other.
+	failpoint.Hit("workspace-mirror")
 	lock, err := r.Lock(gitops.LockOptions{Command: command, Timeout: lockWait})
 	if err != nil {
 		return "", "", err
