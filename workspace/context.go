@@ -3,6 +3,9 @@ package workspace
 import (
 	"errors"
 	"sort"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
 
 	"github.com/git-adr/git-adr/adr/evidence"
 )
@@ -44,6 +47,48 @@ type ContextAnswer struct {
 	Units      []ContextUnit
 	Omitted    int
 	Records    int
+	// Named are the records of other repositories that candidates name
+	// by qualified ID (platform:ADR-0003), followed: the text's ID (as
+	// qualified in the text, lower-cased) to the record it resolves to.
+	Named map[string]Reference
+}
+
+// Reference is a record a unit names in another repository.
+type Reference struct {
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+	Path   string `json:"path"`
+}
+
+// References are the records of other repositories the kept units name
+// and the answer does not hold, with the unit naming each, in order.
+func (a *ContextAnswer) References() []NamedReference {
+	held := map[string]bool{}
+	for _, u := range a.Units {
+		id, _, _ := strings.Cut(u.ID, "#")
+		held[id] = true
+	}
+	var out []NamedReference
+	seen := map[string]bool{}
+	for _, u := range a.Units {
+		for _, m := range mentionRE.FindAllStringSubmatch(u.Text, -1) {
+			key := strings.ToLower(m[1] + ":" + m[2])
+			ref, ok := a.Named[key]
+			if !ok || held[ref.ID] || seen[ref.ID] || strings.EqualFold(m[1], u.Repository) {
+				continue
+			}
+			seen[ref.ID] = true
+			out = append(out, NamedReference{Reference: ref, By: u.ID})
+		}
+	}
+	return out
+}
+
+// NamedReference is a Reference with the unit that names it.
+type NamedReference struct {
+	Reference
+	By string `json:"named_by"`
 }
 
 var confidenceRank = map[string]int{"high": 3, "medium": 2, "low": 1}
@@ -107,7 +152,28 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 	if err != nil {
 		return nil, err
 	}
-	return ans, nil
+	return ans, w.follow(ans)
+}
+
+// follow resolves the qualified IDs the candidates name in other
+// repositories, opening only the repositories named.
+func (w *Workspace) follow(ans *ContextAnswer) error {
+	var ms []mention
+	for _, c := range ans.Candidates {
+		for _, m := range mentionRE.FindAllStringSubmatch(c.Text, -1) {
+			mem := w.Member(m[1])
+			if mem == nil || mem.Name == c.Repository {
+				continue
+			}
+			ms = append(ms, mention{from: Finding{ID: strings.ToLower(m[1] + ":" + m[2])}, member: mem.Name, ref: m[2]})
+		}
+	}
+	ans.Named = map[string]Reference{}
+	return w.resolveMentions(ms, func(m mention, mem *Member, r *adr.Record) {
+		if r != nil {
+			ans.Named[m.from.ID] = Reference{ID: Qualify(mem.Name, r.ID), Title: r.Title, Status: string(r.Status), Path: r.Path}
+		}
+	})
 }
 
 func (a *ContextAnswer) sort() {

@@ -94,18 +94,19 @@ func workspaceContextID(env *Env, ws *workspace.Workspace, id string, o contextO
 }
 
 type wsContextJSON struct {
-	Selector     string                   `json:"selector"`
-	Query        string                   `json:"query"`
-	Repositories []workspace.MemberAnswer `json:"repositories"`
-	Records      int                      `json:"records"`
-	Units        []json.RawMessage        `json:"units"`
-	Omitted      int                      `json:"omitted"`
+	Selector     string                     `json:"selector"`
+	Query        string                     `json:"query"`
+	Repositories []workspace.MemberAnswer   `json:"repositories"`
+	Records      int                        `json:"records"`
+	Units        []json.RawMessage          `json:"units"`
+	References   []workspace.NamedReference `json:"references,omitempty"`
+	Omitted      int                        `json:"omitted"`
 }
 
 func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte {
 	var b bytes.Buffer
 	if o.json {
-		v := wsContextJSON{Selector: "task", Query: a.Task, Repositories: a.Members, Records: a.Records, Units: []json.RawMessage{}, Omitted: a.Omitted}
+		v := wsContextJSON{Selector: "task", Query: a.Task, Repositories: a.Members, Records: a.Records, Units: []json.RawMessage{}, References: a.References(), Omitted: a.Omitted}
 		for _, u := range a.Units {
 			raw, _ := json.Marshal(u.Unit)
 			// The repository leads each unit.
@@ -148,6 +149,12 @@ func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte
 	}
 	if len(a.Units) == 0 {
 		b.WriteString("\nwarning: no decision record in the workspace applies to this task\n")
+	}
+	if refs := a.References(); len(refs) > 0 {
+		b.WriteString("\nnamed by these units in other repositories:\n")
+		for _, r := range refs {
+			fmt.Fprintf(&b, "  %s  %s  %s (named by %s)\n", esc(r.ID), r.Status, esc(r.Title), esc(r.By))
+		}
 	}
 	b.WriteByte('\n')
 	if a.Omitted > 0 {
