@@ -119,7 +119,9 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 			return nil
 		}
 		svc := &evidence.Service{Log: ld.Log, CacheDir: ld.CacheDir}
-		resp, _, err := svc.Answer(evidence.Request{Task: req.Task, MaxUnits: req.MaxUnits, MaxChars: evidence.MaxCharsLimit, Format: evidence.JSON})
+		// No member can send more than the whole answer holds: its own
+		// answer is asked within the same budget.
+		resp, _, err := svc.Answer(evidence.Request{Task: req.Task, MaxUnits: req.MaxUnits, MaxChars: req.MaxChars, Format: evidence.CompactJSON})
 		if err != nil {
 			var re *evidence.RequestError
 			if errors.As(err, &re) {

@@ -227,12 +227,11 @@ func runWorkspaceList(env *Env, o listOptions, want adr.Status) error {
 	if o.json {
 		bw.WriteString("[")
 	}
-	err = ws.Each(true, func(ld *workspace.Loaded) error {
+	// Read whole, one repository at a time: through the parse cache
+	// that is faster than a lazy load that parses each record on demand.
+	err = ws.Each(false, func(ld *workspace.Loaded) error {
 		l := ld.Log
 		for _, r := range l.Records {
-			if err := l.Ensure(r); err != nil {
-				return err
-			}
 			if want != "" && r.Status != want || o.domain != "" && !r.InDomain(o.domain) {
 				continue
 			}

@@ -78,6 +78,7 @@ func errorsAs(err error, ee **exec.ExitError) bool {
 }
 
 func (b *bench) workspace(n, m int) error {
+	f := gatherFacts(b.opts.src) // the load average before the run
 	root := filepath.Join(b.dir, "ws")
 	src := filepath.Join(root, "remotes")
 	fmt.Fprintf(os.Stderr, "bench: generating %d repositories of %d records\n", n, m)
@@ -155,7 +156,6 @@ func (b *bench) workspace(n, m int) error {
 	st.name = "git status (one repository)"
 	rows = append(rows, st)
 
-	f := gatherFacts(b.opts.src)
 	f.loadEnd = loadAverage()
 	md := wsMarkdown(n, m, rows, f)
 	fmt.Println()
