@@ -47,6 +47,9 @@ type ContextAnswer struct {
 	Units      []ContextUnit
 	Omitted    int
 	Records    int
+	// dropped counts candidates left out while merging (past twice the
+	// unit budget).
+	dropped int
 	// Named are the records of other repositories that candidates name
 	// by qualified ID (platform:ADR-0003), followed: the text's ID (as
 	// qualified in the text, lower-cased) to the record it resolves to.
@@ -146,7 +149,7 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 		// units that do not fit the code points left.
 		ans.sort()
 		if keep := 2 * req.MaxUnits; len(ans.Candidates) > keep {
-			ans.Omitted += len(ans.Candidates) - keep
+			ans.dropped += len(ans.Candidates) - keep
 			ans.Candidates = ans.Candidates[:keep:keep]
 		}
 		return nil
@@ -202,7 +205,7 @@ func (a *ContextAnswer) Pack(maxUnits, maxChars int, measure func(*ContextAnswer
 		maxChars = evidence.DefaultTaskMaxChars
 	}
 	a.Units = nil
-	omitted := a.Omitted
+	omitted := a.dropped
 	a.Omitted = omitted + len(a.Candidates)
 	for _, c := range a.Candidates {
 		if len(a.Units) == maxUnits {
