@@ -98,6 +98,21 @@ func plainMirror(abs string) bool {
 	return errors.Is(err, os.ErrNotExist) && os.Getenv("GIT_DIR") == ""
 }
 
+// RefHash is the object a full ref name points at, read in process when
+// go-git can, through git otherwise; a missing ref wraps [ErrNotFound].
+func (r *Repo) RefHash(name string) (string, error) {
+	if g := r.goGit(); g != nil {
+		ref, err := g.Reference(plumbing.ReferenceName(name), true)
+		if err == nil {
+			return ref.Hash().String(), nil
+		}
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			return "", fmt.Errorf("%q: %w", name, ErrNotFound)
+		}
+	}
+	return r.ResolveRef(name)
+}
+
 // RefTree is the commit a ref names (a full name, such as
 // refs/adr-workspace/main) and its tree as a file system, read in process
 // when go-git can, through git otherwise.

@@ -52,6 +52,12 @@ func TestMirrorFetchAndRead(t *testing.T) {
 		if data, err := fs.ReadFile(rt, "doc/adr/0001-a.md"); err != nil || string(data) != "# 1. A\n" {
 			t.Fatalf("fallback=%v: RefTree read %q, %v", fallback, data, err)
 		}
+		if h, err := m.RefHash("refs/adr-workspace/tip"); err != nil || h != c {
+			t.Fatalf("fallback=%v: RefHash = %q, %v; want %q", fallback, h, err, c)
+		}
+		if _, err := m.RefHash("refs/adr-workspace/none"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("fallback=%v: RefHash of a missing ref: %v", fallback, err)
+		}
 		if _, _, err := m.RefTree("refs/adr-workspace/none"); err == nil {
 			t.Fatalf("fallback=%v: RefTree of a missing ref succeeded", fallback)
 		}

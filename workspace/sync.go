@@ -112,7 +112,7 @@ func (w *Workspace) fetch(m *Member, command string) (before, after string, err 
 	}
 	defer lock.Release()
 	failpoint.Hit("workspace-fetch")
-	before, _ = r.ResolveRef(tipRef(m.ref()))
+	before, _ = r.RefHash(tipRef(m.ref()))
 	if err := r.FetchRef(m.URL, m.ref(), tipRef(m.ref())); err != nil {
 		var ge *gitops.GitError
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
@@ -120,6 +120,6 @@ func (w *Workspace) fetch(m *Member, command string) (before, after string, err 
 		}
 		return before, "", err
 	}
-	after, err = r.ResolveRef(tipRef(m.ref()))
+	after, err = r.RefHash(tipRef(m.ref()))
 	return before, after, err
 }
