@@ -96,9 +96,11 @@ type NamedReference struct {
 
 var confidenceRank = map[string]int{"high": 3, "medium": 2, "low": 1}
 
-// Context asks every member the task, one member's log at a time: memory
-// follows the largest member, not the workspace. Members without an ADR
-// directory are skipped.
+// Context asks every member the task. A few members are read at once
+// (one per core, at most [maxParallel]), each log closed once answered:
+// memory follows the largest members, not the workspace. Members without
+// an ADR directory are skipped. The answer does not depend on the order
+// members finish in.
 func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) (*ContextAnswer, error) {
 	if req.MaxUnits == 0 {
 		req.MaxUnits = evidence.DefaultTaskMaxUnits
@@ -106,19 +108,15 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 	if req.MaxChars == 0 {
 		req.MaxChars = evidence.DefaultTaskMaxChars
 	}
-	ans := &ContextAnswer{Task: req.Task}
-	i := 0
-	err := w.Each(false, func(ld *Loaded) error {
-		defer func() {
-			i++
-			if progress != nil {
-				progress(i, len(w.Members))
-			}
-		}()
+	type result struct {
+		ma    MemberAnswer
+		units []ContextUnit
+	}
+	results := make([]result, len(w.Members))
+	err := w.eachParallel(progress, func(i int, ld *Loaded) error {
 		ma := MemberAnswer{Name: ld.Member.Name, Confidence: "none", Records: len(ld.Log.Records)}
-		ans.Records += ma.Records
+		defer func() { results[i].ma = ma }()
 		if len(ld.Log.Roots) == 0 {
-			ans.Members = append(ans.Members, ma)
 			return nil
 		}
 		svc := &evidence.Service{Log: ld.Log, CacheDir: ld.CacheDir}
@@ -140,22 +138,27 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 				continue
 			}
 			u.ID = Qualify(ld.Member.Name, u.ID)
-			ans.Candidates = append(ans.Candidates, ContextUnit{Repository: ld.Member.Name, Unit: u,
+			results[i].units = append(results[i].units, ContextUnit{Repository: ld.Member.Name, Unit: u,
 				confidence: confidenceRank[resp.Confidence], rank: ma.Units, member: i})
 			ma.Units++
-		}
-		ans.Members = append(ans.Members, ma)
-		// Only the best MaxUnits can be shown; a few more stand by for
-		// units that do not fit the code points left.
-		ans.sort()
-		if keep := 2 * req.MaxUnits; len(ans.Candidates) > keep {
-			ans.dropped += len(ans.Candidates) - keep
-			ans.Candidates = ans.Candidates[:keep:keep]
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	ans := &ContextAnswer{Task: req.Task}
+	for _, r := range results {
+		ans.Members = append(ans.Members, r.ma)
+		ans.Records += r.ma.Records
+		ans.Candidates = append(ans.Candidates, r.units...)
+	}
+	// Only the best MaxUnits can be shown; as many more stand by for
+	// units that do not fit the code points left.
+	ans.sort()
+	if keep := 2 * req.MaxUnits; len(ans.Candidates) > keep {
+		ans.dropped = len(ans.Candidates) - keep
+		ans.Candidates = ans.Candidates[:keep:keep]
 	}
 	return ans, w.follow(ans)
 }

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
@@ -114,6 +117,55 @@ func (w *Workspace) Each(lazy bool, fn func(*Loaded) error) error {
 		}
 		err = fn(ld)
 		ld.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxParallel bounds how many members [Workspace.eachParallel] reads at
+// once, whatever the number of cores: each holds a whole log.
+const maxParallel = 4
+
+// eachParallel is [Workspace.Each] over a few members at once (one per
+// core, at most maxParallel), each log closed once fn returns; fn gets the
+// member's index. The first error in member order is returned, after
+// every member started has finished.
+func (w *Workspace) eachParallel(progress func(done, total int), fn func(i int, ld *Loaded) error) error {
+	workers := min(runtime.GOMAXPROCS(0), maxParallel, max(1, len(w.Members)))
+	errs := make([]error, len(w.Members))
+	var next, done atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(w.Members) {
+					return
+				}
+				ld, err := w.Members[i].Open(false)
+				if err == nil {
+					err = fn(i, ld)
+					ld.Close()
+				}
+				errs[i] = err
+				if progress != nil {
+					mu.Lock()
+					progress(int(done.Add(1)), len(w.Members))
+					mu.Unlock()
+				}
+				if err != nil {
+					next.Store(int64(len(w.Members))) // start no other
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return err
 		}

@@ -121,6 +121,14 @@ func TestFindAcrossMembersAndMirror(t *testing.T) {
 	if _, err := ws.Find("9"); !adr.IsNotFound(err) {
 		t.Fatalf("9 = %v", err)
 	}
+	// Members are asked at once; the answer keeps the file's order.
+	ans, err := ws.Context(ContextRequest{Task: "use queues"}, nil)
+	if err != nil || len(ans.Members) != 2 || ans.Members[0].Name != "pay" || ans.Members[1].Name != "plat" || ans.Records != 3 {
+		t.Fatalf("context: %+v, %v", ans, err)
+	}
+	if len(ans.Candidates) == 0 || ans.Candidates[0].ID != "plat:ADR-0001#decision" && !strings.HasPrefix(ans.Candidates[0].ID, "plat:ADR-0001") {
+		t.Fatalf("context candidates: %+v", ans.Candidates)
+	}
 	// A second sync fetches nothing new: the ref stays where it was.
 	for _, res := range ws.Sync("test", nil) {
 		if res.Err != nil || res.Member.Remote() && res.Before != res.After {
