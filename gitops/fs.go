@@ -304,7 +304,12 @@ func (c *catFile) read(hash string) ([]byte, error) {
 	defer c.mu.Unlock()
 	if c.cmd == nil && c.err == nil {
 		cmd := exec.Command("git", "cat-file", "--batch")
+		// A bare repository has no work tree: git must run in its git
+		// directory, or it reads whatever repository the process is in.
 		cmd.Dir = c.repo.Top
+		if c.repo.Bare {
+			cmd.Dir = c.repo.GitDir
+		}
 		cmd.Env = gitEnv(c.repo.env)
 		in, err := cmd.StdinPipe()
 		if err == nil {

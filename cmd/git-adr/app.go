@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/workspace"
 	"github.com/urfave/cli/v2"
 )
 
@@ -114,6 +115,7 @@ func newApp(env *Env) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`", Destination: &env.Dir},
 			&cli.StringSliceFlag{Name: "root", Usage: "use `DIR` as an ADR root instead of discovery (repeatable)"},
+			&cli.StringFlag{Name: "workspace", Usage: "answer list, show, context, check, index, graph and mcp across the repositories `FILE` names (docs/workspace.md)", EnvVars: []string{workspace.EnvVar}, Destination: &env.Workspace},
 			// urfave/cli adds -h itself only when no command is named
 			// help; ours is (git adr help [COMMAND]).
 			cli.HelpFlag,
@@ -155,6 +157,7 @@ func newApp(env *Env) *cli.App {
 			completionCommand(env),
 			exportCommand(env),
 			importCommand(env),
+			workspaceCommand(env),
 		},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,

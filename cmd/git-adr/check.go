@@ -105,6 +105,9 @@ Examples:
 }
 
 func runCheck(env *Env, o checkOptions) error {
+	if env.Workspace != "" {
+		return runWorkspaceCheck(env, o)
+	}
 	env.allowBare = o.since != ""
 	l, err := env.Log()
 	if err != nil {

@@ -91,6 +91,9 @@ Examples:
 }
 
 func runContext(env *Env, id string, o contextOptions) error {
+	if env.Workspace != "" {
+		return runWorkspaceContext(env, id, o)
+	}
 	req := evidence.Request{ID: id, Domain: o.domain, Iteration: o.iteration, Task: o.task, Cursor: o.cursor,
 		MaxUnits: o.maxUnits, MaxChars: o.maxChars, Format: evidence.Text}
 	if o.json {

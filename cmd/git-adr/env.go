@@ -18,6 +18,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/workspace"
 )
 
 // Env is everything a command touches outside itself: streams, the
@@ -29,6 +30,10 @@ type Env struct {
 	Dir string
 	// Roots are --root overrides.
 	Roots []string
+	// Workspace is the --workspace file (or GIT_ADR_WORKSPACE); ws is
+	// it loaded (workspace.go).
+	Workspace string
+	ws        *workspace.Workspace
 
 	repo *gitops.Repo
 	log  *adr.Log

@@ -61,6 +61,9 @@ func runGraph(env *Env, o graphOptions) error {
 		}
 		opt.Status = st
 	}
+	if env.Workspace != "" {
+		return runWorkspaceGraph(env, o, opt)
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err

@@ -76,6 +76,9 @@ Examples:
 }
 
 func runIndex(env *Env, o indexOptions) error {
+	if env.Workspace != "" {
+		return runWorkspaceIndex(env, o)
+	}
 	if !o.check {
 		if err := env.lockWrites(); err != nil {
 			return err

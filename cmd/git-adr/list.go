@@ -56,6 +56,9 @@ func runList(env *Env, o listOptions) error {
 		}
 		want = st
 	}
+	if env.Workspace != "" {
+		return runWorkspaceList(env, o, want)
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err

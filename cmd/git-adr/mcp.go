@@ -63,6 +63,9 @@ Examples:
 }
 
 func runMCP(env *Env, verbose, allowPropose bool) error {
+	if env.Workspace != "" {
+		return runWorkspaceMCP(env, verbose, allowPropose)
+	}
 	repo, err := env.Repo()
 	if err != nil {
 		return err

@@ -96,9 +96,15 @@ type showJSON struct {
 	// ImplementedBy is the newest commit with an Implements: trailer
 	// naming the record.
 	ImplementedBy *ledger.RecordCommit `json:"implemented_by,omitempty"`
+	// Repository is the workspace member the record belongs to (only
+	// with --workspace).
+	Repository string `json:"repository,omitempty"`
 }
 
 func runShow(env *Env, ref string, asJSON bool) error {
+	if env.Workspace != "" {
+		return runWorkspaceShow(env, ref, asJSON)
+	}
 	// What show prints of the other records is their IDs (the targets of
 	// the record's relations), which their file names give: the log is
 	// loaded by name and only the record shown is read and parsed
@@ -117,6 +123,17 @@ func runShow(env *Env, ref string, asJSON bool) error {
 	if err := l.Ensure(r); err != nil {
 		return err
 	}
+	var impl *ledger.RecordCommit
+	if repo, err := env.Repo(); err == nil {
+		impl = ledger.LatestImplementation(repo, l, r)
+	}
+	return printRecord(env, r, ref, "", impl, asJSON)
+}
+
+// printRecord prints a record as show does; repository names the
+// workspace member it belongs to ("" outside a workspace), which then
+// qualifies its ID.
+func printRecord(env *Env, r *adr.Record, ref, repository string, impl *ledger.RecordCommit, asJSON bool) error {
 	_, anchor := adr.SplitLocator(ref)
 	var unit *adr.Unit
 	content := string(r.Content())
@@ -131,20 +148,20 @@ func runShow(env *Env, ref string, asJSON bool) error {
 		}
 		unit, content = &u, text
 	}
-	var impl *ledger.RecordCommit
-	if repo, err := env.Repo(); err == nil {
-		impl = ledger.LatestImplementation(repo, l, r)
-	}
 	if asJSON {
 		units := r.Units()
 		if units == nil {
 			units = []adr.Unit{}
 		}
-		return writeJSON(env.Out, showJSON{RecordInfo: r.Info(), Units: units, Content: content, Unit: unit, ImplementedBy: impl})
+		return writeJSON(env.Out, showJSON{RecordInfo: r.Info(), Units: units, Content: content, Unit: unit, ImplementedBy: impl, Repository: repository})
 	}
 	w := env.Out
 	esc := adr.Escape
-	fmt.Fprintf(w, "%s  %s\n", esc(r.ID), esc(r.Title))
+	id := r.ID
+	if repository != "" {
+		id = repository + ":" + id
+	}
+	fmt.Fprintf(w, "%s  %s\n", esc(id), esc(r.Title))
 	raw := r.RawStatus
 	if raw == "" {
 		raw = "none"

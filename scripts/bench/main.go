@@ -2,6 +2,7 @@
 // logs of 100, 1,000 and 10,000 records and reports the medians.
 //
 //	go run ./scripts/bench [-sizes 100,1000,10000] [-runs N] [-out docs/benchmarks.md]
+//	go run ./scripts/bench -workspace 1000x100 [-out docs/workspace.md]
 //
 // It builds git-adr from the source tree, puts it first on PATH so that
 // `git adr` runs it, generates one committed adr-tools log per size (see
@@ -36,6 +37,8 @@ type options struct {
 	slowRuns    int
 	budget      time.Duration
 	keep        bool
+	// workspace is -workspace NxM (workspace.go); "" for the log sizes.
+	workspace string
 }
 
 // Main runs the benchmark with the process arguments and returns the exit
@@ -64,6 +67,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.adrToolsMax, "adr-tools-max", 1000, "above this many records, run `adr generate toc` only -slow-runs times, without warm-up")
 	fs.IntVar(&o.slowRuns, "slow-runs", 1, "timed runs of `adr generate toc` above -adr-tools-max records (0 skips it)")
 	fs.DurationVar(&o.budget, "budget", time.Minute, "stop timing one command after this long, once 3 runs are done")
+	fs.StringVar(&o.workspace, "workspace", "", "measure a workspace of `NxM`: N repositories of M records (workspace sync, context, peak RSS of every workspace command)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary directory (binary and repositories) and print its path")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -100,6 +104,13 @@ func run(o options) error {
 	b, err := newBench(tmp, o)
 	if err != nil {
 		return err
+	}
+	if o.workspace != "" {
+		n, m, err := parseWorkspace(o.workspace)
+		if err != nil {
+			return err
+		}
+		return b.workspace(n, m)
 	}
 	facts := gatherFacts(o.src)
 	var results []*result

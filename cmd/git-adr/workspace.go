@@ -1,0 +1,344 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/ledger"
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/workspace"
+	"github.com/urfave/cli/v2"
+)
+
+func workspaceCommand(env *Env) *cli.Command {
+	file := func(c *cli.Context) error {
+		if c.NArg() > 1 {
+			return usagef("workspace %s takes at most one FILE, got %d arguments", c.Command.Name, c.NArg())
+		}
+		if c.NArg() == 1 {
+			env.Workspace = c.Args().First()
+		}
+		return nil
+	}
+	return &cli.Command{
+		Name:  "workspace",
+		Usage: "the repositories of a workspace: sync mirrors, list them, export their records",
+		Description: `A workspace file (TOML) names repositories by local path or by remote URL and
+ref; with --workspace FILE (or GIT_ADR_WORKSPACE) list, show, context, check,
+index, graph and mcp answer across all of them, with qualified IDs
+(payments:ADR-0012). See docs/workspace.md.
+
+Examples:
+   git adr workspace sync adr-workspace.toml
+   git adr --workspace adr-workspace.toml context --task "retry failed payments"
+   git adr workspace export adr-workspace.toml > records.jsonl`,
+		Subcommands: []*cli.Command{
+			{
+				Name: "sync", Usage: "fetch every remote repository into its mirror (incremental) and check the local ones", ArgsUsage: "[FILE]",
+				Action: func(c *cli.Context) error {
+					if err := file(c); err != nil {
+						return err
+					}
+					return runWorkspaceSync(env)
+				},
+			},
+			{
+				Name: "ls", Usage: "list the repositories: name, records, what is read, source", ArgsUsage: "[FILE]",
+				Action: func(c *cli.Context) error {
+					if err := file(c); err != nil {
+						return err
+					}
+					return runWorkspaceLs(env)
+				},
+			},
+			{
+				Name: "export", Usage: "print every record as JSON Lines (schema " + workspace.ExportSchema + ") for a bulk indexer", ArgsUsage: "[FILE]",
+				Action: func(c *cli.Context) error {
+					if err := file(c); err != nil {
+						return err
+					}
+					ws, err := env.workspace()
+					if err != nil {
+						return err
+					}
+					_, err = ws.Export(env.Out)
+					return wsErr(err)
+				},
+			},
+		},
+	}
+}
+
+// workspace loads the --workspace file once.
+func (e *Env) workspace() (*workspace.Workspace, error) {
+	if e.ws != nil {
+		return e.ws, nil
+	}
+	if e.Workspace == "" {
+		return nil, usagef("no workspace file named").hint("pass --workspace FILE (or set " + workspace.EnvVar + "), or name the FILE after the command")
+	}
+	p := e.Workspace
+	if e.Dir != "" && !filepath.IsAbs(p) {
+		p = filepath.Join(e.Dir, p)
+	}
+	ws, err := workspace.Load(p, "")
+	if err != nil {
+		return nil, wsErr(err)
+	}
+	e.ws = ws
+	return ws, nil
+}
+
+// wsErr words the workspace's errors for people: what is wrong, then the
+// command that helps.
+func wsErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var we *workspace.Error
+	if errors.As(err, &we) {
+		return usagef("%v", err).hint(we.Hint)
+	}
+	var um *workspace.UnknownMemberError
+	if errors.As(err, &um) {
+		return usagef("%v", err).hint("its repositories are: "+strings.Join(um.Names, ", "), "run `git adr workspace ls` to see them")
+	}
+	var amb *workspace.AmbiguousError
+	if errors.As(err, &amb) {
+		e := usagef("%v", err)
+		for i, c := range amb.Candidates {
+			if i == maxCandidates {
+				e.hint(fmt.Sprintf("and %d more", len(amb.Candidates)-i))
+				break
+			}
+			e.hint("one is " + c)
+		}
+		return e.hint("name one with its repository, for example `" + amb.Candidates[0] + "`")
+	}
+	if errors.Is(err, workspace.ErrNotSynced) {
+		return failf("%v", err).hint("run `git adr workspace sync` to fetch it")
+	}
+	if errors.Is(err, workspace.ErrNotRepository) {
+		return failf("%v", err).hint("clone or `git init` the repository there, or fix its path in the workspace file")
+	}
+	if errors.Is(err, workspace.ErrBadRef) {
+		return failf("%v", err).hint("fix its ref in the workspace file (a branch, a tag or a full ref the repository has)")
+	}
+	var le *gitops.LockError
+	if errors.As(err, &le) {
+		return lockErr(err)
+	}
+	return err
+}
+
+func runWorkspaceSync(env *Env) error {
+	ws, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	progress, done := terminalProgress(env.Err, "syncing repositories")
+	results := ws.Sync(env.command, progress)
+	done()
+	var failed []string
+	for _, r := range results {
+		name := adr.Escape(r.Member.Name)
+		switch {
+		case r.Err != nil:
+			failed = append(failed, r.Member.Name)
+			fmt.Fprintf(env.Err, "git-adr: error: %s\n", adr.Escape(wsErr(r.Err).Error()))
+			var ce *cmdError
+			if errors.As(wsErr(r.Err), &ce) {
+				for _, h := range ce.hints {
+					fmt.Fprintf(env.Err, "hint: %s\n", h)
+				}
+			}
+		case r.Local && r.After == "":
+			fmt.Fprintf(env.Out, "%s: local, read from its work tree\n", name)
+		case r.Local:
+			fmt.Fprintf(env.Out, "%s: local, read at %s\n", name, short(r.After))
+		case r.Before == "":
+			fmt.Fprintf(env.Out, "%s: fetched %s\n", name, short(r.After))
+		case r.Before == r.After:
+			fmt.Fprintf(env.Out, "%s: up to date at %s\n", name, short(r.After))
+		default:
+			fmt.Fprintf(env.Out, "%s: %s..%s\n", name, short(r.Before), short(r.After))
+		}
+	}
+	if len(failed) > 0 {
+		return silentExit(ExitFailure)
+	}
+	return nil
+}
+
+func runWorkspaceLs(env *Env) error {
+	ws, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	rows := make([][4]string, 0, len(ws.Members))
+	for _, m := range ws.Members {
+		records, read := "-", "work tree"
+		ld, err := m.Open(true)
+		switch {
+		case errors.Is(err, workspace.ErrNotSynced):
+			read = "not synced"
+		case err != nil:
+			read = "error: " + err.Error()
+		default:
+			records = fmt.Sprint(len(ld.Log.Records))
+			if ld.Commit != "" {
+				read = short(ld.Commit)
+			}
+			ld.Close()
+		}
+		rows = append(rows, [4]string{adr.Escape(m.Name), records, adr.Escape(read), adr.Escape(m.Source())})
+	}
+	bw := bulkWriter(env.Out)
+	writeColumns(bw, rows)
+	return bw.Flush()
+}
+
+// wsRecordJSON is a record of `list --json` in a workspace: the record as
+// in one repository, with its repository and qualified ID.
+type wsRecordJSON struct {
+	Repository  string `json:"repository"`
+	QualifiedID string `json:"qualified_id"`
+	adr.RecordInfo
+}
+
+// runWorkspaceList is `git adr list` across a workspace: one member's log
+// at a time, IDs qualified.
+func runWorkspaceList(env *Env, o listOptions, want adr.Status) error {
+	ws, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	bw := bulkWriter(env.Out)
+	var rows [][4]string
+	n := 0
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	if o.json {
+		bw.WriteString("[")
+	}
+	// Read whole, one repository at a time: through the parse cache
+	// that is faster than a lazy load that parses each record on demand.
+	err = ws.Each(false, func(ld *workspace.Loaded) error {
+		l := ld.Log
+		for _, r := range l.Records {
+			if want != "" && r.Status != want || o.domain != "" && !r.InDomain(o.domain) {
+				continue
+			}
+			qid := workspace.Qualify(ld.Member.Name, r.ID)
+			if o.json {
+				if n > 0 {
+					bw.WriteString(",")
+				}
+				bw.WriteString("\n  ")
+				buf.Reset()
+				if err := enc.Encode(wsRecordJSON{ld.Member.Name, qid, r.Info()}); err != nil {
+					return err
+				}
+				bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+				n++
+				continue
+			}
+			if r.Archived && !o.archived {
+				continue
+			}
+			date, title := r.Date, r.Title
+			if date == "" {
+				date = "-"
+			}
+			if r.Archived {
+				title += " (archived)"
+			}
+			rows = append(rows, [4]string{adr.Escape(qid), string(r.Status), adr.Escape(date), adr.Escape(title)})
+		}
+		return nil
+	})
+	if err != nil {
+		return wsErr(err)
+	}
+	if o.json {
+		if n > 0 {
+			bw.WriteString("\n")
+		}
+		bw.WriteString("]\n")
+	} else {
+		writeColumns(bw, rows)
+	}
+	return bw.Flush()
+}
+
+// runWorkspaceShow is `git adr show` across a workspace: a qualified ID
+// reads its repository only; an unqualified one must name one record of
+// all the workspace's.
+func runWorkspaceShow(env *Env, ref string, asJSON bool) error {
+	ws, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	f, err := ws.Find(ref)
+	if err != nil {
+		var amb *adr.AmbiguousError
+		switch {
+		case errors.As(err, &amb):
+			e := usagef("%q names %d records", ref, len(amb.Candidates))
+			for _, c := range amb.Candidates {
+				e.hint(fmt.Sprintf("%s is %s", c.ID, c.Locus()))
+			}
+			return e
+		case adr.IsNotFound(err):
+			return usagef("no record %q in the workspace", ref).hint("run `git adr list` with the same --workspace to see qualified IDs")
+		}
+		return wsErr(err)
+	}
+	defer f.Close()
+	return printRecord(env, f.Record, ref, f.Member.Name, ledger.LatestImplementation(f.Repo, f.Log, f.Record), asJSON)
+}
+
+// runWorkspaceIndex prints one index of every repository: nothing is
+// written into the repositories (a mirror has no work tree, and another
+// team's INDEX.md is theirs).
+func runWorkspaceIndex(env *Env, o indexOptions) error {
+	if o.check || o.json || o.output != "" || o.intro != "" || o.outro != "" || o.prefix != "" {
+		return usagef("across a workspace, index prints one index to standard output and takes no flags").
+			hint("redirect it: `git adr --workspace FILE index > DECISIONS.md`")
+	}
+	ws, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	return wsErr(ws.Index(env.Out))
+}
+
+// runWorkspaceGraph is `git adr graph` across a workspace: every
+// repository's graph, qualified, and the qualified IDs records name in
+// other repositories as relates-to edges.
+func runWorkspaceGraph(env *Env, o graphOptions, opt adr.GraphOptions) error {
+	ws, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	g, err := ws.Graph(opt)
+	if err != nil {
+		return wsErr(err)
+	}
+	switch {
+	case o.json:
+		return writeJSON(env.Out, g)
+	case o.format == "mermaid":
+		_, err = fmt.Fprint(env.Out, g.Mermaid())
+	default:
+		_, err = fmt.Fprint(env.Out, g.DOT())
+	}
+	return err
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/workspace"
+)
+
+// runWorkspaceCheck is `git adr check` across a workspace: the findings
+// only a workspace can see (each repository's own check runs in it).
+func runWorkspaceCheck(env *Env, o checkOptions) error {
+	if o.since != "" || o.compaction || o.format != "" && o.format != "text" {
+		return usagef("across a workspace, check takes only --json").hint("run `git adr check` in a repository for --since, --compaction and --format")
+	}
+	ws, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	fs, err := ws.Check()
+	if err != nil {
+		return wsErr(err)
+	}
+	if o.json {
+		if fs == nil {
+			fs = []workspace.Finding{}
+		}
+		if err := writeJSON(env.Out, struct {
+			Findings []workspace.Finding `json:"findings"`
+		}{fs}); err != nil {
+			return err
+		}
+	} else {
+		w := bulkWriter(env.Out)
+		for _, f := range fs {
+			fmt.Fprintf(w, "%s:%s:%d: %s: %s\n  fix: %s\n", adr.Escape(f.Repository), adr.Escape(f.Path), f.Line, f.Kind, adr.Escape(f.Message), adr.Escape(f.Fix))
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	switch len(fs) {
+	case 0:
+		fmt.Fprintln(env.Err, "0 findings across the workspace")
+		return nil
+	case 1:
+		fmt.Fprintln(env.Err, "1 finding across the workspace")
+	default:
+		fmt.Fprintf(env.Err, "%d findings across the workspace\n", len(fs))
+	}
+	return silentExit(ExitFailure)
+}

@@ -1,0 +1,144 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// A mirror is a bare repository that holds one ref of a remote
+// repository, fetched into it: git-adr reads its tree without a checkout
+// (git adr workspace, ADR-0039).
+
+// OpenMirror opens the bare repository at dir, creating it first (git init
+// --bare) when dir does not exist. It is made beside dir and renamed into
+// place, so that two processes creating one mirror at once both open the
+// same whole repository.
+func OpenMirror(dir string) (*Repo, error) {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+			return nil, err
+		}
+		tmp, err := os.MkdirTemp(filepath.Dir(dir), ".new-*.git")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		cmd := exec.Command("git", "init", "--bare", "-q", "--", tmp)
+		cmd.Env = gitEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, &GitError{Args: cmd.Args[1:], Stderr: string(out), Code: exitCode(err)}
+		}
+		// Another process may have put its mirror in place first: then
+		// the rename fails and that one is used.
+		if err := os.Rename(tmp, dir); err != nil {
+			if _, serr := os.Stat(dir); serr != nil {
+				return nil, err
+			}
+		}
+	}
+	return OpenBare(dir)
+}
+
+// OpenBare opens the bare repository at dir; anything else (a work tree, no
+// repository) is an error wrapping [ErrNotRepository]. A mirror git-adr
+// made (a folder named *.git of this user holding HEAD, objects and refs,
+// and no .git) is opened in process: a workspace opens every mirror for
+// every command, and a git process each cost more than reading them.
+func OpenBare(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if plainMirror(abs) {
+		return &Repo{GitDir: abs, CommonDir: abs, Bare: true}, nil
+	}
+	r, err := openBare(abs)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a bare repository: %w", dir, ErrNotRepository)
+	}
+	return r, nil
+}
+
+// FetchRef fetches ref (a branch, a tag or a full ref name) of the
+// repository at url into the local ref into, forced: only objects the
+// mirror lacks are transferred. Tags are not fetched; nothing else
+// changes. A ref the remote lacks is a *GitError naming it.
+func (r *Repo) FetchRef(url, ref, into string) error {
+	if strings.HasPrefix(url, "-") || strings.HasPrefix(ref, "-") {
+		return fmt.Errorf("fetch %q %q: %w", url, ref, ErrNotFound)
+	}
+	_, err := r.Git("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", url, "+"+ref+":"+into)
+	return err
+}
+
+// plainMirror reports whether abs looks like a bare repository git-adr
+// created: anything less plain is left to git rev-parse, which applies
+// git's own rules (safe.directory among them).
+func plainMirror(abs string) bool {
+	if !strings.HasSuffix(abs, ".git") {
+		return false
+	}
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.IsDir() || !ownedByMe(abs) {
+		return false
+	}
+	for _, name := range []string{"HEAD", "objects", "refs", "config"} {
+		if _, err := os.Stat(filepath.Join(abs, name)); err != nil {
+			return false
+		}
+	}
+	_, err = os.Stat(filepath.Join(abs, ".git"))
+	return errors.Is(err, os.ErrNotExist) && os.Getenv("GIT_DIR") == ""
+}
+
+// RefHash is the object a full ref name points at, read in process when
+// go-git can, through git otherwise; a missing ref wraps [ErrNotFound].
+func (r *Repo) RefHash(name string) (string, error) {
+	if g := r.goGit(); g != nil {
+		ref, err := g.Reference(plumbing.ReferenceName(name), true)
+		if err == nil {
+			return ref.Hash().String(), nil
+		}
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			return "", fmt.Errorf("%q: %w", name, ErrNotFound)
+		}
+	}
+	return r.ResolveRef(name)
+}
+
+// RefTree is the commit a ref names (a full name, such as
+// refs/adr-workspace/main) and its tree as a file system, read in process
+// when go-git can, through git otherwise.
+func (r *Repo) RefTree(name string) (commit string, fsys fs.FS, err error) {
+	if g := r.goGit(); g != nil {
+		if ref, err := g.Reference(plumbing.ReferenceName(name), true); err == nil {
+			c := ref.Hash().String()
+			if t, err := r.commitTree(c); err == nil {
+				if _, ok := r.treeEntries(t); ok {
+					return c, newLazyFS(r.treeLister(t), r.readBlob), nil
+				}
+			}
+		}
+	}
+	c, err := r.ResolveRef(name + "^{commit}")
+	if err != nil {
+		return "", nil, err
+	}
+	fsys, err = r.TreeFS(c)
+	return c, fsys, err
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}

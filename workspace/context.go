@@ -1,0 +1,224 @@
+package workspace
+
+import (
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+
+	"github.com/git-adr/git-adr/adr/evidence"
+)
+
+// ContextRequest is a task question across a workspace.
+type ContextRequest struct {
+	Task               string
+	MaxUnits, MaxChars int
+}
+
+// ContextUnit is a unit of evidence from one member, its ID qualified.
+type ContextUnit struct {
+	Repository string
+	evidence.Unit
+	// confidence and rank order the merge: the member's confidence in
+	// its answer, then the unit's place in it.
+	confidence int
+	rank       int
+	member     int
+}
+
+// MemberAnswer is how one member answered.
+type MemberAnswer struct {
+	Name       string `json:"name"`
+	Confidence string `json:"confidence"`
+	Records    int    `json:"records"`
+	Units      int    `json:"units"`
+}
+
+// ContextAnswer is a task answer across a workspace: each member ranks
+// its own records (the context service, within the request's unit
+// budget), and the answers are merged, surest member first.
+type ContextAnswer struct {
+	Task    string
+	Members []MemberAnswer
+	// Candidates are every member's units in merged order; Units the
+	// ones Pack kept, Omitted how many it left out.
+	Candidates []ContextUnit
+	Units      []ContextUnit
+	Omitted    int
+	Records    int
+	// dropped counts candidates left out while merging (past twice the
+	// unit budget).
+	dropped int
+	// Named are the records of other repositories that candidates name
+	// by qualified ID (platform:ADR-0003), followed: the text's ID (as
+	// qualified in the text, lower-cased) to the record it resolves to.
+	Named map[string]Reference
+}
+
+// Reference is a record a unit names in another repository.
+type Reference struct {
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+	Path   string `json:"path"`
+}
+
+// References are the records of other repositories the kept units name
+// and the answer does not hold, with the unit naming each, in order.
+func (a *ContextAnswer) References() []NamedReference {
+	held := map[string]bool{}
+	for _, u := range a.Units {
+		id, _, _ := strings.Cut(u.ID, "#")
+		held[id] = true
+	}
+	var out []NamedReference
+	seen := map[string]bool{}
+	for _, u := range a.Units {
+		for _, m := range mentionRE.FindAllStringSubmatch(u.Text, -1) {
+			key := strings.ToLower(m[1] + ":" + m[2])
+			ref, ok := a.Named[key]
+			if !ok || held[ref.ID] || seen[ref.ID] || strings.EqualFold(m[1], u.Repository) {
+				continue
+			}
+			seen[ref.ID] = true
+			out = append(out, NamedReference{Reference: ref, By: u.ID})
+		}
+	}
+	return out
+}
+
+// NamedReference is a Reference with the unit that names it.
+type NamedReference struct {
+	Reference
+	By string `json:"named_by"`
+}
+
+var confidenceRank = map[string]int{"high": 3, "medium": 2, "low": 1}
+
+// Context asks every member the task. A few members are read at once
+// (one per core, at most [maxParallel]), each log closed once answered:
+// memory follows the largest members, not the workspace. Members without
+// an ADR directory are skipped. The answer does not depend on the order
+// members finish in.
+func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) (*ContextAnswer, error) {
+	if req.MaxUnits == 0 {
+		req.MaxUnits = evidence.DefaultTaskMaxUnits
+	}
+	if req.MaxChars == 0 {
+		req.MaxChars = evidence.DefaultTaskMaxChars
+	}
+	type result struct {
+		ma    MemberAnswer
+		units []ContextUnit
+	}
+	results := make([]result, len(w.Members))
+	err := w.eachParallel(progress, func(i int, ld *Loaded) error {
+		ma := MemberAnswer{Name: ld.Member.Name, Confidence: "none", Records: len(ld.Log.Records)}
+		defer func() { results[i].ma = ma }()
+		if len(ld.Log.Roots) == 0 {
+			return nil
+		}
+		svc := &evidence.Service{Log: ld.Log, CacheDir: ld.CacheDir}
+		// No member can send more than the whole answer holds: its own
+		// answer is asked within the same budget.
+		resp, _, err := svc.Answer(evidence.Request{Task: req.Task, MaxUnits: req.MaxUnits, MaxChars: req.MaxChars, Format: evidence.CompactJSON})
+		if err != nil {
+			var re *evidence.RequestError
+			if errors.As(err, &re) {
+				return err
+			}
+			return &SyncError{Member: ld.Member, Err: err}
+		}
+		if resp.Confidence != "" {
+			ma.Confidence = resp.Confidence
+		}
+		for _, u := range resp.Units {
+			if u.Kind != "decision" && u.Kind != "excerpt" {
+				continue
+			}
+			u.ID = Qualify(ld.Member.Name, u.ID)
+			results[i].units = append(results[i].units, ContextUnit{Repository: ld.Member.Name, Unit: u,
+				confidence: confidenceRank[resp.Confidence], rank: ma.Units, member: i})
+			ma.Units++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	ans := &ContextAnswer{Task: req.Task}
+	for _, r := range results {
+		ans.Members = append(ans.Members, r.ma)
+		ans.Records += r.ma.Records
+		ans.Candidates = append(ans.Candidates, r.units...)
+	}
+	// Only the best MaxUnits can be shown; as many more stand by for
+	// units that do not fit the code points left.
+	ans.sort()
+	if keep := 2 * req.MaxUnits; len(ans.Candidates) > keep {
+		ans.dropped = len(ans.Candidates) - keep
+		ans.Candidates = ans.Candidates[:keep:keep]
+	}
+	return ans, w.follow(ans)
+}
+
+// follow resolves the qualified IDs the candidates name in other
+// repositories, opening only the repositories named.
+func (w *Workspace) follow(ans *ContextAnswer) error {
+	var ms []mention
+	for _, c := range ans.Candidates {
+		for _, m := range mentionRE.FindAllStringSubmatch(c.Text, -1) {
+			mem := w.Member(m[1])
+			if mem == nil || mem.Name == c.Repository {
+				continue
+			}
+			ms = append(ms, mention{from: Finding{ID: strings.ToLower(m[1] + ":" + m[2])}, member: mem.Name, ref: m[2]})
+		}
+	}
+	ans.Named = map[string]Reference{}
+	return w.resolveMentions(ms, func(m mention, mem *Member, r *adr.Record) {
+		if r != nil {
+			ans.Named[m.from.ID] = Reference{ID: Qualify(mem.Name, r.ID), Title: r.Title, Status: string(r.Status), Path: r.Path}
+		}
+	})
+}
+
+func (a *ContextAnswer) sort() {
+	sort.SliceStable(a.Candidates, func(i, j int) bool {
+		x, y := a.Candidates[i], a.Candidates[j]
+		if x.confidence != y.confidence {
+			return x.confidence > y.confidence
+		}
+		if x.rank != y.rank {
+			return x.rank < y.rank
+		}
+		return x.member < y.member
+	})
+}
+
+// Pack keeps the candidates, in order, that fit maxUnits and maxChars:
+// measure is the size of the whole answer as it stands, as it will be
+// sent (the code points of its rendering, or of its MCP message).
+func (a *ContextAnswer) Pack(maxUnits, maxChars int, measure func(*ContextAnswer) int) {
+	if maxUnits == 0 {
+		maxUnits = evidence.DefaultTaskMaxUnits
+	}
+	if maxChars == 0 {
+		maxChars = evidence.DefaultTaskMaxChars
+	}
+	a.Units = nil
+	omitted := a.dropped
+	a.Omitted = omitted + len(a.Candidates)
+	for _, c := range a.Candidates {
+		if len(a.Units) == maxUnits {
+			break
+		}
+		a.Units = append(a.Units, c)
+		a.Omitted = omitted + len(a.Candidates) - len(a.Units)
+		if measure(a) > maxChars {
+			a.Units = a.Units[:len(a.Units)-1]
+			a.Omitted = omitted + len(a.Candidates) - len(a.Units)
+		}
+	}
+}

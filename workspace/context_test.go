@@ -1,0 +1,52 @@
+package workspace
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/git-adr/git-adr/adr/evidence"
+)
+
+// The merge puts the surest repository first, then each unit's rank in
+// its own answer, then the order of the workspace file; Pack keeps what
+// fits the units and the measured size, skipping a unit too big for what
+// is left rather than stopping at it.
+func TestMergeAndPack(t *testing.T) {
+	unit := func(repo, id string, conf, rank, member int, text string) ContextUnit {
+		return ContextUnit{Repository: repo, Unit: evidence.Unit{ID: repo + ":" + id, Text: text}, confidence: conf, rank: rank, member: member}
+	}
+	a := &ContextAnswer{Candidates: []ContextUnit{
+		unit("low", "ADR-0001", 1, 0, 0, "a"),
+		unit("high", "ADR-0002", 3, 1, 2, "b"),
+		unit("high", "ADR-0001", 3, 0, 2, "c"),
+		unit("mid", "ADR-0009", 2, 0, 1, strings.Repeat("x", 100)),
+		unit("mid", "ADR-0003", 2, 1, 1, "d"),
+	}}
+	a.sort()
+	var order []string
+	for _, c := range a.Candidates {
+		order = append(order, c.ID)
+	}
+	if got := strings.Join(order, " "); got != "high:ADR-0001 high:ADR-0002 mid:ADR-0009 mid:ADR-0003 low:ADR-0001" {
+		t.Fatalf("merged order %s", got)
+	}
+	size := func(a *ContextAnswer) int {
+		n := 0
+		for _, u := range a.Units {
+			n += len(u.Text)
+		}
+		return n
+	}
+	a.Pack(4, 10, size)
+	var kept []string
+	for _, u := range a.Units {
+		kept = append(kept, u.ID)
+	}
+	if got := strings.Join(kept, " "); got != "high:ADR-0001 high:ADR-0002 mid:ADR-0003 low:ADR-0001" || a.Omitted != 1 {
+		t.Fatalf("packed %s, omitted %d", got, a.Omitted)
+	}
+	a.Pack(2, 10, size)
+	if len(a.Units) != 2 || a.Omitted != 3 {
+		t.Fatalf("max 2 units: %d kept, %d omitted", len(a.Units), a.Omitted)
+	}
+}

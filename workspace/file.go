@@ -1,0 +1,236 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// EnvVar names the environment variable that names a workspace file when
+// --workspace is not given.
+const EnvVar = "GIT_ADR_WORKSPACE"
+
+// Workspace is a parsed workspace file.
+type Workspace struct {
+	// Path is the workspace file; Dir is its folder, against which local
+	// paths are resolved and which they may not leave.
+	Path, Dir string
+	Members   []*Member
+	// CacheDir holds the mirrors of remote repositories.
+	CacheDir string
+}
+
+// Member is one repository of a workspace.
+type Member struct {
+	// Name qualifies the member's IDs ("payments" in payments:ADR-0012).
+	Name string
+	// Path is the absolute local repository ("" for a remote one);
+	// Given is the path as the workspace file writes it.
+	Path, Given string
+	// URL and Ref name a remote repository and the ref read from it; Ref
+	// may also name a ref of a local repository (read from its tree,
+	// not from the work tree).
+	URL, Ref string
+	// Mirror is the bare repository a remote member is fetched into.
+	Mirror string
+}
+
+// Remote reports whether the member is read from a mirror.
+func (m *Member) Remote() bool { return m.URL != "" }
+
+// Source is how the member is named in the workspace file: its URL and
+// ref, or its path.
+func (m *Member) Source() string {
+	if m.Remote() {
+		return m.URL + " " + m.ref()
+	}
+	if m.Ref != "" {
+		return m.Given + " " + m.Ref
+	}
+	return m.Given
+}
+
+func (m *Member) ref() string {
+	if m.Ref == "" {
+		return "HEAD"
+	}
+	return m.Ref
+}
+
+// fileSchema is the TOML form:
+//
+//	[[repo]]
+//	name = "payments"
+//	path = "payments"          # or url = "https://…" with ref = "main"
+type fileSchema struct {
+	Repo []struct {
+		Name string `toml:"name"`
+		Path string `toml:"path"`
+		URL  string `toml:"url"`
+		Ref  string `toml:"ref"`
+	} `toml:"repo"`
+}
+
+// Error is a workspace file that cannot be used: it names the file, and
+// the member when one is at fault, and says what to do.
+type Error struct {
+	File, Member, Msg, Hint string
+}
+
+func (e *Error) Error() string {
+	if e.Member != "" {
+		return fmt.Sprintf("workspace %s: repo %q: %s", e.File, e.Member, e.Msg)
+	}
+	return fmt.Sprintf("workspace %s: %s", e.File, e.Msg)
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// refRE admits the ref names git admits, less a few it would also take
+// (no "@{", no "..", no control or glob characters).
+var refRE = regexp.MustCompile(`^[A-Za-z0-9._][A-Za-z0-9._/-]*$`)
+
+// Load reads the workspace file at path. cacheDir is where remote
+// repositories are mirrored ("" for the user's cache directory).
+func Load(path, cacheDir string) (*Workspace, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, &Error{File: path, Msg: "no such file", Hint: "create it (docs/workspace.md shows one), or fix --workspace / " + EnvVar}
+		}
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	var f fileSchema
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &Error{File: path, Msg: fmt.Sprintf("line %d: %s", pe.Position.Line, pe.Message), Hint: "fix the TOML; docs/workspace.md shows the schema"}
+		}
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("unknown key %q", und[0].String()), Hint: "a [[repo]] takes name, path, url and ref"}
+	}
+	if cacheDir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil, &Error{File: path, Msg: "no cache directory for mirrors: " + err.Error(), Hint: "set XDG_CACHE_HOME or HOME"}
+		}
+		cacheDir = filepath.Join(base, "git-adr", "workspace")
+	}
+	w := &Workspace{Path: abs, Dir: filepath.Dir(abs), CacheDir: cacheDir}
+	if len(f.Repo) == 0 {
+		return nil, &Error{File: path, Msg: "names no repository", Hint: "add a [[repo]] with a name and a path or url"}
+	}
+	seen := map[string]bool{}
+	for i, r := range f.Repo {
+		if r.Name == "" {
+			return nil, &Error{File: path, Msg: fmt.Sprintf("[[repo]] number %d has no name", i+1), Hint: `add name = "..." (letters, digits, '.', '_', '-')`}
+		}
+		if !nameRE.MatchString(r.Name) {
+			return nil, &Error{File: path, Member: r.Name, Msg: "the name may hold only letters, digits, '.', '_' and '-' (it qualifies IDs as NAME:ADR-0001)", Hint: fmt.Sprintf("rename it, for example %q", suggestName(r.Name))}
+		}
+		key := strings.ToLower(r.Name)
+		if seen[key] {
+			return nil, &Error{File: path, Member: r.Name, Msg: "named twice", Hint: "give each repository its own name"}
+		}
+		seen[key] = true
+		m := &Member{Name: r.Name, URL: r.URL, Ref: r.Ref}
+		switch {
+		case r.Path != "" && r.URL != "":
+			return nil, &Error{File: path, Member: r.Name, Msg: "has both path and url", Hint: "keep path for a local repository, url for one to mirror"}
+		case r.Path == "" && r.URL == "":
+			return nil, &Error{File: path, Member: r.Name, Msg: "has neither path nor url", Hint: `add path = "DIR" (relative to the workspace file) or url = "URL"`}
+		}
+		if r.Ref != "" && !validRef(r.Ref) {
+			return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("ref %q is not a ref name", r.Ref), Hint: `name a branch, a tag or a full ref, for example ref = "main"`}
+		}
+		if r.Path != "" {
+			p, err := w.confine(r.Path)
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("path %q does not exist", r.Path), Hint: "clone the repository there, or fix its path (relative to the workspace file)"}
+			}
+			if err != nil {
+				return nil, &Error{File: path, Member: r.Name, Msg: err.Error(), Hint: fmt.Sprintf("keep the workspace file in a folder that holds its repositories (%s does not), or mirror this one with url = \"file:///...\"", w.Dir)}
+			}
+			m.Path, m.Given = p, filepath.ToSlash(filepath.Clean(r.Path))
+		} else {
+			if strings.HasPrefix(r.URL, "-") || strings.ContainsAny(r.URL, "\x00\n\r") || strings.HasPrefix(strings.ToLower(r.URL), "ext::") {
+				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("url %q is not a repository URL", r.URL), Hint: "use an https://, ssh:// or file:// URL"}
+			}
+			m.Mirror = filepath.Join(cacheDir, mirrorName(r.URL))
+		}
+		w.Members = append(w.Members, m)
+	}
+	return w, nil
+}
+
+func validRef(ref string) bool {
+	return refRE.MatchString(ref) && !strings.Contains(ref, "..") && !strings.Contains(ref, "//") &&
+		!strings.HasSuffix(ref, "/") && !strings.HasSuffix(ref, ".lock") && !strings.HasSuffix(ref, ".")
+}
+
+// confine resolves a member's path against the workspace folder, links
+// included, and refuses one that leaves it.
+func (w *Workspace) confine(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return "", fmt.Errorf("path %q is absolute; paths are relative to the workspace file", p)
+	}
+	dir, err := filepath.EvalSymlinks(w.Dir)
+	if err != nil {
+		return "", err
+	}
+	full := filepath.Join(dir, filepath.FromSlash(p))
+	if !inside(dir, full) {
+		return "", fmt.Errorf("path %q leaves the workspace folder", p)
+	}
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return "", err
+	}
+	if !inside(dir, real) {
+		return "", fmt.Errorf("path %q leads out of the workspace folder (through a link)", p)
+	}
+	return real, nil
+}
+
+func inside(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+func suggestName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 && (r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	out := strings.Trim(b.String(), "-.")
+	if out == "" {
+		return "repo"
+	}
+	return out
+}
+
+// Member returns the member named name (case-insensitive), or nil.
+func (w *Workspace) Member(name string) *Member {
+	for _, m := range w.Members {
+		if strings.EqualFold(m.Name, name) {
+			return m
+		}
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package workspace
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/failpoint"
+)
+
+// tipRef is where a mirror keeps the tip of ref: fetched refs never
+// mix with the names a clone would use.
+func tipRef(ref string) string { return "refs/adr-workspace/" + ref }
+
+// mirrorName is a mirror's folder: the URL's hash (two workspaces naming
+// one URL share its mirror) and its last word, for people.
+func mirrorName(url string) string {
+	sum := sha256.Sum256([]byte(url))
+	base := strings.TrimSuffix(path.Base(strings.TrimRight(url, "/")), ".git")
+	return hex.EncodeToString(sum[:8]) + "-" + suggestName(base) + ".git"
+}
+
+// SyncResult is what Sync did to one member.
+type SyncResult struct {
+	Member *Member
+	// Before and After are the commits of the member's ref ("" when it
+	// had none before); equal when nothing changed.
+	Before, After string
+	// Local: a local member, read in place (nothing fetched).
+	Local bool
+	Err   error
+}
+
+// SyncError is a member that could not be synced.
+type SyncError struct {
+	Member *Member
+	Err    error
+}
+
+func (e *SyncError) Error() string {
+	return fmt.Sprintf("repo %q: %v", e.Member.Name, e.Err)
+}
+
+func (e *SyncError) Unwrap() error { return e.Err }
+
+// lockWait bounds the wait for another sync of the same mirror.
+const lockWait = 2 * time.Minute
+
+// Sync fetches every remote member's ref into its mirror (creating the
+// mirror on first use) and checks that every local member opens. Each
+// mirror is fetched under its own project lock, so two syncs of one
+// mirror run one after the other; git transfers only the objects the
+// mirror lacks. A member that fails does not stop the others: its
+// result carries the error.
+func (w *Workspace) Sync(command string, progress func(done, total int)) []SyncResult {
+	out := make([]SyncResult, 0, len(w.Members))
+	for i, m := range w.Members {
+		if progress != nil {
+			progress(i, len(w.Members))
+		}
+		res := SyncResult{Member: m, Local: !m.Remote()}
+		if m.Remote() {
+			res.Before, res.After, res.Err = w.fetch(m, command)
+		} else {
+			r, err := m.openLocal()
+			if err == nil {
+				if m.Ref != "" {
+					res.After, err = r.ResolveRef(m.Ref + "^{commit}")
+					if err != nil {
+						err = badRef(m)
+					}
+				}
+				r.Close()
+			}
+			res.Err = err
+		}
+		if res.Err != nil {
+			res.Err = &SyncError{Member: m, Err: res.Err}
+		}
+		out = append(out, res)
+	}
+	if progress != nil {
+		progress(len(w.Members), len(w.Members))
+	}
+	return out
+}
+
+// ErrBadRef means a member's ref names nothing in its repository.
+var ErrBadRef = errors.New("no such ref")
+
+func badRef(m *Member) error {
+	return fmt.Errorf("ref %q: %w in %s", m.ref(), ErrBadRef, m.Given)
+}
+
+func (w *Workspace) fetch(m *Member, command string) (before, after string, err error) {
+	r, err := gitops.OpenMirror(m.Mirror)
+	if err != nil {
+		return "", "", err
+	}
+	defer r.Close()
+	// Two syncs of one mirror meet here in the race test: the lock below
+	// puts one after the other.
+	failpoint.Hit("workspace-mirror")
+	lock, err := r.Lock(gitops.LockOptions{Command: command, Timeout: lockWait})
+	if err != nil {
+		return "", "", err
+	}
+	defer lock.Release()
+	failpoint.Hit("workspace-fetch")
+	before, _ = r.RefHash(tipRef(m.ref()))
+	if err := r.FetchRef(m.URL, m.ref(), tipRef(m.ref())); err != nil {
+		var ge *gitops.GitError
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
+			return before, "", fmt.Errorf("ref %q: %w at %s", m.ref(), ErrBadRef, m.URL)
+		}
+		return before, "", err
+	}
+	after, err = r.RefHash(tipRef(m.ref()))
+	return before, after, err
+}
