@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/git-adr/git-adr/internal/lazyre"
@@ -295,15 +294,6 @@ func activeLinkCommand(from string, t RelationType, to string) string {
 	return linkCommand(from, t, to)
 }
 
-// ShellWord quotes s for a POSIX shell when it needs quoting, for the
-// commands that hints print.
-func ShellWord(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n\"'`$\\|&;<>()*?[]#~!{}") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // oneWay reports relations whose target has no relation back: the reverse
 // type for known relations, any relation for custom labels.
 func (c *checker) oneWay() {
@@ -433,16 +423,3 @@ var (
 	digitRun = lazyre.New(`\d+`)
 	yamlLine = lazyre.New(`yaml: line (\d+):`)
 )
-
-// renumberTitleLine replaces the title's number in a heading line, keeping
-// its padding.
-func renumberTitleLine(line string, old, n int) string {
-	done := false
-	return digitRun.ReplaceAllStringFunc(line, func(d string) string {
-		if v, err := strconv.Atoi(d); done || err != nil || v != old {
-			return d
-		}
-		done = true
-		return padNumber(n, len(d))
-	})
-}

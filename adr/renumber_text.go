@@ -70,3 +70,16 @@ func RenumberText(src []byte, from, to int, renames []FileRename) []byte {
 func leadingNumber(n int) *regexp.Regexp {
 	return regexp.MustCompile(`^0*` + strconv.Itoa(n) + `\b`)
 }
+
+// renumberTitleLine replaces the title's number in a heading line, keeping
+// its padding.
+func renumberTitleLine(line string, old, n int) string {
+	done := false
+	return digitRun.ReplaceAllStringFunc(line, func(d string) string {
+		if v, err := strconv.Atoi(d); done || err != nil || v != old {
+			return d
+		}
+		done = true
+		return padNumber(n, len(d))
+	})
+}

@@ -96,9 +96,6 @@ func (v *Vectors) IDF(t string) float64 {
 	return math.Log((float64(len(v.docs)) + 1) / df)
 }
 
-// Len is the number of documents.
-func (v *Vectors) Len() int { return len(v.docs) }
-
 // Cosine is the cosine similarity of documents i and j, 0 to 1.
 func (v *Vectors) Cosine(i, j int) float64 {
 	s := 0.0

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/gitops"
 )
@@ -151,4 +152,19 @@ func CommitChanges(repo *gitops.Repo, commit string) ([]gitops.TreeChange, error
 		out = append(out, gitops.TreeChange{Path: c.Path, Data: data})
 	}
 	return out, nil
+}
+
+// SyncCommit brings the work tree and index up to an acceptance commit
+// an interrupted run made, when HEAD is still that commit (nothing
+// otherwise), journalled in journalDir for command. It returns the files
+// left as they were because they changed since.
+func SyncCommit(repo *gitops.Repo, commit, journalDir, command string) ([]string, error) {
+	if head, err := repo.ResolveRef("HEAD"); err != nil || head != commit {
+		return nil, nil
+	}
+	changes, err := CommitChanges(repo, commit)
+	if err != nil {
+		return nil, err
+	}
+	return publish.Sync(repo, commit+"^", commit, changes, journalDir, command)
 }

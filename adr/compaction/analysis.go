@@ -512,3 +512,18 @@ func Clusters(l *adr.Log, an *Analysis) []Cluster {
 	}
 	return out
 }
+
+// LogFileScope refuses a mode run over analysis a of log l when its scope holds
+// records of a single-file log: drafting rewrites and supersedes records,
+// not sections of a log file. It returns the refusal for the first such
+// root, nil when every record in scope is a file.
+func LogFileScope(l *adr.Log, a *Analysis, mode Mode) *adr.SectionError {
+	for _, rc := range a.Roots {
+		for _, root := range l.LogFiles() {
+			if root.Dir() == rc.Path && rc.Count > 0 {
+				return adr.WritableRoot(root, "compaction --mode "+string(mode)).(*adr.SectionError)
+			}
+		}
+	}
+	return nil
+}

@@ -26,7 +26,3 @@ func (s *Service) StandingOf(r *adr.Record, u *adr.Unit) Standing {
 	}
 	return Standing{InForce: st.inForce, Note: st.note}
 }
-
-// ShortTitle bounds a title (or another free text) shown as metadata,
-// as context answers do: the record itself is never cut.
-func ShortTitle(t string) string { return shortTitle(t) }

@@ -339,3 +339,41 @@ func bullets(items []string) string {
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// InLog is opt with Next, Exists and Numbers read from log l: the next
+// free number of a root counts the records on branches and the numbers
+// reserved (by root path) as well as the root's own; files are read from
+// the work tree at top. A directory that is no root of l starts at 1 and
+// has no numbers in use.
+func InLog(opt ImportOptions, l *adr.Log, top string, branches []adr.BranchTree, reserved map[string][]int) ImportOptions {
+	rootAt := func(dir string) *adr.Root {
+		for _, r := range l.Roots {
+			if r.Path == dir || dir == "" && (r.Path == "" || r.Path == ".") {
+				return r
+			}
+		}
+		return nil
+	}
+	opt.Next = func(dir string) int {
+		if r := rootAt(dir); r != nil {
+			return adr.NextNumber(r, adr.ScanBranches(branches, l.Roots), reserved[r.Path])
+		}
+		return 1
+	}
+	opt.Exists = func(p string) ([]byte, bool) {
+		b, exists, err := adr.ReadWorkFile(top, p)
+		return b, err == nil && exists
+	}
+	opt.Numbers = func(dir string) map[int]string {
+		out := map[int]string{}
+		if r := rootAt(dir); r != nil {
+			for _, rec := range r.Records {
+				if rec.Numbered && rec.Suffix == "" {
+					out[rec.Number] = rec.Path
+				}
+			}
+		}
+		return out
+	}
+	return opt
+}

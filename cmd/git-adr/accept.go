@@ -287,15 +287,9 @@ func finishDone(env *Env, in accept.Input, de *accept.DoneError) error {
 	if !p.Done() {
 		fmt.Fprintf(env.Err, "git-adr: note: plan %s revision %d was %s in commit %s by a run that was interrupted; finishing it\n", de.Plan, de.Revision, word, short(de.Commit))
 	}
-	var kept []string
-	if head, err := repo.ResolveRef("HEAD"); err == nil && head == de.Commit {
-		changes, err := accept.CommitChanges(repo, de.Commit)
-		if err != nil {
-			return err
-		}
-		if kept, err = publish.Sync(repo, de.Commit+"^", de.Commit, changes, journalDir(repo), env.command); err != nil {
-			return err
-		}
+	kept, err := accept.SyncCommit(repo, de.Commit, journalDir(repo), env.command)
+	if err != nil {
+		return err
 	}
 	wasDone := p.Done()
 	if _, err := accept.Finish(in, p, commit, de.Commit, accept.StateDir(repo)); err != nil {

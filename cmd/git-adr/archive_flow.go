@@ -11,7 +11,6 @@ import (
 	"github.com/git-adr/git-adr/adr/archive"
 	"github.com/git-adr/git-adr/adr/ledger"
 	"github.com/git-adr/git-adr/adr/publish"
-	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
@@ -216,21 +215,7 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 	if err != nil {
 		return err
 	}
-	head, err := repo.ResolveRef("HEAD")
-	if err != nil {
-		return err
-	}
-	req := archive.Request{Kind: p.Kind, Base: head, Layout: p.Layout, Ack: p.Acknowledged}
-	for _, m := range p.Records {
-		req.IDs = append(req.IDs, m.From)
-	}
-	if p.Kind == archive.KindRestore {
-		if req.Undo, _, err = store.Revision(p.ID, p.Undoes); err != nil {
-			return err
-		}
-		req.PlanID, req.Revision, req.IDs = p.ID, p.Undoes, nil
-	}
-	res, err := archive.Prepare(repo, l, req)
+	res, err := store.Again(l, p)
 	if err != nil {
 		return prepareErr(err)
 	}
@@ -252,24 +237,11 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 }
 
 // finishArchive completes a publication of plan p that an interrupted run
-// committed (pub, its last commit, found by its trailer): the work tree
-// and index get its files when HEAD is still there, and the plan records
-// it. Never a second publication.
+// committed (pub, its last commit, found by its trailer) and records it.
 func finishArchive(env *Env, store *archive.Store, p *archive.Plan, planCommit, pub string, asJSON bool) error {
-	repo := store.Repo
-	commits, err := planCommits(repo, pub, p.Commits)
+	commits, kept, err := archive.Finish(store.Repo, p, pub, journalDir(store.Repo), env.command)
 	if err != nil {
 		return err
-	}
-	var kept []string
-	if head, err := repo.ResolveRef("HEAD"); err == nil && head == pub {
-		changes, err := archive.Changes(repo, p, pub)
-		if err != nil {
-			return err
-		}
-		if kept, err = publish.Sync(repo, commits[0]+"^", pub, changes, journalDir(repo), env.command); err != nil {
-			return err
-		}
 	}
 	return recordArchive(env, store, p, planCommit, commits, kept, asJSON)
 }
@@ -319,42 +291,14 @@ func commitArchive(env *Env, l *adr.Log, store *archive.Store, p *archive.Plan, 
 	return recordArchive(env, store, p, planCommit, commits, kept, asJSON)
 }
 
-// planCommits lists a publication's commits, oldest first, from its last.
-func planCommits(repo *gitops.Repo, last string, n int) ([]string, error) {
-	var out []string
-	for i := max(n, 1) - 1; i >= 0; i-- {
-		c, err := repo.ResolveRef(fmt.Sprintf("%s~%d", last, i))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
 // recordArchive records a done plan (with the bytes every file had
 // before, so a restore can give them back) and reports it. Each step can
 // be repeated: an interrupted run is finished by the next confirmation.
 func recordArchive(env *Env, store *archive.Store, p *archive.Plan, commit string, commits, kept []string, asJSON bool) error {
 	repo := store.Repo
 	rev := p.Revision
-	done := *p
-	done.State, done.Published = archive.Done, commits
-	files := map[string][]byte{}
-	if p.Kind == archive.KindArchive {
-		for _, f := range p.Files {
-			data, err := repo.ReadBlob(f.Before)
-			if err != nil {
-				return err
-			}
-			before := f.Path
-			if f.From != "" {
-				before = f.From
-			}
-			files[archive.BeforeFile(before)] = data
-		}
-	}
-	if _, err := store.Save(&done, files, commit); err != nil {
+	done, err := store.Done(p, commit, commits)
+	if err != nil {
 		return storeErr(err, p.ID)
 	}
 	failpoint.Hit("archive-saved")
@@ -363,7 +307,7 @@ func recordArchive(env *Env, store *archive.Store, p *archive.Plan, commit strin
 		fmt.Fprintf(env.Err, "git-adr: note: %s was changed in the work tree since; it was left as it is (the commit holds the new version)\n", env.display(k))
 	}
 	if asJSON {
-		return writeJSON(env.Out, &done)
+		return writeJSON(env.Out, done)
 	}
 	verb := "archived"
 	if p.Kind == archive.KindRestore {

@@ -54,15 +54,7 @@ func runArchiveOnAccept(env *Env, c, planRev string) error {
 	if err != nil {
 		return err
 	}
-	head, err := repo.ResolveRef("HEAD")
-	if err != nil {
-		return err
-	}
-	req := archive.Request{Kind: archive.KindArchive, Base: head, Layout: p.Layout, Ack: p.Acknowledged, OnAccept: p.OnAccept}
-	for _, m := range p.Records {
-		req.IDs = append(req.IDs, m.From)
-	}
-	res, err := archive.Prepare(repo, l, req)
+	res, err := store.Again(l, p)
 	var re *archive.RequestError
 	switch {
 	case errors.As(err, &re):

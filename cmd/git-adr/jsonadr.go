@@ -278,40 +278,7 @@ func runImportJSON(env *Env, file string, o importOptions) error {
 	if err != nil {
 		return err
 	}
-	rootAt := func(dir string) *adr.Root {
-		for _, r := range l.Roots {
-			if r.Path == dir || dir == "" && (r.Path == "" || r.Path == ".") {
-				return r
-			}
-		}
-		return nil
-	}
-	plan, err := jsonadr.PlanImport(doc, jsonadr.ImportOptions{
-		Root:     root,
-		Into:     o.dir != "",
-		Renumber: o.renumber,
-		Next: func(dir string) int {
-			if r := rootAt(dir); r != nil {
-				return adr.NextNumber(r, adr.ScanBranches(branches, l.Roots), reserved[r.Path])
-			}
-			return 1
-		},
-		Exists: func(p string) ([]byte, bool) {
-			b, exists, err := adr.ReadWorkFile(repo.Top, p)
-			return b, err == nil && exists
-		},
-		Numbers: func(dir string) map[int]string {
-			out := map[int]string{}
-			if r := rootAt(dir); r != nil {
-				for _, rec := range r.Records {
-					if rec.Numbered && rec.Suffix == "" {
-						out[rec.Number] = rec.Path
-					}
-				}
-			}
-			return out
-		},
-	})
+	plan, err := jsonadr.PlanImport(doc, jsonadr.InLog(jsonadr.ImportOptions{Root: root, Into: o.dir != "", Renumber: o.renumber}, l, repo.Top, branches, reserved))
 	var ce *jsonadr.ConflictError
 	if errors.As(err, &ce) {
 		return failf("nothing imported: %s", ce).hint("`git adr import json "+adr.ShellWord(file)+" --renumber` gives the records free numbers", "--dry-run shows where each record would go")

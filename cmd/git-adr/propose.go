@@ -244,7 +244,7 @@ func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error
 	if err := adr.WritableRoot(root, "propose"); err != nil {
 		return nil, lifecycleErr(err)
 	}
-	if other := sameTitle(l, root, p.Title); other != nil {
+	if other := l.SameTitle(root, p.Title); other != nil {
 		return nil, usagef("%s already has a record titled %q: %s (%s), %s", root.Dir(), p.Title, other.ID, other.Status, other.Path).
 			hint("if that is this proposal sent again, it is written already; otherwise give the proposal a title of its own")
 	}
@@ -308,19 +308,6 @@ func clip(s string) string {
 	return s
 }
 
-// sameTitle is a record of root (live or archived) whose title is title,
-// but for case and spacing; nil when there is none.
-func sameTitle(l *adr.Log, root *adr.Root, title string) *adr.Record {
-	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
-	want := norm(title)
-	for _, r := range l.Records {
-		if r.Root == root && norm(r.Title) == want {
-			return r
-		}
-	}
-	return nil
-}
-
 // proposalTarget resolves a record a proposal links: one of the log's
 // records, not archived (a retired record takes no new links), and a
 // file of its own (not a section of a single-file log).
@@ -382,15 +369,9 @@ func proposalOnly(rec *adr.Record, changes []adr.FileChange) error {
 		return failf("the log's template writes the status %q, not a proposal; nothing was written", rec.RawStatus).
 			hint("a person makes the template's status a placeholder (STATUS, {{status}}) or a list of words that holds proposed")
 	}
-	for _, c := range changes {
-		if c.Old == nil {
-			continue
-		}
-		was, now := adr.Parse(c.Old), adr.Parse(c.New)
-		if was.Status != now.Status || was.RawStatus != now.RawStatus || was.Title != now.Title {
-			return failf("linking %s would change what %s says of its status or title; nothing was written", rec.ID, c.Path).
-				hint("link it by hand and review the change: `git adr link`")
-		}
+	if path := adr.RetitledBy(changes); path != "" {
+		return failf("linking %s would change what %s says of its status or title; nothing was written", rec.ID, path).
+			hint("link it by hand and review the change: `git adr link`")
 	}
 	return nil
 }
