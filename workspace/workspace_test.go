@@ -27,15 +27,7 @@ func repo(t *testing.T, dir string, records map[string]string) {
 	gittest.Git(t, dir, "commit", "-qm", "records")
 }
 
-func hermetic(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
-	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@e"} {
-		t.Setenv(k, v)
-	}
-}
+func hermetic(t *testing.T) { gittest.Hermetic(t) }
 
 func record(n int, title, status string) string {
 	return "# " + itoa(n) + ". " + title + "\n\nDate: 2024-01-01\n\n## Status\n\n" + status + "\n\n## Context\n\nc\n\n## Decision\n\nd\n\n## Consequences\n\nq\n"

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"errors"
+	"github.com/git-adr/git-adr/internal/gittest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,7 +18,7 @@ func logRepo(t *testing.T) (string, func(args ...string) string, *gitops.Repo, *
 	dir := t.TempDir()
 	git := hermeticGit(t, dir)
 	git("init", "-q", "-b", "main")
-	appendLine(t, filepath.Join(dir, "doc/adr/0001-a.md"), "# 1. A\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Decision\n\nA.")
+	gittest.AppendLine(t, filepath.Join(dir, "doc/adr/0001-a.md"), "# 1. A\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Decision\n\nA.")
 	git("add", "-A")
 	git("commit", "-qm", "record")
 	r, err := gitops.Open(dir)

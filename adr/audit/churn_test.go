@@ -20,31 +20,8 @@ import (
 // test and returns a runner of git in dir.
 func hermeticGit(t *testing.T, dir string) func(args ...string) string {
 	t.Helper()
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
-	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@e"} {
-		t.Setenv(k, v)
-	}
+	gittest.Hermetic(t)
 	return func(args ...string) string { t.Helper(); return gittest.Git(t, dir, args...) }
-}
-
-// appendLine appends line to the file at p, made with its folder when
-// missing.
-func appendLine(t *testing.T, p, line string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(line + "\n"); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // churnCounts agrees with git's own count of the same commits (non-merge
@@ -55,7 +32,7 @@ func TestChurnCountsAgreeWithRevList(t *testing.T) {
 	git := hermeticGit(t, dir)
 	commit := func(p, msg string) {
 		t.Helper()
-		appendLine(t, filepath.Join(dir, p), msg)
+		gittest.AppendLine(t, filepath.Join(dir, p), msg)
 		git("add", "-A")
 		git("commit", "-qm", msg)
 	}
@@ -130,7 +107,7 @@ func TestChurnCacheFollowsHEAD(t *testing.T) {
 	git("init", "-q")
 	change := func(msg string) {
 		t.Helper()
-		appendLine(t, filepath.Join(dir, "pay/a.go"), "// "+msg)
+		gittest.AppendLine(t, filepath.Join(dir, "pay/a.go"), "// "+msg)
 		git("add", "-A")
 		git("commit", "-qm", msg)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/git-adr/git-adr/internal/gittest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,23 +12,6 @@ import (
 
 	"github.com/git-adr/git-adr/adr/audit"
 )
-
-// appendLine appends line to the file at p, made with its folder when
-// missing.
-func appendLine(t *testing.T, p, line string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(line + "\n"); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestChurnCacheProcesses drives churn.bin with real processes, as
 // TestDetectMemoProcesses drives detect.bin: `git adr check` processes
@@ -43,15 +27,15 @@ func TestChurnCacheProcesses(t *testing.T) {
 	env := procEnv(t)
 	repo := writeLog(t, env, 40, 5)
 	for i, glob := range []string{"pay/**", "api/*.go", "docs/none/**"} {
-		appendLine(t, filepath.Join(repo, "doc", "adr", fmt.Sprintf("%04d-scoped-%d.md", 41+i, i)),
+		gittest.AppendLine(t, filepath.Join(repo, "doc", "adr", fmt.Sprintf("%04d-scoped-%d.md", 41+i, i)),
 			fmt.Sprintf("# %d. Scoped %d\n\nDate: 2024-01-0%d\nApplies to: %s\n\n## Status\n\nAccepted\n\n## Decision\n\nD.\n", 41+i, i, i+1, glob))
 	}
 	os.WriteFile(filepath.Join(repo, ".adr.toml"), []byte("[check]\nchurn_commits = 2\n"), 0o644)
 	runGit(t, repo, env, "add", "-A")
 	runGit(t, repo, env, "commit", "-qm", "scoped records")
 	for i := 0; i < 4; i++ {
-		appendLine(t, filepath.Join(repo, "pay", "a.go"), fmt.Sprint("// ", i))
-		appendLine(t, filepath.Join(repo, "api", "b.go"), fmt.Sprint("// ", i))
+		gittest.AppendLine(t, filepath.Join(repo, "pay", "a.go"), fmt.Sprint("// ", i))
+		gittest.AppendLine(t, filepath.Join(repo, "api", "b.go"), fmt.Sprint("// ", i))
 		runGit(t, repo, env, "add", "-A")
 		runGit(t, repo, env, "commit", "-qm", fmt.Sprint("change ", i))
 	}
