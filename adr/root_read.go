@@ -334,10 +334,10 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		}
 		if !c.fn.Numbered && !isDateSlug(c.fn.Stem) {
 			switch {
-			case numberedLog:
+			case numberedLog && !(isDraftStem(c.fn.Stem) && looksLikeADR(rec)):
 				root.skip(dir, c.name, "documentation beside the records: the log numbers its records and this name has no number", false)
 				continue
-			case !looksLikeADR(rec) && !rec.onlyTitle:
+			case !numberedLog && !looksLikeADR(rec) && !rec.onlyTitle && !(slugs > 0 && framedLikeADR(rec)):
 				root.skip(dir, c.name, "no ADR structure (no status, and no context and decision sections)", false)
 				continue
 			}
@@ -439,6 +439,45 @@ func specialFolder(name string) string {
 		return "drafts are not records"
 	}
 	return ""
+}
+
+// framedLikeADR reports a record framed as a decision without a section
+// named after it: two or more of context, options, consequences and
+// rationale ("Background", "Options considered", "Consequences"). That
+// is enough only beside records with ADR structure: a log of slug-named
+// records where one weighs its options and leaves the choice to them.
+func framedLikeADR(r *Record) bool {
+	n := 0
+	for _, a := range []string{"context", "options", "consequences", "rationale"} {
+		if hasUnit(r, a) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// isDraftStem reports a record name that holds the place of a number with
+// a word saying the record has none yet: "adr-draft-spectrum-spec",
+// "ADR-WIP-retries", "rfc-tbd-quotas". In a numbered log such a file is a
+// record still to be numbered, not documentation beside the records.
+func isDraftStem(stem string) bool {
+	rest := strings.ToLower(stem)
+	lead := false
+	for _, w := range leads {
+		if strings.HasPrefix(rest, w) && len(rest) > len(w) && strings.IndexByte("-_", rest[len(w)]) >= 0 {
+			rest, lead = rest[len(w)+1:], true
+			break
+		}
+	}
+	if !lead {
+		return false
+	}
+	for _, w := range []string{"draft", "wip", "tbd"} {
+		if strings.HasPrefix(rest, w) && len(rest) > len(w)+1 && strings.IndexByte("-_", rest[len(w)]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // looksLikeADR reports ADR structure: a status, or context and decision
