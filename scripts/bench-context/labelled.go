@@ -38,6 +38,8 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/outside15-tasks.json",
 	"adr/evidence/labelled/testdata/outside16-tasks.json",
 	"adr/evidence/labelled/testdata/outside17-tasks.json",
+	"adr/evidence/labelled/testdata/outside18-tasks.json",
+	"adr/evidence/labelled/testdata/outside19-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
