@@ -46,8 +46,6 @@ func planStoreErr(err error) error {
 	return err
 }
 
-func blobOf(r *adr.Record) string { return workflow.BlobOf(r) }
-
 // volumeText says how much a drafter would read and what it may cost.
 func volumeText(p *compaction.Plan, cfg *adr.Config) string {
 	v := p.Read

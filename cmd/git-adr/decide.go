@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/accept"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 	"github.com/urfave/cli/v2"
 )
 
@@ -177,7 +178,7 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON
 		env.notes(acc.Notes)
 		return nil
 	}
-	if w := work.ByPath(rec.Path); w == nil || blobOf(w) != blobOf(rec) {
+	if w := work.ByPath(rec.Path); w == nil || workflow.BlobOf(w) != workflow.BlobOf(rec) {
 		return withCode(ExitConflict, fmt.Errorf("%s has changes HEAD does not have; the acceptance commit is made from HEAD", rec.Path)).
 			hint("commit the record first (the acceptance commit records only the decision), then decide again")
 	}

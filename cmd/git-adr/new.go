@@ -264,7 +264,7 @@ func newRecordErr(err error) error {
 	if errors.As(err, &ne) {
 		return failf("the next record number, %v", err).hint("a branch or a compaction reservation (refs/adr/reservations) holds a number that high; `git adr renumber` it, or delete the reservation")
 	}
-	return editErr(err)
+	return lifecycleErr(err)
 }
 
 // projectTemplate finds a project template: the root's configured one,
