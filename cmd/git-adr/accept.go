@@ -9,7 +9,6 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
-	"github.com/git-adr/git-adr/adr/ledger"
 	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 )
@@ -17,16 +16,12 @@ import (
 // This file connects the commands that accept (the prompt, --confirm,
 // decide) to the one acceptance service, adr/accept.
 
-// headLog loads the decision log as HEAD commits it (acceptance builds its
-// commit on HEAD, so that is the log it checks), with the command's roots.
+// headLog loads the decision log as HEAD commits it (accept.HeadLog),
+// with the command's roots.
 func headLog(env *Env) (*adr.Log, error) {
 	repo, err := env.Repo()
 	if err != nil {
 		return nil, err
-	}
-	tree, err := repo.TreeFS("HEAD")
-	if err != nil {
-		return nil, failf("the repository has no commit yet; acceptance commits on top of HEAD").hint("commit the ADR records first")
 	}
 	var roots []string
 	for _, p := range env.Roots {
@@ -36,74 +31,30 @@ func headLog(env *Env) (*adr.Log, error) {
 		}
 		roots = append(roots, rel)
 	}
-	l, err := adr.Load(tree, adr.LoadOptions{Roots: roots, Cwd: repo.Prefix})
-	if err != nil {
-		return nil, err
+	l, err := accept.HeadLog(repo, roots)
+	if errors.Is(err, accept.ErrNoCommit) {
+		return nil, failf("the repository has no commit yet; acceptance commits on top of HEAD").hint("commit the ADR records first")
 	}
-	return l, nil
+	return l, err
 }
 
 // acceptInput is what the acceptance service reads, over l.
 func acceptInput(env *Env, l *adr.Log) (accept.Input, error) {
-	repo, err := env.Repo()
-	if err != nil {
-		return accept.Input{}, err
-	}
 	trees, err := env.branchTrees()
 	if err != nil {
 		return accept.Input{}, err
 	}
-	return accept.Input{Repo: repo, Store: &compaction.Store{Repo: repo}, Log: l, Branches: adr.ScanBranches(trees, l.Roots), Generator: generator()}, nil
+	return accept.InputFor(mustRepo(env), l, trees, generator()), nil
 }
 
-// strictOf is the strict-mode policy of a log's configuration (HEAD's
-// for acceptance: what is committed, not what the work tree says); its
-// allowed signers are read from the same tree.
-func strictOf(l *adr.Log) ledger.Strict {
-	if l == nil || l.Config == nil {
-		return ledger.Strict{}
-	}
-	return ledger.StrictFrom(l.Config.Governance, l.FS)
-}
-
-// execOptions says how an acceptance commits: signed when git or
-// .adr.toml asks, always in strict mode; approved by the person whose
-// identity git commits with.
+// execOptions says how an acceptance commits (accept.OptionsFor).
 func execOptions(env *Env, l *adr.Log) (accept.ExecOptions, error) {
-	repo, err := env.Repo()
-	if err != nil {
-		return accept.ExecOptions{}, err
+	repo := mustRepo(env)
+	o, err := accept.OptionsFor(repo, l, journalDir(repo), env.command)
+	if errors.Is(err, accept.ErrNoIdentity) {
+		return o, failf("%v", err).hint(`set one: git config user.name "Ada Lovelace"; git config user.email ada@example.com`)
 	}
-	sign, err := repo.SignByDefault()
-	if err != nil {
-		return accept.ExecOptions{}, err
-	}
-	who, err := approver(repo)
-	if err != nil {
-		return accept.ExecOptions{}, err
-	}
-	return accept.ExecOptions{Sign: sign || l.Config != nil && l.Config.Signing.Sign, Strict: strictOf(l), ApprovedBy: who,
-		JournalDir: journalDir(repo), StateDir: accept.StateDir(repo), Command: env.command}, nil
-}
-
-// signCommits reports whether git-adr's commits are signed: when git's
-// commit.gpgsign or .adr.toml [signing] sign asks, and always in strict
-// mode.
-func signCommits(repo *gitops.Repo, l *adr.Log) (bool, error) {
-	sign, err := repo.SignByDefault()
-	if err != nil {
-		return false, err
-	}
-	return sign || l != nil && l.Config != nil && l.Config.Signing.Sign || strictOf(l).On, nil
-}
-
-// approver is "Name <email>" of the committer identity git uses.
-func approver(repo *gitops.Repo) (string, error) {
-	who, err := repo.CommitterIdent()
-	if err != nil {
-		return "", failf("git has no committer identity to record as the approver").hint(`set one: git config user.name "Ada Lovelace"; git config user.email ada@example.com`)
-	}
-	return who, nil
+	return o, err
 }
 
 // effects describes what accepting does, for the prompt and --confirm:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/archive"
 )
 
@@ -209,11 +210,11 @@ func carryOptions(env *Env, l *adr.Log) (archive.CarryOptions, error) {
 	if err != nil {
 		return archive.CarryOptions{}, err
 	}
-	sign, err := signCommits(repo, l)
+	sign, err := accept.Signs(repo, l)
 	if err != nil {
 		return archive.CarryOptions{}, err
 	}
-	return archive.CarryOptions{Sign: sign, Strict: strictOf(hl), JournalDir: journalDir(repo), Command: env.command}, nil
+	return archive.CarryOptions{Sign: sign, Strict: accept.StrictOf(hl), JournalDir: journalDir(repo), Command: env.command}, nil
 }
 
 // carryErr explains a plan that could not be carried out; again is the

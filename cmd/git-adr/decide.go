@@ -126,7 +126,7 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON
 	if err != nil && commit {
 		return err
 	}
-	if hl != nil && strictOf(hl).On {
+	if hl != nil && accept.StrictOf(hl).On {
 		commit = true
 	}
 	l := work
