@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/internal/atomicfile"
 )
 
 // applyChanges writes file changes as one journalled changeset. A file
@@ -112,12 +111,6 @@ func refreshedIndexes(env *Env) ([]string, error) {
 		paths = append(paths, c.Path)
 	}
 	return paths, nil
-}
-
-// writeFileAtomic replaces a file of git-adr's own state (under the git
-// directory, never the work tree) whole or not at all.
-func writeFileAtomic(path string, data []byte) error {
-	return atomicfile.Write(path, data, 0o644)
 }
 
 // changeResult is what link, decide and renumber print with --json.
