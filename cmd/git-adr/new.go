@@ -236,24 +236,16 @@ func runNew(env *Env, title string, o newOptions) error {
 	return nil
 }
 
-// nextNumber is the number a new record of root takes: one past every
-// number in use in the log, on every branch (see [Env.branchTrees]) and
-// in compaction plans' reservations. The caller holds the project lock.
+// nextNumber is the number a new record of root takes
+// (compaction.Store.NextNumber: past the log, every branch, see
+// [Env.branchTrees], and compaction plans' reservations). The caller
+// holds the project lock.
 func nextNumber(env *Env, l *adr.Log, root *adr.Root) (int, error) {
 	branches, err := env.branchTrees()
 	if err != nil {
 		return 0, err
 	}
-	repo, err := env.Repo()
-	if err != nil {
-		return 0, err
-	}
-	// Numbers held by compaction plans are taken too.
-	reserved, err := (&compaction.Store{Repo: repo}).Reservations()
-	if err != nil {
-		return 0, err
-	}
-	return adr.NextNumber(root, adr.ScanBranches(branches, l.Roots), reserved[root.Path]), nil
+	return (&compaction.Store{Repo: mustRepo(env)}).NextNumber(l, root, branches)
 }
 
 // newRecordErr is the error of [adr.Log.NewRecord] as a command says it.
