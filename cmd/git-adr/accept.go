@@ -9,6 +9,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 )
@@ -138,31 +139,24 @@ func runPlanAcceptance(env *Env, id string, revision int, shown accept.Approval)
 	if err != nil {
 		return err
 	}
-	acc, err := accept.ForPlan(in, id, revision)
+	a, err := workflow.AcceptPlan(in, id, revision, shown, func() (accept.ExecOptions, error) { return execOptions(env, l) })
 	var de *accept.DoneError
-	if errors.As(err, &de) {
+	var re *workflow.RecordError
+	switch {
+	case errors.As(err, &de):
 		return finishDone(env, in, de)
-	}
-	if err != nil {
+	case errors.As(err, &re):
+		return failf("plan %s revision %d was committed in %s, but recording it failed: %v", id, revision, short(re.Commit), re.Err).
+			hint(fmt.Sprintf("run `git adr compaction --confirm %s@%d` again to finish it", id, revision))
+	case err != nil && a != nil && a.Result != nil:
+		return failf("plan %s revision %d was committed in %s, but bringing the work tree up to date failed: %v", id, revision, short(a.Result.Commit), err).
+			hint(fmt.Sprintf("run `git adr compaction --confirm %s@%d` again to finish it; `git adr compaction status %s` shows each component", id, revision, id))
+	case err != nil && a != nil:
+		return executeErr(a.Acceptance, err)
+	case err != nil:
 		return planAcceptErr(env, id, revision, err)
 	}
-	o, err := execOptions(env, l)
-	if err != nil {
-		return err
-	}
-	res, err := accept.Execute(in, acc, shown, o)
-	if err != nil {
-		if res != nil && res.Commit != "" {
-			return failf("plan %s revision %d was committed in %s, but bringing the work tree up to date failed: %v", id, revision, short(res.Commit), err).
-				hint(fmt.Sprintf("run `git adr compaction --confirm %s@%d` again to finish it; `git adr compaction status %s` shows each component", id, revision, id))
-		}
-		return executeErr(acc, err)
-	}
-	removed, err := accept.Finish(in, acc.Plan, acc.PlanCommit, res.Commit, o.StateDir)
-	if err != nil {
-		return failf("plan %s revision %d was committed in %s, but recording it failed: %v", id, revision, short(res.Commit), err).
-			hint(fmt.Sprintf("run `git adr compaction --confirm %s@%d` again to finish it", id, revision))
-	}
+	acc, res, removed := a.Acceptance, a.Result, a.Removed
 	state := "accepted in "
 	if acc.Plan.Mode == compaction.Summary {
 		state = "published in "
@@ -221,48 +215,35 @@ func reportAcceptance(env *Env, acc *accept.Acceptance, res *accept.Result, remo
 // that was interrupted after its commit reached the branch, or a replay):
 // never a second commit.
 func finishDone(env *Env, in accept.Input, de *accept.DoneError) error {
-	store := in.Store
-	p, commit, err := store.Load(de.Plan)
-	if err != nil {
-		return err
+	repo := in.Repo
+	f, err := workflow.FinishAccepted(in, de, journalDir(repo), env.command)
+	if err != nil && !errors.Is(err, workflow.ErrNotOnBranch) {
+		return planStoreErr(err)
 	}
+	p := f.Plan
 	word := "accepted"
 	if p.Mode == compaction.Summary {
 		word = "published"
 	}
-	if !de.OnBranch {
+	if err != nil {
 		return failf("plan %s revision %d was %s in commit %s, which is not on this branch; a plan revision is accepted once, nothing was done", de.Plan, de.Revision, word, short(de.Commit)).
 			hint("to accept the same change again here, draft a new plan: git adr compaction --mode " + string(p.Mode) + p.Scope.Flags())
 	}
-	repo := in.Repo
-	if !p.Done() {
+	if !f.WasDone {
 		fmt.Fprintf(env.Err, "git-adr: note: plan %s revision %d was %s in commit %s by a run that was interrupted; finishing it\n", de.Plan, de.Revision, word, short(de.Commit))
 	}
-	kept, err := accept.SyncCommit(repo, de.Commit, journalDir(repo), env.command)
-	if err != nil {
-		return err
-	}
-	wasDone := p.Done()
-	if _, err := accept.Finish(in, p, commit, de.Commit, accept.StateDir(repo)); err != nil {
-		return planStoreErr(err)
-	}
-	for _, k := range kept {
+	for _, k := range f.Kept {
 		fmt.Fprintf(env.Err, "git-adr: note: %s was changed in the work tree since; it was left as it is (the commit holds the %s version)\n", env.display(k), word)
 	}
-	planRev := fmt.Sprintf("%s@%d", de.Plan, de.Revision)
-	st, err := accept.ArchiveOf(repo, de.Commit)
-	if err != nil {
-		return err
-	}
-	if st.Plan != "" && st.Done == nil {
+	if f.ArchivePending {
 		// The archive part is what is left: carry it out if it is still
 		// what was approved, else say it was skipped.
 		fmt.Fprintf(env.Out, "plan %s revision %d is %s in commit %s; its archive part is not carried out yet\n", de.Plan, de.Revision, word, short(de.Commit))
-		err := runArchiveOnAccept(env, de.Commit, planRev)
+		err := runArchiveOnAccept(env, de.Commit, fmt.Sprintf("%s@%d", de.Plan, de.Revision))
 		reportComponents(env, de.Commit)
 		return err
 	}
-	if wasDone {
+	if f.WasDone {
 		fmt.Fprintf(env.Out, "plan %s revision %d is already %s in commit %s; nothing to do\n", de.Plan, de.Revision, word, short(de.Commit))
 		return nil
 	}
