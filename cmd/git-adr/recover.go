@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/git-adr/git-adr/adr"
@@ -61,60 +60,11 @@ not accepted nothing, and its journal is cleared.`,
 	}
 }
 
-// recoverResult is what `git adr recover --json` prints.
-type recoverResult struct {
-	Lock      *recoverLock      `json:"lock"`
-	Finished  []recoverJournal  `json:"finished"`
-	Blocked   []recoverJournal  `json:"blocked"`
-	Kept      []string          `json:"kept"`
-	Saved     map[string]string `json:"saved"`
-	Discarded []string          `json:"discarded"`
-	TempFiles []string          `json:"temp_files_removed"`
-	// Acceptances are interrupted acceptances finished or cleared.
-	Acceptances []string `json:"acceptances"`
-}
-
-type recoverLock struct {
-	PID     int    `json:"pid"`
-	Host    string `json:"host"`
-	Command string `json:"command"`
-	Since   string `json:"since"`
-}
-
-type recoverJournal struct {
-	Journal   string            `json:"journal"`
-	Command   string            `json:"command,omitempty"`
-	Started   string            `json:"started,omitempty"`
-	Files     int               `json:"files"`
-	Error     string            `json:"error,omitempty"`
-	Conflicts []recoverConflict `json:"conflicts,omitempty"`
-}
-
-type recoverConflict struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
-}
-
-func journalJSON(p *adr.PendingChange) recoverJournal {
-	j := recoverJournal{Journal: filepath.Base(p.File)}
-	if p.Err != nil {
-		j.Error = p.Err.Error()
-		return j
-	}
-	j.Command, j.Started, j.Files = p.Journal.Command, p.Journal.Started.UTC().Format(time.RFC3339), len(p.Journal.Steps)
-	for _, c := range p.Conflicts() {
-		j.Conflicts = append(j.Conflicts, recoverConflict{Path: c.Conflict, Reason: c.Reason})
-	}
-	return j
-}
-
 func runRecover(env *Env, o recoverOptions) error {
 	r, err := env.Repo()
 	if err != nil {
 		return err
 	}
-	out := recoverResult{Finished: []recoverJournal{}, Blocked: []recoverJournal{}, Kept: []string{}, Saved: map[string]string{},
-		Discarded: []string{}, TempFiles: []string{}, Acceptances: []string{}}
 	owner, broke, err := r.BreakLock(o.breakLock)
 	if err != nil {
 		var le *gitops.LockError
@@ -128,9 +78,6 @@ func runRecover(env *Env, o recoverOptions) error {
 			return withCode(ExitConflict, le).hint("wait for it to finish, then run `git adr recover` again if anything is left")
 		}
 		return err
-	}
-	if broke {
-		out.Lock = &recoverLock{PID: owner.PID, Host: owner.Host, Command: owner.Command, Since: owner.Since.UTC().Format(time.RFC3339)}
 	}
 	l, err := r.Lock(gitops.LockOptions{Command: env.command})
 	if err != nil {
@@ -148,18 +95,9 @@ func runRecover(env *Env, o recoverOptions) error {
 	if err != nil {
 		return failf("recovering: %v", err).hint("inspect " + journalDir(r) + "; nothing is overwritten without --finish")
 	}
-	for _, p := range res.Finished {
-		out.Finished = append(out.Finished, journalJSON(p))
-	}
-	for _, p := range res.Blocked {
-		out.Blocked = append(out.Blocked, journalJSON(p))
-	}
-	out.Kept = append(out.Kept, res.Kept...)
-	for k, v := range res.Saved {
-		out.Saved[k] = v
-	}
-	for _, d := range res.Discarded {
-		out.Discarded = append(out.Discarded, filepath.Base(d))
+	out := res.Report()
+	if broke {
+		out.Lock = &adr.RecoveredLock{PID: owner.PID, Host: owner.Host, Command: owner.Command, Since: owner.Since.UTC().Format(time.RFC3339)}
 	}
 	// Temporary files of runs killed before journals existed (older
 	// versions staged files in the work tree first).
