@@ -142,19 +142,9 @@ func runNew(env *Env, title string, o newOptions) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
-	root, err := l.RootFor(o.dir)
+	root, err := newRecordRoot(l, o.dir, "--dir", "new")
 	if err != nil {
-		var dirs []string
-		for _, r := range l.Roots {
-			dirs = append(dirs, r.Dir())
-		}
-		return usagef("--dir %q is not an ADR root", o.dir).hint("roots: " + strings.Join(dirs, ", "))
-	}
-	if root.Refused != nil {
-		return refusedRoot(root)
-	}
-	if err := adr.WritableRoot(root, "new"); err != nil {
-		return lifecycleErr(err)
+		return err
 	}
 	opt.Root = root
 	// In strict mode only a signed acceptance commit accepts (pre-push,
@@ -293,6 +283,20 @@ func pathErrReason(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// newRecordRoot is the root a new record of command op is written in
+// (adr.Log.NewRecordRoot); field names the option that chose dir.
+func newRecordRoot(l *adr.Log, dir, field, op string) (*adr.Root, error) {
+	root, err := l.NewRecordRoot(dir, op)
+	var ue *adr.UnknownRootError
+	if errors.As(err, &ue) {
+		return nil, usagef("%s %q is not an ADR root", field, dir).hint("roots: " + strings.Join(ue.Roots, ", "))
+	}
+	if err != nil {
+		return nil, lifecycleErr(err)
+	}
+	return root, nil
 }
 
 // refusedRoot is the error for a command that would write into a root the

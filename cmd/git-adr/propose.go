@@ -142,19 +142,9 @@ func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error
 		return nil, failf("no ADR directory found in this repository").
 			hint("a person starts a decision log with `git adr init` (a proposal does not create one)")
 	}
-	root, err := l.RootFor(p.Dir)
+	root, err := newRecordRoot(l, p.Dir, s.field("dir"), "propose")
 	if err != nil {
-		var dirs []string
-		for _, r := range l.Roots {
-			dirs = append(dirs, r.Dir())
-		}
-		return nil, usagef("%s %q is not an ADR root", s.field("dir"), p.Dir).hint("roots: " + strings.Join(dirs, ", "))
-	}
-	if root.Refused != nil {
-		return nil, refusedRoot(root)
-	}
-	if err := adr.WritableRoot(root, "propose"); err != nil {
-		return nil, lifecycleErr(err)
+		return nil, err
 	}
 	if other := l.SameTitle(root, p.Title); other != nil {
 		return nil, usagef("%s already has a record titled %q: %s (%s), %s", root.Dir(), p.Title, other.ID, other.Status, other.Path).
