@@ -98,18 +98,11 @@ func runDecide(env *Env, ref, decision, reason string, commit, asJSON bool) erro
 	if err != nil {
 		return lifecycleErr(err)
 	}
-	if err := applyChanges(env, changes); err != nil {
-		return err
-	}
-	ixs, err := refreshedIndexes(env)
+	updated, err := writeChanges(env, changes)
 	if err != nil {
 		return err
 	}
-	res.Changed = true
-	for _, c := range changes {
-		res.Updated = append(res.Updated, c.Path)
-	}
-	res.Updated = append(res.Updated, ixs...)
+	res.Changed, res.Updated = true, append(res.Updated, updated...)
 	res.Notes = append(res.Notes, notes...)
 	if asJSON {
 		return writeJSON(env.Out, res)
@@ -160,17 +153,11 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON
 	res.Changed = true
 	res.Notes = append(res.Notes, acc.Notes...)
 	if !commit {
-		if err := applyChanges(env, acc.Files); err != nil {
-			return err
-		}
-		ixs, err := refreshedIndexes(env)
+		updated, err := writeChanges(env, acc.Files)
 		if err != nil {
 			return err
 		}
-		for _, c := range acc.Files {
-			res.Updated = append(res.Updated, c.Path)
-		}
-		res.Updated = append(res.Updated, ixs...)
+		res.Updated = append(res.Updated, updated...)
 		if asJSON {
 			return writeJSON(env.Out, res)
 		}

@@ -258,16 +258,5 @@ func writeProposal(env *Env, rec *adr.Record, changes []adr.FileChange) ([]strin
 	if err := adr.ProposalOnly(rec, changes); err != nil {
 		return nil, proposalErr(err)
 	}
-	if err := applyChanges(env, changes); err != nil {
-		return nil, err
-	}
-	ixs, err := refreshedIndexes(env)
-	if err != nil {
-		return nil, err
-	}
-	var updated []string
-	for _, c := range changes {
-		updated = append(updated, c.Path)
-	}
-	return append(updated, ixs...), nil
+	return writeChanges(env, changes)
 }

@@ -92,20 +92,14 @@ func runRenumber(env *Env, ref string, to int, toSet bool, asJSON bool) error {
 	if err != nil {
 		return usagef("%v", err).hint("omit --to to take the next free number")
 	}
-	if err := applyChanges(env, res.Changes); err != nil {
-		return err
-	}
-	ixs, err := refreshedIndexes(env)
+	updated, err := writeChanges(env, res.Changes)
 	if err != nil {
 		return err
 	}
 	if asJSON {
 		out := newChangeResult(res.To)
 		out.From, out.To, out.Changed = res.From, res.To, true
-		for _, c := range res.Changes {
-			out.Updated = append(out.Updated, c.Path)
-		}
-		out.Updated = append(out.Updated, ixs...)
+		out.Updated = append(out.Updated, updated...)
 		for _, m := range res.Mentions {
 			out.Notes = append(out.Notes, "left unchanged: "+m)
 		}

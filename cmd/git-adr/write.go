@@ -35,6 +35,24 @@ func applyChanges(env *Env, changes []adr.FileChange) error {
 	return nil
 }
 
+// writeChanges writes changes (applyChanges), brings generated indexes
+// up to date, and returns every file written: the changes' in order,
+// then the indexes.
+func writeChanges(env *Env, changes []adr.FileChange) ([]string, error) {
+	if err := applyChanges(env, changes); err != nil {
+		return nil, err
+	}
+	ixs, err := refreshedIndexes(env)
+	if err != nil {
+		return nil, err
+	}
+	var updated []string
+	for _, c := range changes {
+		updated = append(updated, c.Path)
+	}
+	return append(updated, ixs...), nil
+}
+
 // display turns a repository-relative path into one relative to the
 // directory git-adr was started in, as a shell user would type it.
 func (e *Env) display(rel string) string {
