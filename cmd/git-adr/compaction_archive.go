@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/archive"
 	"github.com/git-adr/git-adr/adr/compaction"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 )
 
 // This file carries out the archive part of a consolidation's acceptance
@@ -148,40 +148,26 @@ func (in *indented) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// archiveReview computes the archive part of a plan made with --archive
-// for `compaction review`, through the acceptance service (read-only: it
-// writes git objects only), and renders it as a section; nothing for
-// other plans.
+// archiveReview is the archive part of a plan made with --archive for
+// `compaction review` (workflow.ReviewArchive), rendered as a section;
+// nothing for other plans.
 func archiveReview(env *Env, p *compaction.Plan) (*compaction.ArchiveReview, []byte) {
-	if p.Mode != compaction.Consolidate || !p.Archive || p.Done() {
+	review, part := workflow.ReviewArchive(p, func() (accept.Input, error) {
+		l, err := headLog(env)
+		if err != nil {
+			return accept.Input{}, err
+		}
+		return acceptInput(env, l)
+	})
+	if review == nil {
 		return nil, nil
 	}
 	var b bytes.Buffer
 	b.WriteString("\narchive on acceptance (--archive):\n")
-	acc, err := prepareForReview(env, p)
-	if err != nil {
-		fmt.Fprintf(&b, "  cannot be computed now: %v\n", err)
-		return &compaction.ArchiveReview{Plan: json.RawMessage("null"), Blocked: "cannot be computed now: " + err.Error(), Held: []string{}}, b.Bytes()
+	if part == nil {
+		fmt.Fprintf(&b, "  %s\n", review.Blocked)
+		return review, b.Bytes()
 	}
-	archivePartCard(&b, env, acc.Archive)
-	part := &compaction.ArchiveReview{Plan: json.RawMessage("null"), Blocked: acc.Archive.Blocked, Held: append([]string{}, acc.Archive.Held...)}
-	if acc.Archive.Plan != nil {
-		part.Plan = bytes.TrimSpace(acc.Archive.Plan.Encode())
-	}
-	return part, b.Bytes()
-}
-
-// prepareForReview prepares the acceptance of a plan's newest revision
-// over the log at HEAD, without the lock (nothing is written but git
-// objects).
-func prepareForReview(env *Env, p *compaction.Plan) (*accept.Acceptance, error) {
-	l, err := headLog(env)
-	if err != nil {
-		return nil, err
-	}
-	in, err := acceptInput(env, l)
-	if err != nil {
-		return nil, err
-	}
-	return accept.ForPlan(in, p.ID, p.Revision)
+	archivePartCard(&b, env, part)
+	return review, b.Bytes()
 }
