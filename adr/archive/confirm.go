@@ -9,6 +9,7 @@ import (
 	"github.com/git-adr/git-adr/adr/govern"
 	"github.com/git-adr/git-adr/adr/ledger"
 	"github.com/git-adr/git-adr/adr/publish"
+	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
@@ -241,4 +242,54 @@ func last(xs []string) string {
 		return ""
 	}
 	return xs[len(xs)-1]
+}
+
+// Latest is the newest revision of plan id, or of every plan when id is
+// "" (in the order [Store.List] gives).
+func (s *Store) Latest(id string) ([]*Plan, error) {
+	ids := []string{id}
+	if id == "" {
+		var err error
+		if ids, err = s.List(); err != nil {
+			return nil, err
+		}
+	}
+	out := []*Plan{}
+	for _, pid := range ids {
+		p, _, err := s.Load(pid)
+		if err != nil {
+			return nil, &LoadError{ID: pid, Err: err}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// LoadError is a plan [Store.Latest] could not load.
+type LoadError struct {
+	ID  string
+	Err error
+}
+
+func (e *LoadError) Error() string { return e.Err.Error() }
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// Preview plans the archival of the records ids name over log l at
+// commit head, in the layout the log's configuration gives; ack
+// acknowledges the external-link risks. A record that is a section of a
+// single-file log is refused first (an *adr.SectionError): git-adr moves
+// records that are files.
+func Preview(repo *gitops.Repo, l *adr.Log, head string, ids []string, ack bool) (*Result, error) {
+	for _, id := range ids {
+		if r, err := l.Resolve(id); err == nil {
+			if err := adr.Writable(r, "archive"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	layout := ""
+	if l.Config != nil {
+		layout = l.Config.Archive.Layout
+	}
+	return Prepare(repo, l, Request{Kind: KindArchive, Base: head, IDs: ids, Layout: layout, Ack: ack})
 }

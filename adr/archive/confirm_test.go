@@ -268,3 +268,37 @@ func isRequest(err error) bool {
 	var re *RequestError
 	return errors.As(err, &re)
 }
+
+func TestLatestAndPreview(t *testing.T) {
+	s, p, _ := archiveRepo(t)
+	all, err := s.Latest("")
+	if err != nil || len(all) != 1 || all[0].ID != p.ID {
+		t.Fatalf("Latest(\"\") = %v, %v", all, err)
+	}
+	var le *LoadError
+	if _, err := s.Latest("a-missing"); !errors.As(err, &le) || le.ID != "a-missing" || !errors.Is(err, ErrNoPlan) {
+		t.Errorf("Latest of a missing plan = %v", err)
+	}
+	head, _ := s.Repo.ResolveRef("HEAD")
+	res, err := Preview(s.Repo, headLog(t, s.Repo), head, []string{"1"}, false)
+	if err != nil || res.Plan.Content() != p.Content() {
+		t.Fatalf("Preview = %v; want the plan Prepare makes", err)
+	}
+	r := s.Repo
+	os.MkdirAll(filepath.Join(r.Top, "docs"), 0o755)
+	if err := os.WriteFile(filepath.Join(r.Top, "docs/DECISIONS.md"), []byte("# Decisions\n\n## ADR-001: A\n\nStatus: Accepted\n\n## ADR-002: B\n\nStatus: Superseded by [A](DECISIONS.md#adr-001-a)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, r.Top, "add", "-A")
+	gittest.Git(t, r.Top, "commit", "-qm", "log file")
+	head, _ = r.ResolveRef("HEAD")
+	tree, _ := r.TreeFS("HEAD")
+	l, err := adr.Load(tree, adr.LoadOptions{Roots: []string{"docs/DECISIONS.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var se *adr.SectionError
+	if _, err := Preview(r, l, head, []string{"ADR-002"}, false); !errors.As(err, &se) || se.Op != "archive" {
+		t.Errorf("Preview of a section of a single-file log = %v, want a SectionError", err)
+	}
+}

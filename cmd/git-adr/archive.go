@@ -152,20 +152,9 @@ func runArchive(env *Env, o archiveOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, id := range o.ids {
-		if r, err := l.Resolve(id); err == nil {
-			if err := refuseSections("archive", r); err != nil {
-				return err
-			}
-		}
-	}
-	layout := ""
-	if l.Config != nil {
-		layout = l.Config.Archive.Layout
-	}
-	res, err := archive.Prepare(repo, l, archive.Request{Kind: archive.KindArchive, Base: head, IDs: o.ids, Layout: layout, Ack: o.ack})
+	res, err := archive.Preview(repo, l, head, o.ids, o.ack)
 	if err != nil {
-		return prepareErr(err)
+		return prepareErr(lifecycleErr(err))
 	}
 	return offer(env, o, res.Plan, strings.Join(o.ids, " "))
 }
