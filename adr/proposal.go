@@ -101,18 +101,32 @@ func (p *Proposal) Check(field func(name string) string) (secs []SectionText, do
 	return secs, domains, nil
 }
 
-// ProposalLinks are the records a proposal names, by relation, in the
-// order it links them: Field is the proposal's field ("relates_to").
-type ProposalLinks struct {
-	Field string
-	Refs  []string
-	Type  RelationType
-}
-
-// Links lists p's records to link, grouped by relation; Supersedes last.
-func (p *Proposal) Links() []ProposalLinks {
-	return []ProposalLinks{{"relates_to", p.RelatesTo, RelatesTo}, {"amends", p.Amends, Amends},
-		{"refines", p.Refines, Refines}, {"supersedes", p.Supersedes, Supersedes}}
+// Link resolves the records p names through target (field is the
+// proposal's field, "relates_to") and adds them to opt and res, in the
+// order relates to, amends, refines, supersedes: linked both ways, or,
+// for a supersession, only named as what the proposal would supersede
+// once a person accepts it. target's error is returned as it is.
+func (p *Proposal) Link(opt *NewOptions, res *ProposalResult, target func(field, ref string) (*Record, error)) error {
+	for _, group := range []struct {
+		field string
+		refs  []string
+		typ   RelationType
+	}{{"relates_to", p.RelatesTo, RelatesTo}, {"amends", p.Amends, Amends}, {"refines", p.Refines, Refines}, {"supersedes", p.Supersedes, Supersedes}} {
+		for _, ref := range group.refs {
+			r, err := target(group.field, ref)
+			if err != nil {
+				return err
+			}
+			if group.typ == Supersedes {
+				opt.Supersedes = append(opt.Supersedes, r)
+				res.WouldSupersede = append(res.WouldSupersede, r.ID)
+				continue
+			}
+			opt.Links = append(opt.Links, LinkSpec{Target: r, Label: group.typ.Label(), Reverse: group.typ.Reverse().Label()})
+			res.Links = append(res.Links, ProposedLink{Relation: group.typ.Label(), Target: r.ID, Path: r.Path})
+		}
+	}
+	return nil
 }
 
 // ProposedLink is one link a proposal wrote.

@@ -53,3 +53,31 @@ func TestProposalNext(t *testing.T) {
 		t.Errorf("accepting does not say what it supersedes: %+v", steps[len(steps)-2])
 	}
 }
+
+func TestProposalLink(t *testing.T) {
+	recs := map[string]*Record{"1": {ID: "ADR-0001", Path: "doc/adr/0001-a.md"}, "2": {ID: "ADR-0002", Path: "doc/adr/0002-b.md"}, "3": {ID: "ADR-0003", Path: "doc/adr/0003-c.md"}}
+	p := Proposal{Supersedes: []string{"1"}, Amends: []string{"2"}, RelatesTo: []string{"3"}}
+	var opt NewOptions
+	res := NewProposalResult()
+	var asked []string
+	err := p.Link(&opt, res, func(field, ref string) (*Record, error) {
+		asked = append(asked, field+":"+ref)
+		return recs[ref], nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(asked, ","); got != "relates_to:3,amends:2,supersedes:1" {
+		t.Errorf("resolved in order %s", got)
+	}
+	if len(opt.Links) != 2 || opt.Links[1].Label != "Amends" || opt.Links[1].Reverse != "Amended by" || len(opt.Supersedes) != 1 || opt.Supersedes[0].ID != "ADR-0001" {
+		t.Errorf("options: links %+v, supersedes %+v", opt.Links, opt.Supersedes)
+	}
+	if len(res.Links) != 2 || res.Links[0].Target != "ADR-0003" || strings.Join(res.WouldSupersede, ",") != "ADR-0001" {
+		t.Errorf("result: links %+v, would supersede %v", res.Links, res.WouldSupersede)
+	}
+	refused := errors.New("archived")
+	if err := p.Link(&NewOptions{}, NewProposalResult(), func(string, string) (*Record, error) { return nil, refused }); !errors.Is(err, refused) {
+		t.Errorf("a refused target = %v", err)
+	}
+}

@@ -152,20 +152,8 @@ func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error
 	}
 	opt := adr.NewOptions{Title: p.Title, Root: root, Status: adr.Proposed, Domains: domains, Date: date, Sections: secs}
 	res := adr.NewProposalResult()
-	for _, group := range p.Links() {
-		for _, ref := range group.Refs {
-			r, err := proposalTarget(env, l, s, group.Field, ref)
-			if err != nil {
-				return nil, err
-			}
-			if group.Type == adr.Supersedes {
-				opt.Supersedes = append(opt.Supersedes, r)
-				res.WouldSupersede = append(res.WouldSupersede, r.ID)
-				continue
-			}
-			opt.Links = append(opt.Links, adr.LinkSpec{Target: r, Label: group.Type.Label(), Reverse: group.Type.Reverse().Label()})
-			res.Links = append(res.Links, adr.ProposedLink{Relation: group.Type.Label(), Target: r.ID, Path: r.Path})
-		}
+	if err := p.Link(&opt, res, func(field, ref string) (*adr.Record, error) { return proposalTarget(env, l, s, field, ref) }); err != nil {
+		return nil, err
 	}
 	if opt.Template, err = projectTemplate(env, root, true); err != nil {
 		return nil, err
