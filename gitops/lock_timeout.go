@@ -49,3 +49,20 @@ func (r *Repo) LockTimeout() (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// LockWaiting takes the project lock for command, waiting up to
+// [Repo.LockTimeout] while a live writer holds it; a stale or unreadable
+// lock is not waited for (its *LockError is returned at once), nor is one
+// when the timeout setting cannot be used (its *LockTimeoutError).
+func (r *Repo) LockWaiting(command string) (*Lock, error) {
+	l, err := r.Lock(LockOptions{Command: command})
+	var le *LockError
+	if errors.As(err, &le) && !le.Stale && !le.Unreadable {
+		timeout, terr := r.LockTimeout()
+		if terr != nil {
+			return nil, terr
+		}
+		l, err = r.Lock(LockOptions{Command: command, Timeout: timeout})
+	}
+	return l, err
+}

@@ -36,3 +36,32 @@ func TestLockTimeout(t *testing.T) {
 		}
 	}
 }
+
+func TestLockWaiting(t *testing.T) {
+	r := openTestRepo(t)
+	held, err := r.Lock(LockOptions{Command: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(r.Top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_ADR_LOCK_TIMEOUT", "soon")
+	var te *LockTimeoutError
+	if _, err := other.LockWaiting("second"); !errors.As(err, &te) {
+		t.Errorf("a held lock with an unusable timeout = %v, want a LockTimeoutError", err)
+	}
+	t.Setenv("GIT_ADR_LOCK_TIMEOUT", "200ms")
+	start := time.Now()
+	var le *LockError
+	if _, err := other.LockWaiting("second"); !errors.As(err, &le) || time.Since(start) < 150*time.Millisecond {
+		t.Errorf("a held lock = %v after %v, want a LockError after waiting", err, time.Since(start))
+	}
+	held.Release()
+	l, err := other.LockWaiting("second")
+	if err != nil {
+		t.Fatalf("a free lock = %v", err)
+	}
+	l.Release()
+}

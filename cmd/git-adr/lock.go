@@ -30,18 +30,10 @@ func (e *Env) lockWrites() error {
 	if err != nil {
 		return err
 	}
-	l, err := r.Lock(gitops.LockOptions{Command: e.command})
-	var le *gitops.LockError
-	if errors.As(err, &le) && !le.Stale && !le.Unreadable {
-		timeout, terr := r.LockTimeout()
-		var te *gitops.LockTimeoutError
-		if errors.As(terr, &te) {
-			return usagef("%s", te.Msg)
-		}
-		if terr != nil {
-			return terr
-		}
-		l, err = r.Lock(gitops.LockOptions{Command: e.command, Timeout: timeout})
+	l, err := r.LockWaiting(e.command)
+	var te *gitops.LockTimeoutError
+	if errors.As(err, &te) {
+		return usagef("%s", te.Msg)
 	}
 	if err != nil {
 		return lockErr(err)
