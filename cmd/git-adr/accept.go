@@ -9,7 +9,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/compaction"
-	"github.com/git-adr/git-adr/adr/ledger"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 )
@@ -17,16 +17,12 @@ import (
 // This file connects the commands that accept (the prompt, --confirm,
 // decide) to the one acceptance service, adr/accept.
 
-// headLog loads the decision log as HEAD commits it (acceptance builds its
-// commit on HEAD, so that is the log it checks), with the command's roots.
+// headLog loads the decision log as HEAD commits it (accept.HeadLog),
+// with the command's roots.
 func headLog(env *Env) (*adr.Log, error) {
 	repo, err := env.Repo()
 	if err != nil {
 		return nil, err
-	}
-	tree, err := repo.TreeFS("HEAD")
-	if err != nil {
-		return nil, failf("the repository has no commit yet; acceptance commits on top of HEAD").hint("commit the ADR records first")
 	}
 	var roots []string
 	for _, p := range env.Roots {
@@ -36,74 +32,30 @@ func headLog(env *Env) (*adr.Log, error) {
 		}
 		roots = append(roots, rel)
 	}
-	l, err := adr.Load(tree, adr.LoadOptions{Roots: roots, Cwd: repo.Prefix})
-	if err != nil {
-		return nil, err
+	l, err := accept.HeadLog(repo, roots)
+	if errors.Is(err, accept.ErrNoCommit) {
+		return nil, failf("the repository has no commit yet; acceptance commits on top of HEAD").hint("commit the ADR records first")
 	}
-	return l, nil
+	return l, err
 }
 
 // acceptInput is what the acceptance service reads, over l.
 func acceptInput(env *Env, l *adr.Log) (accept.Input, error) {
-	repo, err := env.Repo()
-	if err != nil {
-		return accept.Input{}, err
-	}
 	trees, err := env.branchTrees()
 	if err != nil {
 		return accept.Input{}, err
 	}
-	return accept.Input{Repo: repo, Store: &compaction.Store{Repo: repo}, Log: l, Branches: adr.ScanBranches(trees, l.Roots), Generator: generator()}, nil
+	return accept.InputFor(mustRepo(env), l, trees, generator()), nil
 }
 
-// strictOf is the strict-mode policy of a log's configuration (HEAD's
-// for acceptance: what is committed, not what the work tree says); its
-// allowed signers are read from the same tree.
-func strictOf(l *adr.Log) ledger.Strict {
-	if l == nil || l.Config == nil {
-		return ledger.Strict{}
-	}
-	return ledger.StrictFrom(l.Config.Governance, l.FS)
-}
-
-// execOptions says how an acceptance commits: signed when git or
-// .adr.toml asks, always in strict mode; approved by the person whose
-// identity git commits with.
+// execOptions says how an acceptance commits (accept.OptionsFor).
 func execOptions(env *Env, l *adr.Log) (accept.ExecOptions, error) {
-	repo, err := env.Repo()
-	if err != nil {
-		return accept.ExecOptions{}, err
+	repo := mustRepo(env)
+	o, err := accept.OptionsFor(repo, l, journalDir(repo), env.command)
+	if errors.Is(err, accept.ErrNoIdentity) {
+		return o, failf("%v", err).hint(`set one: git config user.name "Ada Lovelace"; git config user.email ada@example.com`)
 	}
-	sign, err := repo.SignByDefault()
-	if err != nil {
-		return accept.ExecOptions{}, err
-	}
-	who, err := approver(repo)
-	if err != nil {
-		return accept.ExecOptions{}, err
-	}
-	return accept.ExecOptions{Sign: sign || l.Config != nil && l.Config.Signing.Sign, Strict: strictOf(l), ApprovedBy: who,
-		JournalDir: journalDir(repo), StateDir: accept.StateDir(repo), Command: env.command}, nil
-}
-
-// signCommits reports whether git-adr's commits are signed: when git's
-// commit.gpgsign or .adr.toml [signing] sign asks, and always in strict
-// mode.
-func signCommits(repo *gitops.Repo, l *adr.Log) (bool, error) {
-	sign, err := repo.SignByDefault()
-	if err != nil {
-		return false, err
-	}
-	return sign || l != nil && l.Config != nil && l.Config.Signing.Sign || strictOf(l).On, nil
-}
-
-// approver is "Name <email>" of the committer identity git uses.
-func approver(repo *gitops.Repo) (string, error) {
-	who, err := repo.CommitterIdent()
-	if err != nil {
-		return "", failf("git has no committer identity to record as the approver").hint(`set one: git config user.name "Ada Lovelace"; git config user.email ada@example.com`)
-	}
-	return who, nil
+	return o, err
 }
 
 // effects describes what accepting does, for the prompt and --confirm:
@@ -187,31 +139,24 @@ func runPlanAcceptance(env *Env, id string, revision int, shown accept.Approval)
 	if err != nil {
 		return err
 	}
-	acc, err := accept.ForPlan(in, id, revision)
+	a, err := workflow.AcceptPlan(in, id, revision, shown, func() (accept.ExecOptions, error) { return execOptions(env, l) })
 	var de *accept.DoneError
-	if errors.As(err, &de) {
+	var re *workflow.RecordError
+	switch {
+	case errors.As(err, &de):
 		return finishDone(env, in, de)
-	}
-	if err != nil {
+	case errors.As(err, &re):
+		return failf("plan %s revision %d was committed in %s, but recording it failed: %v", id, revision, short(re.Commit), re.Err).
+			hint(fmt.Sprintf("run `git adr compaction --confirm %s@%d` again to finish it", id, revision))
+	case err != nil && a != nil && a.Result != nil:
+		return failf("plan %s revision %d was committed in %s, but bringing the work tree up to date failed: %v", id, revision, short(a.Result.Commit), err).
+			hint(fmt.Sprintf("run `git adr compaction --confirm %s@%d` again to finish it; `git adr compaction status %s` shows each component", id, revision, id))
+	case err != nil && a != nil:
+		return executeErr(a.Acceptance, err)
+	case err != nil:
 		return planAcceptErr(env, id, revision, err)
 	}
-	o, err := execOptions(env, l)
-	if err != nil {
-		return err
-	}
-	res, err := accept.Execute(in, acc, shown, o)
-	if err != nil {
-		if res != nil && res.Commit != "" {
-			return failf("plan %s revision %d was committed in %s, but bringing the work tree up to date failed: %v", id, revision, short(res.Commit), err).
-				hint(fmt.Sprintf("run `git adr compaction --confirm %s@%d` again to finish it; `git adr compaction status %s` shows each component", id, revision, id))
-		}
-		return executeErr(acc, err)
-	}
-	removed, err := accept.Finish(in, acc.Plan, acc.PlanCommit, res.Commit, o.StateDir)
-	if err != nil {
-		return failf("plan %s revision %d was committed in %s, but recording it failed: %v", id, revision, short(res.Commit), err).
-			hint(fmt.Sprintf("run `git adr compaction --confirm %s@%d` again to finish it", id, revision))
-	}
+	acc, res, removed := a.Acceptance, a.Result, a.Removed
 	state := "accepted in "
 	if acc.Plan.Mode == compaction.Summary {
 		state = "published in "
@@ -270,48 +215,35 @@ func reportAcceptance(env *Env, acc *accept.Acceptance, res *accept.Result, remo
 // that was interrupted after its commit reached the branch, or a replay):
 // never a second commit.
 func finishDone(env *Env, in accept.Input, de *accept.DoneError) error {
-	store := in.Store
-	p, commit, err := store.Load(de.Plan)
-	if err != nil {
-		return err
+	repo := in.Repo
+	f, err := workflow.FinishAccepted(in, de, journalDir(repo), env.command)
+	if err != nil && !errors.Is(err, workflow.ErrNotOnBranch) {
+		return planStoreErr(err)
 	}
+	p := f.Plan
 	word := "accepted"
 	if p.Mode == compaction.Summary {
 		word = "published"
 	}
-	if !de.OnBranch {
+	if err != nil {
 		return failf("plan %s revision %d was %s in commit %s, which is not on this branch; a plan revision is accepted once, nothing was done", de.Plan, de.Revision, word, short(de.Commit)).
 			hint("to accept the same change again here, draft a new plan: git adr compaction --mode " + string(p.Mode) + p.Scope.Flags())
 	}
-	repo := in.Repo
-	if !p.Done() {
+	if !f.WasDone {
 		fmt.Fprintf(env.Err, "git-adr: note: plan %s revision %d was %s in commit %s by a run that was interrupted; finishing it\n", de.Plan, de.Revision, word, short(de.Commit))
 	}
-	kept, err := accept.SyncCommit(repo, de.Commit, journalDir(repo), env.command)
-	if err != nil {
-		return err
-	}
-	wasDone := p.Done()
-	if _, err := accept.Finish(in, p, commit, de.Commit, accept.StateDir(repo)); err != nil {
-		return planStoreErr(err)
-	}
-	for _, k := range kept {
+	for _, k := range f.Kept {
 		fmt.Fprintf(env.Err, "git-adr: note: %s was changed in the work tree since; it was left as it is (the commit holds the %s version)\n", env.display(k), word)
 	}
-	planRev := fmt.Sprintf("%s@%d", de.Plan, de.Revision)
-	st, err := accept.ArchiveOf(repo, de.Commit)
-	if err != nil {
-		return err
-	}
-	if st.Plan != "" && st.Done == nil {
+	if f.ArchivePending {
 		// The archive part is what is left: carry it out if it is still
 		// what was approved, else say it was skipped.
 		fmt.Fprintf(env.Out, "plan %s revision %d is %s in commit %s; its archive part is not carried out yet\n", de.Plan, de.Revision, word, short(de.Commit))
-		err := runArchiveOnAccept(env, de.Commit, planRev)
+		err := runArchiveOnAccept(env, de.Commit, fmt.Sprintf("%s@%d", de.Plan, de.Revision))
 		reportComponents(env, de.Commit)
 		return err
 	}
-	if wasDone {
+	if f.WasDone {
 		fmt.Fprintf(env.Out, "plan %s revision %d is already %s in commit %s; nothing to do\n", de.Plan, de.Revision, word, short(de.Commit))
 		return nil
 	}

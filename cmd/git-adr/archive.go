@@ -152,20 +152,9 @@ func runArchive(env *Env, o archiveOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, id := range o.ids {
-		if r, err := l.Resolve(id); err == nil {
-			if err := refuseSections("archive", r); err != nil {
-				return err
-			}
-		}
-	}
-	layout := ""
-	if l.Config != nil {
-		layout = l.Config.Archive.Layout
-	}
-	res, err := archive.Prepare(repo, l, archive.Request{Kind: archive.KindArchive, Base: head, IDs: o.ids, Layout: layout, Ack: o.ack})
+	res, err := archive.Preview(repo, l, head, o.ids, o.ack)
 	if err != nil {
-		return prepareErr(err)
+		return prepareErr(lifecycleErr(err))
 	}
 	return offer(env, o, res.Plan, strings.Join(o.ids, " "))
 }
@@ -176,23 +165,16 @@ func runRestore(env *Env, o archiveOptions) error {
 	if err != nil {
 		return err
 	}
-	store := &archive.Store{Repo: repo}
-	p, _, err := store.Load(o.planID)
-	if err != nil {
-		return storeErr(err, o.planID)
-	}
-	undo := p
+	p, undo, err := (&archive.Store{Repo: repo}).Undoing(o.planID)
+	var se *archive.StateError
 	switch {
-	case p.Kind == archive.KindRestore && p.State == archive.Done:
+	case errors.As(err, &se):
+		return failf("%s", se.Msg).hint(se.Hint)
+	case err != nil:
+		return storeErr(err, o.planID)
+	case undo == nil:
 		fmt.Fprintf(env.Out, "archive plan %s was restored in revision %d (commit %s); nothing to do\n", p.ID, p.Revision, short(last(p.Published)))
 		return nil
-	case p.Kind == archive.KindRestore:
-		if undo, _, err = store.Revision(p.ID, p.Undoes); err != nil {
-			return err
-		}
-	case p.State != archive.Done:
-		return failf("archive plan %s revision %d is %s: nothing was archived, so there is nothing to restore", p.ID, p.Revision, p.State).
-			hint(fmt.Sprintf("carry it out with `git adr archive --confirm %s@%d`", p.ID, p.Revision))
 	}
 	res, err := archive.Prepare(repo, l, archive.Request{Kind: archive.KindRestore, Base: head, Undo: undo, PlanID: p.ID, Revision: undo.Revision, Ack: o.ack})
 	if err != nil {

@@ -9,9 +9,6 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/archive"
-	"github.com/git-adr/git-adr/adr/ledger"
-	"github.com/git-adr/git-adr/adr/publish"
-	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
 // offer shows a prepared plan and asks for approval: refused when it has
@@ -49,26 +46,10 @@ func offer(env *Env, o archiveOptions, p *archive.Plan, again string) error {
 		return failf("%s that the move would leave pointing at the old path; nothing was planned or %s", plural(len(p.Risks), "reference"), what).
 			hint("review them above; to go ahead knowing they may break, run `git adr archive " + again + " --ack-external-links`")
 	}
-	repo := mustRepo(env)
-	store := &archive.Store{Repo: repo}
+	store := &archive.Store{Repo: mustRepo(env)}
 	done := ""
-	if err := env.locked(func() error {
-		prev, commit, err := store.Load(p.ID)
-		switch {
-		case errors.Is(err, archive.ErrNoPlan):
-			_, err = store.Save(p, nil, "")
-			return storeErr(err, p.ID)
-		case err != nil:
-			return err
-		case prev.Kind == p.Kind && prev.State == archive.Done:
-			done = last(prev.Published)
-			*p = *prev
-			return nil
-		case prev.Kind == p.Kind && prev.State == archive.Planned && prev.Content() == p.Content():
-			p.Revision = prev.Revision
-			return nil
-		}
-		_, err = store.Save(p, nil, commit)
+	if err := env.locked(func() (err error) {
+		done, err = store.Offer(p)
 		return storeErr(err, p.ID)
 	}); err != nil {
 		return err
@@ -96,14 +77,7 @@ func offer(env *Env, o archiveOptions, p *archive.Plan, again string) error {
 				"to leave everything where it is, do nothing: a plan moves nothing until it is confirmed")
 	}
 	if !promptArchive(env, p) {
-		p.State = archive.Cancelled
-		if err := env.locked(func() error {
-			_, commit, err := store.Load(p.ID)
-			if err == nil {
-				_, err = store.Save(p, nil, commit)
-			}
-			return storeErr(err, p.ID)
-		}); err != nil {
+		if err := env.locked(func() error { return storeErr(store.Cancel(p), p.ID) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Out, "nothing was %s; plan %s is cancelled (%s keeps its history)\n", what, p.ID, archive.Ref(p.ID))
@@ -157,46 +131,34 @@ func promptArchive(env *Env, p *archive.Plan) bool {
 
 // runArchiveConfirm carries out exactly a previewed plan revision after
 // checking again, under the lock, that recomputing it from HEAD gives the
-// same plan. A publication an interrupted run made is found by its
-// trailer and finished, never made twice.
+// same plan (archive.Store.Carry). A publication an interrupted run made
+// is found by its trailer and finished, never made twice.
 func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) error {
 	repo, err := env.Repo()
 	if err != nil {
 		return err
 	}
 	store := &archive.Store{Repo: repo}
-	p, commit, err := store.Load(o.planID)
-	if err != nil {
-		return storeErr(err, o.planID)
-	}
-	cmd := "git adr archive"
-	if kind == archive.KindRestore {
-		cmd = "git adr archive restore"
-	}
+	p, commit, done, err := store.ForConfirm(o.planID, kind, rev)
+	var re *archive.RequestError
+	var se *archive.StateError
 	switch {
-	case p.State == archive.Done && (rev == p.Revision-1 || rev == p.Revision) && p.Kind == kind:
+	case errors.As(err, &re):
+		e := usagef("%s", re.Msg)
+		if re.Hint != "" {
+			e.hint(re.Hint)
+		}
+		return e
+	case errors.As(err, &se):
+		return failf("%s", se.Msg).hint(se.Hint)
+	case err != nil:
+		return storeErr(err, o.planID)
+	case done:
 		if o.json {
 			return writeJSON(env.Out, p)
 		}
 		fmt.Fprintf(env.Out, "%s plan %s revision %d is done in commit %s; nothing to do\n", p.Kind, p.ID, rev, short(last(p.Published)))
 		return nil
-	case rev > p.Revision:
-		return usagef("archive plan %s has no revision %d (the latest is %d)", p.ID, rev, p.Revision)
-	case rev < p.Revision:
-		return usagef("archive plan %s changed since revision %d: revision %d is the one to review", p.ID, rev, p.Revision).
-			hint("review it with `git adr archive status " + p.ID + "`")
-	case p.OnAccept != "" && p.State == archive.Planned:
-		return usagef("archive plan %s is carried out by the acceptance of consolidation plan %s, which authorises it: confirm that plan", p.ID, p.OnAccept).
-			hint(fmt.Sprintf("`git adr compaction --confirm %s` carries it out right after the acceptance, if it is still what was approved; `git adr compaction status %s` shows where it stands", p.OnAccept, strings.SplitN(p.OnAccept, "@", 2)[0]))
-	case p.Kind != kind:
-		other := "git adr archive"
-		if p.Kind == archive.KindRestore {
-			other = "git adr archive restore"
-		}
-		return usagef("revision %d of plan %s is a%s %s: confirm it with `%s --confirm %s@%d`", rev, p.ID, map[bool]string{true: "n", false: ""}[p.Kind == archive.KindArchive], p.Kind, other, p.ID, rev)
-	case p.State != archive.Planned:
-		return failf("%s plan %s revision %d is %s; nothing was moved", p.Kind, p.ID, rev, p.State).
-			hint("preview it again with `" + cmd + " ...`")
 	}
 	if err := env.lockWrites(); err != nil {
 		return err
@@ -205,109 +167,83 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 		return withCode(ExitConflict, fmt.Errorf("archive plan %s changed while it was being confirmed; nothing was moved", p.ID)).
 			hint("review it again with `git adr archive status " + p.ID + "`")
 	}
-	if pub, err := publish.Find(repo, p.Base, p.Trailer()); err != nil {
-		return err
-	} else if pub != "" {
-		fmt.Fprintf(env.Err, "git-adr: note: %s plan %s revision %d was committed in %s by a run that was interrupted; finishing it\n", p.Kind, p.ID, rev, short(pub))
-		return finishArchive(env, store, p, commit, pub, o.json)
-	}
 	l, err := env.Log()
 	if err != nil {
 		return err
 	}
-	res, err := store.Again(l, p)
+	opts, err := carryOptions(env, l)
 	if err != nil {
-		return prepareErr(err)
+		return err
 	}
-	now := res.Plan
+	cmd := kind.Command()
 	again := fmt.Sprintf("%s --confirm %s@%d", cmd, p.ID, rev)
-	if res.LocalChanges != nil {
-		return withCode(ExitConflict, fmt.Errorf("%w; nothing was moved", res.LocalChanges)).
+	res, err := store.Carry(l, p, commit, opts)
+	var lc *archive.LocalChangesError
+	var ce *archive.ChangedError
+	switch {
+	case errors.As(err, &lc):
+		return withCode(ExitConflict, fmt.Errorf("%w; nothing was moved", lc.Err)).
 			hint(fmt.Sprintf("commit or stash your changes to that file, then run `%s` again", again))
-	}
-	if now.Content() != p.Content() {
+	case errors.As(err, &ce):
 		preview := cmd + " " + p.ID
 		if p.Kind == archive.KindArchive {
 			preview = cmd + " " + strings.Join(p.IDs(), " ")
 		}
-		return failf("%s since %s plan %s revision %d was previewed; nothing was moved", archive.Diff(p, now), p.Kind, p.ID, rev).
+		return failf("%s since %s plan %s revision %d was previewed; nothing was moved", ce.Diff, p.Kind, p.ID, rev).
 			hint("preview it again: `" + preview + "` shows the plan as it is now")
+	case err != nil:
+		return carryErr(err, p, again, "git adr archive status "+p.ID)
 	}
-	return commitArchive(env, l, store, p, commit, res, again, "git adr archive status "+p.ID, o.json)
+	if res.Interrupted != "" {
+		fmt.Fprintf(env.Err, "git-adr: note: %s plan %s revision %d was committed in %s by a run that was interrupted; finishing it\n", p.Kind, p.ID, rev, short(res.Interrupted))
+	}
+	return recordArchive(env, p, res, o.json)
 }
 
-// finishArchive completes a publication of plan p that an interrupted run
-// committed (pub, its last commit, found by its trailer) and records it.
-func finishArchive(env *Env, store *archive.Store, p *archive.Plan, planCommit, pub string, asJSON bool) error {
-	commits, kept, err := archive.Finish(store.Repo, p, pub, journalDir(store.Repo), env.command)
-	if err != nil {
-		return err
-	}
-	return recordArchive(env, store, p, planCommit, commits, kept, asJSON)
-}
-
-// commitArchive makes the commits of plan p, whose revision commit is
-// planCommit, and records them. res is p computed again from HEAD under
-// the lock, with the same content. again is the command that retries,
-// status the one that shows the plan. The commits are signed when
+// carryOptions says how an archive plan's commits are made: signed when
 // commit.gpgsign, .adr.toml [signing] or strict mode asks, like an
-// acceptance commit.
-func commitArchive(env *Env, l *adr.Log, store *archive.Store, p *archive.Plan, planCommit string, res *archive.Result, again, status string, asJSON bool) error {
-	repo := store.Repo
-	// Strict mode as HEAD commits it: an uncommitted edit of .adr.toml
-	// does not turn the signature check off.
+// acceptance commit, and verified in strict mode as HEAD commits it (an
+// uncommitted edit of .adr.toml does not turn the signature check off).
+func carryOptions(env *Env, l *adr.Log) (archive.CarryOptions, error) {
+	repo := mustRepo(env)
 	hl, err := headLog(env)
 	if err != nil {
-		return err
+		return archive.CarryOptions{}, err
 	}
-	strict := strictOf(hl)
-	sign, err := signCommits(repo, l)
+	sign, err := accept.Signs(repo, l)
 	if err != nil {
-		return err
+		return archive.CarryOptions{}, err
 	}
-	o := publish.Options{Steps: archive.Publication(p, res.Steps), Sign: sign || strict.On, JournalDir: journalDir(repo), Command: env.command}
-	if strict.On {
-		// The signed commits are the approval, as an acceptance's is: by
-		// an approver's key, verified before the branch moves.
-		o.Verify = func(c string) error {
-			if pr := ledger.Verify(repo, c, strict); pr != nil {
-				return &accept.StrictError{Problem: *pr, Commit: c}
-			}
-			return nil
-		}
-	}
-	commits, kept, err := publish.Commit(repo, o)
-	var se *accept.StrictError
-	if errors.As(err, &se) {
-		return failf("%s; nothing was moved (the branch did not move)", se.Problem.Message).hint(se.Problem.Fix)
-	}
-	switch {
-	case err != nil && len(commits) == 0:
-		return publishErr(err, "run `"+again+"` again", status)
-	case err != nil:
-		return failf("%s plan %s was committed in %s, but bringing the work tree up to date failed: %v", p.Kind, p.ID, short(last(commits)), err).
-			hint(fmt.Sprintf("run `%s` again to finish it", again))
-	}
-	return recordArchive(env, store, p, planCommit, commits, kept, asJSON)
+	return archive.CarryOptions{Sign: sign, Strict: accept.StrictOf(hl), JournalDir: journalDir(repo), Command: env.command}, nil
 }
 
-// recordArchive records a done plan (with the bytes every file had
-// before, so a restore can give them back) and reports it. Each step can
-// be repeated: an interrupted run is finished by the next confirmation.
-func recordArchive(env *Env, store *archive.Store, p *archive.Plan, commit string, commits, kept []string, asJSON bool) error {
-	repo := store.Repo
-	rev := p.Revision
-	done, err := store.Done(p, commit, commits)
-	if err != nil {
-		return storeErr(err, p.ID)
+// carryErr explains a plan that could not be carried out; again is the
+// command that retries, status the one that shows the plan.
+func carryErr(err error, p *archive.Plan, again, status string) error {
+	var se *archive.StrictError
+	var ce *archive.CommitError
+	switch {
+	case errors.As(err, &se):
+		return failf("%s; nothing was moved (the branch did not move)", se.Problem.Message).hint(se.Problem.Fix)
+	case errors.As(err, &ce) && len(ce.Commits) == 0:
+		return publishErr(ce.Err, "run `"+again+"` again", status)
+	case errors.As(err, &ce):
+		return failf("%s plan %s was committed in %s, but bringing the work tree up to date failed: %v", p.Kind, p.ID, short(last(ce.Commits)), ce.Err).
+			hint(fmt.Sprintf("run `%s` again to finish it", again))
 	}
-	failpoint.Hit("archive-saved")
-	writeReceipt(env, receipt{Plan: p.ID, Revision: rev, State: string(p.Kind) + " done in " + last(commits), Review: "git show --stat " + short(last(commits))})
-	for _, k := range kept {
+	return storeErr(prepareErr(err), p.ID)
+}
+
+// recordArchive reports a plan carried out (res) and leaves a receipt.
+func recordArchive(env *Env, p *archive.Plan, res *archive.Carried, asJSON bool) error {
+	repo := mustRepo(env)
+	commits := res.Commits
+	writeReceipt(env, receipt{Plan: p.ID, Revision: p.Revision, State: string(p.Kind) + " done in " + last(commits), Review: "git show --stat " + short(last(commits))})
+	for _, k := range res.Kept {
 		fmt.Fprintf(env.Err, "git-adr: note: %s was changed in the work tree since; it was left as it is (the commit holds the new version)\n", env.display(k))
 	}
 	if asJSON {
-		return writeJSON(env.Out, done)
+		return writeJSON(env.Out, res.Done)
 	}
 	verb := "archived"
 	if p.Kind == archive.KindRestore {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -159,20 +160,13 @@ func runArchiveStatus(env *Env, id string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	store := &archive.Store{Repo: repo}
-	ids := []string{id}
-	if id == "" {
-		if ids, err = store.List(); err != nil {
-			return err
-		}
+	plans, err := (&archive.Store{Repo: repo}).Latest(id)
+	var le *archive.LoadError
+	if errors.As(err, &le) {
+		return storeErr(le.Err, le.ID)
 	}
-	plans := []*archive.Plan{}
-	for _, pid := range ids {
-		p, _, err := store.Load(pid)
-		if err != nil {
-			return storeErr(err, pid)
-		}
-		plans = append(plans, p)
+	if err != nil {
+		return err
 	}
 	if asJSON {
 		return writeJSON(env.Out, plans)

@@ -10,25 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Extension points for plans, drafting and acceptance, which live in
-// compaction_*.go files. Each is nil until its feature exists; the command
-// then says the feature is being built.
-var (
-	// runCompactionMode runs a drafting mode (--mode without --dry-run)
-	// once the contract is validated and the scope analysed: it makes the
-	// plan, shows scope, read volume and cost, asks, and drafts.
-	runCompactionMode func(env *Env, o compactionOptions, a *compaction.Analysis) error
-	// runCompactionConfirm accepts a reviewed plan revision (--confirm).
-	// The contract is validated before: o names a plan and revision and
-	// nothing else but --json.
-	runCompactionConfirm func(env *Env, o compactionOptions) error
-)
-
-// plannedSubcommands are subcommands the contract names that do not exist
-// yet; naming one says so instead of "unexpected argument". A subcommand
-// registered in compactionSubcommands is routed before this is consulted.
-var plannedSubcommands = map[string]string{}
-
 // movedSubcommands are subcommands the reference contract names that
 // git-adr offers as their own command.
 var movedSubcommands = map[string]string{
@@ -137,10 +118,6 @@ func compactionCommand(env *Env) *cli.Command {
 				if cmd, ok := movedSubcommands[name]; ok {
 					return usagef("`git adr compaction %s` is `%s`", name, cmd).
 						hint("preview a move with `git adr archive ID...` and undo one with `git adr archive restore PLAN-ID`; `git adr compaction` lists the archive candidates")
-				}
-				if why, ok := plannedSubcommands[name]; ok {
-					return failf("`git adr compaction %s` is not available yet: %s", name, why).
-						hint("`git adr compaction` analyses the log read-only")
 				}
 				return usagef("compaction takes no arguments, got %q", name).
 					hint("name records with --sources ID,ID; run `git adr compaction -h` for the contract")

@@ -176,21 +176,12 @@ func askConsolidation(env *Env, l *adr.Log, p *compaction.Plan) (feedback string
 	if err != nil {
 		return "", true, err
 	}
-	var acc *accept.Acceptance
-	blockers := 0
-	if p.State == compaction.Validated {
-		acc, err = accept.ForPlan(in, p.ID, p.Revision)
-		var rf *accept.Refusal
-		switch {
-		case errors.As(err, &rf):
-			blockers = len(rf.Problems)
-			fmt.Fprintf(env.Err, "git-adr: %s\n", adr.EscapeBody(rf.Error()))
-			acc = nil
-		case err != nil:
-			return "", true, err
-		}
-	} else {
-		blockers = countBlockers(env, p)
+	acc, rf, blockers, err := workflow.Acceptable(in, p)
+	if err != nil {
+		return "", true, err
+	}
+	if rf != nil {
+		fmt.Fprintf(env.Err, "git-adr: %s\n", adr.EscapeBody(rf.Error()))
 	}
 	choice, fb := consolidationPrompt(env, tty, p, acc, opts, blockers)
 	switch choice {
@@ -204,14 +195,6 @@ func askConsolidation(env *Env, l *adr.Log, p *compaction.Plan) (feedback string
 		return "", true, runCompactionCancel(env, p.ID)
 	}
 	return "", true, awaitingAcceptance(env, p)
-}
-
-// countBlockers reads how many blockers the stored review lists.
-func countBlockers(env *Env, p *compaction.Plan) int {
-	if _, rv, err := loadReview(env, p.ID); err == nil {
-		return len(rv.Blockers)
-	}
-	return 1
 }
 
 // runSaveDrafts is Save drafts only: the replacements are written into the

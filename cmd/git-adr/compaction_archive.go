@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +10,7 @@ import (
 	"github.com/git-adr/git-adr/adr/accept"
 	"github.com/git-adr/git-adr/adr/archive"
 	"github.com/git-adr/git-adr/adr/compaction"
-	"github.com/git-adr/git-adr/adr/publish"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 )
 
 // This file carries out the archive part of a consolidation's acceptance
@@ -44,31 +43,38 @@ func runArchiveOnAccept(env *Env, c, planRev string) error {
 	p, planCommit := st.Approved, st.PlanCommit
 	store := &archive.Store{Repo: repo}
 	again := "git adr compaction --confirm " + planRev
-	if pub, err := publish.Find(repo, p.Base, p.Trailer()); err != nil {
-		return err
-	} else if pub != "" {
-		fmt.Fprintf(env.Err, "git-adr: note: archive plan %s revision %d was committed in %s by a run that was interrupted; finishing it\n", p.ID, p.Revision, short(pub))
-		return finishArchive(env, store, p, planCommit, pub, false)
-	}
 	l, err := headLog(env)
 	if err != nil {
 		return err
 	}
-	res, err := store.Again(l, p)
+	opts, err := carryOptions(env, l)
+	if err != nil {
+		return err
+	}
+	res, err := store.Carry(l, p, planCommit, opts)
 	var re *archive.RequestError
+	var ce *archive.ChangedError
+	var lc *archive.LocalChangesError
+	var se *archive.StrictError
+	var cm *archive.CommitError
+	if err == nil && res.Interrupted == "" || errors.As(err, &se) || errors.As(err, &cm) {
+		fmt.Fprintf(env.Out, "archive plan %s, approved with the acceptance, is unchanged: carrying it out\n", p.ID)
+	}
 	switch {
 	case errors.As(err, &re):
 		return skipArchive(store, p, planCommit, planRev, c, re.Msg)
-	case err != nil:
-		return err
-	case res.LocalChanges != nil:
-		return withCode(ExitConflict, fmt.Errorf("plan %s is accepted in commit %s, but its archive part is pending: %w; nothing was moved", planRev, short(c), res.LocalChanges)).
+	case errors.As(err, &ce):
+		return skipArchive(store, p, planCommit, planRev, c, ce.Diff+" since it was approved")
+	case errors.As(err, &lc):
+		return withCode(ExitConflict, fmt.Errorf("plan %s is accepted in commit %s, but its archive part is pending: %w; nothing was moved", planRev, short(c), lc.Err)).
 			hint(fmt.Sprintf("commit or stash your changes to that file, then run `%s` again: it carries out the archive part if it is still what was approved", again))
-	case res.Plan.Content() != p.Content():
-		return skipArchive(store, p, planCommit, planRev, c, archive.Diff(p, res.Plan)+" since it was approved")
+	case err != nil:
+		return carryErr(err, p, again, "git adr compaction status "+strings.SplitN(planRev, "@", 2)[0])
 	}
-	fmt.Fprintf(env.Out, "archive plan %s, approved with the acceptance, is unchanged: carrying it out\n", p.ID)
-	return commitArchive(env, l, store, p, planCommit, res, again, "git adr compaction status "+strings.SplitN(planRev, "@", 2)[0], false)
+	if res.Interrupted != "" {
+		fmt.Fprintf(env.Err, "git-adr: note: archive plan %s revision %d was committed in %s by a run that was interrupted; finishing it\n", p.ID, p.Revision, short(res.Interrupted))
+	}
+	return recordArchive(env, p, res, false)
 }
 
 // skipArchive records that an approved archive part was not carried out
@@ -142,40 +148,26 @@ func (in *indented) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// archiveReview computes the archive part of a plan made with --archive
-// for `compaction review`, through the acceptance service (read-only: it
-// writes git objects only), and renders it as a section; nothing for
-// other plans.
+// archiveReview is the archive part of a plan made with --archive for
+// `compaction review` (workflow.ReviewArchive), rendered as a section;
+// nothing for other plans.
 func archiveReview(env *Env, p *compaction.Plan) (*compaction.ArchiveReview, []byte) {
-	if p.Mode != compaction.Consolidate || !p.Archive || p.Done() {
+	review, part := workflow.ReviewArchive(p, func() (accept.Input, error) {
+		l, err := headLog(env)
+		if err != nil {
+			return accept.Input{}, err
+		}
+		return acceptInput(env, l)
+	})
+	if review == nil {
 		return nil, nil
 	}
 	var b bytes.Buffer
 	b.WriteString("\narchive on acceptance (--archive):\n")
-	acc, err := prepareForReview(env, p)
-	if err != nil {
-		fmt.Fprintf(&b, "  cannot be computed now: %v\n", err)
-		return &compaction.ArchiveReview{Plan: json.RawMessage("null"), Blocked: "cannot be computed now: " + err.Error(), Held: []string{}}, b.Bytes()
+	if part == nil {
+		fmt.Fprintf(&b, "  %s\n", review.Blocked)
+		return review, b.Bytes()
 	}
-	archivePartCard(&b, env, acc.Archive)
-	part := &compaction.ArchiveReview{Plan: json.RawMessage("null"), Blocked: acc.Archive.Blocked, Held: append([]string{}, acc.Archive.Held...)}
-	if acc.Archive.Plan != nil {
-		part.Plan = bytes.TrimSpace(acc.Archive.Plan.Encode())
-	}
-	return part, b.Bytes()
-}
-
-// prepareForReview prepares the acceptance of a plan's newest revision
-// over the log at HEAD, without the lock (nothing is written but git
-// objects).
-func prepareForReview(env *Env, p *compaction.Plan) (*accept.Acceptance, error) {
-	l, err := headLog(env)
-	if err != nil {
-		return nil, err
-	}
-	in, err := acceptInput(env, l)
-	if err != nil {
-		return nil, err
-	}
-	return accept.ForPlan(in, p.ID, p.Revision)
+	archivePartCard(&b, env, part)
+	return review, b.Bytes()
 }

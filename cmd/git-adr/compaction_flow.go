@@ -2,17 +2,14 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/compaction/workflow"
+	"github.com/git-adr/git-adr/adr/plans"
 	"github.com/git-adr/git-adr/adr/trust"
 )
 
@@ -45,8 +42,6 @@ func planStoreErr(err error) error {
 	}
 	return err
 }
-
-func blobOf(r *adr.Record) string { return workflow.BlobOf(r) }
 
 // volumeText says how much a drafter would read and what it may cost.
 func volumeText(p *compaction.Plan, cfg *adr.Config) string {
@@ -132,29 +127,14 @@ func drafterFor(env *Env, cfg *adr.Config, name string) (*drafterSetup, error) {
 	return d, nil
 }
 
-// receipt records that a plan waits for approval, for the person who
-// will give it (no terminal means no approval).
-type receipt struct {
-	Plan     string   `json:"plan"`
-	Revision int      `json:"revision"`
-	State    string   `json:"state"`
-	Choices  []string `json:"choices"`
-	Confirm  string   `json:"confirm,omitempty"`
-	Review   string   `json:"review"`
-	Time     string   `json:"time"`
-}
+// receipt records that a plan waits for approval, or what became of it.
+type receipt = plans.Receipt
 
+// writeReceipt writes a plan's receipt (plans.WriteReceipt).
 func writeReceipt(env *Env, rc receipt) (string, error) {
 	repo, err := env.Repo()
 	if err != nil {
 		return "", err
 	}
-	dir := filepath.Join(repo.AdrDir(), "receipts")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	rc.Time = time.Now().UTC().Format(time.RFC3339)
-	data, _ := json.MarshalIndent(rc, "", "  ")
-	p := filepath.Join(dir, rc.Plan+".json")
-	return p, writeFileAtomic(p, append(data, '\n'))
+	return plans.WriteReceipt(repo, rc)
 }

@@ -17,11 +17,7 @@ import (
 
 func runCompaction(env *Env, o compactionOptions) error {
 	if o.planID != "" {
-		if runCompactionConfirm == nil {
-			return failf("--confirm is not available yet: plan acceptance is being built").
-				hint("`git adr compaction` analyses the log read-only")
-		}
-		return runCompactionConfirm(env, o)
+		return runConfirm(env, o)
 	}
 	// The load writes nothing, not even the parse cache: the analysis
 	// promises no write at all, and a mode run checks its drafter and
@@ -36,7 +32,7 @@ func runCompaction(env *Env, o compactionOptions) error {
 		return err
 	}
 	opt := o.analyzeOptions()
-	progress, done := analysisProgress(env.Err)
+	progress, done := terminalProgress(env.Err, "analysing records")
 	opt.Progress = progress
 	a, err := compaction.Analyze(l, opt)
 	done()
@@ -59,22 +55,12 @@ func runCompaction(env *Env, o compactionOptions) error {
 		if se := compaction.LogFileScope(l, a, o.mode); se != nil {
 			return usagef("%v", se).hint(se.Hint(), "name records that are files with --sources, or choose a --domain without the log's sections; `git adr compaction` without --mode analyses the log read-only")
 		}
-		if runCompactionMode == nil {
-			return failf("drafting is being built: --mode %s cannot run yet; nothing was planned or written", o.mode).
-				hint(fmt.Sprintf("preview the scope with `git adr compaction --mode %s --dry-run`", o.mode))
-		}
-		return runCompactionMode(env, o, a)
+		return runDrafting(env, o, a)
 	}
 	if o.json {
 		return writeJSON(env.Out, a)
 	}
 	return writeAnalysis(env.Out, o, a)
-}
-
-// analysisProgress reports the analysis of records on stderr when it is a
-// terminal (see terminalProgress).
-func analysisProgress(w io.Writer) (progress func(done, total int), done func()) {
-	return terminalProgress(w, "analysing records")
 }
 
 // writeAnalysis prints the text report: what ran, the scope with its roots

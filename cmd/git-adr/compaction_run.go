@@ -12,11 +12,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func init() {
-	runCompactionMode = runDrafting
-	runCompactionConfirm = runConfirm
-}
-
 // compactionSubcommands are `git adr compaction <name>`.
 func compactionSubcommands(env *Env) []*cli.Command {
 	return []*cli.Command{

@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/accept"
+	"github.com/git-adr/git-adr/adr/compaction/workflow"
 	"github.com/urfave/cli/v2"
 )
 
@@ -97,18 +98,11 @@ func runDecide(env *Env, ref, decision, reason string, commit, asJSON bool) erro
 	if err != nil {
 		return lifecycleErr(err)
 	}
-	if err := applyChanges(env, changes); err != nil {
-		return err
-	}
-	ixs, err := refreshedIndexes(env)
+	updated, err := writeChanges(env, changes)
 	if err != nil {
 		return err
 	}
-	res.Changed = true
-	for _, c := range changes {
-		res.Updated = append(res.Updated, c.Path)
-	}
-	res.Updated = append(res.Updated, ixs...)
+	res.Changed, res.Updated = true, append(res.Updated, updated...)
 	res.Notes = append(res.Notes, notes...)
 	if asJSON {
 		return writeJSON(env.Out, res)
@@ -125,7 +119,7 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON
 	if err != nil && commit {
 		return err
 	}
-	if hl != nil && strictOf(hl).On {
+	if hl != nil && accept.StrictOf(hl).On {
 		commit = true
 	}
 	l := work
@@ -159,17 +153,11 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON
 	res.Changed = true
 	res.Notes = append(res.Notes, acc.Notes...)
 	if !commit {
-		if err := applyChanges(env, acc.Files); err != nil {
-			return err
-		}
-		ixs, err := refreshedIndexes(env)
+		updated, err := writeChanges(env, acc.Files)
 		if err != nil {
 			return err
 		}
-		for _, c := range acc.Files {
-			res.Updated = append(res.Updated, c.Path)
-		}
-		res.Updated = append(res.Updated, ixs...)
+		res.Updated = append(res.Updated, updated...)
 		if asJSON {
 			return writeJSON(env.Out, res)
 		}
@@ -177,7 +165,7 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON
 		env.notes(acc.Notes)
 		return nil
 	}
-	if w := work.ByPath(rec.Path); w == nil || blobOf(w) != blobOf(rec) {
+	if w := work.ByPath(rec.Path); w == nil || workflow.BlobOf(w) != workflow.BlobOf(rec) {
 		return withCode(ExitConflict, fmt.Errorf("%s has changes HEAD does not have; the acceptance commit is made from HEAD", rec.Path)).
 			hint("commit the record first (the acceptance commit records only the decision), then decide again")
 	}

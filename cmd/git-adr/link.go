@@ -147,6 +147,3 @@ func refuseSections(op string, recs ...*adr.Record) error {
 func unparseable(ue *adr.UnparseableError) error {
 	return usagef("%v", ue).hint(ue.Fix+", then run the command again", "`git adr check` lists every unparseable record")
 }
-
-// editErr is lifecycleErr for commands that create records.
-func editErr(err error) error { return lifecycleErr(err) }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -16,12 +15,6 @@ import (
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
-
-// defaultLockTimeout is how long a writer waits for another to finish.
-const defaultLockTimeout = 10 * time.Second
-
-// maxLockTimeout bounds adr.lockTimeout and GIT_ADR_LOCK_TIMEOUT.
-const maxLockTimeout = 10 * time.Minute
 
 // lockWrites takes the project lock for the rest of the command and first
 // finishes whatever change an interrupted earlier run left (see
@@ -37,14 +30,10 @@ func (e *Env) lockWrites() error {
 	if err != nil {
 		return err
 	}
-	l, err := r.Lock(gitops.LockOptions{Command: e.command})
-	var le *gitops.LockError
-	if errors.As(err, &le) && !le.Stale && !le.Unreadable {
-		timeout, terr := e.lockTimeout(r)
-		if terr != nil {
-			return terr
-		}
-		l, err = r.Lock(gitops.LockOptions{Command: e.command, Timeout: timeout})
+	l, err := r.LockWaiting(e.command)
+	var te *gitops.LockTimeoutError
+	if errors.As(err, &te) {
+		return usagef("%s", te.Msg)
 	}
 	if err != nil {
 		return lockErr(err)
@@ -116,34 +105,6 @@ func (e *Env) unlock() {
 		e.stopSignals()
 		e.stopSignals = nil
 	}
-}
-
-// lockTimeout is GIT_ADR_LOCK_TIMEOUT, else git config adr.lockTimeout,
-// else 10 s: a Go duration ("30s") or a number of seconds.
-func (e *Env) lockTimeout(r *gitops.Repo) (time.Duration, error) {
-	v, from := os.Getenv("GIT_ADR_LOCK_TIMEOUT"), "GIT_ADR_LOCK_TIMEOUT"
-	if v == "" {
-		c, err := r.Config("adr.lockTimeout")
-		if err != nil && !errors.Is(err, gitops.ErrNotFound) {
-			return 0, err
-		}
-		v, from = c, "git config adr.lockTimeout"
-	}
-	if v == "" {
-		return defaultLockTimeout, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		n, nerr := strconv.ParseFloat(v, 64)
-		if nerr != nil {
-			return 0, usagef("%s %q is not a duration such as \"30s\"", from, v)
-		}
-		d = time.Duration(n * float64(time.Second))
-	}
-	if d < 0 || d > maxLockTimeout {
-		return 0, usagef("%s %q is out of range: 0 to %s", from, v, maxLockTimeout)
-	}
-	return d, nil
 }
 
 // lockErr explains a lock that could not be taken.

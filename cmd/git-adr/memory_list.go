@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/memory"
@@ -21,16 +20,6 @@ type memoryListOptions struct {
 	topic, after string
 	limit        int
 	json         bool
-}
-
-// memoryList is `git adr memory list --json`.
-type memoryList struct {
-	Items []*memory.Item `json:"items"`
-	// Total counts the items the filters select, over every page.
-	Total int `json:"total"`
-	// NextAfter is the --after value of the next page, null on the last.
-	NextAfter *string `json:"next_after"`
-	Commit    string  `json:"commit"`
 }
 
 func memoryListCommand(env *Env) *cli.Command {
@@ -71,41 +60,23 @@ func runMemoryList(env *Env, o memoryListOptions) error {
 	if err != nil {
 		return err
 	}
-	var sel []*memory.Item
-	for _, it := range st.Items {
-		if (o.all || it.Enabled) && (o.topic == "" || strings.EqualFold(it.Topic, strings.TrimSpace(o.topic))) {
-			sel = append(sel, it)
-		}
-	}
-	start := 0
-	if o.after != "" {
-		it, err := st.Resolve(o.after)
-		if err != nil {
-			return usagef("--after %q: %v", o.after, err).hint("pass the ID the previous page ended with")
-		}
-		start = -1
-		for i, s := range sel {
-			if s == it {
-				start = i + 1
-			}
-		}
-		if start < 0 {
-			return usagef("--after %s is not among the items listed", it.ID).hint("repeat the filters of the previous page (--all, --topic)")
-		}
-	}
-	page := sel[start:min(len(sel), start+o.limit)]
-	out := memoryList{Items: append([]*memory.Item{}, page...), Total: len(sel), Commit: st.Commit}
-	if start+len(page) < len(sel) {
-		last := page[len(page)-1].ID
-		out.NextAfter = &last
+	out, err := st.Page(memory.PageOptions{All: o.all, Topic: o.topic, After: o.after, Limit: o.limit})
+	var ae *memory.AfterError
+	switch {
+	case errors.As(err, &ae) && ae.Missing:
+		return usagef("--after %s is not among the items listed", ae.Msg).hint("repeat the filters of the previous page (--all, --topic)")
+	case errors.As(err, &ae):
+		return usagef("--after %q: %s", o.after, ae.Msg).hint("pass the ID the previous page ended with")
+	case err != nil:
+		return err
 	}
 	if o.json {
 		return writeJSON(env.Out, out)
 	}
-	for _, it := range page {
+	for _, it := range out.Items {
 		printItem(env.Out, it)
 	}
-	if len(sel) == 0 {
+	if out.Total == 0 {
 		what := "no memory items"
 		if !o.all && len(st.Items) > 0 {
 			what += fmt.Sprintf(" enabled (%d disabled: --all lists them)", len(st.Items))
@@ -123,18 +94,9 @@ func runMemoryList(env *Env, o memoryListOptions) error {
 		if o.limit != defaultMemoryPage {
 			cmd += fmt.Sprintf(" --limit %d", o.limit)
 		}
-		fmt.Fprintf(env.Err, "git-adr: note: %d more items follow; continue with `%s --after %s`\n", len(sel)-start-len(page), adr.Escape(cmd), *out.NextAfter)
+		fmt.Fprintf(env.Err, "git-adr: note: %d more items follow; continue with `%s --after %s`\n", out.Following, adr.Escape(cmd), *out.NextAfter)
 	}
 	return nil
-}
-
-// memoryShow is `git adr memory show --json`.
-type memoryShow struct {
-	Item *memory.Item `json:"item"`
-	// Removed: the item is no longer in the memory; Item is its last
-	// state.
-	Removed bool            `json:"removed"`
-	History []memory.Change `json:"history"`
 }
 
 func memoryShowCommand(env *Env) *cli.Command {
@@ -159,24 +121,9 @@ Example:
 			if err != nil {
 				return err
 			}
-			res := memoryShow{}
-			it, err := st.Resolve(id)
-			switch {
-			case err == nil:
-				res.Item = it
-				if res.History, err = s.History(it.ID); err != nil {
-					return memoryErr(err)
-				}
-			case errors.Is(err, memory.ErrNotFound) && memory.ValidID(strings.ToLower(id)):
-				if res.Item, res.History, err = s.Removed(strings.ToLower(id)); err != nil {
-					return memoryErr(err)
-				}
-				res.Removed = true
-			default:
+			res, err := s.Show(st, id)
+			if err != nil {
 				return memoryErr(err)
-			}
-			if res.History == nil {
-				res.History = []memory.Change{}
 			}
 			if asJSON {
 				return writeJSON(env.Out, res)

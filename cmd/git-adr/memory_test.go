@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-adr/git-adr/adr/memory"
 )
 
 // TestMemoryConcurrentAdds starts many real git-adr processes adding
@@ -36,7 +38,7 @@ func TestMemoryConcurrentAdds(t *testing.T) {
 		}
 		ids[res.Item.ID] = true
 	}
-	var list memoryList
+	var list memory.Page
 	out := runAdr(t, dir, env, "memory", "list", "--json")
 	if err := json.Unmarshal([]byte(out.stdout), &list); err != nil {
 		t.Fatal(err)

@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -144,19 +142,9 @@ func runNew(env *Env, title string, o newOptions) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
-	root, err := l.RootFor(o.dir)
+	root, err := newRecordRoot(l, o.dir, "--dir", "new")
 	if err != nil {
-		var dirs []string
-		for _, r := range l.Roots {
-			dirs = append(dirs, r.Dir())
-		}
-		return usagef("--dir %q is not an ADR root", o.dir).hint("roots: " + strings.Join(dirs, ", "))
-	}
-	if root.Refused != nil {
-		return refusedRoot(root)
-	}
-	if err := adr.WritableRoot(root, "new"); err != nil {
-		return lifecycleErr(err)
+		return err
 	}
 	opt.Root = root
 	// In strict mode only a signed acceptance commit accepts (pre-push,
@@ -238,24 +226,16 @@ func runNew(env *Env, title string, o newOptions) error {
 	return nil
 }
 
-// nextNumber is the number a new record of root takes: one past every
-// number in use in the log, on every branch (see [Env.branchTrees]) and
-// in compaction plans' reservations. The caller holds the project lock.
+// nextNumber is the number a new record of root takes
+// (compaction.Store.NextNumber: past the log, every branch, see
+// [Env.branchTrees], and compaction plans' reservations). The caller
+// holds the project lock.
 func nextNumber(env *Env, l *adr.Log, root *adr.Root) (int, error) {
 	branches, err := env.branchTrees()
 	if err != nil {
 		return 0, err
 	}
-	repo, err := env.Repo()
-	if err != nil {
-		return 0, err
-	}
-	// Numbers held by compaction plans are taken too.
-	reserved, err := (&compaction.Store{Repo: repo}).Reservations()
-	if err != nil {
-		return 0, err
-	}
-	return adr.NextNumber(root, adr.ScanBranches(branches, l.Roots), reserved[root.Path]), nil
+	return (&compaction.Store{Repo: mustRepo(env)}).NextNumber(l, root, branches)
 }
 
 // newRecordErr is the error of [adr.Log.NewRecord] as a command says it.
@@ -264,74 +244,24 @@ func newRecordErr(err error) error {
 	if errors.As(err, &ne) {
 		return failf("the next record number, %v", err).hint("a branch or a compaction reservation (refs/adr/reservations) holds a number that high; `git adr renumber` it, or delete the reservation")
 	}
-	return editErr(err)
+	return lifecycleErr(err)
 }
 
-// projectTemplate finds a project template: the root's configured one,
-// $ADR_TEMPLATE, adr-tools' <root>/templates/template.md, the template
-// the log keeps beside its records (MADR's adr-template.md, template.md,
-// PLANTILLA.md, 0000-template.md, RFC-0000/README.md, ADRXXX-title.md; see
-// adr.Root.LogTemplate), or the one template above a log of component
-// folders (adr.Root.ParentTemplate). Templates
-// in the repository are read through the work tree's confinement: a link
-// that leads outside it is refused, not copied into the record. With
-// confined, so is $ADR_TEMPLATE: an agent's proposal copies no file from
-// outside the repository, whatever its environment names.
+// projectTemplate finds root's project template (adr.FindTemplate): in
+// the repository through the work tree's confinement, and with confined,
+// $ADR_TEMPLATE only from inside the repository.
 func projectTemplate(env *Env, root *adr.Root, confined bool) (string, error) {
 	repo, err := env.Repo()
 	if err != nil {
 		return "", err
 	}
-	var data []byte
-	switch {
-	case root.Template != "":
-		data, err = fs.ReadFile(repo.WorktreeFS(), path.Clean(filepath.ToSlash(root.Template)))
-		if err != nil {
-			return "", usagef("%s template %q cannot be read: %v", adr.ConfigFile, root.Template, pathErrReason(err)).
-				hint("fix the path (a file inside the repository), or remove it to use the built-in template")
-		}
-	case os.Getenv("ADR_TEMPLATE") != "":
-		name := os.Getenv("ADR_TEMPLATE")
-		if confined {
-			rel, ok := repo.Rel(name)
-			if !ok {
-				return "", usagef("ADR_TEMPLATE %q is outside the repository, and a proposal reads templates only from inside it", name).
-					hint("unset ADR_TEMPLATE where git-adr runs for the agent, or keep the template in the repository")
-			}
-			data, err = fs.ReadFile(repo.WorktreeFS(), rel)
-		} else {
-			data, err = gitops.ReadRegularFile(name)
-		}
-		if err != nil {
-			return "", usagef("ADR_TEMPLATE %q cannot be read: %v", name, pathErrReason(err)).hint("fix the path, or unset ADR_TEMPLATE to use the built-in template")
-		}
-	default:
-		wt := repo.WorktreeFS()
-		// The parent folder is listed only when the root has no template
-		// of its own.
-		sources := []func() string{
-			func() string { return root.Join("templates/template.md") },
-			root.LogTemplate,
-			func() string { return root.ParentTemplate(wt) },
-		}
-		for _, source := range sources {
-			p := source()
-			if p == "" {
-				continue
-			}
-			data, err = fs.ReadFile(wt, p)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
-			if err != nil {
-				return "", usagef("template %s cannot be read: %v", p, pathErrReason(err)).
-					hint("replace it with a regular file inside the repository, or remove it to use the built-in template")
-			}
-			return string(data), nil
-		}
-		return "", nil
+	t, err := adr.FindTemplate(root, adr.TemplateSources{WorkTree: repo.WorktreeFS(), Env: os.Getenv("ADR_TEMPLATE"),
+		Confined: confined, Rel: repo.Rel, ReadOutside: gitops.ReadRegularFile})
+	var te *adr.TemplateError
+	if errors.As(err, &te) {
+		return "", usagef("%s", te.Msg).hint(te.Hint)
 	}
-	return string(data), nil
+	return t, err
 }
 
 // editorCommand is $VISUAL, else $EDITOR.
@@ -353,6 +283,20 @@ func pathErrReason(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// newRecordRoot is the root a new record of command op is written in
+// (adr.Log.NewRecordRoot); field names the option that chose dir.
+func newRecordRoot(l *adr.Log, dir, field, op string) (*adr.Root, error) {
+	root, err := l.NewRecordRoot(dir, op)
+	var ue *adr.UnknownRootError
+	if errors.As(err, &ue) {
+		return nil, usagef("%s %q is not an ADR root", field, dir).hint("roots: " + strings.Join(ue.Roots, ", "))
+	}
+	if err != nil {
+		return nil, lifecycleErr(err)
+	}
+	return root, nil
 }
 
 // refusedRoot is the error for a command that would write into a root the

@@ -4,36 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/internal/failpoint"
 	"github.com/urfave/cli/v2"
 )
 
-// Limits of one proposal: a record a person can review, an answer that
-// fits an MCP message.
-const (
-	maxProposalTitle   = 200   // code points
-	maxProposalText    = 20000 // code points, each of context, decision, consequences
-	maxProposalLinks   = 20    // relates to, amends, refines and supersedes together
-	maxProposalDomains = 10
-)
-
-// proposal is what `git adr propose` and the MCP tool adr_propose write: a
-// record with status proposed, in the log's own template and style, with
-// the next free number, linked to the records it names. It never changes
-// the status of another record: Supersedes only says what the proposal
-// would replace once a person accepts it (`git adr decide ID accept`).
-type proposal struct {
-	Title                           string
-	Context, Decision, Consequences string
-	RelatesTo, Amends, Refines      []string
-	Supersedes                      []string
-	Domains                         []string
-	// Dir is the ADR root to write in ("": the first).
-	Dir string
-}
+// proposal is what `git adr propose` and the MCP tool adr_propose write
+// ([adr.Proposal]).
+type proposal = adr.Proposal
 
 // proposalSurface names a proposal's fields as a surface takes them: the
 // command's flags or the MCP tool's arguments.
@@ -59,42 +38,11 @@ var cliProposal = proposalSurface{
 	findIDs: "run `git adr list` to see IDs",
 }
 
-// proposedLink is one link a proposal wrote.
-type proposedLink struct {
-	Relation string `json:"relation"`
-	Target   string `json:"target"`
-	Path     string `json:"path"`
-}
-
 // proposalStep is something to do after a proposal, and who does it.
-type proposalStep struct {
-	Who     string `json:"who"`
-	Do      string `json:"do"`
-	Command string `json:"command,omitempty"`
-}
+type proposalStep = adr.ProposalStep
 
 // proposeResult is what a proposal answers (--json, adr_propose).
-type proposeResult struct {
-	ID     string `json:"id"`
-	Path   string `json:"path"`
-	Title  string `json:"title"`
-	Status string `json:"status"`
-	// Links are the relations written both ways.
-	Links []proposedLink `json:"links"`
-	// WouldSupersede are the records the proposal names as superseded:
-	// unchanged until a person accepts it.
-	WouldSupersede []string `json:"would_supersede"`
-	// Updated are the files written: the record, the records it links,
-	// generated indexes.
-	Updated []string `json:"updated"`
-	// TemplateSections are sections that still hold the template's text.
-	TemplateSections []string       `json:"template_sections"`
-	Notes            []string       `json:"notes"`
-	Next             []proposalStep `json:"next"`
-	// records counts the record files among Updated (the rest are
-	// indexes, which their refresh reports itself).
-	records int
-}
+type proposeResult = adr.ProposalResult
 
 func proposeCommand(env *Env) *cli.Command {
 	var p proposal
@@ -157,7 +105,7 @@ Examples:
 // other files written, the notes and what comes next.
 func printProposal(env *Env, res *proposeResult) {
 	fmt.Fprintln(env.Out, adr.Escape(env.display(res.Path)))
-	for _, p := range res.Updated[1:res.records] {
+	for _, p := range res.Updated[1:res.Records] {
 		fmt.Fprintf(env.Out, "updated %s\n", adr.Escape(env.display(p)))
 	}
 	env.notes(res.Notes)
@@ -173,45 +121,9 @@ func printProposal(env *Env, res *proposeResult) {
 
 // runProposal writes p under the project lock and says what comes next.
 func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error) {
-	p.Title = strings.TrimSpace(p.Title)
-	switch {
-	case p.Title == "":
-		return nil, usagef("a proposal needs a title").hint("a title says what is decided, for example \"Cache reads in Redis\"")
-	case utf8.RuneCountInString(p.Title) > maxProposalTitle:
-		return nil, usagef("the title is %d characters long; at most %d", utf8.RuneCountInString(p.Title), maxProposalTitle).
-			hint("say what is decided in a few words; details go in the context and decision")
-	case adr.HasControl(p.Title):
-		return nil, usagef("the title %q holds a control character", p.Title).
-			hint("write the title on one line without control characters; details go in the context and decision")
-	}
-	var secs []adr.SectionText
-	for _, t := range []struct{ anchor, text string }{{"context", p.Context}, {"decision", p.Decision}, {"consequences", p.Consequences}} {
-		if strings.TrimSpace(t.text) == "" {
-			if t.anchor == "consequences" {
-				continue // MADR keeps consequences optional
-			}
-			return nil, usagef("%s is empty: a proposal states its %s", s.field(t.anchor), t.anchor).
-				hint("the context says why a decision is needed; the decision what is proposed")
-		}
-		if n := utf8.RuneCountInString(t.text); n > maxProposalText {
-			return nil, usagef("%s is %d characters long; at most %d", s.field(t.anchor), n, maxProposalText).
-				hint("a record states a decision and its reasons; link longer documents from it")
-		}
-		secs = append(secs, adr.SectionText{Anchor: t.anchor, Text: t.text})
-	}
-	var domains []string
-	for _, d := range p.Domains {
-		if strings.TrimSpace(d) == "" || strings.ContainsAny(d, ",;|") || adr.HasControl(d) || utf8.RuneCountInString(d) > 60 {
-			return nil, usagef("%s %q is not a domain name", s.field("domains"), clip(d)).hint("one word or two per domain, such as \"storage\"")
-		}
-		domains = append(domains, strings.ToLower(strings.TrimSpace(d)))
-	}
-	if len(domains) > maxProposalDomains {
-		return nil, usagef("%s names %d domains; at most %d", s.field("domains"), len(domains), maxProposalDomains)
-	}
-	if n := len(p.RelatesTo) + len(p.Amends) + len(p.Refines) + len(p.Supersedes); n > maxProposalLinks {
-		return nil, usagef("the proposal names %d records to link; at most %d", n, maxProposalLinks).
-			hint("link the records it depends on most; relate it to others later")
+	secs, domains, err := p.Check(s.field)
+	if err != nil {
+		return nil, proposalErr(err)
 	}
 	date := today()
 	if !validDate(date) {
@@ -230,45 +142,18 @@ func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error
 		return nil, failf("no ADR directory found in this repository").
 			hint("a person starts a decision log with `git adr init` (a proposal does not create one)")
 	}
-	root, err := l.RootFor(p.Dir)
+	root, err := newRecordRoot(l, p.Dir, s.field("dir"), "propose")
 	if err != nil {
-		var dirs []string
-		for _, r := range l.Roots {
-			dirs = append(dirs, r.Dir())
-		}
-		return nil, usagef("%s %q is not an ADR root", s.field("dir"), p.Dir).hint("roots: " + strings.Join(dirs, ", "))
-	}
-	if root.Refused != nil {
-		return nil, refusedRoot(root)
-	}
-	if err := adr.WritableRoot(root, "propose"); err != nil {
-		return nil, lifecycleErr(err)
+		return nil, err
 	}
 	if other := l.SameTitle(root, p.Title); other != nil {
 		return nil, usagef("%s already has a record titled %q: %s (%s), %s", root.Dir(), p.Title, other.ID, other.Status, other.Path).
 			hint("if that is this proposal sent again, it is written already; otherwise give the proposal a title of its own")
 	}
 	opt := adr.NewOptions{Title: p.Title, Root: root, Status: adr.Proposed, Domains: domains, Date: date, Sections: secs}
-	res := &proposeResult{Status: string(adr.Proposed), Links: []proposedLink{}, WouldSupersede: []string{},
-		TemplateSections: []string{}, Notes: []string{}}
-	for _, group := range []struct {
-		field string
-		refs  []string
-		typ   adr.RelationType
-	}{{"relates_to", p.RelatesTo, adr.RelatesTo}, {"amends", p.Amends, adr.Amends}, {"refines", p.Refines, adr.Refines}, {"supersedes", p.Supersedes, adr.Supersedes}} {
-		for _, ref := range group.refs {
-			r, err := proposalTarget(env, l, s, group.field, ref)
-			if err != nil {
-				return nil, err
-			}
-			if group.typ == adr.Supersedes {
-				opt.Supersedes = append(opt.Supersedes, r)
-				res.WouldSupersede = append(res.WouldSupersede, r.ID)
-				continue
-			}
-			opt.Links = append(opt.Links, adr.LinkSpec{Target: r, Label: group.typ.Label(), Reverse: group.typ.Reverse().Label()})
-			res.Links = append(res.Links, proposedLink{Relation: group.typ.Label(), Target: r.ID, Path: r.Path})
-		}
+	res := adr.NewProposalResult()
+	if err := p.Link(&opt, res, func(field, ref string) (*adr.Record, error) { return proposalTarget(env, l, s, field, ref) }); err != nil {
+		return nil, err
 	}
 	if opt.Template, err = projectTemplate(env, root, true); err != nil {
 		return nil, err
@@ -292,20 +177,35 @@ func runProposal(env *Env, p proposal, s proposalSurface) (*proposeResult, error
 	if res.Updated, err = writeProposal(env, rec, changes); err != nil {
 		return nil, err
 	}
-	res.ID, res.Path, res.Title, res.records = rec.ID, rec.Path, rec.Title, len(changes)
+	res.ID, res.Path, res.Title, res.Records = rec.ID, rec.Path, rec.Title, len(changes)
 	res.Notes = append(res.Notes, notes...)
 	res.TemplateSections = append(res.TemplateSections, adr.TemplateSections(rec, secs)...)
-	res.Next = proposalNext(env, res, s)
+	show := env.display
+	if s.mcp {
+		show = func(p string) string { return p }
+	}
+	res.Next = adr.ProposalNext(res, show)
 	return res, nil
 }
 
-// clip shortens what a caller sent to quote it in an error: an answer
-// must fit an MCP message whatever was sent.
-func clip(s string) string {
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:80]) + "…"
+// clip shortens what a caller sent to quote it in an error ([adr.Clip]).
+func clip(s string) string { return adr.Clip(s) }
+
+// proposalErr is a refused proposal as a command says it: a request
+// asked wrongly is a usage error, one the log does not allow a failure.
+func proposalErr(err error) error {
+	var pe *adr.ProposalError
+	if !errors.As(err, &pe) {
+		return err
 	}
-	return s
+	e := usagef("%s", pe.Msg)
+	if pe.Refused {
+		e = failf("%s", pe.Msg)
+	}
+	if pe.Hint != "" {
+		e.hint(pe.Hint)
+	}
+	return e
 }
 
 // proposalTarget resolves a record a proposal links: one of the log's
@@ -343,67 +243,8 @@ func proposalTarget(env *Env, l *adr.Log, s proposalSurface, field, ref string) 
 // record) once proposalOnly holds, brings generated indexes up to date,
 // and returns every file written: the changes' in order, then indexes.
 func writeProposal(env *Env, rec *adr.Record, changes []adr.FileChange) ([]string, error) {
-	if err := proposalOnly(rec, changes); err != nil {
-		return nil, err
+	if err := adr.ProposalOnly(rec, changes); err != nil {
+		return nil, proposalErr(err)
 	}
-	if err := applyChanges(env, changes); err != nil {
-		return nil, err
-	}
-	ixs, err := refreshedIndexes(env)
-	if err != nil {
-		return nil, err
-	}
-	var updated []string
-	for _, c := range changes {
-		updated = append(updated, c.Path)
-	}
-	return append(updated, ixs...), nil
-}
-
-// proposalOnly is the proposal's promise, checked on what is about to be
-// written rather than trusted to the template: the new record says
-// proposed, and no other record's status or title changes (they gain
-// relation lines only).
-func proposalOnly(rec *adr.Record, changes []adr.FileChange) error {
-	if rec.Status != adr.Proposed {
-		return failf("the log's template writes the status %q, not a proposal; nothing was written", rec.RawStatus).
-			hint("a person makes the template's status a placeholder (STATUS, {{status}}) or a list of words that holds proposed")
-	}
-	if path := adr.RetitledBy(changes); path != "" {
-		return failf("linking %s would change what %s says of its status or title; nothing was written", rec.ID, path).
-			hint("link it by hand and review the change: `git adr link`")
-	}
-	return nil
-}
-
-// proposalNext says what a person does with a proposal: review it, commit
-// it, and accept or reject it in their own terminal (an agent cannot).
-func proposalNext(env *Env, res *proposeResult, s proposalSurface) []proposalStep {
-	show := func(p string) string {
-		if s.mcp {
-			return p
-		}
-		return env.display(p)
-	}
-	id := adr.ShellWord(res.ID)
-	steps := []proposalStep{{Who: "a person", Do: "review the proposal", Command: "git adr show " + id}}
-	if len(res.TemplateSections) > 0 {
-		steps = append(steps, proposalStep{Who: "the author", Do: "fill in or remove the sections that still hold the template's text (" +
-			strings.Join(res.TemplateSections, "; ") + ") in " + show(res.Path)})
-	}
-	var paths []string
-	for _, p := range res.Updated {
-		paths = append(paths, adr.ShellWord(show(p)))
-	}
-	steps = append(steps,
-		proposalStep{Who: "the author", Do: "check the log", Command: "git adr check"},
-		proposalStep{Who: "the author", Do: "commit the proposal for review", Command: "git add -- " + strings.Join(paths, " ") + " && git commit -m " + adr.ShellWord("Propose "+res.ID)})
-	accept := "accept it, in their own terminal (an agent cannot)"
-	if len(res.WouldSupersede) > 0 {
-		accept += "; this marks " + strings.Join(res.WouldSupersede, ", ") + " superseded"
-	}
-	steps = append(steps,
-		proposalStep{Who: "a person", Do: accept, Command: "git adr decide " + id + " accept"},
-		proposalStep{Who: "a person", Do: "or reject it", Command: "git adr decide " + id + " reject"})
-	return steps
+	return writeChanges(env, changes)
 }

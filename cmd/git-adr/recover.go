@@ -3,16 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/accept"
-	"github.com/git-adr/git-adr/adr/compaction"
-	"github.com/git-adr/git-adr/adr/publish"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/urfave/cli/v2"
 )
@@ -66,60 +60,11 @@ not accepted nothing, and its journal is cleared.`,
 	}
 }
 
-// recoverResult is what `git adr recover --json` prints.
-type recoverResult struct {
-	Lock      *recoverLock      `json:"lock"`
-	Finished  []recoverJournal  `json:"finished"`
-	Blocked   []recoverJournal  `json:"blocked"`
-	Kept      []string          `json:"kept"`
-	Saved     map[string]string `json:"saved"`
-	Discarded []string          `json:"discarded"`
-	TempFiles []string          `json:"temp_files_removed"`
-	// Acceptances are interrupted acceptances finished or cleared.
-	Acceptances []string `json:"acceptances"`
-}
-
-type recoverLock struct {
-	PID     int    `json:"pid"`
-	Host    string `json:"host"`
-	Command string `json:"command"`
-	Since   string `json:"since"`
-}
-
-type recoverJournal struct {
-	Journal   string            `json:"journal"`
-	Command   string            `json:"command,omitempty"`
-	Started   string            `json:"started,omitempty"`
-	Files     int               `json:"files"`
-	Error     string            `json:"error,omitempty"`
-	Conflicts []recoverConflict `json:"conflicts,omitempty"`
-}
-
-type recoverConflict struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
-}
-
-func journalJSON(p *adr.PendingChange) recoverJournal {
-	j := recoverJournal{Journal: filepath.Base(p.File)}
-	if p.Err != nil {
-		j.Error = p.Err.Error()
-		return j
-	}
-	j.Command, j.Started, j.Files = p.Journal.Command, p.Journal.Started.UTC().Format(time.RFC3339), len(p.Journal.Steps)
-	for _, c := range p.Conflicts() {
-		j.Conflicts = append(j.Conflicts, recoverConflict{Path: c.Conflict, Reason: c.Reason})
-	}
-	return j
-}
-
 func runRecover(env *Env, o recoverOptions) error {
 	r, err := env.Repo()
 	if err != nil {
 		return err
 	}
-	out := recoverResult{Finished: []recoverJournal{}, Blocked: []recoverJournal{}, Kept: []string{}, Saved: map[string]string{},
-		Discarded: []string{}, TempFiles: []string{}, Acceptances: []string{}}
 	owner, broke, err := r.BreakLock(o.breakLock)
 	if err != nil {
 		var le *gitops.LockError
@@ -133,9 +78,6 @@ func runRecover(env *Env, o recoverOptions) error {
 			return withCode(ExitConflict, le).hint("wait for it to finish, then run `git adr recover` again if anything is left")
 		}
 		return err
-	}
-	if broke {
-		out.Lock = &recoverLock{PID: owner.PID, Host: owner.Host, Command: owner.Command, Since: owner.Since.UTC().Format(time.RFC3339)}
 	}
 	l, err := r.Lock(gitops.LockOptions{Command: env.command})
 	if err != nil {
@@ -153,23 +95,18 @@ func runRecover(env *Env, o recoverOptions) error {
 	if err != nil {
 		return failf("recovering: %v", err).hint("inspect " + journalDir(r) + "; nothing is overwritten without --finish")
 	}
-	for _, p := range res.Finished {
-		out.Finished = append(out.Finished, journalJSON(p))
-	}
-	for _, p := range res.Blocked {
-		out.Blocked = append(out.Blocked, journalJSON(p))
-	}
-	out.Kept = append(out.Kept, res.Kept...)
-	for k, v := range res.Saved {
-		out.Saved[k] = v
-	}
-	for _, d := range res.Discarded {
-		out.Discarded = append(out.Discarded, filepath.Base(d))
+	out := res.Report()
+	if broke {
+		out.Lock = &adr.RecoveredLock{PID: owner.PID, Host: owner.Host, Command: owner.Command, Since: owner.Since.UTC().Format(time.RFC3339)}
 	}
 	// Temporary files of runs killed before journals existed (older
 	// versions staged files in the work tree first).
 	if len(res.Blocked) == 0 {
-		tmps, err := removeTempFiles(env, r)
+		l, err := env.Log()
+		if err != nil {
+			return err
+		}
+		tmps, err := adr.RemoveTempFiles(r.Top, l.Roots)
 		if err != nil {
 			return err
 		}
@@ -222,94 +159,30 @@ func runRecover(env *Env, o recoverOptions) error {
 	return nil
 }
 
-// removeTempFiles removes git-adr temporary files from the ADR folders.
-// Under the lock no run is writing, so every such file is a leftover.
-func removeTempFiles(env *Env, r *gitops.Repo) ([]string, error) {
-	l, err := env.Log()
-	if err != nil {
-		return nil, err
-	}
-	root, err := os.OpenRoot(r.Top)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	var removed []string
-	for _, rt := range l.Roots {
-		for _, dir := range []string{rt.Dir(), rt.Join(adr.ArchiveDir)} {
-			entries, err := fsReadDir(root, dir)
-			if err != nil {
-				continue
-			}
-			for _, e := range entries {
-				if e.Type().IsRegular() && adr.IsTempName(e.Name()) {
-					p := path.Join(dir, e.Name())
-					if err := root.Remove(p); err == nil {
-						removed = append(removed, p)
-					}
-				}
-			}
-		}
-	}
-	return removed, nil
-}
-
-func fsReadDir(root *os.Root, dir string) ([]os.DirEntry, error) {
-	f, err := root.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.ReadDir(-1)
-}
-
-// finishAcceptances finishes the acceptances interrupted runs left: one
-// whose commit is on the branch gets its work tree files, its plan record
-// and its ref cleanup (from the commit itself, never recomputed); one
-// whose commit never reached the branch accepted nothing, and its journal
-// is cleared. The caller holds the lock.
+// finishAcceptances finishes the acceptances interrupted runs left
+// (accept.FinishPending) and says what it did, one line each. The caller
+// holds the lock.
 func finishAcceptances(env *Env, r *gitops.Repo) ([]string, error) {
 	dir := accept.StateDir(r)
 	js, err := accept.Pending(dir)
 	if err != nil {
 		return nil, failf("%v", err).hint("remove it if no git-adr is running; acceptance journals are progress, never authority")
 	}
-	store := &compaction.Store{Repo: r}
+	done, err := accept.FinishPending(r, js, dir, journalDir(r), env.command)
+	if err != nil {
+		return nil, planStoreErr(err)
+	}
 	var out []string
-	for _, j := range js {
-		what := "the acceptance of " + strings.Join(j.Accepted, ", ")
-		if j.Plan != "" {
-			what = "the acceptance of plan " + j.Plan
-		}
-		if !j.Committed(r) {
-			j.Remove(dir)
-			out = append(out, fmt.Sprintf("cleared %s: it was interrupted before its commit reached the branch, so nothing was accepted; accept again", what))
+	for _, rc := range done {
+		if rc.Cleared {
+			out = append(out, fmt.Sprintf("cleared %s: it was interrupted before its commit reached the branch, so nothing was accepted; accept again", rc.What))
 			continue
 		}
-		if head, err := r.ResolveRef("HEAD"); err == nil && head == j.Commit {
-			changes, err := accept.CommitChanges(r, j.Commit)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := publish.Sync(r, j.Commit+"^", j.Commit, changes, journalDir(r), env.command); err != nil {
-				return nil, err
-			}
+		line := fmt.Sprintf("finished %s, committed in %s: work tree, plan and refs are up to date", rc.What, short(rc.Commit))
+		if rc.ArchivePending != "" {
+			line += fmt.Sprintf("; its archive part (archive plan %s) is not carried out yet: `git adr compaction --confirm %s` carries it out if it is still what was approved", rc.ArchivePending, rc.Plan)
 		}
-		if id, _, ok := strings.Cut(j.Plan, "@"); ok {
-			p, commit, err := store.Load(id)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := accept.Finish(accept.Input{Repo: r, Store: store}, p, commit, j.Commit, dir); err != nil {
-				return nil, planStoreErr(err)
-			}
-		}
-		j.Remove(dir)
-		done := fmt.Sprintf("finished %s, committed in %s: work tree, plan and refs are up to date", what, short(j.Commit))
-		if st, err := accept.ArchiveOf(r, j.Commit); err == nil && st.Plan != "" && st.Done == nil && st.Skipped == "" {
-			done += fmt.Sprintf("; its archive part (archive plan %s) is not carried out yet: `git adr compaction --confirm %s` carries it out if it is still what was approved", st.Plan, j.Plan)
-		}
-		out = append(out, done)
+		out = append(out, line)
 	}
 	return out, nil
 }

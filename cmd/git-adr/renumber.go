@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
@@ -60,29 +59,16 @@ func runRenumber(env *Env, ref string, to int, toSet bool, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	seen := adr.ScanBranches(branches, l.Roots)
-	// Numbers consolidation plans hold for their replacements are never
-	// handed out: the plan would fail validation, or its acceptance give
-	// two records one ID.
-	store := &compaction.Store{Repo: mustRepo(env)}
-	all, err := store.Reservations()
-	if err != nil {
+	to, next, err := (&compaction.Store{Repo: mustRepo(env)}).Renumbering(l, rec, branches, to, toSet)
+	var te *compaction.NumberTakenError
+	switch {
+	case errors.As(err, &te) && te.Plan != "":
+		return usagef("--to %d is reserved by consolidation plan %s for one of its replacements", te.Number, te.Plan).
+			hint(fmt.Sprintf("omit --to to take the next free number (%d)", next))
+	case errors.As(err, &te):
+		return usagef("--to %d is used on %s by %s", te.Number, te.Ref, te.Path).hint("omit --to to take the next free number")
+	case err != nil:
 		return err
-	}
-	reserved := all[rec.Root.Path]
-	next := adr.NextNumber(rec.Root, seen, reserved)
-	if !toSet {
-		to = next
-	} else {
-		for _, b := range seen {
-			if b.Root == rec.Root && b.Number == to {
-				return usagef("--to %d is used on %s by %s", to, b.Ref, b.Path).hint("omit --to to take the next free number")
-			}
-		}
-		if slices.Contains(reserved, to) && to != rec.Number {
-			return usagef("--to %d is reserved by consolidation plan %s for one of its replacements", to, store.Reserver(rec.Root.Path, to)).
-				hint(fmt.Sprintf("omit --to to take the next free number (%d)", next))
-		}
 	}
 	res, err := l.Renumber(rec, to)
 	if errors.Is(err, adr.ErrNoChange) {
@@ -106,20 +92,14 @@ func runRenumber(env *Env, ref string, to int, toSet bool, asJSON bool) error {
 	if err != nil {
 		return usagef("%v", err).hint("omit --to to take the next free number")
 	}
-	if err := applyChanges(env, res.Changes); err != nil {
-		return err
-	}
-	ixs, err := refreshedIndexes(env)
+	updated, err := writeChanges(env, res.Changes)
 	if err != nil {
 		return err
 	}
 	if asJSON {
 		out := newChangeResult(res.To)
 		out.From, out.To, out.Changed = res.From, res.To, true
-		for _, c := range res.Changes {
-			out.Updated = append(out.Updated, c.Path)
-		}
-		out.Updated = append(out.Updated, ixs...)
+		out.Updated = append(out.Updated, updated...)
 		for _, m := range res.Mentions {
 			out.Notes = append(out.Notes, "left unchanged: "+m)
 		}

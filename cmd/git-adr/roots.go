@@ -8,23 +8,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-type rootInfo struct {
-	Path     string `json:"path"`
-	Source   string `json:"source"`
-	Name     string `json:"name,omitempty"`
-	Prefix   string `json:"prefix"`
-	Digits   int    `json:"digits"`
-	Style    string `json:"style"`
-	Records  int    `json:"records"`
-	Archived int    `json:"archived"`
-	// Refused says why the directory is not read (a link leading outside
-	// the repository).
-	Refused string `json:"refused,omitempty"`
-	// Skipped is set with --verbose: every entry of the root that is not
-	// a record, with the reason.
-	Skipped []adr.Skipped `json:"skipped,omitempty"`
-}
-
 func rootsCommand(env *Env) *cli.Command {
 	var asJSON, verbose bool
 	return &cli.Command{
@@ -53,24 +36,7 @@ number in a numbered log, a FIFO, a name that is not UTF-8, ...).`,
 			if err := env.requireRoots(l); err != nil {
 				return err
 			}
-			infos := []rootInfo{}
-			for _, r := range l.Roots {
-				in := rootInfo{Path: r.Dir(), Source: r.Source, Name: r.Name, Prefix: r.Prefix, Digits: r.Digits, Style: string(r.Style)}
-				if r.Refused != nil {
-					in.Refused = r.Refused.Error()
-				}
-				for _, rec := range r.Records {
-					if rec.Archived {
-						in.Archived++
-					} else {
-						in.Records++
-					}
-				}
-				if verbose {
-					in.Skipped = r.Skipped
-				}
-				infos = append(infos, in)
-			}
+			infos := l.RootInfos(verbose)
 			if asJSON {
 				return writeJSON(env.Out, infos)
 			}

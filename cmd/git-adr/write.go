@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/internal/atomicfile"
 )
 
 // applyChanges writes file changes as one journalled changeset. A file
@@ -34,6 +33,24 @@ func applyChanges(env *Env, changes []adr.FileChange) error {
 		return err
 	}
 	return nil
+}
+
+// writeChanges writes changes (applyChanges), brings generated indexes
+// up to date, and returns every file written: the changes' in order,
+// then the indexes.
+func writeChanges(env *Env, changes []adr.FileChange) ([]string, error) {
+	if err := applyChanges(env, changes); err != nil {
+		return nil, err
+	}
+	ixs, err := refreshedIndexes(env)
+	if err != nil {
+		return nil, err
+	}
+	var updated []string
+	for _, c := range changes {
+		updated = append(updated, c.Path)
+	}
+	return append(updated, ixs...), nil
 }
 
 // display turns a repository-relative path into one relative to the
@@ -112,12 +129,6 @@ func refreshedIndexes(env *Env) ([]string, error) {
 		paths = append(paths, c.Path)
 	}
 	return paths, nil
-}
-
-// writeFileAtomic replaces a file of git-adr's own state (under the git
-// directory, never the work tree) whole or not at all.
-func writeFileAtomic(path string, data []byte) error {
-	return atomicfile.Write(path, data, 0o644)
 }
 
 // changeResult is what link, decide and renumber print with --json.
