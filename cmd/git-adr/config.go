@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/guard"
-	"github.com/urfave/cli/v2"
+	"github.com/git-adr/git-adr/hooks"
 )
 
 func configCommand(env *Env) *cli.Command {
@@ -91,7 +93,7 @@ func runConfigGuardShow(env *Env, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	s, err := guardSetting(r)
+	s, err := hooks.GuardSetting(r)
 	if err != nil {
 		return usagef("the guard mode cannot be read: %v", err).hint("fix it, or set it with `git adr config guard MODE`")
 	}
@@ -147,7 +149,7 @@ func runConfigGuardSet(env *Env, m guard.Mode, scope string, asJSON bool) error 
 			}
 		}
 	}
-	s, err := guardSetting(r)
+	s, err := hooks.GuardSetting(r)
 	if err != nil {
 		return failf("the mode was written, but reads back as an error: %v", err)
 	}
