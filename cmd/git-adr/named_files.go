@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/atomicfile"
 )
 
 // namedFile is a file at a path the user named (--output, --man-dir).
@@ -87,4 +88,13 @@ func absNamed(env *Env, p string) string {
 		base = filepath.Join(wd, base)
 	}
 	return filepath.Join(base, p)
+}
+
+// replaceFile writes data beside p and renames it over p, as adr-tools'
+// `awk ... > FILE.tmp; mv FILE.tmp FILE` does.
+func replaceFile(p string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(p, data, 0o644)
 }
