@@ -12,7 +12,6 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/trust"
-	"github.com/git-adr/git-adr/internal/lazyre"
 )
 
 type trustOptions struct {
@@ -182,8 +181,6 @@ func trustStoreErr(err error) error {
 	return err
 }
 
-var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
 // does says in words what a setting's value makes git-adr do.
 func does(v trust.Value, top string) string {
 	switch v.Key {
@@ -203,14 +200,8 @@ func does(v trust.Value, top string) string {
 
 func chatURL(base string) string { return strings.TrimRight(base, "/") + "/chat/completions" }
 
-// envRef writes an environment variable as $NAME, quoted when it is not a
-// plain name.
-func envRef(name string) string {
-	if envName.MatchString(name) {
-		return "$" + name
-	}
-	return fmt.Sprintf("$%q", name)
-}
+// envRef writes an environment variable as $NAME (see [trust.EnvRef]).
+var envRef = trust.EnvRef
 
 // sourceText says where a value in effect comes from.
 func sourceText(v trust.Value) string { return v.Origin() }
