@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -256,26 +255,13 @@ func (e *Env) branchTrees() ([]adr.BranchTree, error) {
 	if err != nil {
 		return nil, err
 	}
-	refs, err := r.Refs("refs/heads/", "refs/remotes/")
+	trees, err := r.OtherBranchTrees()
 	if err != nil {
 		return nil, err
 	}
-	cur := r.CurrentBranch()
-	trees := map[string]fs.FS{} // one tree per commit, however many refs name it
 	var out []adr.BranchTree
-	for _, ref := range refs {
-		if ref.Name == cur {
-			continue
-		}
-		fsys, ok := trees[ref.Hash]
-		if !ok {
-			t, err := r.TreeFS(ref.Hash)
-			if err != nil {
-				continue
-			}
-			fsys, trees[ref.Hash] = t, t
-		}
-		out = append(out, adr.BranchTree{Ref: ref.Name, FS: fsys})
+	for _, t := range trees {
+		out = append(out, adr.BranchTree(t))
 	}
 	return out, nil
 }
