@@ -1,0 +1,61 @@
+package adr
+
+// IndexesWithin renders the INDEX.md of every root of l, a log read with
+// some of the roots named (--root), with the relations resolved against
+// full, the log discovery finds, so that an index never depends on which
+// roots a run happened to name. When full lacks one of l's roots, or
+// cannot be read (nil), l's own indexes are rendered.
+func (l *Log) IndexesWithin(full *Log) ([]Index, error) {
+	if full == nil {
+		return l.Indexes()
+	}
+	want := map[string]bool{}
+	for _, r := range l.Roots {
+		if !r.File {
+			want[r.Path] = true
+		}
+	}
+	all, err := full.Indexes()
+	if err != nil {
+		return nil, err
+	}
+	var out []Index
+	for _, ix := range all {
+		if want[ix.Root.Path] {
+			out = append(out, ix)
+		}
+	}
+	if len(out) != len(want) {
+		return l.Indexes()
+	}
+	return out, nil
+}
+
+// IndexProblem is the first index of ixs that git-adr must not write: a
+// hand-written INDEX.md ([*ForeignIndexError]) or one that is another
+// file on a case-insensitive file system ([*IndexCollisionError]).
+func IndexProblem(ixs []Index) error {
+	for _, ix := range ixs {
+		switch ix.State {
+		case IndexForeign:
+			return &ForeignIndexError{Path: ix.Path}
+		case IndexCollision:
+			return &IndexCollisionError{Path: ix.Path, Other: ix.Other}
+		}
+	}
+	return nil
+}
+
+// Stage adds the index to cs when it is missing or stale, and reports
+// whether it did.
+func (ix Index) Stage(cs *Changeset) bool {
+	switch ix.State {
+	case IndexMissing:
+		cs.Create(ix.Path, ix.Content)
+		return true
+	case IndexStale:
+		cs.Update(ix.Path, ix.Current, ix.Content)
+		return true
+	}
+	return false
+}
