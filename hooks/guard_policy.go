@@ -77,3 +77,53 @@ func LoadPolicy(dir, agent, session string) (*guard.Policy, func()) {
 	}
 	return p, closeAll
 }
+
+// GuardStatus is the read guard's state in a repository (`git adr guard
+// status --json`).
+type GuardStatus struct {
+	Mode   string             `json:"mode"`
+	Source guard.Source       `json:"source,omitempty"`
+	Scope  string             `json:"scope,omitempty"`
+	File   string             `json:"file_mode,omitempty"`
+	Error  string             `json:"error,omitempty"`
+	Agents []GuardAgentStatus `json:"agents"`
+	Roots  []string           `json:"protected_roots"`
+}
+
+// GuardAgentStatus says whether the guard's hook is installed for one
+// agent.
+type GuardAgentStatus struct {
+	Agent     Agent  `json:"agent"`
+	Path      string `json:"path"`
+	Installed bool   `json:"installed"`
+}
+
+// ReadGuardStatus reads the guard's state in r: the mode in effect (its
+// error is the setting's, and the status says "unknown"), the agents
+// whose project settings hold the hook, and the roots whose archives it
+// protects, from the log load gives (an error there is the status's
+// Error, when the mode has none).
+func ReadGuardStatus(r *gitops.Repo, load func() (*adr.Log, error)) (GuardStatus, guard.Setting, error) {
+	st := GuardStatus{Agents: []GuardAgentStatus{}, Roots: []string{}}
+	setting, serr := GuardSetting(r)
+	st.Mode, st.Source, st.Scope, st.File = string(setting.Mode), setting.Source, setting.Scope, string(setting.File)
+	if serr != nil {
+		st.Mode, st.Error = "unknown", serr.Error()
+	}
+	for _, s := range Setups {
+		cur, exists, _ := adr.ReadWorkFile(r.Top, s.Path)
+		st.Agents = append(st.Agents, GuardAgentStatus{Agent: s.Agent, Path: s.Path, Installed: exists && s.Installed(cur)})
+	}
+	if l, err := load(); err == nil {
+		for _, root := range l.Roots {
+			// The guard protects archived records; a single-file log has
+			// no archive.
+			if root.Refused == nil && !root.File {
+				st.Roots = append(st.Roots, root.Dir())
+			}
+		}
+	} else if st.Error == "" {
+		st.Error = err.Error()
+	}
+	return st, setting, serr
+}

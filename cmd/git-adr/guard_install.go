@@ -116,49 +116,12 @@ func changesetErr(err error) error {
 	return err
 }
 
-// guardStatus is `git adr guard status --json`.
-type guardStatus struct {
-	Mode   string             `json:"mode"`
-	Source guard.Source       `json:"source,omitempty"`
-	Scope  string             `json:"scope,omitempty"`
-	File   string             `json:"file_mode,omitempty"`
-	Error  string             `json:"error,omitempty"`
-	Agents []guardAgentStatus `json:"agents"`
-	Roots  []string           `json:"protected_roots"`
-}
-
-type guardAgentStatus struct {
-	Agent     hooks.Agent `json:"agent"`
-	Path      string      `json:"path"`
-	Installed bool        `json:"installed"`
-}
-
 func runGuardStatus(env *Env, asJSON bool) error {
 	r, err := env.Repo()
 	if err != nil {
 		return err
 	}
-	st := guardStatus{Agents: []guardAgentStatus{}, Roots: []string{}}
-	setting, serr := hooks.GuardSetting(r)
-	st.Mode, st.Source, st.Scope, st.File = string(setting.Mode), setting.Source, setting.Scope, string(setting.File)
-	if serr != nil {
-		st.Mode, st.Error = "unknown", serr.Error()
-	}
-	for _, s := range hooks.Setups {
-		cur, exists, _ := adr.ReadWorkFile(r.Top, s.Path)
-		st.Agents = append(st.Agents, guardAgentStatus{Agent: s.Agent, Path: s.Path, Installed: exists && s.Installed(cur)})
-	}
-	if l, err := env.LazyLog(); err == nil {
-		for _, root := range l.Roots {
-			// The guard protects archived records; a single-file log has
-			// no archive.
-			if root.Refused == nil && !root.File {
-				st.Roots = append(st.Roots, root.Dir())
-			}
-		}
-	} else if st.Error == "" {
-		st.Error = err.Error()
-	}
+	st, setting, serr := hooks.ReadGuardStatus(r, env.LazyLog)
 	if asJSON {
 		return writeJSON(env.Out, st)
 	}
