@@ -5,17 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/jsonadr"
 	"github.com/git-adr/git-adr/gitops"
-	"github.com/urfave/cli/v2"
 )
 
 func exportCommand(env *Env) *cli.Command {
@@ -95,7 +93,7 @@ func runExportJSON(env *Env, ids []string, output string) error {
 	}
 	doc := jsonadr.Export(l, recs, jsonadr.ExportOptions{
 		Tool:  jsonadr.Tool{Name: "git-adr", Version: buildVersion()},
-		Dates: addedDates(repo, recs),
+		Dates: jsonadr.AddedDates(recs, repo.AddedDates),
 		Today: today(),
 	})
 	var b bytes.Buffer
@@ -111,37 +109,6 @@ func runExportJSON(env *Env, ids []string, output string) error {
 	}
 	fmt.Fprintf(env.Out, "wrote %d records to %s\n", len(doc.ADRs), adr.Escape(output))
 	return nil
-}
-
-// addedDates are the days git first recorded each record, for records
-// whose own date is not a YYYY-MM-DD date (JSON-ADR requires one): one
-// `git log` over the records' roots.
-func addedDates(repo *gitops.Repo, recs []*adr.Record) map[string]string {
-	dirs := map[string]bool{}
-	want := map[string]bool{}
-	for _, r := range recs {
-		if _, err := time.Parse("2006-01-02", r.Date); err == nil {
-			continue
-		}
-		want[r.Path] = true
-		if r.Root != nil {
-			dirs[r.Root.Dir()] = true
-		}
-	}
-	out := map[string]string{}
-	if len(want) == 0 {
-		return out
-	}
-	added, err := repo.AddedDates(slices.Sorted(maps.Keys(dirs)))
-	if err != nil {
-		return out
-	}
-	for p := range want {
-		if d, ok := added[p]; ok {
-			out[p] = d
-		}
-	}
-	return out
 }
 
 type importOptions struct {
