@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -146,19 +145,11 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if o.diff != "" || o.staged || o.file != "" {
 		tracked = prefetch.Start(func() ([]string, error) { return repo.TrackedFiles("") })
 	}
-	var scoped func() (scopeInput, error)
+	var scoped func() (*audit.ScopeAhead, error)
 	if o.diff != "" || o.staged {
 		paths := slices.Clone(req.Paths)
-		scoped = prefetch.Start(func() (scopeInput, error) {
-			diff, err := diffPaths(repo, o.diff, o.staged)
-			if err != nil {
-				return scopeInput{}, err
-			}
-			in := scopeInput{paths: append(paths, diff...)}
-			if len(in.paths) > 0 { // none: no scope question is asked
-				in.markers = audit.GrepMarkers(repo, in.paths)
-			}
-			return in, nil
+		scoped = prefetch.Start(func() (*audit.ScopeAhead, error) {
+			return audit.LookAhead(repo, paths, func() ([]string, error) { return diffPaths(repo, o.diff, o.staged) })
 		})
 	}
 	l, err := env.Log()
@@ -168,13 +159,12 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
-	var pre *scopeInput
+	var ahead *audit.ScopeAhead
 	if scoped != nil {
-		in, err := scoped()
-		if err != nil {
+		if ahead, err = scoped(); err != nil {
 			return err
 		}
-		req.Paths, pre = in.paths, &in
+		req.Paths = ahead.Paths
 		if len(req.Paths) == 0 {
 			req.Paths = nil
 		}
@@ -195,8 +185,8 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if tracked != nil {
 		svc.Stale = audit.Staleness(repo, l, tracked)
 	}
-	if pre != nil {
-		svc.Scope = scopeSourceWith(repo, l, pre)
+	if ahead != nil {
+		svc.Scope = audit.ScopeSource(repo, l, ahead)
 	}
 	if sources != nil {
 		svc.SourceFiles = sources
@@ -227,16 +217,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 // contextService is the context service over a loaded log, for the command
 // and for the MCP tool.
 func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
-	return &evidence.Service{
-		Log: l, Source: repo.WorktreeFS(), CursorKey: repo.CursorKey, Prefix: repo.Prefix, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
-		Memory: newMemorySource(repo),
-		Scope:  scopeSource(repo, l),
-		// A task's source search reads the tracked and untracked files
-		// git does not ignore.
-		SourceFiles: repo.FilesNotIgnored,
-		Stale:       audit.Staleness(repo, l, nil),
-		Embeddings:  contextEmbeddings(repo, l.Config),
-	}
+	return audit.ContextService(repo, l, newMemorySource(repo), contextEmbeddings(repo, l.Config))
 }
 
 // diffPaths are the files a diff changes: the work tree against rev, or
@@ -249,36 +230,4 @@ func diffPaths(repo *gitops.Repo, rev string, staged bool) ([]string, error) {
 		return nil, usagef("--diff %q names no revision here", rev).hint("for example --diff HEAD~1, --diff origin/main")
 	}
 	return repo.DiffPaths(rev)
-}
-
-// scopeSource answers the service's scope questions: the declared scope
-// of the log's records, and the markers of the paths asked about (found
-// with git grep over those paths only).
-func scopeSource(repo *gitops.Repo, l *adr.Log) func(paths []string) []evidence.ScopeHit {
-	return scopeSourceWith(repo, l, nil)
-}
-
-// scopeInput is what a scope question over paths starts from: the paths
-// and their markers' git grep output, found ahead of the question.
-type scopeInput struct {
-	paths   []string
-	markers []byte
-}
-
-// scopeSourceWith is scopeSource that takes the markers from pre when the
-// question is over pre's paths.
-func scopeSourceWith(repo *gitops.Repo, l *adr.Log, pre *scopeInput) func(paths []string) []evidence.ScopeHit {
-	return func(paths []string) []evidence.ScopeHit {
-		var markers []byte
-		if pre != nil && slices.Equal(paths, pre.paths) {
-			markers = pre.markers
-		} else {
-			markers = audit.GrepMarkers(repo, paths)
-		}
-		var hits []evidence.ScopeHit
-		for _, m := range audit.Governing(repo, l, paths, markers) {
-			hits = append(hits, evidence.ScopeHit{Record: m.Record, Path: m.Path, Why: m.Why})
-		}
-		return hits
-	}
 }
