@@ -1,15 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-adr/git-adr/adr/guard"
 	"github.com/git-adr/git-adr/hooks"
 )
 
@@ -105,47 +101,21 @@ Examples:
 	}
 }
 
-// runGuardHook judges one tool call. Whatever happens it answers in the
-// agent's protocol and exits 0, so that the agent reads the answer; a
-// panic or an error becomes a refusal in guard mode (hooks.Failure).
-func runGuardHook(env *Env, agent hooks.Agent) (err error) {
-	mode := guard.Guard // until the mode is known, a failure refuses
-	answer := func(a hooks.Answer) {
-		env.Out.Write(a.Stdout)
-		env.Err.Write(a.Stderr)
-		env.exit = a.Code
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			a := hooks.Failure(agent, mode, fmt.Errorf("internal error: %v", p))
-			a.Stderr = append(a.Stderr, debug.Stack()...)
-			answer(a)
-			err = nil
-		}
-	}()
+// runGuardHook judges one tool call (see [hooks.GuardCall]). Whatever
+// happens it answers in the agent's protocol and exits 0, so that the
+// agent reads the answer.
+func runGuardHook(env *Env, agent hooks.Agent) error {
 	data, rerr := io.ReadAll(io.LimitReader(env.In, 32<<20+1))
-	in, derr := hooks.Decode(agent, data)
-	if rerr != nil {
-		derr = fmt.Errorf("reading the hook input: %v", rerr)
+	dir := env.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
 	}
-	cwd := in.Request.Cwd
-	if fi, err := os.Stat(cwd); cwd == "" || !filepath.IsAbs(cwd) || err != nil || !fi.IsDir() {
-		cwd = env.Dir
-		if cwd == "" {
-			cwd, _ = os.Getwd()
-		}
-		in.Request.Cwd = cwd
-	}
-	p, closeRepo := hooks.LoadPolicy(cwd, string(agent), in.Request.Session)
-	defer closeRepo()
-	mode = p.Mode()
-	if derr != nil {
-		answer(hooks.Failure(agent, mode, derr))
+	a, ok := hooks.GuardCall(agent, data, rerr, dir)
+	if !ok {
 		return nil
 	}
-	if in.Event != "" && in.Event != "PreToolUse" {
-		return nil // only calls about to run are judged
-	}
-	answer(in.Answer(p.Judge(in.Request)))
+	env.Out.Write(a.Stdout)
+	env.Err.Write(a.Stderr)
+	env.exit = a.Code
 	return nil
 }
