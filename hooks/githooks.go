@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"fmt"
+
 	"github.com/git-adr/git-adr/gitops"
 )
 
@@ -119,4 +121,55 @@ func Status(r *gitops.Repo, dir string) (HooksState, error) {
 		st.Hooks = append(st.Hooks, hs)
 	}
 	return st, nil
+}
+
+// Change is what installing or removing one git hook did.
+type Change struct {
+	// State is the hook's state after.
+	State   gitops.HookState
+	Changed bool
+	// Restored: removing git-adr's hook put back the one that was there
+	// before it.
+	Restored bool
+}
+
+// HookError is a git hook that could not be installed or removed.
+type HookError struct {
+	// Op is "installing" or "removing".
+	Op, Name string
+	Err      error
+}
+
+func (e *HookError) Error() string { return fmt.Sprintf("%s %s: %v", e.Op, e.Name, e.Err) }
+func (e *HookError) Unwrap() error { return e.Err }
+
+// Install installs git-adr's hooks names in git's hooks directory dir,
+// each beside the hook already there (kept, and run first); on an error
+// (a [*HookError]) the changes made before it.
+func Install(dir string, names []string) ([]Change, error) {
+	var out []Change
+	for _, n := range names {
+		h, changed, err := gitops.InstallHook(dir, n)
+		if err != nil {
+			return out, &HookError{Op: "installing", Name: n, Err: err}
+		}
+		out = append(out, Change{State: h, Changed: changed})
+	}
+	return out, nil
+}
+
+// Uninstall removes git-adr's hooks names from dir, putting back what was
+// there before; a hook that is not git-adr's is left alone. On an error
+// (a [*HookError]) it returns the changes made before it.
+func Uninstall(dir string, names []string) ([]Change, error) {
+	var out []Change
+	for _, n := range names {
+		before, _ := gitops.HookStatus(dir, n)
+		h, changed, err := gitops.UninstallHook(dir, n)
+		if err != nil {
+			return out, &HookError{Op: "removing", Name: n, Err: err}
+		}
+		out = append(out, Change{State: h, Changed: changed, Restored: changed && before.Chained != ""})
+	}
+	return out, nil
 }

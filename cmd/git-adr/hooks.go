@@ -119,23 +119,22 @@ func runHooksInstall(env *Env, names []string, asJSON bool) error {
 			return err
 		}
 	}
-	for _, n := range p.Direct {
-		h, changed, err := gitops.InstallHook(dir, n)
-		if err != nil {
-			return failf("installing %s: %v", n, err)
-		}
+	installed, err := hooks.Install(dir, p.Direct)
+	for _, c := range installed {
+		h := c.State
 		st.Hooks = append(st.Hooks, hooks.HookState{HookState: h})
-		if asJSON {
-			continue
-		}
 		switch {
-		case !changed:
-			fmt.Fprintf(env.Out, "%s is already installed (%s)\n", n, h.Path)
+		case asJSON:
+		case !c.Changed:
+			fmt.Fprintf(env.Out, "%s is already installed (%s)\n", h.Name, h.Path)
 		case h.Chained != "":
-			fmt.Fprintf(env.Out, "installed %s (%s); the hook that was there is kept as %s and runs first\n", n, h.Path, filepath.Base(h.Chained))
+			fmt.Fprintf(env.Out, "installed %s (%s); the hook that was there is kept as %s and runs first\n", h.Name, h.Path, filepath.Base(h.Chained))
 		default:
-			fmt.Fprintf(env.Out, "installed %s (%s)\n", n, h.Path)
+			fmt.Fprintf(env.Out, "installed %s (%s)\n", h.Name, h.Path)
 		}
+	}
+	if err != nil {
+		return failf("%v", err)
 	}
 	if len(p.Missing) > 0 {
 		fmt.Fprint(env.Out, hooks.Snippet(m, p.Missing))
@@ -177,22 +176,22 @@ func runHooksUninstall(env *Env, names []string, asJSON bool) error {
 		return err
 	}
 	st := hooks.HooksState{Dir: dir}
-	for _, n := range names {
-		before, _ := gitops.HookStatus(dir, n)
-		h, changed, err := gitops.UninstallHook(dir, n)
-		if err != nil {
-			return failf("removing %s: %v", n, err)
-		}
+	removed, err := hooks.Uninstall(dir, names)
+	for _, c := range removed {
+		h := c.State
 		st.Hooks = append(st.Hooks, hooks.HookState{HookState: h})
 		switch {
 		case asJSON:
-		case changed && before.Chained != "":
-			fmt.Fprintf(env.Out, "removed %s; put back the hook that was there before\n", n)
-		case changed:
-			fmt.Fprintf(env.Out, "removed %s\n", n)
+		case c.Restored:
+			fmt.Fprintf(env.Out, "removed %s; put back the hook that was there before\n", h.Name)
+		case c.Changed:
+			fmt.Fprintf(env.Out, "removed %s\n", h.Name)
 		case h.Foreign:
-			fmt.Fprintf(env.Out, "%s is not git-adr's; left alone\n", n)
+			fmt.Fprintf(env.Out, "%s is not git-adr's; left alone\n", h.Name)
 		}
+	}
+	if err != nil {
+		return failf("%v", err)
 	}
 	if asJSON {
 		return writeJSON(env.Out, st)
