@@ -1,5 +1,10 @@
 package adr
 
+import (
+	"errors"
+	"path/filepath"
+)
+
 // IndexesWithin renders the INDEX.md of every root of l, a log read with
 // some of the roots named (--root), with the relations resolved against
 // full, the log discovery finds, so that an index never depends on which
@@ -58,4 +63,33 @@ func (ix Index) Stage(cs *Changeset) bool {
 		return true
 	}
 	return false
+}
+
+// ErrNotIndexOutput means a file named as an index's output exists, was
+// not written by `git adr index` and has no adr-log section.
+var ErrNotIndexOutput = errors.New("was not written by git adr index and has no adr-log section")
+
+// IndexOutput is the content of the file an index is written to instead
+// of the root's INDEX.md (--output), which holds cur when it exists: its
+// adr-log section filled, or the whole index where there is no file or
+// the file is one `git adr index` wrote ([ErrNotIndexOutput] otherwise).
+// Without a prefix, links are relative to dir, the file's folder; abs
+// gives a record's absolute path.
+func IndexOutput(cur []byte, exists bool, dir string, abs func(string) string, root *Root, l *Log, o IndexOptions) ([]byte, error) {
+	if o.Prefix == "" {
+		o.Link = func(r *Record) string {
+			p, err := filepath.Rel(dir, abs(r.Path))
+			if err != nil {
+				return r.Path
+			}
+			return filepath.ToSlash(p)
+		}
+	}
+	switch {
+	case exists && HasAdrlogSection(cur):
+		return FillAdrlogSection(cur, root, l, o)
+	case !exists || IsGeneratedIndex(cur):
+		return RenderIndexWith(root, l, o), nil
+	}
+	return nil, ErrNotIndexOutput
 }
