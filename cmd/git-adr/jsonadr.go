@@ -67,25 +67,9 @@ func runExportJSON(env *Env, ids []string, output string) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
-	recs := l.Records
-	if len(ids) > 0 {
-		recs = nil
-		seen := map[string]bool{}
-		for _, list := range ids {
-			for _, id := range strings.Split(list, ",") {
-				if id = strings.TrimSpace(id); id == "" {
-					continue
-				}
-				r, err := resolveRecord(env, l, id)
-				if err != nil {
-					return err
-				}
-				if !seen[r.Path] {
-					seen[r.Path] = true
-					recs = append(recs, r)
-				}
-			}
-		}
+	recs, err := l.Pick(ids, func(ref string) (*adr.Record, error) { return resolveRecord(env, l, ref) })
+	if err != nil {
+		return err
 	}
 	repo, err := env.Repo()
 	if err != nil {
