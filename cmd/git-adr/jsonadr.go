@@ -102,25 +102,6 @@ type importOptions struct {
 	json     bool
 }
 
-// importResult is import's JSON (docs/json.md).
-type importResult struct {
-	Imported []importedRecord `json:"imported"`
-	Warnings []string         `json:"warnings"`
-	DryRun   bool             `json:"dry_run"`
-}
-
-type importedRecord struct {
-	Number int    `json:"number"`
-	To     int    `json:"to"`
-	Title  string `json:"title"`
-	Path   string `json:"path"`
-	// Status is "written", "unchanged" or, with --dry-run, "would write".
-	Status string `json:"status"`
-	// Lossless is true when the record's own bytes were carried in the
-	// export; false when it was rendered from JSON-ADR fields.
-	Lossless bool `json:"lossless"`
-}
-
 func importCommand(env *Env) *cli.Command {
 	var o importOptions
 	return &cli.Command{
@@ -241,23 +222,7 @@ func runImportJSON(env *Env, file string, o importOptions) error {
 		}
 		return err
 	}
-	res := importResult{Imported: []importedRecord{}, Warnings: plan.Warnings, DryRun: o.dryRun}
-	if res.Warnings == nil {
-		res.Warnings = []string{}
-	}
-	var changes []adr.FileChange
-	for _, f := range plan.Files {
-		st := "written"
-		switch {
-		case f.Unchanged:
-			st = "unchanged"
-		case o.dryRun:
-			st = "would write"
-		default:
-			changes = append(changes, adr.FileChange{Path: f.Path, New: f.Data})
-		}
-		res.Imported = append(res.Imported, importedRecord{Number: f.From, To: f.To, Title: f.Title, Path: f.Path, Status: st, Lossless: f.Lossless})
-	}
+	res, changes := plan.Result(o.dryRun)
 	if len(changes) > 0 {
 		if err := applyChanges(env, changes); err != nil {
 			return err
