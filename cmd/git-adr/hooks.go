@@ -307,18 +307,12 @@ func runHook(env *Env, name string, args []string) error {
 			return err
 		}
 	}
-	dir := os.Getenv(gitops.HookDirEnv)
-	if dir == "" {
-		dir, _ = r.HooksDir()
+	ran, code, err := hooks.RunEarlier(r, os.Getenv, name, args, stdin, env.Out, env.Err)
+	if err != nil {
+		return failf("running the %s hook git-adr chained: %v", name, err)
 	}
-	if dir != "" {
-		ran, code, err := hooks.RunChained(dir, name, args, stdin, env.Out, env.Err)
-		if err != nil {
-			return failf("running the %s hook git-adr chained: %v", name, err)
-		}
-		if ran && code != 0 {
-			return silentExit(code)
-		}
+	if ran && code != 0 {
+		return silentExit(code)
 	}
 	switch name {
 	case "pre-commit":
