@@ -2,6 +2,7 @@ package adr
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 )
 
@@ -92,4 +93,21 @@ func IndexOutput(cur []byte, exists bool, dir string, abs func(string) string, r
 		return RenderIndexWith(root, l, o), nil
 	}
 	return nil, ErrNotIndexOutput
+}
+
+// IndexNotes say why some roots get no INDEX.md or another name for it:
+// single-file logs are their own index, and a root holding a file that a
+// case-insensitive file system takes for INDEX.md gets the configured
+// other name.
+func (l *Log) IndexNotes() (logs, renamed []string) {
+	for _, r := range l.LogFiles() {
+		logs = append(logs, fmt.Sprintf("%s is a single-file log and its own index; no %s is written for it", r.Path, r.IndexName()))
+	}
+	for _, r := range l.Roots {
+		if twin := r.IndexTwin(); twin != "" {
+			renamed = append(renamed, fmt.Sprintf("%s has %s, which is %s on case-insensitive file systems (macOS, Windows): the index is %s (index_file in %s names it otherwise)",
+				r.Dir(), twin, IndexFile, r.Join(r.IndexName()), ConfigFile))
+		}
+	}
+	return logs, renamed
 }

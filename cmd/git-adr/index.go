@@ -96,18 +96,8 @@ func runIndex(env *Env, o indexOptions) error {
 	if err != nil {
 		return err
 	}
-	var logs []string
-	for _, r := range l.LogFiles() {
-		logs = append(logs, fmt.Sprintf("%s is a single-file log and its own index; no %s is written for it", r.Path, r.IndexName()))
-	}
+	logs, renamed := l.IndexNotes()
 	env.notes(logs)
-	var renamed []string
-	for _, r := range l.Roots {
-		if twin := r.IndexTwin(); twin != "" {
-			renamed = append(renamed, fmt.Sprintf("%s has %s, which is %s on case-insensitive file systems (macOS, Windows): the index is %s (index_file in %s names it otherwise)",
-				r.Dir(), twin, adr.IndexFile, r.Join(r.IndexName()), adr.ConfigFile))
-		}
-	}
 	env.notes(renamed)
 	if len(logs) == len(l.Roots) && !o.json {
 		return nil
