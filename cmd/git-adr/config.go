@@ -127,23 +127,18 @@ func runConfigGuardSet(env *Env, m guard.Mode, scope string, asJSON bool) error 
 		if !exists {
 			old = nil
 		}
-		if old != nil {
-			if _, perr := adr.ParseConfig(old); perr != nil {
-				var ce *adr.ConfigError
-				if errors.As(perr, &ce) {
-					return usagef("%v", perr).hint("fix " + adr.ConfigFile + " first; docs/configuration.md describes it")
-				}
-				return usagef("%v", perr)
-			}
-		}
-		next, err := guard.SetFileMode(old, m)
-		if err != nil {
+		next, err := guard.EditConfig(old, m)
+		var be *guard.BadConfigError
+		var ce *adr.ConfigError
+		switch {
+		case errors.As(err, &be) && errors.As(err, &ce):
+			return usagef("%v", err).hint("fix " + adr.ConfigFile + " first; docs/configuration.md describes it")
+		case errors.As(err, &be):
+			return usagef("%v", err)
+		case err != nil:
 			return failf("%v", err)
 		}
 		if string(next) != string(old) {
-			if _, err := adr.ParseConfig(next); err != nil {
-				return failf("the edited %s would not parse (%v); nothing was written", adr.ConfigFile, err)
-			}
 			if err := applyChanges(env, []adr.FileChange{{Path: adr.ConfigFile, Old: old, New: next}}); err != nil {
 				return err
 			}
