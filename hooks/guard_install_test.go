@@ -14,7 +14,9 @@ import (
 func TestInstallGuardRoundTrip(t *testing.T) {
 	r := gittest.Repo(t)
 	setup, _ := SetupFor(Claude)
-	cs := func() *adr.Changeset { return &adr.Changeset{Top: r.Top, JournalDir: filepath.Join(r.GitDir, "adr", "journal")} }
+	cs := func() *adr.Changeset {
+		return &adr.Changeset{Top: r.Top, JournalDir: filepath.Join(r.GitDir, "adr", "journal")}
+	}
 	st, err := InstallGuard(r, setup, nil, cs())
 	if err != nil || st != StateInstalled || !st.Changed() {
 		t.Fatalf("InstallGuard = %q, %v", st, err)
