@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -147,7 +146,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 	}
 	var scoped func() (*audit.ScopeAhead, error)
 	if o.diff != "" || o.staged {
-		paths := slices.Clone(req.Paths)
+		paths := req.Paths
 		scoped = prefetch.Start(func() (*audit.ScopeAhead, error) {
 			return audit.LookAhead(repo, paths, func() ([]string, error) { return diffPaths(repo, o.diff, o.staged) })
 		})
