@@ -2,6 +2,8 @@ package audit
 
 import (
 	"fmt"
+	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -136,4 +138,29 @@ func Staleness(r *gitops.Repo, l *adr.Log, tracked func() ([]string, error)) fun
 		}
 		return out
 	}
+}
+
+// OutsideError is a path asked about that is not inside the repository.
+type OutsideError struct{ Path string }
+
+func (e *OutsideError) Error() string {
+	return fmt.Sprintf("%q is not a path inside the repository", e.Path)
+}
+
+// PathsAsked turns paths as typed (relative to the working directory)
+// into the repository paths [Explain] takes: a folder stands for what is
+// in it ("dir/*").
+func PathsAsked(r *gitops.Repo, args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		rel, ok := r.Rel(a)
+		if !ok || rel == "" {
+			return nil, &OutsideError{Path: a}
+		}
+		if fi, err := os.Stat(r.Abs(rel)); err == nil && fi.IsDir() {
+			rel = path.Join(rel, "*") // any file in it
+		}
+		out = append(out, rel)
+	}
+	return out, nil
 }

@@ -1,16 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"os"
-	"path"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/audit"
-	"github.com/git-adr/git-adr/gitops"
 )
 
 func explainCommand(env *Env) *cli.Command {
@@ -54,7 +52,11 @@ func runExplain(env *Env, args []string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	paths, err := repoPaths(r, args)
+	paths, err := audit.PathsAsked(r, args)
+	var oe *audit.OutsideError
+	if errors.As(err, &oe) {
+		return usagef("%q is not a path inside the repository %q", oe.Path, r.Top)
+	}
 	if err != nil {
 		return err
 	}
@@ -83,21 +85,4 @@ func runExplain(env *Env, args []string, asJSON bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", adr.Escape(g.ID), status, adr.Escape(g.Title), adr.Escape(g.Why))
 	}
 	return tw.Flush()
-}
-
-// repoPaths turns command-line paths into repository-relative ones; a
-// folder stands for what is in it.
-func repoPaths(r *gitops.Repo, args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		rel, ok := r.Rel(a)
-		if !ok || rel == "" {
-			return nil, usagef("%q is not a path inside the repository %q", a, r.Top)
-		}
-		if fi, err := os.Stat(r.Abs(rel)); err == nil && fi.IsDir() {
-			rel = path.Join(rel, "*") // any file in it
-		}
-		out = append(out, rel)
-	}
-	return out, nil
 }
