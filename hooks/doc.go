@@ -15,8 +15,16 @@
 // [Decode] turns one tool call, as Claude Code, Codex CLI, git-adr's
 // OpenCode plugin or the generic JSON form sends it, into a
 // [guard.Request]; [Encode] answers the read guard's decision in that
-// agent's protocol; [Setup] installs and removes the hook in the agent's
-// project settings.
+// agent's protocol; [GuardCall] does it end to end with the policy
+// [LoadPolicy] reads. [Setup] edits the hook into the agent's project
+// settings, and [InstallGuard] and [UninstallGuard] write it and undo it
+// byte for byte.
+//
+// # Installing git hooks
+//
+// [PlanInstall] decides which hooks git-adr installs itself and which a
+// hook manager (husky, lefthook, pre-commit) must run; [Install],
+// [Uninstall] and [Status] act on git's hooks directory.
 //
 // They are adapters only: the policy lives in adr/govern and adr/guard,
 // everything that talks to git in gitops, and printing in cmd/git-adr.

@@ -1,21 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/navigate/budget"
-	"github.com/urfave/cli/v2"
 )
-
-// maxTranscript bounds what budget reads.
-const maxTranscript = 256 << 20
 
 type budgetOptions struct {
 	tokens, keepGroups, readCap int
@@ -162,7 +158,11 @@ func budgetPlan(env *Env, c *cli.Context, o budgetOptions) (*budget.Plan, error)
 	if o.format == "auto" {
 		format = budget.Auto
 	}
-	data, err := readTranscript(env, c.Args().First())
+	data, err := budget.ReadTranscript(c.Args().First(), env.In)
+	var fe *budget.FileError
+	if errors.As(err, &fe) {
+		return nil, usagef("%v", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -181,60 +181,22 @@ func budgetPlan(env *Env, c *cli.Context, o budgetOptions) (*budget.Plan, error)
 	return budget.NewPlan(t, data, opts)
 }
 
-// readTranscript reads FILE, or stdin for "-": a regular file, at most
-// maxTranscript bytes.
-func readTranscript(env *Env, name string) ([]byte, error) {
-	var r io.Reader = env.In
-	if name != "-" {
-		st, err := os.Stat(name)
-		if err != nil {
-			return nil, usagef("%v", err)
-		}
-		if !st.Mode().IsRegular() {
-			return nil, usagef("%q is not a regular file", name)
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, usagef("%v", err)
-		}
-		defer f.Close()
-		r = f
-	}
-	data, err := io.ReadAll(io.LimitReader(r, maxTranscript+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxTranscript {
-		return nil, usagef("%q is larger than %d MiB", name, maxTranscript>>20)
-	}
-	return data, nil
-}
-
-// writeOutbound writes the request to stdout or a new file, never over
-// the transcript or any existing file.
+// writeOutbound writes the request to stdout or a new file (see
+// [budget.WriteNew]).
 func writeOutbound(env *Env, input, output string, out []byte) error {
 	if output == "" {
 		_, err := env.Out.Write(out)
 		return err
 	}
-	if in, err := os.Stat(input); err == nil {
-		if o, err := os.Stat(output); err == nil && os.SameFile(in, o) {
-			return usagef("--output %q is the transcript itself; the transcript is never changed", output).hint("name a new file")
-		}
-	}
-	f, err := os.OpenFile(output, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return usagef("--output %q exists; apply writes only a new file", output).hint("remove it first, or name another file")
-		}
+	switch err := budget.WriteNew(input, output, out); {
+	case errors.Is(err, budget.ErrTranscriptItself):
+		return usagef("--output %q is the transcript itself; the transcript is never changed", output).hint("name a new file")
+	case errors.Is(err, os.ErrExist):
+		return usagef("--output %q exists; apply writes only a new file", output).hint("remove it first, or name another file")
+	case err != nil:
 		return failf("%v", err)
 	}
-	if _, err := f.Write(out); err != nil {
-		f.Close()
-		os.Remove(output)
-		return failf("%v", err)
-	}
-	return f.Close()
+	return nil
 }
 
 // checkSavedPlan refuses to apply when the saved plan differs from the
@@ -244,17 +206,11 @@ func checkSavedPlan(path string, p *budget.Plan) error {
 	if err != nil {
 		return usagef("--plan: %v", err)
 	}
-	var sp budget.Plan
-	if err := json.Unmarshal(saved, &sp); err != nil {
+	what, err := p.Differs(saved)
+	if err != nil {
 		return usagef("--plan %q is not a plan: %v", path, err).hint("save one with `git adr budget plan FILE --budget N --json > plan.json`")
 	}
-	a, _ := json.Marshal(&sp)
-	b, _ := json.Marshal(p)
-	if !bytes.Equal(a, b) {
-		what := "the plan differs (other options)"
-		if sp.Transcript != p.Transcript {
-			what = "the transcript changed since the plan was made"
-		}
+	if what != "" {
 		return failf("--plan %q does not match: %s; nothing was written", path, what).hint("make the plan again with the same flags")
 	}
 	return nil

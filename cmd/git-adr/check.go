@@ -171,14 +171,7 @@ func runCheck(env *Env, o checkOptions) error {
 	if len(rep.Findings) == 1 {
 		summary = "1 finding"
 	}
-	errs, warns := 0, 0
-	for _, f := range rep.Findings {
-		if f.Warning {
-			warns++
-		} else {
-			errs++
-		}
-	}
+	_, warns := rep.Tally()
 	if warns > 0 {
 		summary += fmt.Sprintf(" (%d warnings)", warns)
 		if warns == 1 {
@@ -189,8 +182,7 @@ func runCheck(env *Env, o checkOptions) error {
 		summary += fmt.Sprintf(" (%d ignored by %s)", rep.Ignored, adr.ConfigFile)
 	}
 	fmt.Fprintln(env.Err, summary)
-	strict := l.Config != nil && l.Config.Check.Warnings == "error"
-	if errs > 0 || strict && warns > 0 {
+	if rep.Fails(l.Config) {
 		return silentExit(ExitFailure)
 	}
 	return nil

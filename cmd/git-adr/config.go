@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/guard"
-	"github.com/urfave/cli/v2"
+	"github.com/git-adr/git-adr/hooks"
 )
 
 func configCommand(env *Env) *cli.Command {
@@ -91,7 +93,7 @@ func runConfigGuardShow(env *Env, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	s, err := guardSetting(r)
+	s, err := hooks.GuardSetting(r)
 	if err != nil {
 		return usagef("the guard mode cannot be read: %v", err).hint("fix it, or set it with `git adr config guard MODE`")
 	}
@@ -125,29 +127,24 @@ func runConfigGuardSet(env *Env, m guard.Mode, scope string, asJSON bool) error 
 		if !exists {
 			old = nil
 		}
-		if old != nil {
-			if _, perr := adr.ParseConfig(old); perr != nil {
-				var ce *adr.ConfigError
-				if errors.As(perr, &ce) {
-					return usagef("%v", perr).hint("fix " + adr.ConfigFile + " first; docs/configuration.md describes it")
-				}
-				return usagef("%v", perr)
-			}
-		}
-		next, err := guard.SetFileMode(old, m)
-		if err != nil {
+		next, err := guard.EditConfig(old, m)
+		var be *guard.BadConfigError
+		var ce *adr.ConfigError
+		switch {
+		case errors.As(err, &be) && errors.As(err, &ce):
+			return usagef("%v", err).hint("fix " + adr.ConfigFile + " first; docs/configuration.md describes it")
+		case errors.As(err, &be):
+			return usagef("%v", err)
+		case err != nil:
 			return failf("%v", err)
 		}
 		if string(next) != string(old) {
-			if _, err := adr.ParseConfig(next); err != nil {
-				return failf("the edited %s would not parse (%v); nothing was written", adr.ConfigFile, err)
-			}
 			if err := applyChanges(env, []adr.FileChange{{Path: adr.ConfigFile, Old: old, New: next}}); err != nil {
 				return err
 			}
 		}
 	}
-	s, err := guardSetting(r)
+	s, err := hooks.GuardSetting(r)
 	if err != nil {
 		return failf("the mode was written, but reads back as an error: %v", err)
 	}

@@ -3,16 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
-	"slices"
-	"strings"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/audit"
 	"github.com/git-adr/git-adr/adr/evidence"
-	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
-	"github.com/urfave/cli/v2"
+	"github.com/git-adr/git-adr/internal/prefetch"
 )
 
 type contextOptions struct {
@@ -135,7 +133,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 	// while the log loads.
 	var sources func() ([]string, error)
 	if o.task != "" {
-		sources = prefetch(repo.FilesNotIgnored)
+		sources = prefetch.Start(repo.FilesNotIgnored)
 	}
 	// A diff's paths come from git, which stats the work tree, and their
 	// markers from git grep: both run while the log loads.
@@ -144,21 +142,13 @@ func runContext(env *Env, id string, o contextOptions) error {
 	// runs while the log loads.
 	var tracked func() ([]string, error)
 	if o.diff != "" || o.staged || o.file != "" {
-		tracked = prefetch(func() ([]string, error) { return repo.TrackedFiles("") })
+		tracked = prefetch.Start(func() ([]string, error) { return repo.TrackedFiles("") })
 	}
-	var scoped func() (scopeInput, error)
+	var scoped func() (*audit.ScopeAhead, error)
 	if o.diff != "" || o.staged {
-		paths := slices.Clone(req.Paths)
-		scoped = prefetch(func() (scopeInput, error) {
-			diff, err := diffPaths(repo, o.diff, o.staged)
-			if err != nil {
-				return scopeInput{}, err
-			}
-			in := scopeInput{paths: append(paths, diff...)}
-			if len(in.paths) > 0 { // none: no scope question is asked
-				in.markers = grepMarkers(repo, in.paths)
-			}
-			return in, nil
+		paths := req.Paths
+		scoped = prefetch.Start(func() (*audit.ScopeAhead, error) {
+			return audit.LookAhead(repo, paths, func() ([]string, error) { return diffPaths(repo, o.diff, o.staged) })
 		})
 	}
 	l, err := env.Log()
@@ -168,13 +158,12 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
-	var pre *scopeInput
+	var ahead *audit.ScopeAhead
 	if scoped != nil {
-		in, err := scoped()
-		if err != nil {
+		if ahead, err = scoped(); err != nil {
 			return err
 		}
-		req.Paths, pre = in.paths, &in
+		req.Paths = ahead.Paths
 		if len(req.Paths) == 0 {
 			req.Paths = nil
 		}
@@ -193,10 +182,10 @@ func runContext(env *Env, id string, o contextOptions) error {
 	}
 	svc := contextService(repo, l)
 	if tracked != nil {
-		svc.Stale = contextStaleness(repo, l, tracked)
+		svc.Stale = audit.Staleness(repo, l, tracked)
 	}
-	if pre != nil {
-		svc.Scope = scopeSourceWith(repo, l, pre)
+	if ahead != nil {
+		svc.Scope = audit.ScopeSource(repo, l, ahead)
 	}
 	if sources != nil {
 		svc.SourceFiles = sources
@@ -227,91 +216,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 // contextService is the context service over a loaded log, for the command
 // and for the MCP tool.
 func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
-	return &evidence.Service{
-		Log: l, Source: repo.WorktreeFS(), CursorKey: repo.CursorKey, Prefix: repo.Prefix, CacheDir: filepath.Join(repo.AdrDir(), "cache"),
-		Memory: newMemorySource(repo),
-		Scope:  scopeSource(repo, l),
-		// A task's source search reads the tracked and untracked files
-		// git does not ignore.
-		SourceFiles: repo.FilesNotIgnored,
-		Stale:       contextStaleness(repo, l, nil),
-		Embeddings:  contextEmbeddings(repo, l.Config),
-	}
-}
-
-// contextStaleness labels an answer's records with the staleness signals
-// check finds through git: a declared glob that matches no tracked file,
-// and governed code changed in more than [check] churn_commits commits
-// since the record was added. Only an answer showing a record with a
-// declared scope costs anything: the tracked files (tracked, when the
-// caller listed them ahead; else `git ls-files` now) and the churn counts
-// (churn.bin, or three git commands when HEAD moved), side by side.
-func contextStaleness(repo *gitops.Repo, l *adr.Log, tracked func() ([]string, error)) func([]*adr.Record) map[*adr.Record][]string {
-	return func(recs []*adr.Record) map[*adr.Record][]string {
-		want := map[*adr.Record]bool{}
-		for _, r := range recs {
-			if !r.Archived {
-				want[r] = true
-			}
-		}
-		all := scope.New(l, nil).Patterns()
-		var pats []scope.Match
-		for _, m := range all {
-			if want[m.Record] {
-				pats = append(pats, m)
-			}
-		}
-		if len(pats) == 0 || repo.Bare {
-			return nil
-		}
-		if tracked == nil {
-			tracked = prefetch(func() ([]string, error) { return repo.TrackedFiles("") })
-		}
-		out := map[*adr.Record][]string{}
-		churned := map[*adr.Record]string{}
-		if limit := audit.ChurnLimit(l.Config); limit >= 0 {
-			// Counted for every scoped record in force at once, and kept
-			// for this HEAD (churn.bin): the next answer reads them.
-			order, globs := audit.ScopedInForce(all)
-			counts, _ := audit.CachedChurn(repo, l, order, globs)
-			for _, r := range order {
-				if n, ok := counts[r]; ok && n > limit && want[r] {
-					churned[r] = fmt.Sprintf("scope churn: the code it governs (%s) changed in %d commits since it was recorded", strings.Join(globs[r], ", "), n)
-				}
-			}
-		}
-		if files, err := tracked(); err == nil {
-			files = slices.Sorted(slices.Values(files))
-			for _, m := range pats {
-				if !scope.MatchesAny(m.Path, files) {
-					out[m.Record] = append(out[m.Record], fmt.Sprintf("scope unmatched: %s matches no tracked file", m.Why))
-				}
-			}
-		}
-		for _, r := range recs {
-			if c, ok := churned[r]; ok {
-				out[r] = append(out[r], c)
-			}
-		}
-		return out
-	}
-}
-
-// prefetch starts f now, on its own goroutine (git runs while the log
-// loads), and returns what waits for its result; it may be called any
-// number of times.
-func prefetch[T any](f func() (T, error)) func() (T, error) {
-	var v T
-	var err error
-	done := make(chan struct{})
-	go func() {
-		v, err = f()
-		close(done)
-	}()
-	return func() (T, error) {
-		<-done
-		return v, err
-	}
+	return audit.ContextService(repo, l, newMemorySource(repo), contextEmbeddings(repo, l.Config))
 }
 
 // diffPaths are the files a diff changes: the work tree against rev, or
@@ -324,47 +229,4 @@ func diffPaths(repo *gitops.Repo, rev string, staged bool) ([]string, error) {
 		return nil, usagef("--diff %q names no revision here", rev).hint("for example --diff HEAD~1, --diff origin/main")
 	}
 	return repo.DiffPaths(rev)
-}
-
-// scopeSource answers the service's scope questions: the declared scope
-// of the log's records, and the markers of the paths asked about (found
-// with git grep over those paths only).
-func scopeSource(repo *gitops.Repo, l *adr.Log) func(paths []string) []evidence.ScopeHit {
-	return scopeSourceWith(repo, l, nil)
-}
-
-// scopeInput is what a scope question over paths starts from: the paths
-// and their markers' git grep output, found ahead of the question.
-type scopeInput struct {
-	paths   []string
-	markers []byte
-}
-
-// grepMarkers is git grep's output of the markers in paths; nothing when
-// git grep fails (the markers are a hint, declared scope still answers).
-func grepMarkers(repo *gitops.Repo, paths []string) []byte {
-	out, err := repo.Grep(scope.MarkerPattern, "", paths, nil, markersPerFile, markersMax)
-	if err != nil {
-		return nil
-	}
-	return out
-}
-
-// scopeSourceWith is scopeSource that takes the markers from pre when the
-// question is over pre's paths.
-func scopeSourceWith(repo *gitops.Repo, l *adr.Log, pre *scopeInput) func(paths []string) []evidence.ScopeHit {
-	return func(paths []string) []evidence.ScopeHit {
-		var out []byte
-		if pre != nil && slices.Equal(paths, pre.paths) {
-			out = pre.markers
-		} else {
-			out = grepMarkers(repo, paths)
-		}
-		x := withMentions(repo, l, scope.New(l, scope.ParseMarkers(out, markersMax)))
-		var hits []evidence.ScopeHit
-		for _, m := range x.Govern(paths) {
-			hits = append(hits, evidence.ScopeHit{Record: m.Record, Path: m.Path, Why: m.Why})
-		}
-		return hits
-	}
 }

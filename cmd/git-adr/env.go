@@ -1,17 +1,13 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 
 	"golang.org/x/term"
@@ -53,24 +49,6 @@ type Env struct {
 	// readOnly: the command promises no write at all, not even of
 	// git-adr's own state (the compaction analysis).
 	readOnly bool
-}
-
-// seenNote reports whether a discovery note was already shown in this
-// repository, and remembers it: "no ADR directory configured; detected
-// doc/adr" helps once, not on every command. Other notes always print.
-func (e *Env) seenNote(r *gitops.Repo, note string) bool {
-	if !strings.HasPrefix(note, "no ADR directory configured; detected ") {
-		return false
-	}
-	sum := sha256.Sum256([]byte(note))
-	p := filepath.Join(r.AdrDir(), "notes", hex.EncodeToString(sum[:8]))
-	if _, err := os.Stat(p); err == nil {
-		return true
-	}
-	if !e.readOnly && os.MkdirAll(filepath.Dir(p), 0o755) == nil {
-		os.WriteFile(p, []byte(note+"\n"), 0o644)
-	}
-	return false
 }
 
 // rootsRel returns the --root values relative to the repository root
@@ -189,7 +167,7 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 		return nil, err
 	}
 	for _, n := range l.Notes {
-		if e.seenNote(r, n) {
+		if adr.NoteSeen(r.AdrDir(), n, e.readOnly) {
 			continue
 		}
 		fmt.Fprintf(e.Err, "git-adr: note: %s\n", adr.EscapeBody(n))
@@ -256,26 +234,13 @@ func (e *Env) branchTrees() ([]adr.BranchTree, error) {
 	if err != nil {
 		return nil, err
 	}
-	refs, err := r.Refs("refs/heads/", "refs/remotes/")
+	trees, err := r.OtherBranchTrees()
 	if err != nil {
 		return nil, err
 	}
-	cur := r.CurrentBranch()
-	trees := map[string]fs.FS{} // one tree per commit, however many refs name it
 	var out []adr.BranchTree
-	for _, ref := range refs {
-		if ref.Name == cur {
-			continue
-		}
-		fsys, ok := trees[ref.Hash]
-		if !ok {
-			t, err := r.TreeFS(ref.Hash)
-			if err != nil {
-				continue
-			}
-			fsys, trees[ref.Hash] = t, t
-		}
-		out = append(out, adr.BranchTree{Ref: ref.Name, FS: fsys})
+	for _, t := range trees {
+		out = append(out, adr.BranchTree(t))
 	}
 	return out, nil
 }

@@ -1,19 +1,12 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"runtime/debug"
 
-	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/adr/guard"
-	"github.com/git-adr/git-adr/gitops"
-	"github.com/git-adr/git-adr/hooks"
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-adr/git-adr/hooks"
 )
 
 func guardCommand(env *Env) *cli.Command {
@@ -108,112 +101,21 @@ Examples:
 	}
 }
 
-// runGuardHook judges one tool call. Whatever happens it answers in the
-// agent's protocol and exits 0, so that the agent reads the answer; a
-// panic or an error becomes a refusal in guard mode (hooks.Failure).
-func runGuardHook(env *Env, agent hooks.Agent) (err error) {
-	mode := guard.Guard // until the mode is known, a failure refuses
-	answer := func(a hooks.Answer) {
-		env.Out.Write(a.Stdout)
-		env.Err.Write(a.Stderr)
-		env.exit = a.Code
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			a := hooks.Failure(agent, mode, fmt.Errorf("internal error: %v", p))
-			a.Stderr = append(a.Stderr, debug.Stack()...)
-			answer(a)
-			err = nil
-		}
-	}()
+// runGuardHook judges one tool call (see [hooks.GuardCall]). Whatever
+// happens it answers in the agent's protocol and exits 0, so that the
+// agent reads the answer.
+func runGuardHook(env *Env, agent hooks.Agent) error {
 	data, rerr := io.ReadAll(io.LimitReader(env.In, 32<<20+1))
-	in, derr := hooks.Decode(agent, data)
-	if rerr != nil {
-		derr = fmt.Errorf("reading the hook input: %v", rerr)
+	dir := env.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
 	}
-	cwd := in.Request.Cwd
-	if fi, err := os.Stat(cwd); cwd == "" || !filepath.IsAbs(cwd) || err != nil || !fi.IsDir() {
-		cwd = env.Dir
-		if cwd == "" {
-			cwd, _ = os.Getwd()
-		}
-		in.Request.Cwd = cwd
-	}
-	p, closeRepo := loadPolicy(cwd, string(agent), in.Request.Session)
-	defer closeRepo()
-	mode = p.Mode()
-	if derr != nil {
-		answer(hooks.Failure(agent, mode, derr))
+	a, ok := hooks.GuardCall(agent, data, rerr, dir)
+	if !ok {
 		return nil
 	}
-	if in.Event != "" && in.Event != "PreToolUse" {
-		return nil // only calls about to run are judged
-	}
-	answer(in.Answer(p.Judge(in.Request)))
+	env.Out.Write(a.Stdout)
+	env.Err.Write(a.Stderr)
+	env.exit = a.Code
 	return nil
-}
-
-// loadPolicy builds the policy of the repository that holds dir. Outside
-// a repository there is nothing to guard (off); anything that cannot be
-// read is the policy's Err, and judged as the degraded state it is.
-func loadPolicy(dir, agent, session string) (*guard.Policy, func()) {
-	nothing := func() {}
-	r, err := gitops.Open(dir)
-	if errors.Is(err, gitops.ErrNotRepository) || errors.Is(err, gitops.ErrBare) {
-		return &guard.Policy{Setting: guard.Setting{Mode: guard.Off, Source: guard.FromDefault}}, nothing
-	}
-	if err != nil {
-		return &guard.Policy{Err: &guard.ModeError{Where: "the repository", Err: err}}, nothing
-	}
-	closeRepo := func() { r.Close() }
-	setting, err := guardSetting(r)
-	p := &guard.Policy{Setting: setting, Top: r.Top, GitConfig: filepath.Join(r.CommonDir, "config")}
-	if err != nil {
-		p.Err = err
-		return p, closeRepo
-	}
-	if setting.Mode == guard.Off {
-		return p, closeRepo
-	}
-	cfs, err := r.Worktree()
-	if err != nil {
-		p.Err = err
-		return p, closeRepo
-	}
-	closeAll := func() { cfs.Close(); r.Close() }
-	log, err := adr.Load(cfs, adr.LoadOptions{Lazy: true})
-	if err != nil {
-		p.Err = err
-		return p, closeAll
-	}
-	p.Log, p.Scope = log, guard.NewScope(log, cfs)
-	p.Restored = guard.GitRestorer(r.Git)
-	if s, err := guard.OpenSession(guardDir(r), agent, session); err == nil {
-		p.Session = s
-	}
-	return p, closeAll
-}
-
-// guardDir is where the guard keeps this work tree's state.
-func guardDir(r *gitops.Repo) string { return filepath.Join(r.GitDir, "adr", "guard") }
-
-// guardSetting reads the mode in effect: git config adr.guard.mode, then
-// .adr.toml's [guard] mode.
-func guardSetting(r *gitops.Repo) (guard.Setting, error) {
-	var git, scope string
-	switch v, err := r.ConfigOrigin(guard.GitKey); {
-	case err == nil:
-		git, scope = v.Value, v.Scope
-	case !errors.Is(err, gitops.ErrNotFound):
-		return guard.Setting{}, &guard.ModeError{Where: "git config " + guard.GitKey, Err: err}
-	}
-	var file guard.Mode
-	data, ferr := fs.ReadFile(r.WorktreeFS(), adr.ConfigFile)
-	switch {
-	case errors.Is(ferr, fs.ErrNotExist):
-		ferr = nil
-	case ferr == nil:
-		file, ferr = guard.FileMode(data)
-	}
-	return guard.Resolve(git, scope, file, ferr)
 }

@@ -1,70 +1,18 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/guard"
-	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/hooks"
 )
 
 // agentNames are the agents as people call them.
 var agentNames = map[hooks.Agent]string{hooks.Claude: "Claude Code", hooks.OpenCode: "OpenCode", hooks.Codex: "Codex CLI"}
-
-// installRecord is what install remembers, outside the work tree, so that
-// uninstall can put a file back byte for byte when it is unchanged since.
-type installRecord struct {
-	Path string `json:"path"`
-	// Original is the file before the first install (absent: null).
-	Original *string `json:"original"`
-	// Written is the SHA-256 of what install wrote last.
-	Written string `json:"written"`
-	// Dirs are the folders install created.
-	Dirs []string `json:"dirs,omitempty"`
-}
-
-func installRecordPath(r *gitops.Repo, a hooks.Agent) string {
-	return filepath.Join(guardDir(r), "install", string(a)+".json")
-}
-
-func readInstallRecord(r *gitops.Repo, a hooks.Agent) *installRecord {
-	data, err := os.ReadFile(installRecordPath(r, a))
-	if err != nil {
-		return nil
-	}
-	var rec installRecord
-	if json.Unmarshal(data, &rec) != nil {
-		return nil
-	}
-	return &rec
-}
-
-func writeInstallRecord(r *gitops.Repo, a hooks.Agent, rec *installRecord) error {
-	p := installRecordPath(r, a)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	data, _ := json.MarshalIndent(rec, "", "  ")
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
-}
-
-func sha(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
 
 // guardInstallResult is `git adr guard install|uninstall --json`.
 type guardInstallResult struct {
@@ -94,16 +42,26 @@ func runGuardInstall(env *Env, a hooks.Agent, uninstall, asJSON bool) error {
 	if !exists {
 		cur = nil
 	}
-	res := guardInstallResult{Agent: a, Path: setup.Path}
-	if uninstall {
-		err = guardUninstall(env, r, setup, cur, &res)
-	} else {
-		err = guardInstall(env, r, setup, cur, &res)
-	}
+	cs, err := env.Changeset()
 	if err != nil {
 		return err
 	}
-	setting, serr := guardSetting(r)
+	res := guardInstallResult{Agent: a, Path: setup.Path}
+	var state hooks.InstallState
+	if uninstall {
+		state, err = hooks.UninstallGuard(r, setup, cur, cs)
+	} else {
+		state, err = hooks.InstallGuard(r, setup, cur, cs)
+	}
+	if errors.Is(err, hooks.ErrForeign) {
+		return failf("%s exists and is not git-adr's plugin; not overwriting it", setup.Path).
+			hint("move it aside, or add the call `git adr guard --hook opencode` to it yourself (docs/guard.md)")
+	}
+	if err != nil {
+		return changesetErr(err)
+	}
+	res.State, res.Changed = string(state), state.Changed()
+	setting, serr := hooks.GuardSetting(r)
 	res.Mode = string(setting.Mode)
 	if serr != nil {
 		res.Mode = "unknown"
@@ -149,133 +107,13 @@ func agentNote(a hooks.Agent) []string {
 	return nil
 }
 
-func guardInstall(env *Env, r *gitops.Repo, setup hooks.Setup, cur []byte, res *guardInstallResult) error {
-	next, changed, err := setup.Install(cur)
-	if errors.Is(err, hooks.ErrForeign) {
-		return failf("%s exists and is not git-adr's plugin; not overwriting it", setup.Path).
-			hint("move it aside, or add the call `git adr guard --hook opencode` to it yourself (docs/guard.md)")
+// changesetErr gives a changeset's error its exit code as applyChanges
+// does.
+func changesetErr(err error) error {
+	if errors.Is(err, adr.ErrChangedOnDisk) {
+		return withCode(ExitConflict, err).hint("another program changed the file while git-adr worked; run the command again")
 	}
-	if err != nil {
-		return failf("%v", err)
-	}
-	if !changed {
-		res.State = "already-installed"
-		return nil
-	}
-	rec := readInstallRecord(r, setup.Agent)
-	if rec == nil || rec.Path != setup.Path || rec.Written != sha(cur) {
-		// A first install, or the file changed since: what is there now is
-		// what uninstall puts back.
-		rec = &installRecord{Path: setup.Path}
-		if cur != nil {
-			s := string(cur)
-			rec.Original = &s
-		}
-		for d := path.Dir(setup.Path); d != "."; d = path.Dir(d) {
-			if _, err := os.Lstat(r.Abs(d)); errors.Is(err, os.ErrNotExist) {
-				rec.Dirs = append(rec.Dirs, d)
-			}
-		}
-	}
-	cs, err := env.Changeset()
-	if err != nil {
-		return err
-	}
-	if cur == nil {
-		cs.Create(setup.Path, next)
-	} else {
-		cs.Update(setup.Path, cur, next)
-	}
-	if err := applyChangeset(cs); err != nil {
-		return err
-	}
-	rec.Written = sha(next)
-	if err := writeInstallRecord(r, setup.Agent, rec); err != nil {
-		return failf("installed, but could not record how to undo it: %v", err)
-	}
-	res.State, res.Changed = "installed", true
-	return nil
-}
-
-func guardUninstall(env *Env, r *gitops.Repo, setup hooks.Setup, cur []byte, res *guardInstallResult) error {
-	rec := readInstallRecord(r, setup.Agent)
-	var next []byte
-	state := ""
-	switch {
-	case cur == nil:
-		res.State = "not-installed"
-		if rec != nil {
-			os.Remove(installRecordPath(r, setup.Agent))
-		}
-		return nil
-	case rec != nil && rec.Path == setup.Path && rec.Written == sha(cur):
-		// Unchanged since install: put back exactly what was there.
-		if rec.Original != nil {
-			next = []byte(*rec.Original)
-		}
-		state = "restored"
-	default:
-		n, removed, err := setup.Uninstall(cur)
-		if err != nil {
-			return failf("%v", err)
-		}
-		if !removed {
-			res.State = "not-installed"
-			return nil
-		}
-		next, state = n, "removed"
-	}
-	cs, err := env.Changeset()
-	if err != nil {
-		return err
-	}
-	if next == nil {
-		cs.Delete(setup.Path, cur)
-	} else {
-		cs.Update(setup.Path, cur, next)
-	}
-	if err := applyChangeset(cs); err != nil {
-		return err
-	}
-	if rec != nil && state == "restored" {
-		for _, d := range rec.Dirs {
-			// Only empty folders, and only real ones (never a link).
-			if fi, err := os.Lstat(r.Abs(d)); err == nil && fi.IsDir() {
-				os.Remove(r.Abs(d))
-			}
-		}
-	}
-	os.Remove(installRecordPath(r, setup.Agent))
-	res.State, res.Changed = state, true
-	return nil
-}
-
-// applyChangeset applies a changeset as applyChanges does.
-func applyChangeset(cs *adr.Changeset) error {
-	if err := cs.Apply(); err != nil {
-		if errors.Is(err, adr.ErrChangedOnDisk) {
-			return withCode(ExitConflict, err).hint("another program changed the file while git-adr worked; run the command again")
-		}
-		return err
-	}
-	return nil
-}
-
-// guardStatus is `git adr guard status --json`.
-type guardStatus struct {
-	Mode   string             `json:"mode"`
-	Source guard.Source       `json:"source,omitempty"`
-	Scope  string             `json:"scope,omitempty"`
-	File   string             `json:"file_mode,omitempty"`
-	Error  string             `json:"error,omitempty"`
-	Agents []guardAgentStatus `json:"agents"`
-	Roots  []string           `json:"protected_roots"`
-}
-
-type guardAgentStatus struct {
-	Agent     hooks.Agent `json:"agent"`
-	Path      string      `json:"path"`
-	Installed bool        `json:"installed"`
+	return err
 }
 
 func runGuardStatus(env *Env, asJSON bool) error {
@@ -283,27 +121,7 @@ func runGuardStatus(env *Env, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	st := guardStatus{Agents: []guardAgentStatus{}, Roots: []string{}}
-	setting, serr := guardSetting(r)
-	st.Mode, st.Source, st.Scope, st.File = string(setting.Mode), setting.Source, setting.Scope, string(setting.File)
-	if serr != nil {
-		st.Mode, st.Error = "unknown", serr.Error()
-	}
-	for _, s := range hooks.Setups {
-		cur, exists, _ := adr.ReadWorkFile(r.Top, s.Path)
-		st.Agents = append(st.Agents, guardAgentStatus{Agent: s.Agent, Path: s.Path, Installed: exists && s.Installed(cur)})
-	}
-	if l, err := env.LazyLog(); err == nil {
-		for _, root := range l.Roots {
-			// The guard protects archived records; a single-file log has
-			// no archive.
-			if root.Refused == nil && !root.File {
-				st.Roots = append(st.Roots, root.Dir())
-			}
-		}
-	} else if st.Error == "" {
-		st.Error = err.Error()
-	}
+	st, setting, serr := hooks.ReadGuardStatus(r, env.LazyLog)
 	if asJSON {
 		return writeJSON(env.Out, st)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
+	"github.com/git-adr/git-adr/adr/scope"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/hooks"
 )
@@ -110,28 +111,9 @@ const remindBudget = 800
 // remind prints, never blocks, the decisions in force that govern the
 // staged paths ([hooks] remind = true), within remindBudget tokens.
 func remind(env *Env, res *hooks.PreCommitResult) {
-	if len(res.Governing) == 0 {
-		return
-	}
-	var b strings.Builder
-	shown := 0
-	for _, m := range res.Governing {
-		line := fmt.Sprintf("git-adr: note: %s is governed by %s %s (%s)\n", adr.Escape(m.Path), adr.Escape(m.Record.ID), adr.Escape(m.Record.Title), adr.Escape(m.Why))
-		if b.Len()+len(line) > remindBudget*3 {
-			continue
-		}
-		b.WriteString(line)
-		shown++
-	}
-	if total := len(res.Governing); shown < total {
-		fmt.Fprintf(&b, "git-adr: note: and %d more: `git adr explain %s`\n", total-shown, strings.Join(res.Paths[:min(3, len(res.Paths))], " "))
-	}
-	text := b.String()
-	// Bytes bound tokens from above; count them only when they might
-	// exceed the budget (the tokenizer takes time to load).
-	for len(text) > remindBudget && evidence.TokensO200k(text) > remindBudget {
-		lines := strings.SplitAfter(strings.TrimSuffix(text, "\n"), "\n")
-		text = strings.Join(lines[:len(lines)-1], "")
-	}
-	fmt.Fprint(env.Err, text)
+	fmt.Fprint(env.Err, res.Reminder(remindBudget, func(m scope.Match) string {
+		return fmt.Sprintf("git-adr: note: %s is governed by %s %s (%s)\n", adr.Escape(m.Path), adr.Escape(m.Record.ID), adr.Escape(m.Record.Title), adr.Escape(m.Why))
+	}, func(n int, paths []string) string {
+		return fmt.Sprintf("git-adr: note: and %d more: `git adr explain %s`\n", n, strings.Join(paths, " "))
+	}, evidence.TokensO200k))
 }

@@ -15,24 +15,19 @@ import (
 	"github.com/git-adr/git-adr/hooks"
 )
 
-// hookNames are the hooks `git adr hooks install` can install, in order.
-var hookNames = []string{"pre-commit", "pre-push", "commit-msg", "pre-receive"}
-
 func hooksCommand(env *Env) *cli.Command {
 	var asJSON bool
 	var which [4]bool
 	selected := func() []string {
 		var out []string
-		for i, n := range hookNames {
+		for i, n := range hooks.GitHooks {
 			if which[i] {
 				out = append(out, n)
 			}
 		}
 		if len(out) == 0 {
-			if r, err := env.Repo(); err == nil && r.Bare {
-				return hookNames[3:] // a server: pre-receive
-			}
-			return hookNames[:2] // pre-commit and pre-push
+			r, err := env.Repo()
+			return hooks.DefaultHooks(err == nil && r.Bare)
 		}
 		return out
 	}
@@ -74,7 +69,7 @@ git's --no-verify skips every hook, git-adr's included.`,
 				Action: func(c *cli.Context) error {
 					names := selected()
 					if !which[0] && !which[1] && !which[2] && !which[3] {
-						names = hookNames
+						names = hooks.GitHooks
 					}
 					return runHooksUninstall(env, names, asJSON)
 				},
@@ -88,20 +83,6 @@ git's --no-verify skips every hook, git-adr's included.`,
 	}
 }
 
-// hooksState is `git adr hooks ... --json`.
-type hooksState struct {
-	Dir     string      `json:"dir"`
-	Hooks   []hookState `json:"hooks"`
-	Manager string      `json:"manager,omitempty"`
-}
-
-// hookState is one hook: what git's hooks directory holds and, when a
-// manager owns the hooks, how it runs git-adr's.
-type hookState struct {
-	gitops.HookState
-	Through *hooks.Wiring `json:"through,omitempty"`
-}
-
 func hooksDir(env *Env) (*gitops.Repo, string, error) {
 	r, err := env.Repo()
 	if err != nil {
@@ -111,84 +92,58 @@ func hooksDir(env *Env) (*gitops.Repo, string, error) {
 	return r, dir, err
 }
 
-// runHooksInstall installs git-adr's hooks in git's hooks directory. When
-// a manager owns the hooks, a hook it already runs git-adr through is
-// left to it; one it does not run git-adr through gets the lines to add
-// and a refusal; and where pre-commit or lefthook is configured but was
-// never installed in this clone (git runs none of its scripts), git-adr's
-// own hook is installed, so a commit is never left unguarded silently.
+// runHooksInstall installs git-adr's hooks in git's hooks directory, or
+// prints the lines to add to the manager that owns them (see
+// [hooks.PlanInstall]).
 func runHooksInstall(env *Env, names []string, asJSON bool) error {
 	r, dir, err := hooksDir(env)
 	if err != nil {
 		return err
 	}
-	m, err := r.DetectHookManager()
+	p, err := hooks.PlanInstall(r, dir, names)
+	if p != nil && !asJSON {
+		for _, h := range p.State.Hooks {
+			fmt.Fprintf(env.Out, "%s runs git-adr through %s (%s)\n", h.Name, p.Manager.Name, h.Through.Config)
+		}
+	}
 	if err != nil {
 		return err
 	}
-	st := hooksState{Dir: dir}
-	direct := names
-	var missing []string
-	var wirings []hooks.Wiring
-	if m != nil {
-		st.Manager = m.Name
-		direct = nil
-		tree := r.WorktreeFS()
-		for _, n := range names {
-			w := hooks.ManagerWiring(tree, dir, m, n)
-			switch {
-			case w.Runs():
-				h, err := gitops.HookStatus(dir, n)
-				if err != nil {
-					return err
-				}
-				st.Hooks = append(st.Hooks, hookState{HookState: h, Through: &w})
-				if !asJSON {
-					fmt.Fprintf(env.Out, "%s runs git-adr through %s (%s)\n", n, m.Name, w.Config)
-				}
-			case !w.Installed && !hooks.OwnsHooksDir(m):
-				direct = append(direct, n)
-			default:
-				missing = append(missing, n)
-				wirings = append(wirings, w)
-			}
-		}
-		if len(direct) > 0 {
-			fmt.Fprintf(env.Err, "git-adr: note: %s is configured here (%s), but git does not run it for %s in this clone: git-adr's own hooks are installed instead\n",
-				m.Name, m.Config, strings.Join(direct, " or "))
-		}
+	st, m := p.State, p.Manager
+	if len(p.Skipped) > 0 {
+		fmt.Fprintf(env.Err, "git-adr: note: %s is configured here (%s), but git does not run it for %s in this clone: git-adr's own hooks are installed instead\n",
+			m.Name, m.Config, strings.Join(p.Skipped, " or "))
 	}
-	if len(direct) > 0 {
+	if len(p.Direct) > 0 {
 		if err := env.lockWrites(); err != nil {
 			return err
 		}
 	}
-	for _, n := range direct {
-		h, changed, err := gitops.InstallHook(dir, n)
-		if err != nil {
-			return failf("installing %s: %v", n, err)
-		}
-		st.Hooks = append(st.Hooks, hookState{HookState: h})
-		if asJSON {
-			continue
-		}
+	installed, err := hooks.Install(dir, p.Direct)
+	for _, c := range installed {
+		h := c.State
+		st.Hooks = append(st.Hooks, hooks.HookState{HookState: h})
 		switch {
-		case !changed:
-			fmt.Fprintf(env.Out, "%s is already installed (%s)\n", n, h.Path)
+		case asJSON:
+		case !c.Changed:
+			fmt.Fprintf(env.Out, "%s is already installed (%s)\n", h.Name, h.Path)
 		case h.Chained != "":
-			fmt.Fprintf(env.Out, "installed %s (%s); the hook that was there is kept as %s and runs first\n", n, h.Path, filepath.Base(h.Chained))
+			fmt.Fprintf(env.Out, "installed %s (%s); the hook that was there is kept as %s and runs first\n", h.Name, h.Path, filepath.Base(h.Chained))
 		default:
-			fmt.Fprintf(env.Out, "installed %s (%s)\n", n, h.Path)
+			fmt.Fprintf(env.Out, "installed %s (%s)\n", h.Name, h.Path)
 		}
 	}
-	if len(missing) > 0 {
-		fmt.Fprint(env.Out, hooks.Snippet(m, missing))
+	if err != nil {
+		return failf("%v", err)
+	}
+	if len(p.Missing) > 0 {
+		fmt.Fprint(env.Out, hooks.Snippet(m, p.Missing))
 		where := "its configuration"
 		if m.Config != "" {
 			where = m.Config
 		}
 		e := failf("the hooks of this repository are managed by %s (%s); git-adr edits none of its files", m.Name, m.Why)
-		for _, w := range wirings {
+		for _, w := range p.Wirings {
 			if w.Problem != "" {
 				e.hint(w.Problem + ": " + w.Fix)
 			}
@@ -199,7 +154,7 @@ func runHooksInstall(env *Env, names []string, asJSON bool) error {
 			instead = "to use git-adr's own hooks instead: `lefthook uninstall`, then `git adr hooks install`"
 		case "pre-commit":
 			var ts []string
-			for _, n := range missing {
+			for _, n := range p.Missing {
 				ts = append(ts, "-t "+n)
 			}
 			instead = "to use git-adr's own hooks instead: `pre-commit uninstall " + strings.Join(ts, " ") + "`, then `git adr hooks install`"
@@ -220,23 +175,23 @@ func runHooksUninstall(env *Env, names []string, asJSON bool) error {
 	if err := env.lockWrites(); err != nil {
 		return err
 	}
-	st := hooksState{Dir: dir}
-	for _, n := range names {
-		before, _ := gitops.HookStatus(dir, n)
-		h, changed, err := gitops.UninstallHook(dir, n)
-		if err != nil {
-			return failf("removing %s: %v", n, err)
-		}
-		st.Hooks = append(st.Hooks, hookState{HookState: h})
+	st := hooks.HooksState{Dir: dir}
+	removed, err := hooks.Uninstall(dir, names)
+	for _, c := range removed {
+		h := c.State
+		st.Hooks = append(st.Hooks, hooks.HookState{HookState: h})
 		switch {
 		case asJSON:
-		case changed && before.Chained != "":
-			fmt.Fprintf(env.Out, "removed %s; put back the hook that was there before\n", n)
-		case changed:
-			fmt.Fprintf(env.Out, "removed %s\n", n)
+		case c.Restored:
+			fmt.Fprintf(env.Out, "removed %s; put back the hook that was there before\n", h.Name)
+		case c.Changed:
+			fmt.Fprintf(env.Out, "removed %s\n", h.Name)
 		case h.Foreign:
-			fmt.Fprintf(env.Out, "%s is not git-adr's; left alone\n", n)
+			fmt.Fprintf(env.Out, "%s is not git-adr's; left alone\n", h.Name)
 		}
+	}
+	if err != nil {
+		return failf("%v", err)
 	}
 	if asJSON {
 		return writeJSON(env.Out, st)
@@ -249,27 +204,9 @@ func runHooksStatus(env *Env, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	st := hooksState{Dir: dir}
-	m, err := r.DetectHookManager()
+	st, err := hooks.Status(r, dir)
 	if err != nil {
-		m = nil
-	}
-	if m != nil {
-		st.Manager = m.Name
-	}
-	for _, n := range hookNames {
-		h, err := gitops.HookStatus(dir, n)
-		if err != nil {
-			return err
-		}
-		hs := hookState{HookState: h}
-		if m != nil && !h.Installed {
-			w := hooks.ManagerWiring(r.WorktreeFS(), dir, m, n)
-			if w.Installed || w.Config != "" {
-				hs.Through = &w
-			}
-		}
-		st.Hooks = append(st.Hooks, hs)
+		return err
 	}
 	if asJSON {
 		return writeJSON(env.Out, st)
@@ -279,13 +216,13 @@ func runHooksStatus(env *Env, asJSON bool) error {
 		fmt.Fprintf(env.Out, "managed by: %s (`git adr hooks install` prints the lines to add)\n", st.Manager)
 	}
 	for _, h := range st.Hooks {
-		fmt.Fprintf(env.Out, "%-11s %s\n", h.Name, h.describe())
+		fmt.Fprintf(env.Out, "%-11s %s\n", h.Name, describeHook(h))
 	}
 	return nil
 }
 
-// describe says in words what runs as the hook.
-func (h hookState) describe() string {
+// describeHook says in words what runs as the hook.
+func describeHook(h hooks.HookState) string {
 	w := h.Through
 	switch {
 	case h.Installed && h.Chained != "":
@@ -370,18 +307,12 @@ func runHook(env *Env, name string, args []string) error {
 			return err
 		}
 	}
-	dir := os.Getenv(gitops.HookDirEnv)
-	if dir == "" {
-		dir, _ = r.HooksDir()
+	ran, code, err := hooks.RunEarlier(r, os.Getenv, name, args, stdin, env.Out, env.Err)
+	if err != nil {
+		return failf("running the %s hook git-adr chained: %v", name, err)
 	}
-	if dir != "" {
-		ran, code, err := hooks.RunChained(dir, name, args, stdin, env.Out, env.Err)
-		if err != nil {
-			return failf("running the %s hook git-adr chained: %v", name, err)
-		}
-		if ran && code != 0 {
-			return silentExit(code)
-		}
+	if ran && code != 0 {
+		return silentExit(code)
 	}
 	switch name {
 	case "pre-commit":

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-adr/git-adr/adr"
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-adr/git-adr/adr"
 )
 
 type indexOptions struct {
@@ -95,31 +96,21 @@ func runIndex(env *Env, o indexOptions) error {
 	if err != nil {
 		return err
 	}
-	var logs []string
-	for _, r := range l.LogFiles() {
-		logs = append(logs, fmt.Sprintf("%s is a single-file log and its own index; no %s is written for it", r.Path, r.IndexName()))
-	}
+	logs, renamed := l.IndexNotes()
 	env.notes(logs)
-	var renamed []string
-	for _, r := range l.Roots {
-		if twin := r.IndexTwin(); twin != "" {
-			renamed = append(renamed, fmt.Sprintf("%s has %s, which is %s on case-insensitive file systems (macOS, Windows): the index is %s (index_file in %s names it otherwise)",
-				r.Dir(), twin, adr.IndexFile, r.Join(r.IndexName()), adr.ConfigFile))
-		}
-	}
 	env.notes(renamed)
 	if len(logs) == len(l.Roots) && !o.json {
 		return nil
 	}
-	for _, ix := range ixs {
-		if ix.State == adr.IndexForeign {
-			return failf("%v", &adr.ForeignIndexError{Path: ix.Path}).
-				hint("git-adr never overwrites a hand-written INDEX.md: rename or delete " + ix.Path + ", then run `git adr index`")
-		}
-		if ix.State == adr.IndexCollision {
-			return failf("%v", &adr.IndexCollisionError{Path: ix.Path, Other: ix.Other}).
-				hint("name the index otherwise in " + adr.ConfigFile + ", for example index_file = \"ADR-INDEX.md\", then run `git adr index`")
-		}
+	var fe *adr.ForeignIndexError
+	var ce *adr.IndexCollisionError
+	switch err := adr.IndexProblem(ixs); {
+	case errors.As(err, &fe):
+		return failf("%v", err).
+			hint("git-adr never overwrites a hand-written INDEX.md: rename or delete " + fe.Path + ", then run `git adr index`")
+	case errors.As(err, &ce):
+		return failf("%v", err).
+			hint("name the index otherwise in " + adr.ConfigFile + ", for example index_file = \"ADR-INDEX.md\", then run `git adr index`")
 	}
 	results := make([]indexResult, 0, len(ixs))
 	var stale []string
@@ -155,12 +146,7 @@ func runIndex(env *Env, o indexOptions) error {
 	}
 	for _, ix := range ixs {
 		st := "unchanged"
-		switch ix.State {
-		case adr.IndexMissing:
-			cs.Create(ix.Path, ix.Content)
-			st = "written"
-		case adr.IndexStale:
-			cs.Update(ix.Path, ix.Current, ix.Content)
+		if ix.Stage(cs) {
 			st = "written"
 		}
 		results = append(results, indexResult{Root: ix.Root.Dir(), Path: ix.Path, Status: st})
@@ -184,10 +170,9 @@ func runIndex(env *Env, o indexOptions) error {
 	return nil
 }
 
-// indexes renders the INDEX.md of every root of l. With --root the
-// relations are still resolved against the whole log when discovery finds
-// the same roots, so that an index never depends on which roots a run
-// happened to name.
+// indexes renders the INDEX.md of every root of l, resolving relations
+// against the whole log when --root names some roots (see
+// [adr.Log.IndexesWithin]).
 func indexes(env *Env, l *adr.Log) ([]adr.Index, error) {
 	if len(env.Roots) == 0 {
 		return l.Indexes()
@@ -198,26 +183,7 @@ func indexes(env *Env, l *adr.Log) ([]adr.Index, error) {
 	}
 	full, err := adr.Load(repo.WorktreeFS(), adr.LoadOptions{Cwd: repo.Prefix})
 	if err != nil {
-		return l.Indexes()
+		full = nil
 	}
-	want := map[string]bool{}
-	for _, r := range l.Roots {
-		if !r.File {
-			want[r.Path] = true
-		}
-	}
-	all, err := full.Indexes()
-	if err != nil {
-		return nil, err
-	}
-	var out []adr.Index
-	for _, ix := range all {
-		if want[ix.Root.Path] {
-			out = append(out, ix)
-		}
-	}
-	if len(out) != len(want) {
-		return l.Indexes()
-	}
-	return out, nil
+	return l.IndexesWithin(full)
 }

@@ -112,33 +112,18 @@ func writeIndexOutput(env *Env, l *adr.Log, root *adr.Root, o indexOptions, opts
 		return usagef("--output %q is the root's own %s, which `git adr index` writes from the records alone", o.output, root.IndexName()).
 			hint("write the shaped index elsewhere (a README with an adr-log section, or another file)")
 	}
-	if opts.Prefix == "" {
-		dir := filepath.Dir(out)
-		opts.Link = func(r *adr.Record) string {
-			p, err := filepath.Rel(dir, repo.Abs(r.Path))
-			if err != nil {
-				return r.Path
-			}
-			return filepath.ToSlash(p)
-		}
-	}
 	cur, err := gitops.ReadRegularFile(out)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return failf("--output %q cannot be read: %v", o.output, pathErrReason(err))
 	}
-	var next []byte
-	switch {
-	case exists && adr.HasAdrlogSection(cur):
-		next, err = adr.FillAdrlogSection(cur, root, l, opts)
-		if err != nil {
-			return err
-		}
-	case !exists || adr.IsGeneratedIndex(cur):
-		next = adr.RenderIndexWith(root, l, opts)
-	default:
-		return failf("%s exists, was not written by git adr index and has no adr-log section", o.output).
+	next, err := adr.IndexOutput(cur, exists, filepath.Dir(out), repo.Abs, root, l, opts)
+	if errors.Is(err, adr.ErrNotIndexOutput) {
+		return failf("%s exists, %v", o.output, err).
 			hint("add the lines `<!-- adrlog -->` and `<!-- adrlogstop -->` where the list goes, or name another file")
+	}
+	if err != nil {
+		return err
 	}
 	display := o.output
 	status := "unchanged"

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/urfave/cli/v2"
 )
 
 func initCommand(env *Env) *cli.Command {
@@ -40,19 +41,12 @@ Examples:
 
 // initResult is `git adr init --json`.
 type initResult struct {
-	Config  string       `json:"config"`
-	Pinned  []pinnedRoot `json:"pinned"`
-	Created []string     `json:"created"`
-}
-
-type pinnedRoot struct {
-	Root    string `json:"root"`
-	Records int    `json:"records"`
-	Style   string `json:"style"`
+	Config  string           `json:"config"`
+	Pinned  []adr.PinnedRoot `json:"pinned"`
+	Created []string         `json:"created"`
 }
 
 func runInit(env *Env, dir, styleName string, asJSON bool) error {
-	res := initResult{Config: adr.ConfigFile, Pinned: []pinnedRoot{}, Created: []string{}}
 	var style adr.Style
 	if styleName != "" {
 		s, ok := adr.ParseStyle(styleName)
@@ -82,94 +76,34 @@ func runInit(env *Env, dir, styleName string, asJSON bool) error {
 		}
 		roots = []string{rel}
 	}
-	// Discover with the same rules as every command; --dir names the root.
-	l, err := adr.LoadWithConfig(wt, &adr.Config{}, adr.LoadOptions{Roots: roots, Cwd: repo.Prefix, AllowMissing: true})
+	p, err := adr.PlanInit(wt, adr.InitOptions{Roots: roots, Cwd: repo.Prefix, Style: style, Today: today()})
+	if p != nil && !asJSON {
+		for _, pr := range p.Pinned {
+			fmt.Fprintf(env.Out, "pinned %s (%d records, %s)\n", adr.Escape(pr.Root), pr.Records, pr.Style)
+		}
+	}
+	var se *adr.SectionError
+	if errors.As(err, &se) {
+		return lifecycleErr(err)
+	}
 	if err != nil {
 		return err
 	}
-	if len(l.Roots) == 0 {
-		if l, err = adr.LoadWithConfig(wt, &adr.Config{}, adr.LoadOptions{Roots: []string{"doc/adr"}, AllowMissing: true}); err != nil {
-			return err
-		}
-	}
-	var changes []adr.FileChange
-	var cfg strings.Builder
-	cfg.WriteString("# git-adr configuration; every key is described in docs/configuration.md\n")
-	var created []string
-	// adr-tools finds a log outside doc/adr through .adr-dir: one is
-	// written for the first nygard root there, pinned or new.
-	adrDir := func(root *adr.Root, s adr.Style) {
-		if s != adr.StyleNygard || root.Path == "doc/adr" {
-			return
-		}
-		if _, err := fs.Lstat(wt, ".adr-dir"); err == nil {
-			return
-		}
-		for _, c := range changes {
-			if c.Path == ".adr-dir" {
-				return
-			}
-		}
-		changes = append(changes, adr.FileChange{Path: ".adr-dir", New: []byte(root.Dir() + "\n")})
-		created = append(created, ".adr-dir")
-	}
-	for _, root := range l.Roots {
-		if root.File {
-			// A single-file log is pinned as it is: it has no style of
-			// new records, and git-adr writes none into it.
-			if len(root.Records) == 0 {
-				return lifecycleErr(adr.WritableRoot(root, "init"))
-			}
-			fmt.Fprintf(&cfg, "\n[[roots]]\npath = %q\n", root.Dir())
-			res.Pinned = append(res.Pinned, pinnedRoot{Root: root.Dir(), Records: len(root.Records), Style: string(root.Style)})
-			if !asJSON {
-				fmt.Fprintf(env.Out, "pinned %s (%d records, %s)\n", adr.Escape(root.Dir()), len(root.Records), root.Style)
-			}
-			continue
-		}
-		s := root.Style
-		if style != "" {
-			s = style
-		}
-		if len(root.Records) == 0 && style == "" {
-			s = adr.StyleNygard
-		}
-		fmt.Fprintf(&cfg, "\n[[roots]]\npath = %q\nstyle = %q\n", root.Dir(), s)
-		if root.Name != "" {
-			fmt.Fprintf(&cfg, "name = %q\n", root.Name)
-		}
-		if len(root.Records) > 0 {
-			res.Pinned = append(res.Pinned, pinnedRoot{Root: root.Dir(), Records: len(root.Records), Style: string(s)})
-			if !asJSON {
-				fmt.Fprintf(env.Out, "pinned %s (%d records, %s)\n", adr.Escape(root.Dir()), len(root.Records), s)
-			}
-			adrDir(root, s)
-			continue
-		}
-		root.Style = s
-		rec, ch, _, err := l.NewRecord(adr.NewOptions{
-			Title: "Record architecture decisions", Root: root, Style: s, Status: adr.Accepted,
-			Date: today(), Number: 1, Body: adr.InitBody(s),
-		})
-		if err != nil {
-			return err
-		}
-		changes = append(changes, ch...)
-		created = append(created, rec.Path)
-		adrDir(root, s)
-	}
-	changes = append([]adr.FileChange{{Path: adr.ConfigFile, New: []byte(cfg.String())}}, changes...)
-	if err := applyChanges(env, changes); err != nil {
+	if err := applyChanges(env, p.Changes); err != nil {
 		return err
 	}
 	if asJSON {
-		for _, c := range changes[1:] {
+		res := initResult{Config: adr.ConfigFile, Pinned: p.Pinned, Created: []string{}}
+		if res.Pinned == nil {
+			res.Pinned = []adr.PinnedRoot{}
+		}
+		for _, c := range p.Changes[1:] {
 			res.Created = append(res.Created, c.Path)
 		}
 		return writeJSON(env.Out, res)
 	}
 	fmt.Fprintf(env.Out, "wrote %s\n", env.display(adr.ConfigFile))
-	for _, p := range created {
+	for _, p := range p.Created {
 		fmt.Fprintln(env.Out, adr.Escape(env.display(p)))
 	}
 	return nil

@@ -1,40 +1,20 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 
-	"github.com/git-adr/git-adr/adr"
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/adrtools"
 )
 
 type shimOptions struct {
 	copy, force, json bool
-}
-
-// shimResult is the JSON of install-adr-shim (docs/json.md).
-type shimResult struct {
-	// Installed are the files written or already in place.
-	Installed []shimFile `json:"installed"`
-	// Target is the git-adr binary they run.
-	Target string   `json:"target"`
-	Notes  []string `json:"notes"`
-}
-
-type shimFile struct {
-	Path string `json:"path"`
-	// Kind is "symlink" or "copy".
-	Kind string `json:"kind"`
-	// Status is "written" or "unchanged".
-	Status string `json:"status"`
 }
 
 func installAdrShimCommand(env *Env) *cli.Command {
@@ -91,47 +71,13 @@ func runInstallAdrShim(env *Env, dir string, o shimOptions) error {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return failf("create %q: %v", dir, err)
 	}
-	copyBin := o.copy || runtime.GOOS == "windows"
-	kind := "symlink"
-	if copyBin {
-		kind = "copy"
+	res, err := adrtools.InstallShim(abs, self, adrtools.ShimOptions{Copy: o.copy, Force: o.force})
+	var ie *adrtools.InTheWayError
+	if errors.As(err, &ie) {
+		return failf("%v", ie).hint("remove it, or replace it with `git adr install-adr-shim --force " + adr.ShellWord(dir) + "`")
 	}
-	ext := ""
-	if runtime.GOOS == "windows" {
-		ext = ".exe"
-	}
-	res := shimResult{Target: self, Installed: []shimFile{}, Notes: []string{}}
-	names := []string{"adr" + ext, "_adr_autocomplete" + ext}
-	// Check both before writing either.
-	for _, name := range names {
-		p := filepath.Join(abs, name)
-		if _, err := os.Lstat(p); err != nil {
-			continue
-		}
-		if !isShim(p, self, copyBin) && !o.force {
-			what := "a file"
-			if t, err := os.Readlink(p); err == nil {
-				what = fmt.Sprintf("a link to %q", t)
-			}
-			return failf("%s is already there: %s that is not this git-adr", p, what).
-				hint("remove it, or replace it with `git adr install-adr-shim --force " + adr.ShellWord(dir) + "`")
-		}
-	}
-	for _, name := range names {
-		p := filepath.Join(abs, name)
-		f := shimFile{Path: p, Kind: kind, Status: "unchanged"}
-		if !isShim(p, self, copyBin) {
-			if err := writeShim(p, self, copyBin); err != nil {
-				return failf("write %s: %v", p, err)
-			}
-			f.Status = "written"
-		}
-		res.Installed = append(res.Installed, f)
-	}
-	if found, err := exec.LookPath("adr"); err != nil {
-		res.Notes = append(res.Notes, abs+" is not on PATH: add it to run adr")
-	} else if fp, _ := filepath.EvalSymlinks(found); fp != self && !sameFile(found, filepath.Join(abs, names[0])) {
-		res.Notes = append(res.Notes, fmt.Sprintf("PATH finds %s first: put %s before its directory in PATH", found, abs))
+	if err != nil {
+		return err
 	}
 	if o.json {
 		return writeJSON(env.Out, res)
@@ -144,71 +90,5 @@ func runInstallAdrShim(env *Env, dir string, o shimOptions) error {
 		fmt.Fprintf(env.Out, "%s %s (%s of %s)\n", verb, adr.Escape(f.Path), f.Kind, adr.Escape(self))
 	}
 	env.notes(res.Notes)
-	return nil
-}
-
-// isShim reports whether p already runs self: a link to it, or (for a
-// copy) the same bytes.
-func isShim(p, self string, copyBin bool) bool {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return false
-	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		if copyBin {
-			return false
-		}
-		t, err := filepath.EvalSymlinks(p)
-		return err == nil && t == self
-	}
-	if !copyBin || !fi.Mode().IsRegular() {
-		return false
-	}
-	a, err1 := os.ReadFile(p)
-	b, err2 := os.ReadFile(self)
-	return err1 == nil && err2 == nil && bytes.Equal(a, b)
-}
-
-func sameFile(a, b string) bool {
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
-}
-
-// writeShim puts a link or a copy at p, replacing what is there only once
-// the new one is complete.
-func writeShim(p, self string, copyBin bool) error {
-	tmp := p + ".git-adr-tmp"
-	os.Remove(tmp)
-	if !copyBin {
-		if err := os.Symlink(self, tmp); err != nil {
-			return err
-		}
-	} else {
-		in, err := os.Open(self)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(out, in)
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(tmp)
-			return err
-		}
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s is in the way", p)
-		}
-		return err
-	}
 	return nil
 }

@@ -5,17 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/compaction"
 	"github.com/git-adr/git-adr/adr/jsonadr"
 	"github.com/git-adr/git-adr/gitops"
-	"github.com/urfave/cli/v2"
 )
 
 func exportCommand(env *Env) *cli.Command {
@@ -69,25 +67,9 @@ func runExportJSON(env *Env, ids []string, output string) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
-	recs := l.Records
-	if len(ids) > 0 {
-		recs = nil
-		seen := map[string]bool{}
-		for _, list := range ids {
-			for _, id := range strings.Split(list, ",") {
-				if id = strings.TrimSpace(id); id == "" {
-					continue
-				}
-				r, err := resolveRecord(env, l, id)
-				if err != nil {
-					return err
-				}
-				if !seen[r.Path] {
-					seen[r.Path] = true
-					recs = append(recs, r)
-				}
-			}
-		}
+	recs, err := l.Pick(ids, func(ref string) (*adr.Record, error) { return resolveRecord(env, l, ref) })
+	if err != nil {
+		return err
 	}
 	repo, err := env.Repo()
 	if err != nil {
@@ -95,7 +77,7 @@ func runExportJSON(env *Env, ids []string, output string) error {
 	}
 	doc := jsonadr.Export(l, recs, jsonadr.ExportOptions{
 		Tool:  jsonadr.Tool{Name: "git-adr", Version: buildVersion()},
-		Dates: addedDates(repo, recs),
+		Dates: jsonadr.AddedDates(recs, repo.AddedDates),
 		Today: today(),
 	})
 	var b bytes.Buffer
@@ -113,61 +95,11 @@ func runExportJSON(env *Env, ids []string, output string) error {
 	return nil
 }
 
-// addedDates are the days git first recorded each record, for records
-// whose own date is not a YYYY-MM-DD date (JSON-ADR requires one): one
-// `git log` over the records' roots.
-func addedDates(repo *gitops.Repo, recs []*adr.Record) map[string]string {
-	dirs := map[string]bool{}
-	want := map[string]bool{}
-	for _, r := range recs {
-		if _, err := time.Parse("2006-01-02", r.Date); err == nil {
-			continue
-		}
-		want[r.Path] = true
-		if r.Root != nil {
-			dirs[r.Root.Dir()] = true
-		}
-	}
-	out := map[string]string{}
-	if len(want) == 0 {
-		return out
-	}
-	added, err := repo.AddedDates(slices.Sorted(maps.Keys(dirs)))
-	if err != nil {
-		return out
-	}
-	for p := range want {
-		if d, ok := added[p]; ok {
-			out[p] = d
-		}
-	}
-	return out
-}
-
 type importOptions struct {
 	dir      string
 	renumber bool
 	dryRun   bool
 	json     bool
-}
-
-// importResult is import's JSON (docs/json.md).
-type importResult struct {
-	Imported []importedRecord `json:"imported"`
-	Warnings []string         `json:"warnings"`
-	DryRun   bool             `json:"dry_run"`
-}
-
-type importedRecord struct {
-	Number int    `json:"number"`
-	To     int    `json:"to"`
-	Title  string `json:"title"`
-	Path   string `json:"path"`
-	// Status is "written", "unchanged" or, with --dry-run, "would write".
-	Status string `json:"status"`
-	// Lossless is true when the record's own bytes were carried in the
-	// export; false when it was rendered from JSON-ADR fields.
-	Lossless bool `json:"lossless"`
 }
 
 func importCommand(env *Env) *cli.Command {
@@ -290,23 +222,7 @@ func runImportJSON(env *Env, file string, o importOptions) error {
 		}
 		return err
 	}
-	res := importResult{Imported: []importedRecord{}, Warnings: plan.Warnings, DryRun: o.dryRun}
-	if res.Warnings == nil {
-		res.Warnings = []string{}
-	}
-	var changes []adr.FileChange
-	for _, f := range plan.Files {
-		st := "written"
-		switch {
-		case f.Unchanged:
-			st = "unchanged"
-		case o.dryRun:
-			st = "would write"
-		default:
-			changes = append(changes, adr.FileChange{Path: f.Path, New: f.Data})
-		}
-		res.Imported = append(res.Imported, importedRecord{Number: f.From, To: f.To, Title: f.Title, Path: f.Path, Status: st, Lossless: f.Lossless})
-	}
+	res, changes := plan.Result(o.dryRun)
 	if len(changes) > 0 {
 		if err := applyChanges(env, changes); err != nil {
 			return err

@@ -5,12 +5,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/git-adr/git-adr/adr"
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-adr/git-adr/adr"
 )
 
 type listOptions struct {
@@ -71,16 +71,7 @@ func runList(env *Env, o listOptions) error {
 			return err
 		}
 	}
-	var recs []*adr.Record
-	for _, r := range l.Records {
-		if want != "" && r.Status != want {
-			continue
-		}
-		if o.domain != "" && !r.InDomain(o.domain) {
-			continue
-		}
-		recs = append(recs, r)
-	}
+	recs := l.Select(want, o.domain)
 	if o.json {
 		bw := bulkWriter(env.Out)
 		if err := writeJSONArray(bw, len(recs), func(i int) any { return recs[i].Info() }); err != nil {
@@ -172,24 +163,14 @@ func writeColumns(w *bufio.Writer, rows [][4]string) {
 // knownDomain refuses a --domain no record declares, as context does,
 // naming the domains there are.
 func knownDomain(l *adr.Log, d string) error {
-	seen := map[string]bool{}
-	for _, r := range l.Records {
-		if r.InDomain(d) {
-			return nil
-		}
-		for _, x := range r.Domains {
-			seen[x] = true
-		}
+	ok, names := l.HasDomain(d)
+	if ok {
+		return nil
 	}
 	e := usagef("no record has domain %q", d)
-	if len(seen) == 0 {
+	if len(names) == 0 {
 		return e.hint("no record declares a domain (a `Domains:` line or `domains:` in front matter)")
 	}
-	names := make([]string, 0, len(seen))
-	for x := range seen {
-		names = append(names, x)
-	}
-	sort.Strings(names)
 	if len(names) > 20 {
 		names = append(names[:20], "...")
 	}

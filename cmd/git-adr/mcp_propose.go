@@ -10,7 +10,6 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
-	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/navigate/mcpserver"
 )
 
@@ -21,34 +20,19 @@ import (
 // person's, in their own terminal (`git adr decide ID accept`), and the
 // read guard keeps refusing it to agents.
 
-// proposeConfigKey is the git config key that serves the writing tools
-// (true) or refuses them even with --allow-propose (false).
-const proposeConfigKey = "adr.mcp.propose"
-
-// proposeEnabled says whether this server serves the writing tools, and
-// why not when the flag asked for them: git config adr.mcp.propose false
-// outranks the flag, which often comes from a client configuration the
-// repository itself carries (.mcp.json).
+// proposeEnabled says whether this server serves the writing tools (see
+// [mcpserver.ProposeServed]).
 func proposeEnabled(env *Env, flag bool) (on bool, refused string, err error) {
 	repo, err := env.Repo()
 	if err != nil {
 		return false, "", err
 	}
-	v, err := repo.Config(proposeConfigKey)
-	if errors.Is(err, gitops.ErrNotFound) {
-		return flag, "", nil
+	on, refused, err = mcpserver.ProposeServed(repo, flag)
+	var ve *mcpserver.ProposeValueError
+	if errors.As(err, &ve) {
+		return false, "", usagef("%v", err).hint("set it to true or false: `git config " + mcpserver.ProposeKey + " false`")
 	}
-	if err != nil {
-		return false, "", err
-	}
-	set, err := repo.ConfigBool(proposeConfigKey, false)
-	if err != nil {
-		return false, "", usagef("git config %s %q is not a boolean", proposeConfigKey, v).hint("set it to true or false: `git config " + proposeConfigKey + " false`")
-	}
-	if !set && flag {
-		return false, fmt.Sprintf("git config %s is false: adr_propose and adr_link are not served despite --allow-propose", proposeConfigKey), nil
-	}
-	return set || flag, "", nil
+	return on, refused, err
 }
 
 // proposeInstructions are added to the server's instructions with the

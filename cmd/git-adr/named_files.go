@@ -1,14 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/atomicfile"
 )
 
 // namedFile is a file at a path the user named (--output, --man-dir).
@@ -23,13 +22,16 @@ type namedFile struct {
 // outside any repository) are replaced whole in place. It returns how
 // many files changed; a file that already holds its data is left alone.
 func writeNamedFiles(env *Env, files []namedFile) (int, error) {
-	var changes []adr.FileChange
-	var outside []namedFile
-	repo, rerr := env.Repo()
-	if rerr == nil {
+	writes := make([]adr.NamedWrite, len(files))
+	for i, f := range files {
+		writes[i] = adr.NamedWrite{Path: absNamed(env, f.Path), Data: f.Data}
+	}
+	var rel func(string) (string, bool)
+	if repo, err := env.Repo(); err == nil {
+		rel = repo.Rel
 		// The lock comes before reading what the command changes.
-		for _, f := range files {
-			if _, ok := repo.Rel(absNamed(env, f.Path)); ok {
+		for _, w := range writes {
+			if _, ok := repo.Rel(w.Path); ok {
 				if err := env.lockWrites(); err != nil {
 					return 0, err
 				}
@@ -37,27 +39,13 @@ func writeNamedFiles(env *Env, files []namedFile) (int, error) {
 			}
 		}
 	}
-	for _, f := range files {
-		p := absNamed(env, f.Path)
-		cur, err := gitops.ReadRegularFile(p)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return 0, failf("%s cannot be read: %v", f.Path, pathErrReason(err))
-		}
-		exists := err == nil
-		if exists && bytes.Equal(cur, f.Data) {
-			continue
-		}
-		if rerr == nil {
-			if rel, ok := repo.Rel(p); ok {
-				c := adr.FileChange{Path: rel, New: f.Data}
-				if exists {
-					c.Old = cur
-				}
-				changes = append(changes, c)
-				continue
-			}
-		}
-		outside = append(outside, namedFile{Path: p, Data: f.Data})
+	changes, outside, err := adr.SplitNamed(writes, rel, gitops.ReadRegularFile)
+	var re *adr.NamedReadError
+	if errors.As(err, &re) {
+		return 0, failf("%s cannot be read: %v", files[re.Index].Path, pathErrReason(re.Err))
+	}
+	if err != nil {
+		return 0, err
 	}
 	if len(changes) > 0 {
 		if err := applyChanges(env, changes); err != nil {
@@ -87,4 +75,13 @@ func absNamed(env *Env, p string) string {
 		base = filepath.Join(wd, base)
 	}
 	return filepath.Join(base, p)
+}
+
+// replaceFile writes data beside p and renames it over p, as adr-tools'
+// `awk ... > FILE.tmp; mv FILE.tmp FILE` does.
+func replaceFile(p string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(p, data, 0o644)
 }

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/adrtools"
-	"github.com/git-adr/git-adr/internal/atomicfile"
-	"golang.org/x/term"
 )
 
 // shimName is the adr-tools name this process was started under ("adr",
@@ -42,14 +42,14 @@ func runShim(env *Env, args []string) int {
 		return report(env.Err, usagef("ADR_SPELLING %q is not a spelling", os.Getenv("ADR_SPELLING")).
 			hint("use superceded (adr-tools' own: Supercedes, Superceded by) or superseded (Debian's: Supersedes, Superseded by)"))
 	}
-	tool := &adrtools.Tool{BinDir: shimBinDir(args[0]), Today: time.Now().Format("2006-01-02"), Spelling: spelling}
+	tool := &adrtools.Tool{BinDir: adrtools.BinDir(args[0]), Today: time.Now().Format("2006-01-02"), Spelling: spelling}
 	words := []string{"adr"}
 	for _, a := range args[1:] {
 		words = append(words, adr.ShellWord(a))
 	}
 	env.command = strings.Join(words, " ")
 	var repo bool
-	if writes(args[1:]) {
+	if adrtools.Writes(args[1:]) {
 		if _, err := env.Repo(); err == nil {
 			repo = true
 			if err := env.lockWrites(); err != nil {
@@ -63,7 +63,7 @@ func runShim(env *Env, args []string) int {
 		if repo {
 			err = shimChangeset(env, plan)
 		} else {
-			err = shimWrite(plan)
+			err = plan.WriteFiles()
 		}
 		if err != nil {
 			return report(env.Err, err)
@@ -91,69 +91,6 @@ func runShim(env *Env, args []string) int {
 	return plan.Code
 }
 
-// writes reports whether `adr ARGS` may write (and so takes the lock in
-// a repository): new, init, link and upgrade-repository.
-func writes(args []string) bool {
-	if len(args) == 0 {
-		return false
-	}
-	switch args[0] {
-	case "new", "init", "link", "upgrade-repository":
-		return true
-	}
-	return false
-}
-
-// shimBinDir is adr-config's `cd -L $(dirname $0) && pwd -L`: the logical
-// directory of the adr that was run, found on PATH when run by name.
-func shimBinDir(argv0 string) string {
-	p := argv0
-	if !strings.ContainsRune(p, filepath.Separator) {
-		if lp, err := exec.LookPath(p); err == nil {
-			p = lp
-		}
-	}
-	dir := filepath.Dir(p)
-	if !filepath.IsAbs(dir) {
-		wd := os.Getenv("PWD")
-		if wd == "" || !sameDir(wd, ".") {
-			wd, _ = os.Getwd()
-		}
-		dir = filepath.Join(wd, dir)
-	}
-	return filepath.ToSlash(dir)
-}
-
-func sameDir(a, b string) bool {
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
-}
-
-// shimWrite carries out a plan outside a repository.
-func shimWrite(plan adrtools.Plan) error {
-	for _, d := range plan.Mkdirs {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return failf("%v", err)
-		}
-	}
-	for _, w := range plan.Writes {
-		if err := replaceFile(w.Path, w.Data); err != nil {
-			return failf("write %s: %v", w.Path, err)
-		}
-	}
-	return nil
-}
-
-// replaceFile writes data beside p and renames it over p, as adr-tools'
-// `awk ... > FILE.tmp; mv FILE.tmp FILE` does.
-func replaceFile(p string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Write(p, data, 0o644)
-}
-
 // shimChangeset carries out a plan in a repository: one journalled
 // changeset under the lock. A file outside the work tree (an .adr-dir
 // that leads out of it) is written as outside a repository.
@@ -166,44 +103,16 @@ func shimChangeset(env *Env, plan adrtools.Plan) error {
 	if err != nil {
 		return err
 	}
-	if p, err := filepath.EvalSymlinks(wd); err == nil {
-		wd = p
-	}
-	top := r.Top
-	if p, err := filepath.EvalSymlinks(top); err == nil {
-		top = p
-	}
-	var changes []adr.FileChange
-	var outside adrtools.Plan
-	for _, d := range plan.Mkdirs {
-		if _, ok := relInside(top, filepath.Join(wd, d)); !ok {
-			outside.Mkdirs = append(outside.Mkdirs, d)
-		} else if err := os.MkdirAll(d, 0o755); err != nil {
-			return failf("%v", err)
-		}
-	}
-	for _, w := range plan.Writes {
-		rel, ok := relInside(top, filepath.Join(wd, w.Path))
-		if !ok {
-			outside.Writes = append(outside.Writes, w)
-			continue
-		}
-		changes = append(changes, adr.FileChange{Path: rel, Old: w.Old, New: w.Data})
+	changes, outside, err := plan.InWorkTree(r.Top, wd)
+	if err != nil {
+		return failf("%v", err)
 	}
 	if len(changes) > 0 {
 		if err := applyChanges(env, changes); err != nil {
 			return err
 		}
 	}
-	return shimWrite(outside)
-}
-
-func relInside(top, abs string) (string, bool) {
-	rel, err := filepath.Rel(top, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return filepath.ToSlash(rel), true
+	return outside.WriteFiles()
 }
 
 // pageOut shows help as adr-help does, through ${ADR_PAGER:-${PAGER:-more}};

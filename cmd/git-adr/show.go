@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/ledger"
-	"github.com/urfave/cli/v2"
 )
 
 func showCommand(env *Env) *cli.Command {
@@ -69,23 +70,11 @@ func resolveRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
 // lookupRecord is resolveRecord with the log's own errors
 // (*adr.AmbiguousError, not found), for callers that word them otherwise.
 func lookupRecord(env *Env, l *adr.Log, ref string) (*adr.Record, error) {
-	recRef, _ := adr.SplitLocator(ref)
-	if strings.Contains(recRef, "/") || strings.HasSuffix(strings.ToLower(recRef), ".md") || strings.Contains(strings.ToLower(recRef), ".md:") {
-		if repo, err := env.Repo(); err == nil {
-			if rel, ok := repo.Rel(recRef); ok && l.ByPath(rel) != nil {
-				return l.ByPath(rel), nil
-			}
-			// "DECISIONS.md:21": a section of a single-file log.
-			if p, line, ok := strings.Cut(recRef, ":"); ok {
-				if rel, ok := repo.Rel(p); ok {
-					if r, err := l.Resolve(rel + ":" + line); err == nil {
-						return r, nil
-					}
-				}
-			}
-		}
+	var rel func(string) (string, bool)
+	if repo, err := env.Repo(); err == nil {
+		rel = repo.Rel
 	}
-	return l.Lookup(ref)
+	return l.LookupTyped(ref, rel)
 }
 
 type showJSON struct {

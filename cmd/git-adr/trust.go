@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/trust"
-	"github.com/git-adr/git-adr/internal/lazyre"
-	"github.com/urfave/cli/v2"
 )
 
 type trustOptions struct {
@@ -69,42 +69,6 @@ func (e *Env) resolver(cfg *adr.Config) (*trust.Resolver, error) {
 	return &trust.Resolver{File: cfg, Path: repo.Abs(adr.ConfigFile), Git: repo, Store: store}, nil
 }
 
-// trustReport is what trust prints (--json: docs/json.md).
-type trustReport struct {
-	Path string `json:"path"`
-	// State is trusted, untrusted, changed, or absent (no .adr.toml).
-	State         trust.State   `json:"state"`
-	SHA256        string        `json:"sha256,omitempty"`
-	TrustedSHA256 string        `json:"trusted_sha256,omitempty"`
-	TrustedAt     string        `json:"trusted_at,omitempty"`
-	Store         string        `json:"store"`
-	Asks          []trustValue  `json:"asks"`
-	InEffect      []trustEffect `json:"in_effect,omitempty"`
-	Revoked       *bool         `json:"revoked,omitempty"`
-}
-
-type trustValue struct {
-	Key    string `json:"key"`
-	GitKey string `json:"git_key"`
-	Value  string `json:"value"`
-	// Does says in words what the value makes git-adr do.
-	Does string `json:"does"`
-}
-
-type trustEffect struct {
-	Key    string `json:"key"`
-	GitKey string `json:"git_key"`
-	// State is set (Value from From), ignored (only an untrusted file
-	// sets it) or unset.
-	State     string `json:"state"`
-	Value     string `json:"value,omitempty"`
-	From      string `json:"from,omitempty"`
-	GitScope  string `json:"git_scope,omitempty"`
-	GitOrigin string `json:"git_origin,omitempty"`
-}
-
-const stateAbsent trust.State = "absent"
-
 func runTrust(env *Env, o trustOptions) error {
 	repo, err := env.Repo()
 	if err != nil {
@@ -116,18 +80,17 @@ func runTrust(env *Env, o trustOptions) error {
 	}
 	path := repo.Abs(adr.ConfigFile)
 	if o.revoke {
-		st, had, err := store.Revoke(path)
+		rep, err := store.Revoked(path)
 		if err != nil {
 			return err
 		}
-		rep := trustReport{Path: st.Path, State: trust.Untrusted, Store: st.File, Asks: []trustValue{}, Revoked: &had}
 		if o.json {
 			return writeJSON(env.Out, rep)
 		}
-		if had {
-			fmt.Fprintf(env.Out, "revoked the trust of %s\n", st.Path)
+		if *rep.Revoked {
+			fmt.Fprintf(env.Out, "revoked the trust of %s\n", rep.Path)
 		} else {
-			fmt.Fprintf(env.Out, "%s was not trusted; nothing to revoke\n", st.Path)
+			fmt.Fprintf(env.Out, "%s was not trusted; nothing to revoke\n", rep.Path)
 		}
 		return nil
 	}
@@ -139,13 +102,8 @@ func runTrust(env *Env, o trustOptions) error {
 		}
 		return err
 	}
-	rep := trustReport{Path: path, Asks: []trustValue{}}
-	if c, err := trust.Canonical(path); err == nil {
-		rep.Path = c
-	}
-	for _, v := range trust.Asked(cfg) {
-		rep.Asks = append(rep.Asks, trustValue{Key: v.Key, GitKey: v.GitKey, Value: v.Value, Does: does(v, repo.Top)})
-	}
+	rv := &trust.Resolver{File: cfg, Path: path, Git: repo, Store: store}
+	rep := trust.NewReport(rv, func(v trust.Value) string { return does(v, repo.Top) })
 	if cfg.SHA256 == "" && !o.show {
 		return failf("there is no %s in %s: nothing to trust", adr.ConfigFile, repo.Top).
 			hint("git config alone can name a drafter: git config adr.drafter.command COMMAND")
@@ -154,36 +112,8 @@ func runTrust(env *Env, o trustOptions) error {
 		// What is trusted is shown before it is recorded.
 		writeAsks(env.Out, rep.Path, cfg.SHA256, rep.Asks)
 	}
-	rv := &trust.Resolver{File: cfg, Path: path, Git: repo, Store: store}
-	rep.State = stateAbsent
-	if cfg.SHA256 != "" {
-		var st trust.Status
-		if o.show {
-			st, err = rv.Status()
-		} else {
-			st, err = store.Trust(path, cfg.SHA256, time.Now())
-		}
-		if err != nil {
-			return trustStoreErr(err)
-		}
-		rep.Path, rep.State, rep.SHA256, rep.Store = st.Path, st.State, st.SHA256, st.File
-		if st.Entry != nil {
-			rep.TrustedSHA256, rep.TrustedAt = st.Entry.SHA256, st.Entry.Trusted.Format(time.RFC3339)
-		}
-	}
-	for _, s := range trust.Settings {
-		v, ok, err := rv.Get(s)
-		eff := trustEffect{Key: s.Key, GitKey: s.GitKey, State: "unset"}
-		var ue *trust.UntrustedError
-		switch {
-		case errors.As(err, &ue):
-			eff.State = "ignored"
-		case err != nil:
-			return trustStoreErr(err)
-		case ok:
-			eff.State, eff.Value, eff.From, eff.GitScope, eff.GitOrigin = "set", v.Value, sourceText(v), v.From.GitScope, v.From.GitOrigin
-		}
-		rep.InEffect = append(rep.InEffect, eff)
+	if err := rep.Settle(rv, !o.show, time.Now()); err != nil {
+		return trustStoreErr(err)
 	}
 	if o.json {
 		return writeJSON(env.Out, rep)
@@ -191,7 +121,7 @@ func runTrust(env *Env, o trustOptions) error {
 	if !o.show {
 		fmt.Fprintf(env.Out, "trusted %s\n", rep.Path)
 		for _, e := range rep.InEffect {
-			if e.State == "set" && e.GitScope != "" && asked(rep.Asks, e.Key) {
+			if e.State == "set" && e.GitScope != "" && rep.AsksFor(e.Key) {
 				fmt.Fprintf(env.Out, "note: git config %s (%s scope) overrides %s\n", e.GitKey, e.GitScope, e.Key)
 			}
 		}
@@ -202,17 +132,8 @@ func runTrust(env *Env, o trustOptions) error {
 	return nil
 }
 
-func asked(asks []trustValue, key string) bool {
-	for _, a := range asks {
-		if a.Key == key {
-			return true
-		}
-	}
-	return false
-}
-
 // writeAsks prints what a file asks git-adr to run and send.
-func writeAsks(w io.Writer, path, sum string, asks []trustValue) {
+func writeAsks(w io.Writer, path, sum string, asks []trust.Ask) {
 	fmt.Fprintf(w, "%s (sha256 %s)\n", path, sum)
 	if len(asks) == 0 {
 		fmt.Fprintln(w, "asks git-adr to run no program and to send no credential")
@@ -225,9 +146,9 @@ func writeAsks(w io.Writer, path, sum string, asks []trustValue) {
 }
 
 // writeShow prints `git adr trust --show`.
-func writeShow(w io.Writer, rep trustReport) {
+func writeShow(w io.Writer, rep trust.Report) {
 	switch rep.State {
-	case stateAbsent:
+	case trust.Absent:
 		fmt.Fprintf(w, "%s does not exist: only git config names programs and credentials\n", rep.Path)
 	case trust.Trusted:
 		writeAsks(w, rep.Path, rep.SHA256, rep.Asks)
@@ -260,8 +181,6 @@ func trustStoreErr(err error) error {
 	return err
 }
 
-var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
 // does says in words what a setting's value makes git-adr do.
 func does(v trust.Value, top string) string {
 	switch v.Key {
@@ -281,34 +200,11 @@ func does(v trust.Value, top string) string {
 
 func chatURL(base string) string { return strings.TrimRight(base, "/") + "/chat/completions" }
 
-// envRef writes an environment variable as $NAME, quoted when it is not a
-// plain name.
-func envRef(name string) string {
-	if envName.MatchString(name) {
-		return "$" + name
-	}
-	return fmt.Sprintf("$%q", name)
-}
+// envRef writes an environment variable as $NAME (see [trust.EnvRef]).
+var envRef = trust.EnvRef
 
 // sourceText says where a value in effect comes from.
-func sourceText(v trust.Value) string {
-	if v.FromGit() {
-		return "git config " + v.GitKey + " " + gitWhere(v.From.GitScope, v.From.GitOrigin)
-	}
-	return "trusted " + v.From.File
-}
-
-// gitWhere says where git found a value: "(global scope, /home/ada/.gitconfig)",
-// or "(command line)" for -c and GIT_CONFIG_* variables.
-func gitWhere(scope, origin string) string {
-	if scope == "command" {
-		return "(command line)"
-	}
-	if o := strings.TrimPrefix(origin, "file:"); o != "" {
-		return fmt.Sprintf("(%s scope, %s)", scope, o)
-	}
-	return fmt.Sprintf("(%s scope)", scope)
-}
+func sourceText(v trust.Value) string { return v.Origin() }
 
 // untrustedErr is the usage error for a setting only an untrusted
 // .adr.toml sets: it names the key and the file, and the two ways on.
