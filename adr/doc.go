@@ -65,7 +65,17 @@
 //  8. Index and graph: index.go ([RenderIndex], [Log.Indexes]: the
 //     deterministic INDEX.md), graph.go ([Log.Graph]: DOT and Mermaid),
 //     escape.go and mdescape.go ([Escape], [EscapeCell]: record text is
-//     data, never terminal or Markdown control).
+//     data, never terminal or Markdown control); index_write.go (which
+//     indexes a command may write: [Log.IndexesWithin], [IndexOutput]).
+//  9. What commands ask of the log, returned as values for cmd to render:
+//     select.go ([Log.Select]: list's filters), pick.go ([Log.Pick]),
+//     lookup_path.go ([Log.LookupTyped]), named.go ([SplitNamed]: files a
+//     person named), init.go ([PlanInit]), proposal.go (a proposal's checks
+//     and next steps), new_template_find.go ([FindTemplate]), root_info.go
+//     and root_write.go (roots as `roots` shows them, the root a new record
+//     goes in), check_tally.go (a report's counts and whether it fails),
+//     notes_seen.go (discovery notes shown once), tempfiles.go and
+//     recover_report.go (leftover temporary files; what `recover` did).
 //
 // # Invariants
 //

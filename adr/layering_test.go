@@ -75,3 +75,52 @@ func TestSharedLeaves(t *testing.T) {
 		}
 	}
 }
+
+// docs/architecture.md names every package of the module and every file
+// of package adr, so a package or a file added without its place on the
+// map fails here instead of going unnoticed.
+func TestArchitectureNamesEverything(t *testing.T) {
+	doc, err := os.ReadFile("../docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	pkgs := map[string]bool{}
+	err = filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && p != "..") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+			pkgs[filepath.ToSlash(filepath.Dir(p))] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := range pkgs {
+		rel := strings.TrimPrefix(dir, "../")
+		switch {
+		case dir == "..":
+			continue
+		case strings.HasPrefix(rel, "scripts/bench"):
+			if !strings.Contains(text, "`scripts/bench*`") {
+				t.Errorf("docs/architecture.md does not name scripts/bench* (%s)", rel)
+			}
+		case !strings.Contains(text, "`"+rel+"`") && !strings.Contains(text, "`"+rel+"/`") && !strings.Contains(text, rel+" ") && !strings.Contains(text, rel+":"):
+			t.Errorf("docs/architecture.md does not name package %s", rel)
+		}
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") && !strings.Contains(text, "`"+f+"`") {
+			t.Errorf("docs/architecture.md does not name adr/%s (the adr table of the packages section)", f)
+		}
+	}
+}
