@@ -105,16 +105,19 @@ func encodeCache(entries map[cacheKey]cachedDoc) []byte {
 		keys = append(keys, k)
 		pairs += len(d.body.Terms) + len(d.title.Terms)
 	}
-	vocab := map[string]uint64{}
+	// Numbers are 32 bits (no log has four billion words): this list has
+	// an entry for every term of every record, over a million at 10,000
+	// records, and is held while the file is encoded.
+	vocab := map[string]uint32{}
 	var words []string
-	nums := make([]uint64, 0, pairs)
+	nums := make([]uint32, 0, pairs)
 	for _, k := range keys {
 		d := entries[k]
 		for _, dt := range [2]retrieve.DocTerms{d.body, d.title} {
 			for _, t := range dt.Terms {
 				n, ok := vocab[t]
 				if !ok {
-					n = uint64(len(words))
+					n = uint32(len(words))
 					vocab[t] = n
 					words = append(words, t)
 				}
@@ -141,7 +144,7 @@ func encodeCache(entries map[cacheKey]cachedDoc) []byte {
 			putF(dt.Len)
 			put(uint64(len(dt.Terms)))
 			for i := range dt.Terms {
-				put(nums[0])
+				put(uint64(nums[0]))
 				nums = nums[1:]
 				putF(dt.TF[i])
 			}
