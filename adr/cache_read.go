@@ -62,13 +62,6 @@ func readRecord(fsys fs.FS, p string, e fs.DirEntry, cache *Cache, now time.Time
 		cache.store(blob, rec)
 	}
 	rec.blob = blob
-	// The text read is the record's until the load ends, which lets go of
-	// it (Log.releaseTexts): read again, and checked against its blob,
-	// when it is used, as a text the cache served unread is.
-	src := &lazySource{fsys: underlying(fsys), path: p, blob: blob, verify: true, read: true, text: rec.text}
-	src.once.Do(func() {})
-	src.loaded.Store(true)
-	rec.src = src
 	if hasStat {
 		st.blob = blob
 		cache.noteStat(key, st, now)
@@ -89,8 +82,6 @@ type lazySource struct {
 	// verify: the file is in a work tree and may have changed since the
 	// load looked at it.
 	verify bool
-	// read: the load read the file (the cache did not serve it unread).
-	read bool
 	// log is the log the record belongs to, for a re-parse.
 	log  *Log
 	text *Text
@@ -154,19 +145,17 @@ func (r *Record) SourceSHA256() [32]byte {
 	return sha256.Sum256(r.Text().Src)
 }
 
-// releaseText lets go of the text of a record a load read through the
-// parse cache (served by it, or read, hashed and parsed), which is read
-// again from its file (and checked against its blob) if it is used again:
-// at the end of a load, and for a pass over every record of a long log
-// that needs each text once (check). A record parsed without the cache,
-// or edited in this process, keeps its text.
+// releaseText lets go of the text of a record the parse cache served,
+// which is read again from its file (and checked against its blob) if it
+// is used again: for a pass over every record of a long log that needs
+// each text once (check). A record parsed in this process keeps its text.
 func (r *Record) releaseText() {
 	s := r.src
 	if s == nil || r.text == nil || r.text != s.text {
 		return
 	}
 	r.text = nil
-	r.src = &lazySource{fsys: s.fsys, path: s.path, blob: s.blob, verify: s.verify, read: s.read, log: s.log}
+	r.src = &lazySource{fsys: s.fsys, path: s.path, blob: s.blob, verify: s.verify, log: s.log}
 }
 
 func (s *lazySource) load(r *Record) {

@@ -162,7 +162,7 @@ func TestCacheColdWarm(t *testing.T) {
 func servedUnread(l *Log) int {
 	n := 0
 	for _, r := range l.Records {
-		if r.src != nil && !r.src.read && r.text == nil {
+		if r.src != nil && r.text == nil {
 			n++
 		}
 	}

@@ -87,10 +87,6 @@ func LoadWithConfig(fsys fs.FS, cfg *Config, opt LoadOptions) (*Log, error) {
 		if r.src != nil {
 			r.src.log = l
 		}
-		// A cold load read every text: holding them all (twice the log's
-		// size with the line index) was most of what a first query over
-		// a long log kept. Each is read again when it is used.
-		r.releaseText()
 	}
 	return l, nil
 }
