@@ -83,9 +83,15 @@ func (c *termCache) save() error {
 	if c.path == "" || !c.dirty && len(c.used) == len(c.entries) {
 		return nil
 	}
-	keep := map[cacheKey]cachedDoc{}
-	for k := range c.used {
-		keep[k] = c.entries[k]
+	// Every entry used (a first query, or a log that only grew): the
+	// entries are the file, without a copy of the map held beside them
+	// while it is encoded.
+	keep := c.entries
+	if len(c.used) != len(c.entries) {
+		keep = make(map[cacheKey]cachedDoc, len(c.used))
+		for k := range c.used {
+			keep[k] = c.entries[k]
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return err
