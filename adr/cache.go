@@ -175,7 +175,13 @@ func (c *Cache) lookup(blob string) *Record {
 // store records a freshly parsed record under its blob hash.
 func (c *Cache) store(blob string, r *Record) {
 	c.load()
-	enc := string(encodeParsed(nil, r))
+	// One allocation for the entry: encoded in a reused buffer, then
+	// copied to its string.
+	bp := scratchBufs.Get().(*[]byte)
+	b := encodeParsed((*bp)[:0], r)
+	enc := string(b)
+	*bp = b
+	scratchBufs.Put(bp)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.added[blob] = enc

@@ -3,6 +3,7 @@ package adr
 import (
 	"encoding/binary"
 	"errors"
+	"sync"
 )
 
 // The parse cache stores what [Parse] derives from a record's bytes, and
@@ -14,6 +15,10 @@ import (
 // errCacheEntry means a cache entry does not decode: the cache is not
 // trusted.
 var errCacheEntry = errors.New("corrupt parse cache entry")
+
+// scratchBufs are buffers that encoding reuses: a cold load encodes every
+// record it parses (Cache.store), on every worker.
+var scratchBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // encodeParsed appends the parse-derived fields of r to b.
 func encodeParsed(b []byte, r *Record) []byte {
@@ -42,7 +47,15 @@ func encodeParsed(b []byte, r *Record) []byte {
 	e.str(string(r.Style))
 	// The units are one length-prefixed block: a load keeps it encoded
 	// until they are asked for (Record.Units).
-	e.str(string(encodeUnits(nil, r.Units())))
+	// Encoded in a scratch buffer and appended: a string conversion
+	// and the growth of a fresh buffer for every record were a fifth of
+	// what a cold load of a long log allocated.
+	sp := scratchBufs.Get().(*[]byte)
+	u := encodeUnits((*sp)[:0], r.Units())
+	e.uint(uint64(len(u)))
+	e.b = append(e.b, u...)
+	*sp = u
+	scratchBufs.Put(sp)
 	e.strs(r.Problems)
 	e.len(r.otherStatuses == nil, len(r.otherStatuses))
 	for _, m := range r.otherStatuses {

@@ -83,9 +83,15 @@ func (c *termCache) save() error {
 	if c.path == "" || !c.dirty && len(c.used) == len(c.entries) {
 		return nil
 	}
-	keep := map[cacheKey]cachedDoc{}
-	for k := range c.used {
-		keep[k] = c.entries[k]
+	// Every entry used (a first query, or a log that only grew): the
+	// entries are the file, without a copy of the map held beside them
+	// while it is encoded.
+	keep := c.entries
+	if len(c.used) != len(c.entries) {
+		keep = make(map[cacheKey]cachedDoc, len(c.used))
+		for k := range c.used {
+			keep[k] = c.entries[k]
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return err
@@ -105,16 +111,19 @@ func encodeCache(entries map[cacheKey]cachedDoc) []byte {
 		keys = append(keys, k)
 		pairs += len(d.body.Terms) + len(d.title.Terms)
 	}
-	vocab := map[string]uint64{}
+	// Numbers are 32 bits (no log has four billion words): this list has
+	// an entry for every term of every record, over a million at 10,000
+	// records, and is held while the file is encoded.
+	vocab := map[string]uint32{}
 	var words []string
-	nums := make([]uint64, 0, pairs)
+	nums := make([]uint32, 0, pairs)
 	for _, k := range keys {
 		d := entries[k]
 		for _, dt := range [2]retrieve.DocTerms{d.body, d.title} {
 			for _, t := range dt.Terms {
 				n, ok := vocab[t]
 				if !ok {
-					n = uint64(len(words))
+					n = uint32(len(words))
 					vocab[t] = n
 					words = append(words, t)
 				}
@@ -141,7 +150,7 @@ func encodeCache(entries map[cacheKey]cachedDoc) []byte {
 			putF(dt.Len)
 			put(uint64(len(dt.Terms)))
 			for i := range dt.Terms {
-				put(nums[0])
+				put(uint64(nums[0]))
 				nums = nums[1:]
 				putF(dt.TF[i])
 			}

@@ -737,6 +737,11 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 // cache with them, for the caller to save.
 func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) ([]cachedDoc, *termCache) {
 	cache := loadTermCache(s.CacheDir)
+	if len(cache.entries) == 0 {
+		// A first query puts every record: sized once, not grown.
+		cache.entries = make(map[cacheKey]cachedDoc, len(recs))
+		cache.used = make(map[cacheKey]bool, len(recs))
+	}
 	docs := make([]cachedDoc, len(recs))
 	var missing []int
 	for i, k := range keys {

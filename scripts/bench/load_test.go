@@ -128,3 +128,42 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTaskCold is the work of a cold `context --task`, in process:
+// the load through an empty parse cache and its save, then the answer
+// with an empty term cache (every record analysed, both indexes built,
+// the term cache and the task index written). Its -memprofile shows what
+// the cold row's peak RSS is made of:
+//
+//	go test ./scripts/bench -run '^$' -bench 'TaskCold/10000' -benchtime 3x -memprofile /tmp/mem.out
+//	go tool pprof -sample_index=alloc_space -top bench.test /tmp/mem.out
+func BenchmarkTaskCold(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := b.TempDir()
+			if err := WriteLog(filepath.Join(dir, "doc", "adr"), Generate(n, 1)); err != nil {
+				b.Fatal(err)
+			}
+			fsys := os.DirFS(dir)
+			req := evidence.Request{Task: benchTask, Format: evidence.Text}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				b.StopTimer()
+				cdir := filepath.Join(b.TempDir(), "cache")
+				b.StartTimer()
+				c := adr.OpenCache(cdir, false)
+				l, err := adr.Load(fsys, adr.LoadOptions{Cache: c})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := c.Save(); err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := (&evidence.Service{Log: l, CacheDir: cdir}).Answer(req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
