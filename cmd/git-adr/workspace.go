@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -71,6 +72,16 @@ Examples:
 				},
 			},
 		},
+	}
+}
+
+// workspaceFromEnv names the workspace from GIT_ADR_WORKSPACE when
+// --workspace is not given, for every command but check: a hook or a CI
+// job that exports the variable must still check its own repository, so
+// a check across the workspace needs the flag itself.
+func (e *Env) workspaceFromEnv(command string) {
+	if e.Workspace == "" && command != "check" {
+		e.Workspace = os.Getenv(workspace.EnvVar)
 	}
 }
 
