@@ -98,6 +98,7 @@ type wsContextJSON struct {
 	Query        string                     `json:"query"`
 	Repositories []workspace.MemberAnswer   `json:"repositories"`
 	Records      int                        `json:"records"`
+	Prefilter    *workspace.Prefilter       `json:"prefilter,omitempty"`
 	Units        []json.RawMessage          `json:"units"`
 	References   []workspace.NamedReference `json:"references,omitempty"`
 	Omitted      int                        `json:"omitted"`
@@ -106,7 +107,7 @@ type wsContextJSON struct {
 func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte {
 	var b bytes.Buffer
 	if o.json {
-		v := wsContextJSON{Selector: "task", Query: a.Task, Repositories: a.Members, Records: a.Records, Units: []json.RawMessage{}, References: a.References(), Omitted: a.Omitted}
+		v := wsContextJSON{Selector: "task", Query: a.Task, Repositories: a.Members, Records: a.Records, Prefilter: a.Prefilter, Units: []json.RawMessage{}, References: a.References(), Omitted: a.Omitted}
 		for _, u := range a.Units {
 			raw, _ := json.Marshal(u.Unit)
 			// The repository leads each unit.
@@ -129,6 +130,9 @@ func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte
 		conf = append(conf, fmt.Sprintf("%s %s", esc(m.Name), m.Confidence))
 	}
 	fmt.Fprintf(&b, "confidence: %s\n", strings.Join(conf, ", "))
+	if p := a.Prefilter; p != nil {
+		fmt.Fprintf(&b, "asked: %d of %d repositories, chosen by the workspace term index (the others hold fewer of the task's words)\n", p.Asked, p.Repositories)
+	}
 	for i, u := range a.Units {
 		status := u.Status
 		if u.InForce != nil && !*u.InForce {
