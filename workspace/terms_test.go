@@ -57,36 +57,37 @@ func TestTermsKeptBySyncAndRebuiltWhenStale(t *testing.T) {
 	}, []string{"queues", "logs"})
 	queues, logs := ws.Member("queues"), ws.Member("logs")
 	q := query("retry failed payments")
+	var buf []byte
 	for _, m := range []*Member{queues, logs} {
 		data, err := os.ReadFile(ws.termsPath(m))
 		if err != nil {
 			t.Fatalf("%s: no summary after sync: %v", m.Name, err)
 		}
-		if want := termsFormat + "\ncommit " + m.tip() + "\nrecords 1\n"; !strings.HasPrefix(string(data), want) {
+		if want := termsFormat + "\ncommit " + m.tip() + "\nrecords 1 1\n"; !strings.HasPrefix(string(data), want) {
 			t.Fatalf("%s: summary starts %q, want %q", m.Name, data[:min(len(data), 80)], want)
 		}
 	}
-	ms, ok := ws.scoreTerms(queues, queues.tip(), q)
-	if !ok || ms.words != 3 || ms.score <= 0 || ms.records != 1 {
+	ms, ok := ws.scoreTerms(queues, queues.tip(), q, &buf)
+	if !ok || ms.tier != 2 || ms.share != 1 || ms.score <= 0 || ms.records != 1 {
 		t.Fatalf("queues: %+v %v, want the task's 3 words", ms, ok)
 	}
-	if ms, ok := ws.scoreTerms(logs, logs.tip(), q); !ok || ms.words != 0 {
+	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.tier != 0 || ms.score != 0 {
 		t.Fatalf("logs: %+v %v, want none of the task's words", ms, ok)
 	}
-	if _, ok := ws.scoreTerms(logs, strings.Repeat("0", 40), q); ok {
+	if _, ok := ws.scoreTerms(logs, strings.Repeat("0", 40), q, &buf); ok {
 		t.Fatal("a summary of another commit was used")
 	}
 
 	// A cache hit: the summary is read as stored.
 	p := ws.termsPath(logs)
-	stored := termsFormat + "\ncommit " + logs.tip() + "\nrecords 7\nretri\t2.5\n"
+	stored := termsFormat + "\ncommit " + logs.tip() + "\nrecords 7 1\nretri\t0:2.5\n"
 	if err := os.WriteFile(p, []byte(stored), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := ws.keepTerms(logs); err != nil {
 		t.Fatal(err)
 	}
-	if ms, ok := ws.scoreTerms(logs, logs.tip(), q); !ok || ms.records != 7 || ms.words != 1 || ms.score != 2.5 {
+	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.records != 7 || ms.tier != 1 || ms.score != 2.5 {
 		t.Fatalf("cached summary: %+v %v", ms, ok)
 	}
 
@@ -102,7 +103,7 @@ func TestTermsKeptBySyncAndRebuiltWhenStale(t *testing.T) {
 			t.Fatal(res.Err)
 		}
 	}
-	if ms, ok := ws.scoreTerms(logs, logs.tip(), q); !ok || ms.records != 1 || ms.words != 2 {
+	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.records != 1 || ms.tier != 2 || ms.share < 0.6 {
 		t.Fatalf("after the remote moved: %+v %v, want retry and failed", ms, ok)
 	}
 
@@ -113,7 +114,7 @@ func TestTermsKeptBySyncAndRebuiltWhenStale(t *testing.T) {
 	if ask == nil {
 		t.Fatal("no prefilter over 3 members at 1 unit")
 	}
-	if ms, ok := ws.scoreTerms(logs, logs.tip(), q); !ok || ms.records != 1 {
+	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.records != 1 {
 		t.Fatalf("stale summary not made again: %+v %v", ms, ok)
 	}
 }
@@ -161,5 +162,16 @@ func TestSelectMembers(t *testing.T) {
 	// Within twice the budget, every member is asked.
 	if ask, _ := ws.selectMembers(ContextRequest{Task: "retry failed payments", MaxUnits: 3}); ask != nil {
 		t.Fatalf("5 members at 3 units: asked %v, want all", ask)
+	}
+}
+
+// lookup finds a term's line in sorted lines, first, last and middle,
+// and nothing for a term that is not there or only a prefix of one.
+func TestLookup(t *testing.T) {
+	body := []byte("alpha\t0:1\nbeta\t1:2,2:3\ngamma\t0:4\n")
+	for term, want := range map[string]string{"alpha": "0:1", "beta": "1:2,2:3", "gamma": "0:4", "bet": "", "delta": "", "a": ""} {
+		if got := string(lookup(body, term)); got != want {
+			t.Errorf("lookup(%q) = %q, want %q", term, got, want)
+		}
 	}
 }

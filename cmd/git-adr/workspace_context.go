@@ -126,13 +126,20 @@ func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte
 	esc := adr.Escape
 	fmt.Fprintf(&b, "context: task %q (current) across %d repositories, %d records\n", a.Task, len(a.Members), a.Records)
 	var conf []string
+	skipped := 0
 	for _, m := range a.Members {
+		if m.Confidence == workspace.Skipped {
+			skipped++
+			continue
+		}
 		conf = append(conf, fmt.Sprintf("%s %s", esc(m.Name), m.Confidence))
 	}
-	fmt.Fprintf(&b, "confidence: %s\n", strings.Join(conf, ", "))
-	if p := a.Prefilter; p != nil {
-		fmt.Fprintf(&b, "asked: %d of %d repositories, chosen by the workspace term index (the others hold fewer of the task's words)\n", p.Asked, p.Repositories)
+	if skipped > 0 {
+		// The members the term index did not ask are counted, not
+		// named: their names would take the budget of the units.
+		conf = append(conf, fmt.Sprintf("%d not asked (the workspace term index predicted weaker answers)", skipped))
 	}
+	fmt.Fprintf(&b, "confidence: %s\n", strings.Join(conf, ", "))
 	for i, u := range a.Units {
 		status := u.Status
 		if u.InForce != nil && !*u.InForce {
