@@ -10,9 +10,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/atomicfile"
@@ -407,28 +410,50 @@ func (w *Workspace) selectMembers(req ContextRequest) (ask []int, pre []*MemberA
 		i int
 		memberScore
 	}
+	// Summaries are read on every core (a thousand mirrors are a
+	// thousand small files), each worker with its own buffer.
+	const local, unsynced = -1, -2
+	preds := make([]memberScore, len(w.Members))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), maxParallel) {
+		wg.Go(func() {
+			var buf []byte
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(w.Members) {
+					return
+				}
+				m := w.Members[i]
+				if !m.Remote() {
+					preds[i].tier = local
+					continue
+				}
+				commit := m.tip()
+				if commit == "" {
+					preds[i].tier = unsynced
+					continue
+				}
+				ms, ok := w.scoreTerms(m, commit, q, &buf)
+				if !ok {
+					if w.keepTerms(m) == nil {
+						ms, ok = w.scoreTerms(m, commit, q, &buf)
+					}
+					if !ok {
+						ms.tier = unsynced
+					}
+				}
+				preds[i] = ms
+			}
+		})
+	}
+	wg.Wait()
 	var ranked []scored
-	var buf []byte
 	pre = make([]*MemberAnswer, len(w.Members))
-	for i, m := range w.Members {
-		if !m.Remote() {
+	for i, ms := range preds {
+		if ms.tier < 0 {
 			ask = append(ask, i)
 			continue
-		}
-		commit := m.tip()
-		if commit == "" {
-			ask = append(ask, i)
-			continue
-		}
-		ms, ok := w.scoreTerms(m, commit, q, &buf)
-		if !ok {
-			if w.keepTerms(m) == nil {
-				ms, ok = w.scoreTerms(m, commit, q, &buf)
-			}
-			if !ok {
-				ask = append(ask, i)
-				continue
-			}
 		}
 		ranked = append(ranked, scored{i, ms})
 	}
