@@ -33,6 +33,9 @@ type MemberAnswer struct {
 	Confidence string `json:"confidence"`
 	Records    int    `json:"records"`
 	Units      int    `json:"units"`
+	// NotAsked: the workspace term index answered for the member (its
+	// confidence "none" or "skipped") without asking it.
+	NotAsked bool `json:"-"`
 }
 
 // ContextAnswer is a task answer across a workspace: each member ranks

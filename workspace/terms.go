@@ -475,7 +475,7 @@ func (w *Workspace) selectMembers(req ContextRequest) (ask []int, pre []*MemberA
 		if r.tier == 0 {
 			conf = "none"
 		}
-		pre[r.i] = &MemberAnswer{Name: w.Members[r.i].Name, Confidence: conf, Records: r.records}
+		pre[r.i] = &MemberAnswer{Name: w.Members[r.i].Name, Confidence: conf, Records: r.records, NotAsked: true}
 	}
 	slices.Sort(ask)
 	return ask, pre

@@ -126,18 +126,18 @@ func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte
 	esc := adr.Escape
 	fmt.Fprintf(&b, "context: task %q (current) across %d repositories, %d records\n", a.Task, len(a.Members), a.Records)
 	var conf []string
-	skipped := 0
+	notAsked := 0
 	for _, m := range a.Members {
-		if m.Confidence == workspace.Skipped {
-			skipped++
+		if m.NotAsked {
+			notAsked++
 			continue
 		}
 		conf = append(conf, fmt.Sprintf("%s %s", esc(m.Name), m.Confidence))
 	}
-	if skipped > 0 {
+	if notAsked > 0 {
 		// The members the term index did not ask are counted, not
 		// named: their names would take the budget of the units.
-		conf = append(conf, fmt.Sprintf("%d not asked (the workspace term index predicted weaker answers)", skipped))
+		conf = append(conf, fmt.Sprintf("%d not asked (the workspace term index predicted weaker answers or none)", notAsked))
 	}
 	fmt.Fprintf(&b, "confidence: %s\n", strings.Join(conf, ", "))
 	for i, u := range a.Units {
