@@ -218,48 +218,9 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 			if a.Offset != nil {
 				offset = max(0, *a.Offset)
 			}
-			type row struct {
-				ID     string `json:"id"`
-				Status string `json:"status"`
-				Date   string `json:"date,omitempty"`
-				Title  string `json:"title"`
-				Path   string `json:"path"`
-			}
-			page := struct {
-				Records []row `json:"records"`
-				Total   int   `json:"total"`
-				Next    *int  `json:"next_offset"`
-			}{Records: []row{}}
-			full := false
-			err := ws.Each(true, func(ld *workspace.Loaded) error {
-				if a.Repository != "" && !strings.EqualFold(a.Repository, ld.Member.Name) {
-					return nil
-				}
-				for _, r := range ld.Log.Records {
-					if want != "" {
-						if err := ld.Log.Ensure(r); err != nil {
-							return err
-						}
-						if r.Status != want {
-							continue
-						}
-					}
-					page.Total++
-					if page.Total <= offset || full {
-						continue
-					}
-					if err := ld.Log.Ensure(r); err != nil {
-						return err
-					}
-					page.Records = append(page.Records, row{workspace.Qualify(ld.Member.Name, r.ID), string(r.Status), r.Date, r.Title, r.Path})
-					if enc, _ := mcpserver.Encode(page); srv.TextCost(enc) > mcpserver.MessageBudget-100 {
-						page.Records = page.Records[:len(page.Records)-1]
-						full = true
-						next := page.Total - 1
-						page.Next = &next
-					}
-				}
-				return nil
+			page, err := ws.Records(a.Repository, want, offset, func(p *workspace.RecordsPage) bool {
+				enc, _ := mcpserver.Encode(p)
+				return srv.TextCost(enc) <= mcpserver.MessageBudget-100
 			})
 			if err != nil {
 				return nil, mcpErr(err)
