@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-adr/git-adr/internal/failpoint"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -74,8 +76,31 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 	if strings.HasPrefix(url, "-") || strings.HasPrefix(ref, "-") {
 		return fmt.Errorf("fetch %q %q: %w", url, ref, ErrNotFound)
 	}
-	_, err := r.Git("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", url, "+"+ref+":"+into)
-	return err
+	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", url, "+" + ref + ":" + into}
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.GitDir
+	cmd.Env = gitEnv(r.env)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	// A fetch must not outlive the sync that holds the mirror's lock: if
+	// git-adr is killed, so is git (where the system can say so), and the
+	// next sync finds no fetch of a dead one still writing. git moves the
+	// ref only once every object it names is in the mirror, so a fetch
+	// cut short leaves the tip where it was.
+	dieWithParent(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("run git: %w", err)
+	}
+	// The kill test stops git-adr here, the fetch under way.
+	failpoint.Hit("mirror-fetching")
+	if err := cmd.Wait(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return &GitError{Args: args, Stderr: stderr.String(), Code: ee.ExitCode()}
+		}
+		return fmt.Errorf("run git: %w", err)
+	}
+	return nil
 }
 
 // plainMirror reports whether abs looks like a bare repository git-adr

@@ -59,7 +59,9 @@ func (w *Workspace) Check() ([]Finding, error) {
 				continue
 			}
 			if t := normTitle(r.Title); t != "" {
-				titles[t] = append(titles[t], claim{ld.Member.Name, r.ID, r.Path, r.Title, r.Status})
+				// Copies: a record's strings can be views of its log's
+				// whole text, which must not outlive the member.
+				titles[t] = append(titles[t], claim{ld.Member.Name, strings.Clone(r.ID), strings.Clone(r.Path), strings.Clone(r.Title), adr.Status(strings.Clone(string(r.Status)))})
 			}
 			mentions = append(mentions, w.mentions(ld, r)...)
 		}
@@ -102,9 +104,12 @@ func (w *Workspace) Check() ([]Finding, error) {
 		for _, c := range cs {
 			desc = append(desc, fmt.Sprintf("%s is %s", Qualify(c.repo, c.id), c.status))
 		}
+		// One message for every record of the decision: a decision
+		// shared by n repositories has n findings naming all n.
+		msg := fmt.Sprintf("the shared decision %q differs in status: %s", cs[0].title, strings.Join(desc, ", "))
 		for _, c := range cs {
 			out = append(out, Finding{Kind: SharedStatus, Repository: c.repo, ID: Qualify(c.repo, c.id), Path: c.path, Line: 1,
-				Message: fmt.Sprintf("the shared decision %q differs in status: %s", cs[0].title, strings.Join(desc, ", ")),
+				Message: msg,
 				Fix:     "give the shared decision one status in every repository, or retitle a record that is another decision"})
 		}
 	}
@@ -127,7 +132,7 @@ func (w *Workspace) mentions(ld *Loaded, r *adr.Record) []mention {
 				continue
 			}
 			out = append(out, mention{
-				from:   Finding{Repository: ld.Member.Name, ID: Qualify(ld.Member.Name, r.ID), Path: r.Path, Line: first + i},
+				from:   Finding{Repository: ld.Member.Name, ID: Qualify(ld.Member.Name, r.ID), Path: strings.Clone(r.Path), Line: first + i},
 				member: target.Name, ref: string(m[2]),
 			})
 		}

@@ -33,6 +33,9 @@ type MemberAnswer struct {
 	Confidence string `json:"confidence"`
 	Records    int    `json:"records"`
 	Units      int    `json:"units"`
+	// NotAsked: the workspace term index answered for the member (its
+	// confidence "none" or "skipped") without asking it.
+	NotAsked bool `json:"-"`
 }
 
 // ContextAnswer is a task answer across a workspace: each member ranks
@@ -50,10 +53,22 @@ type ContextAnswer struct {
 	// dropped counts candidates left out while merging (past twice the
 	// unit budget).
 	dropped int
+	// Prefilter, when the workspace term index chose the members asked
+	// (a workspace of more than twice the unit budget), says how many.
+	Prefilter *Prefilter
 	// Named are the records of other repositories that candidates name
 	// by qualified ID (platform:ADR-0003), followed: the text's ID (as
 	// qualified in the text, lower-cased) to the record it resolves to.
 	Named map[string]Reference
+}
+
+// Prefilter is the provenance of an answer whose members were chosen by
+// the workspace term index: Asked of Repositories ranked the task; the
+// others hold none of its words (confidence "none") or fewer of its best
+// matches (confidence "skipped").
+type Prefilter struct {
+	Asked        int `json:"asked"`
+	Repositories int `json:"repositories"`
 }
 
 // Reference is a record a unit names in another repository.
@@ -113,7 +128,13 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 		units []ContextUnit
 	}
 	results := make([]result, len(w.Members))
-	err := w.eachParallel(progress, func(i int, ld *Loaded) error {
+	ask, pre := w.selectMembers(req)
+	for i, ma := range pre {
+		if ma != nil {
+			results[i].ma = *ma
+		}
+	}
+	err := w.eachParallel(ask, progress, func(i int, ld *Loaded) error {
 		ma := MemberAnswer{Name: ld.Member.Name, Confidence: "none", Records: len(ld.Log.Records)}
 		defer func() { results[i].ma = ma }()
 		if len(ld.Log.Roots) == 0 {
@@ -148,6 +169,9 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 		return nil, err
 	}
 	ans := &ContextAnswer{Task: req.Task}
+	if ask != nil {
+		ans.Prefilter = &Prefilter{Asked: len(ask), Repositories: len(w.Members)}
+	}
 	for _, r := range results {
 		ans.Members = append(ans.Members, r.ma)
 		ans.Records += r.ma.Records

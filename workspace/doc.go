@@ -15,6 +15,11 @@
 //     at a time so memory follows the largest repository, not the sum.
 //   - ids.go: qualified IDs ("payments:ADR-0012") and [Workspace.Find].
 //   - context.go: task answers ranked per repository and merged.
+//   - terms.go: the workspace term index, a summary per mirror (kept by
+//     sync) that chooses which members a task is asked of (ADR-0041).
+//   - status.go: [Workspace.Status], what each member holds.
+//   - records.go: [Workspace.Records], pages of qualified records;
+//     show.go: [Found.Page], pages of one record's lines.
 //   - check.go: what only a workspace can see.
 //   - export.go: JSON Lines for a bulk indexer.
 //

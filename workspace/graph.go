@@ -1,6 +1,10 @@
 package workspace
 
-import "github.com/git-adr/git-adr/adr"
+import (
+	"strings"
+
+	"github.com/git-adr/git-adr/adr"
+)
 
 // Graph is the relation graph of every member, keys and IDs qualified,
 // with an edge "relates-to" for each qualified ID a record names in
@@ -13,6 +17,9 @@ func (w *Workspace) Graph(opt adr.GraphOptions) (*adr.Graph, error) {
 		mg := ld.Log.Graph(opt)
 		for _, n := range mg.Nodes {
 			n.Key, n.ID = Qualify(ld.Member.Name, n.Key), Qualify(ld.Member.Name, n.ID)
+			// Copies: a record's strings can be views of its log's whole
+			// text, which must not outlive the member.
+			n.Title, n.Path, n.Status = strings.Clone(n.Title), strings.Clone(n.Path), adr.Status(strings.Clone(string(n.Status)))
 			keys[n.Key] = true
 			g.Nodes = append(g.Nodes, n)
 		}

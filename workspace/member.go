@@ -129,12 +129,19 @@ func (w *Workspace) Each(lazy bool, fn func(*Loaded) error) error {
 const maxParallel = 4
 
 // eachParallel is [Workspace.Each] over a few members at once (one per
-// core, at most maxParallel), each log closed once fn returns; fn gets the
-// member's index. The first error in member order is returned, after
-// every member started has finished.
-func (w *Workspace) eachParallel(progress func(done, total int), fn func(i int, ld *Loaded) error) error {
-	workers := min(runtime.GOMAXPROCS(0), maxParallel, max(1, len(w.Members)))
-	errs := make([]error, len(w.Members))
+// core, at most maxParallel), each log closed once fn returns; only the
+// members whose indexes ask holds (in order) are read, every one when ask
+// is nil, and fn gets the member's index. The first error in member order
+// is returned, after every member started has finished.
+func (w *Workspace) eachParallel(ask []int, progress func(done, total int), fn func(i int, ld *Loaded) error) error {
+	if ask == nil {
+		ask = make([]int, len(w.Members))
+		for i := range ask {
+			ask[i] = i
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), maxParallel, max(1, len(ask)))
+	errs := make([]error, len(ask))
 	var next, done atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -143,23 +150,24 @@ func (w *Workspace) eachParallel(progress func(done, total int), fn func(i int, 
 		go func() {
 			defer wg.Done()
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(w.Members) {
+				k := int(next.Add(1) - 1)
+				if k >= len(ask) {
 					return
 				}
+				i := ask[k]
 				ld, err := w.Members[i].Open(false)
 				if err == nil {
 					err = fn(i, ld)
 					ld.Close()
 				}
-				errs[i] = err
+				errs[k] = err
 				if progress != nil {
 					mu.Lock()
-					progress(int(done.Add(1)), len(w.Members))
+					progress(int(done.Add(1)), len(ask))
 					mu.Unlock()
 				}
 				if err != nil {
-					next.Store(int64(len(w.Members))) // start no other
+					next.Store(int64(len(ask))) // start no other
 				}
 			}
 		}()

@@ -66,6 +66,11 @@ func (w *Workspace) Sync(command string, progress func(done, total int)) []SyncR
 		res := SyncResult{Member: m, Local: !m.Remote()}
 		if m.Remote() {
 			res.Before, res.After, res.Err = w.fetch(m, command)
+			if res.Err == nil {
+				// The term index follows the tip; a summary that cannot
+				// be made is made again by the next task question.
+				_ = w.keepTerms(m)
+			}
 		} else {
 			r, err := m.openLocal()
 			if err == nil {

@@ -115,13 +115,14 @@ func newApp(env *Env) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`", Destination: &env.Dir},
 			&cli.StringSliceFlag{Name: "root", Usage: "use `DIR` as an ADR root instead of discovery (repeatable)"},
-			&cli.StringFlag{Name: "workspace", Usage: "answer list, show, context, check, index, graph and mcp across the repositories `FILE` names (docs/workspace.md)", EnvVars: []string{workspace.EnvVar}, Destination: &env.Workspace},
+			&cli.StringFlag{Name: "workspace", Usage: "answer list, show, context, check, index, graph and mcp across the repositories `FILE` names (docs/workspace.md); " + workspace.EnvVar + " names it for all of them but check", Destination: &env.Workspace},
 			// urfave/cli adds -h itself only when no command is named
 			// help; ours is (git adr help [COMMAND]).
 			cli.HelpFlag,
 		},
 		Before: func(c *cli.Context) error {
 			env.Roots = c.StringSlice("root")
+			env.workspaceFromEnv(c.Args().First()) // workspace.go
 			return nil
 		},
 		Commands: []*cli.Command{

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -29,9 +30,10 @@ func workspaceCommand(env *Env) *cli.Command {
 		Name:  "workspace",
 		Usage: "the repositories of a workspace: sync mirrors, list them, export their records",
 		Description: `A workspace file (TOML) names repositories by local path or by remote URL and
-ref; with --workspace FILE (or GIT_ADR_WORKSPACE) list, show, context, check,
-index, graph and mcp answer across all of them, with qualified IDs
-(payments:ADR-0012). See docs/workspace.md.
+ref; with --workspace FILE list, show, context, check, index, graph and mcp
+answer across all of them, with qualified IDs (payments:ADR-0012).
+GIT_ADR_WORKSPACE names the file for all of them but check, which checks the
+current repository unless --workspace is given. See docs/workspace.md.
 
 Examples:
    git adr workspace sync adr-workspace.toml
@@ -71,6 +73,16 @@ Examples:
 				},
 			},
 		},
+	}
+}
+
+// workspaceFromEnv names the workspace from GIT_ADR_WORKSPACE when
+// --workspace is not given, for every command but check: a hook or a CI
+// job that exports the variable must still check its own repository, so
+// a check across the workspace needs the flag itself.
+func (e *Env) workspaceFromEnv(command string) {
+	if e.Workspace == "" && command != "check" {
+		e.Workspace = os.Getenv(workspace.EnvVar)
 	}
 }
 
@@ -181,22 +193,20 @@ func runWorkspaceLs(env *Env) error {
 		return err
 	}
 	rows := make([][4]string, 0, len(ws.Members))
-	for _, m := range ws.Members {
+	for _, st := range ws.Status() {
 		records, read := "-", "work tree"
-		ld, err := m.Open(true)
 		switch {
-		case errors.Is(err, workspace.ErrNotSynced):
+		case errors.Is(st.Err, workspace.ErrNotSynced):
 			read = "not synced"
-		case err != nil:
-			read = "error: " + err.Error()
+		case st.Err != nil:
+			read = "error: " + st.Err.Error()
 		default:
-			records = fmt.Sprint(len(ld.Log.Records))
-			if ld.Commit != "" {
-				read = short(ld.Commit)
+			records = fmt.Sprint(st.Records)
+			if st.Commit != "" {
+				read = short(st.Commit)
 			}
-			ld.Close()
 		}
-		rows = append(rows, [4]string{adr.Escape(m.Name), records, adr.Escape(read), adr.Escape(m.Source())})
+		rows = append(rows, [4]string{adr.Escape(st.Member.Name), records, adr.Escape(read), adr.Escape(st.Member.Source())})
 	}
 	bw := bulkWriter(env.Out)
 	writeColumns(bw, rows)

@@ -98,6 +98,7 @@ type wsContextJSON struct {
 	Query        string                     `json:"query"`
 	Repositories []workspace.MemberAnswer   `json:"repositories"`
 	Records      int                        `json:"records"`
+	Prefilter    *workspace.Prefilter       `json:"prefilter,omitempty"`
 	Units        []json.RawMessage          `json:"units"`
 	References   []workspace.NamedReference `json:"references,omitempty"`
 	Omitted      int                        `json:"omitted"`
@@ -106,7 +107,7 @@ type wsContextJSON struct {
 func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte {
 	var b bytes.Buffer
 	if o.json {
-		v := wsContextJSON{Selector: "task", Query: a.Task, Repositories: a.Members, Records: a.Records, Units: []json.RawMessage{}, References: a.References(), Omitted: a.Omitted}
+		v := wsContextJSON{Selector: "task", Query: a.Task, Repositories: a.Members, Records: a.Records, Prefilter: a.Prefilter, Units: []json.RawMessage{}, References: a.References(), Omitted: a.Omitted}
 		for _, u := range a.Units {
 			raw, _ := json.Marshal(u.Unit)
 			// The repository leads each unit.
@@ -125,8 +126,18 @@ func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte
 	esc := adr.Escape
 	fmt.Fprintf(&b, "context: task %q (current) across %d repositories, %d records\n", a.Task, len(a.Members), a.Records)
 	var conf []string
+	notAsked := 0
 	for _, m := range a.Members {
+		if m.NotAsked {
+			notAsked++
+			continue
+		}
 		conf = append(conf, fmt.Sprintf("%s %s", esc(m.Name), m.Confidence))
+	}
+	if notAsked > 0 {
+		// The members the term index did not ask are counted, not
+		// named: their names would take the budget of the units.
+		conf = append(conf, fmt.Sprintf("%d not asked (the workspace term index predicted weaker answers or none)", notAsked))
 	}
 	fmt.Fprintf(&b, "confidence: %s\n", strings.Join(conf, ", "))
 	for i, u := range a.Units {

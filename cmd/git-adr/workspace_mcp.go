@@ -154,46 +154,21 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 				return nil, mcpErr(err)
 			}
 			defer f.Close()
-			content := string(f.Record.Content())
-			if f.Anchor != "" {
-				_, text, ok := f.Record.Excerpt(f.Anchor)
-				if !ok {
-					return nil, mcpserver.WithHints(fmt.Errorf("%s has no unit %q", workspace.Qualify(f.Member.Name, f.Record.ID), f.Anchor))
-				}
-				content = text
-			}
 			start := 1
 			if a.StartLine != nil {
 				start = *a.StartLine
 			}
-			lines := strings.SplitAfter(content, "\n")
-			if lines[len(lines)-1] == "" {
-				lines = lines[:len(lines)-1]
-			}
-			if start < 1 || start > max(1, len(lines)) {
-				return nil, mcpserver.WithHints(fmt.Errorf("start_line %d is past the end of %s (%d lines)", start, a.ID, len(lines)))
-			}
-			page := struct {
-				Repository string         `json:"repository"`
-				Record     adr.RecordInfo `json:"record"`
-				StartLine  int            `json:"start_line"`
-				LineCount  int            `json:"line_count"`
-				TotalLines int            `json:"total_lines"`
-				Content    string         `json:"content"`
-				Next       *int           `json:"next_start_line"`
-			}{Repository: f.Member.Name, Record: f.Record.Info(), StartLine: start, TotalLines: len(lines)}
-			page.Record.ID = workspace.Qualify(f.Member.Name, f.Record.ID)
 			// Lines are added while the whole message fits the budget.
-			for i := start - 1; i < len(lines); i++ {
-				page.Content += lines[i]
-				page.LineCount++
-				if enc, _ := mcpserver.Encode(page); srv.TextCost(enc) > mcpserver.MessageBudget && page.LineCount > 1 {
-					page.Content = strings.TrimSuffix(page.Content, lines[i])
-					page.LineCount--
-					next := i + 1
-					page.Next = &next
-					break
-				}
+			page, err := f.Page(start, func(p *workspace.ShowPage) bool {
+				enc, _ := mcpserver.Encode(p)
+				return srv.TextCost(enc) <= mcpserver.MessageBudget
+			})
+			var pe *workspace.PastEndError
+			if errors.As(err, &pe) {
+				return nil, mcpserver.WithHints(fmt.Errorf("start_line %d is past the end of %s (%d lines)", start, a.ID, pe.Lines))
+			}
+			if err != nil {
+				return nil, mcpserver.WithHints(err)
 			}
 			return page, nil
 		},
@@ -218,48 +193,9 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 			if a.Offset != nil {
 				offset = max(0, *a.Offset)
 			}
-			type row struct {
-				ID     string `json:"id"`
-				Status string `json:"status"`
-				Date   string `json:"date,omitempty"`
-				Title  string `json:"title"`
-				Path   string `json:"path"`
-			}
-			page := struct {
-				Records []row `json:"records"`
-				Total   int   `json:"total"`
-				Next    *int  `json:"next_offset"`
-			}{Records: []row{}}
-			full := false
-			err := ws.Each(true, func(ld *workspace.Loaded) error {
-				if a.Repository != "" && !strings.EqualFold(a.Repository, ld.Member.Name) {
-					return nil
-				}
-				for _, r := range ld.Log.Records {
-					if want != "" {
-						if err := ld.Log.Ensure(r); err != nil {
-							return err
-						}
-						if r.Status != want {
-							continue
-						}
-					}
-					page.Total++
-					if page.Total <= offset || full {
-						continue
-					}
-					if err := ld.Log.Ensure(r); err != nil {
-						return err
-					}
-					page.Records = append(page.Records, row{workspace.Qualify(ld.Member.Name, r.ID), string(r.Status), r.Date, r.Title, r.Path})
-					if enc, _ := mcpserver.Encode(page); srv.TextCost(enc) > mcpserver.MessageBudget-100 {
-						page.Records = page.Records[:len(page.Records)-1]
-						full = true
-						next := page.Total - 1
-						page.Next = &next
-					}
-				}
-				return nil
+			page, err := ws.Records(a.Repository, want, offset, func(p *workspace.RecordsPage) bool {
+				enc, _ := mcpserver.Encode(p)
+				return srv.TextCost(enc) <= mcpserver.MessageBudget-100
 			})
 			if err != nil {
 				return nil, mcpErr(err)

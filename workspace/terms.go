@@ -1,0 +1,482 @@
+package workspace
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/atomicfile"
+	"github.com/git-adr/git-adr/retrieve"
+)
+
+// The workspace term index lets a task question skip the repositories
+// that cannot answer it well before any log is opened. Each mirrored
+// member has a summary, its postings: for every term of its live records,
+// the records holding it and each one's BM25 score for it (by the
+// member's own statistics), and its number of records. A summary is kept
+// in the mirror's cache folder, stamped with the commit it was made from:
+// sync makes it when the tip moves, and a query remakes it when the stamp
+// is not the tip's. A query reads the summaries one at a time, looks up
+// only the task's terms (the file is sorted by term), keeps each member's
+// prediction of its best record (its share of the task's words and its
+// score), and asks the members predicted best. Local members are always
+// asked (their work tree has no commit to stamp a summary with).
+
+// termsFormat changes with the summary's layout or analysis.
+const termsFormat = "git-adr workspace terms v3"
+
+// BM25 parameters of a summary's scores (as retrieve's).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// Coverage tiers, as the context service judges confidence: a record
+// matching this share of the task's words (weighted by rarity) can make a
+// sure answer, one matching the lower share a weak one.
+const (
+	highShare = 0.45
+	lowShare  = 0.15
+)
+
+// posting is a record's score for a term.
+type posting struct {
+	doc   int
+	score float32
+}
+
+// Terms is one member's summary.
+type Terms struct {
+	// Commit is the commit the summary was made from.
+	Commit string
+	// Records is the member's number of records, archived included (as
+	// a full answer counts them); Docs its live records, those ranked.
+	Records, Docs int
+	// Postings are, for each term of the live records, the records
+	// holding it and their scores.
+	Postings map[string][]posting
+}
+
+// termsPath is where the summary of a mirrored member is kept: beside
+// the mirror's parse cache, shared by every workspace naming its URL, one
+// per ref read.
+func (w *Workspace) termsPath(m *Member) string {
+	sum := sha256.Sum256([]byte(m.ref()))
+	return filepath.Join(m.Mirror, "adr", "cache", "workspace-terms-"+hex.EncodeToString(sum[:6])+".txt")
+}
+
+// summarise makes the summary of an open member's log. A record's score
+// for a term is, as in the context service, its BM25 score over the whole
+// record plus titleBonus times its score over the title, domains and file
+// name: words in a title name what a record decides.
+func summarise(ld *Loaded) *Terms {
+	t := &Terms{Commit: ld.Commit, Records: len(ld.Log.Records), Postings: map[string][]posting{}}
+	var docs, titles []retrieve.DocTerms
+	for _, r := range ld.Log.Records {
+		if r.Archived {
+			continue // as the engine: archived bodies are not ranked
+		}
+		content := string(r.Content())
+		lang := retrieve.DetectLanguage(content)
+		head := []retrieve.Field{
+			{Text: r.Title, Weight: 2},
+			{Text: strings.Join(r.Domains, " "), Weight: 2},
+			{Text: strings.TrimSuffix(path.Base(r.Path), ".md"), Weight: 1.5},
+		}
+		docs = append(docs, retrieve.Analyze(retrieve.Doc{Lang: lang, Fields: append(head[:3:3], retrieve.Field{Text: content, Weight: 1})}))
+		titles = append(titles, retrieve.Analyze(retrieve.Doc{Lang: lang, Fields: head}))
+	}
+	t.Docs = len(docs)
+	scores := map[string]map[int]float64{}
+	bm25(docs, 1, scores)
+	bm25(titles, titleBonus, scores)
+	for term, byDoc := range scores {
+		ps := make([]posting, 0, len(byDoc))
+		for doc, s := range byDoc {
+			ps = append(ps, posting{doc, float32(s)})
+		}
+		slices.SortFunc(ps, func(a, b posting) int { return a.doc - b.doc })
+		t.Postings[term] = ps
+	}
+	return t
+}
+
+// titleBonus weighs a record's title score against its body's (the
+// context service's weight).
+const titleBonus = 1.0
+
+// bm25 adds weight times each document's BM25 score for each of its
+// terms to scores (term → document → score).
+func bm25(docs []retrieve.DocTerms, weight float64, scores map[string]map[int]float64) {
+	if len(docs) == 0 {
+		return
+	}
+	df := map[string]int{}
+	total := 0.0
+	for _, d := range docs {
+		total += float64(d.Len)
+		for _, term := range d.Terms {
+			df[term]++
+		}
+	}
+	avg := max(total/float64(len(docs)), 1)
+	for i, d := range docs {
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(d.Len)/avg)
+		for j, term := range d.Terms {
+			tf := float64(d.TF[j])
+			if scores[term] == nil {
+				scores[term] = map[int]float64{}
+			}
+			scores[term][i] += weight * idf(len(docs), df[term]) * tf * (bm25K1 + 1) / (tf + norm)
+		}
+	}
+}
+
+// idf is BM25's inverse document frequency of a term n of whose docs
+// records hold (a term none holds counts as held once, as retrieve does).
+func idf(docs, n int) float64 {
+	f := float64(max(n, 1))
+	return math.Log(1 + (float64(docs)-f+0.5)/(f+0.5))
+}
+
+// encode writes the summary: a header, then a term a line, sorted, with
+// its postings ("term\tdoc:score,doc:score"; a term has no tab or
+// newline: analysis splits on spaces).
+func (t *Terms) encode() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\ncommit %s\nrecords %d %d\n", termsFormat, t.Commit, t.Records, t.Docs)
+	terms := make([]string, 0, len(t.Postings))
+	for term := range t.Postings {
+		terms = append(terms, term)
+	}
+	slices.Sort(terms)
+	for _, term := range terms {
+		b.WriteString(term)
+		for i, p := range t.Postings[term] {
+			if i == 0 {
+				b.WriteByte('\t')
+			} else {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(p.doc))
+			b.WriteByte(':')
+			b.WriteString(strconv.FormatFloat(float64(p.score), 'g', 4, 32))
+		}
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// saveTerms keeps the summary of m; a summary that cannot be written
+// only costs the next query an open.
+func (w *Workspace) saveTerms(m *Member, t *Terms) error {
+	p := w.termsPath(m)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(p, t.encode(), 0o644)
+}
+
+// memberScore is what a summary predicts of a member's best record for a
+// task: its tier (2: it matches enough of the task's words for a sure
+// answer, 1: for a weak one, 0: neither), its share of the words, and
+// its score (over the task's words, the best of each word's terms).
+type memberScore struct {
+	tier  int
+	share float64
+	score float64
+	// records is the member's number of records.
+	records int
+}
+
+// better orders predictions: tier, then score.
+func (a memberScore) better(b memberScore) bool {
+	if a.tier != b.tier {
+		return a.tier > b.tier
+	}
+	return a.score > b.score
+}
+
+// scoreTerms reads the summary of m stamped with commit and predicts its
+// best record for the task's terms; buf is reused between members. ok is
+// false when there is no such summary.
+func (w *Workspace) scoreTerms(m *Member, commit string, q []retrieve.QueryTerm, buf *[]byte) (ms memberScore, ok bool) {
+	data, err := readInto(w.termsPath(m), buf)
+	if err != nil {
+		return ms, false
+	}
+	header := termsFormat + "\ncommit " + commit + "\nrecords "
+	if !bytes.HasPrefix(data, []byte(header)) {
+		return ms, false
+	}
+	data = data[len(header):]
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 {
+		return ms, false
+	}
+	counts := strings.Fields(string(data[:nl]))
+	if len(counts) != 2 {
+		return ms, false
+	}
+	if ms.records, err = strconv.Atoi(counts[0]); err != nil {
+		return ms, false
+	}
+	docs, err := strconv.Atoi(counts[1])
+	if err != nil {
+		return ms, false
+	}
+	body := data[nl+1:]
+	if len(q) == 0 || docs == 0 {
+		return ms, true
+	}
+	// Per word (group): its weight (its rarest original term's IDF), and
+	// per record its best term score.
+	type word struct {
+		weight float64
+		best   map[int]float64
+	}
+	words := map[int]*word{}
+	for _, qt := range q {
+		if qt.Group < 0 {
+			continue
+		}
+		wd := words[qt.Group]
+		if wd == nil {
+			wd = &word{best: map[int]float64{}}
+			words[qt.Group] = wd
+		}
+		line := lookup(body, qt.Text)
+		n := 0
+		for len(line) > 0 {
+			var entry []byte
+			entry, line, _ = bytes.Cut(line, []byte{','})
+			d, s, found := bytes.Cut(entry, []byte{':'})
+			doc, err1 := strconv.Atoi(string(d))
+			score, err2 := strconv.ParseFloat(string(s), 32)
+			if !found || err1 != nil || err2 != nil {
+				return ms, false
+			}
+			wd.best[doc] = max(wd.best[doc], score*qt.Weight)
+			n++
+		}
+		if qt.Weight >= 1 {
+			wd.weight = max(wd.weight, idf(docs, n))
+		}
+	}
+	total := 0.0
+	share, score := map[int]float64{}, map[int]float64{}
+	for _, wd := range words {
+		total += wd.weight
+		for doc, s := range wd.best {
+			share[doc] += wd.weight
+			score[doc] += s
+		}
+	}
+	for doc, s := range score {
+		p := memberScore{share: share[doc] / max(total, 1e-9), score: s, records: ms.records}
+		switch {
+		case p.share >= highShare:
+			p.tier = 2
+		case p.share >= lowShare:
+			p.tier = 1
+		}
+		if p.better(ms) {
+			ms = p
+		}
+	}
+	return ms, true
+}
+
+// lookup finds term's line in the sorted lines of body by binary search
+// and returns its postings (nil when the term is not there).
+func lookup(body []byte, term string) []byte {
+	lo, hi := 0, len(body)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		start := bytes.LastIndexByte(body[:mid], '\n') + 1
+		end := bytes.IndexByte(body[start:], '\n')
+		if end < 0 {
+			end = len(body) - start
+		}
+		line := body[start : start+end]
+		t, post, _ := bytes.Cut(line, []byte{'\t'})
+		switch c := strings.Compare(string(t), term); {
+		case c == 0:
+			return post
+		case c < 0:
+			lo = start + end + 1
+		default:
+			hi = start
+		}
+	}
+	return nil
+}
+
+// readInto reads the file at p into *buf, grown as needed.
+func readInto(p string, buf *[]byte) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	n := int(fi.Size())
+	if cap(*buf) < n {
+		*buf = make([]byte, n)
+	}
+	b := (*buf)[:n]
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// tip is the commit a mirrored member reads, without opening its log
+// ("" when it is not synced).
+func (m *Member) tip() string {
+	r, err := gitops.OpenBare(m.Mirror)
+	if err != nil {
+		return ""
+	}
+	defer r.Close()
+	c, err := r.RefHash(tipRef(m.ref()))
+	if err != nil {
+		return ""
+	}
+	return c
+}
+
+// keepTerms remakes the summary of a mirrored member whose tip is not
+// the one its summary was made from (sync calls it after a fetch).
+func (w *Workspace) keepTerms(m *Member) error {
+	commit := m.tip()
+	if commit == "" {
+		return nil
+	}
+	var buf []byte
+	if _, ok := w.scoreTerms(m, commit, nil, &buf); ok {
+		return nil
+	}
+	ld, err := m.Open(false)
+	if err != nil {
+		return err
+	}
+	defer ld.Close()
+	return w.saveTerms(m, summarise(ld))
+}
+
+// Skipped is the confidence of a member the workspace term index did not
+// ask: a member predicted to answer more weakly than those asked.
+const Skipped = "skipped"
+
+// selectMembers chooses the members a task is asked of. A workspace of at
+// most twice the unit budget asks every member (ask is nil). A larger one
+// asks every local member, every mirror without a usable summary (a
+// mirror not synced answers with its error), and the mirrors whose best
+// record is predicted best for the task (the share of its words it
+// matches, in the context service's tiers, then its score), twice the
+// unit budget of them: no answer holds more units than that, and a
+// member's units come from its best records. The others get their answer
+// here: records from the summary, confidence "none" for a member none of
+// whose records matches enough of the task's words to be sent (as its
+// own answer would say), "skipped" for one predicted weaker.
+func (w *Workspace) selectMembers(req ContextRequest) (ask []int, pre []*MemberAnswer) {
+	k := 2 * req.MaxUnits
+	if len(w.Members) <= k {
+		return nil, nil
+	}
+	lang := retrieve.DetectLanguage(req.Task)
+	q := retrieve.WithAlternateStems(req.Task, lang, retrieve.QueryWith(req.Task, lang, retrieve.QueryOptions{}))
+	if len(q) == 0 {
+		return nil, nil // the engine says what is wrong with the task
+	}
+	type scored struct {
+		i int
+		memberScore
+	}
+	// Summaries are read on every core (a thousand mirrors are a
+	// thousand small files), each worker with its own buffer.
+	const local, unsynced = -1, -2
+	preds := make([]memberScore, len(w.Members))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), maxParallel) {
+		wg.Go(func() {
+			var buf []byte
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(w.Members) {
+					return
+				}
+				m := w.Members[i]
+				if !m.Remote() {
+					preds[i].tier = local
+					continue
+				}
+				commit := m.tip()
+				if commit == "" {
+					preds[i].tier = unsynced
+					continue
+				}
+				ms, ok := w.scoreTerms(m, commit, q, &buf)
+				if !ok {
+					if w.keepTerms(m) == nil {
+						ms, ok = w.scoreTerms(m, commit, q, &buf)
+					}
+					if !ok {
+						ms.tier = unsynced
+					}
+				}
+				preds[i] = ms
+			}
+		})
+	}
+	wg.Wait()
+	var ranked []scored
+	pre = make([]*MemberAnswer, len(w.Members))
+	for i, ms := range preds {
+		if ms.tier < 0 {
+			ask = append(ask, i)
+			continue
+		}
+		ranked = append(ranked, scored{i, ms})
+	}
+	slices.SortStableFunc(ranked, func(a, b scored) int {
+		switch {
+		case a.better(b.memberScore):
+			return -1
+		case b.better(a.memberScore):
+			return 1
+		}
+		return a.i - b.i
+	})
+	for n, r := range ranked {
+		if n < k && r.tier > 0 {
+			ask = append(ask, r.i)
+			continue
+		}
+		conf := Skipped
+		if r.tier == 0 {
+			conf = "none"
+		}
+		pre[r.i] = &MemberAnswer{Name: w.Members[r.i].Name, Confidence: conf, Records: r.records, NotAsked: true}
+	}
+	slices.Sort(ask)
+	return ask, pre
+}

@@ -1,0 +1,177 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/git-adr/git-adr/internal/gittest"
+	"github.com/git-adr/git-adr/retrieve"
+)
+
+func decision(n int, title, decision string) string {
+	return "# " + itoa(n) + ". " + title + "\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n## Decision\n\n" + decision + "\n"
+}
+
+// termsWorkspace makes remote repositories (mirrored by the workspace)
+// with the given records, and one local repository.
+func termsWorkspace(t *testing.T, remotes map[string]map[string]string, order []string) (*Workspace, map[string]string) {
+	t.Helper()
+	hermetic(t)
+	dir := t.TempDir()
+	repo(t, filepath.Join(dir, "local"), map[string]string{"0001-use-go.md": decision(1, "Use Go", "Services are written in Go.")})
+	text := "[[repo]]\nname = \"local\"\npath = \"local\"\n"
+	paths := map[string]string{}
+	for _, name := range order {
+		p := t.TempDir()
+		repo(t, p, remotes[name])
+		paths[name] = p
+		text += "[[repo]]\nname = \"" + name + "\"\nurl = \"file://" + p + "\"\nref = \"main\"\n"
+	}
+	ws, err := Load(writeWS(t, dir, text), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range ws.Sync("test", nil) {
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+	}
+	return ws, paths
+}
+
+func query(task string) []retrieve.QueryTerm {
+	lang := retrieve.DetectLanguage(task)
+	return retrieve.WithAlternateStems(task, lang, retrieve.QueryWith(task, lang, retrieve.QueryOptions{}))
+}
+
+// Sync makes each mirror's summary, stamped with its tip; a query reads
+// it as it is (a cache hit does not open the log); a summary whose stamp
+// is not the tip is made again, lazily, by the next question.
+func TestTermsKeptBySyncAndRebuiltWhenStale(t *testing.T) {
+	ws, paths := termsWorkspace(t, map[string]map[string]string{
+		"queues": {"0001-use-queues.md": decision(1, "Use queues", "Failed payments are retried from a RabbitMQ queue.")},
+		"logs":   {"0001-use-logs.md": decision(1, "Use structured logs", "Services log JSON lines.")},
+	}, []string{"queues", "logs"})
+	queues, logs := ws.Member("queues"), ws.Member("logs")
+	q := query("retry failed payments")
+	var buf []byte
+	for _, m := range []*Member{queues, logs} {
+		data, err := os.ReadFile(ws.termsPath(m))
+		if err != nil {
+			t.Fatalf("%s: no summary after sync: %v", m.Name, err)
+		}
+		if want := termsFormat + "\ncommit " + m.tip() + "\nrecords 1 1\n"; !strings.HasPrefix(string(data), want) {
+			t.Fatalf("%s: summary starts %q, want %q", m.Name, data[:min(len(data), 80)], want)
+		}
+	}
+	ms, ok := ws.scoreTerms(queues, queues.tip(), q, &buf)
+	if !ok || ms.tier != 2 || ms.share != 1 || ms.score <= 0 || ms.records != 1 {
+		t.Fatalf("queues: %+v %v, want the task's 3 words", ms, ok)
+	}
+	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.tier != 0 || ms.score != 0 {
+		t.Fatalf("logs: %+v %v, want none of the task's words", ms, ok)
+	}
+	if _, ok := ws.scoreTerms(logs, strings.Repeat("0", 40), q, &buf); ok {
+		t.Fatal("a summary of another commit was used")
+	}
+
+	// A cache hit: the summary is read as stored.
+	p := ws.termsPath(logs)
+	stored := termsFormat + "\ncommit " + logs.tip() + "\nrecords 7 1\nretri\t0:2.5\n"
+	if err := os.WriteFile(p, []byte(stored), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.keepTerms(logs); err != nil {
+		t.Fatal(err)
+	}
+	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.records != 7 || ms.tier != 1 || ms.score != 2.5 {
+		t.Fatalf("cached summary: %+v %v", ms, ok)
+	}
+
+	// The remote moves: sync makes the summary again.
+	if err := os.WriteFile(filepath.Join(paths["logs"], "doc", "adr", "0002-retry-logs.md"), []byte(decision(2, "Retry log shipping", "Failed log shipments are retried.")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, paths["logs"], "rm", "-q", "doc/adr/0001-use-logs.md")
+	gittest.Git(t, paths["logs"], "add", "-A")
+	gittest.Git(t, paths["logs"], "commit", "-qm", "retries")
+	for _, res := range ws.Sync("test", nil) {
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+	}
+	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.records != 1 || ms.tier != 2 || ms.share < 0.6 {
+		t.Fatalf("after the remote moved: %+v %v, want retry and failed", ms, ok)
+	}
+
+	// A stale summary (as a mirror fetched by an older git-adr leaves it)
+	// is made again by the next question.
+	os.WriteFile(p, []byte(strings.Replace(stored, logs.tip(), strings.Repeat("1", 40), 1)), 0o644)
+	ask, _ := ws.selectMembers(ContextRequest{Task: "retry failed payments", MaxUnits: 1})
+	if ask == nil {
+		t.Fatal("no prefilter over 3 members at 1 unit")
+	}
+	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.records != 1 {
+		t.Fatalf("stale summary not made again: %+v %v", ms, ok)
+	}
+}
+
+// Past twice the unit budget, a task asks every local member and the
+// mirrors whose best record scores highest for its words; the others
+// answer "none" (none of its words) or "skipped", with their records
+// counted, and the answer says how many were asked.
+func TestSelectMembers(t *testing.T) {
+	ws, _ := termsWorkspace(t, map[string]map[string]string{
+		"queues": {"0001-use-queues.md": decision(1, "Retry failed payments from a queue", "Failed payments are retried from a RabbitMQ queue, with backoff.")},
+		"cards":  {"0001-use-cards.md": decision(1, "Card payments", "Payments by card go through the gateway."), "0002-x.md": decision(2, "Other", "Nothing.")},
+		"retry":  {"0001-retry.md": decision(1, "Retry", "Calls are retried.")},
+		"logs":   {"0001-use-logs.md": decision(1, "Use structured logs", "Services log JSON lines.")},
+	}, []string{"queues", "cards", "retry", "logs"})
+	req := ContextRequest{Task: "retry failed payments", MaxUnits: 1}
+	ask, pre := ws.selectMembers(req)
+	var asked []string
+	for _, i := range ask {
+		asked = append(asked, ws.Members[i].Name)
+	}
+	if got := strings.Join(asked, " "); got != "local queues cards" {
+		t.Fatalf("asked %q, want the local member and the two best mirrors", got)
+	}
+	if pre[3] == nil || pre[3].Confidence != "skipped" || pre[3].Records != 1 {
+		t.Fatalf("retry: %+v, want skipped", pre[3])
+	}
+	if pre[4] == nil || pre[4].Confidence != "none" || pre[4].Records != 1 {
+		t.Fatalf("logs: %+v, want none", pre[4])
+	}
+	ans, err := ws.Context(req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Prefilter == nil || ans.Prefilter.Asked != 3 || ans.Prefilter.Repositories != 5 || ans.Records != 6 {
+		t.Fatalf("prefilter %+v, records %d", ans.Prefilter, ans.Records)
+	}
+	var confs []string
+	for _, m := range ans.Members {
+		confs = append(confs, m.Name+"="+m.Confidence)
+	}
+	if !slices.Contains(confs, "retry=skipped") || !slices.Contains(confs, "logs=none") || ans.Candidates[0].Repository != "queues" {
+		t.Fatalf("members %v, first candidate %+v", confs, ans.Candidates[0])
+	}
+	// Within twice the budget, every member is asked.
+	if ask, _ := ws.selectMembers(ContextRequest{Task: "retry failed payments", MaxUnits: 3}); ask != nil {
+		t.Fatalf("5 members at 3 units: asked %v, want all", ask)
+	}
+}
+
+// lookup finds a term's line in sorted lines, first, last and middle,
+// and nothing for a term that is not there or only a prefix of one.
+func TestLookup(t *testing.T) {
+	body := []byte("alpha\t0:1\nbeta\t1:2,2:3\ngamma\t0:4\n")
+	for term, want := range map[string]string{"alpha": "0:1", "beta": "1:2,2:3", "gamma": "0:4", "bet": "", "delta": "", "a": ""} {
+		if got := string(lookup(body, term)); got != want {
+			t.Errorf("lookup(%q) = %q, want %q", term, got, want)
+		}
+	}
+}
