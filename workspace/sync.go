@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/git-adr/git-adr/gitops"
@@ -51,48 +53,82 @@ func (e *SyncError) Unwrap() error { return e.Err }
 // lockWait bounds the wait for another sync of the same mirror.
 const lockWait = 2 * time.Minute
 
+// syncJobs bounds how many members Sync fetches at once. A fetch mostly
+// waits on the network and on the remote's upload-pack, so a few run
+// side by side, as `git fetch --jobs` and `repo sync -j` do; a fixed
+// small number keeps a sync of a thousand repositories from opening a
+// thousand connections, and its memory to a few logs summarised at once.
+const syncJobs = 4
+
 // Sync fetches every remote member's ref into its mirror (creating the
 // mirror on first use) and checks that every local member opens. Each
 // mirror is fetched under its own project lock, so two syncs of one
 // mirror run one after the other; git transfers only the objects the
-// mirror lacks. A member that fails does not stop the others: its
-// result carries the error.
+// mirror lacks. Up to [syncJobs] members are synced at once; the
+// results keep the workspace's order. A member that fails does not stop
+// the others: its result carries the error.
 func (w *Workspace) Sync(command string, progress func(done, total int)) []SyncResult {
-	out := make([]SyncResult, 0, len(w.Members))
-	for i, m := range w.Members {
-		if progress != nil {
-			progress(i, len(w.Members))
-		}
-		res := SyncResult{Member: m, Local: !m.Remote()}
-		if m.Remote() {
-			res.Before, res.After, res.Err = w.fetch(m, command)
-			if res.Err == nil {
-				// The term index follows the tip; a summary that cannot
-				// be made is made again by the next task question.
-				_ = w.keepTerms(m)
-			}
-		} else {
-			r, err := m.openLocal()
-			if err == nil {
-				if m.Ref != "" {
-					res.After, err = r.ResolveRef(m.Ref + "^{commit}")
-					if err != nil {
-						err = badRef(m)
-					}
-				}
-				r.Close()
-			}
-			res.Err = err
-		}
-		if res.Err != nil {
-			res.Err = &SyncError{Member: m, Err: res.Err}
-		}
-		out = append(out, res)
-	}
+	out := make([]SyncResult, len(w.Members))
+	var (
+		mu   sync.Mutex
+		done int
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
 	if progress != nil {
-		progress(len(w.Members), len(w.Members))
+		progress(0, len(w.Members))
 	}
+	for range min(syncJobs, max(1, len(w.Members))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(w.Members) {
+					return
+				}
+				out[i] = w.syncMember(w.Members[i], command)
+				if progress != nil {
+					mu.Lock()
+					done++
+					progress(done, len(w.Members))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
 	return out
+}
+
+// syncMember fetches one remote member and keeps its term summary, or
+// checks that a local one opens.
+func (w *Workspace) syncMember(m *Member, command string) SyncResult {
+	res := SyncResult{Member: m, Local: !m.Remote()}
+	if m.Remote() {
+		res.Before, res.After, res.Err = w.fetch(m, command)
+		if res.Err == nil {
+			// The term index follows the tip; a summary that cannot
+			// be made is made again by the next task question.
+			_ = w.keepTerms(m)
+		}
+	} else {
+		r, err := m.openLocal()
+		if err == nil {
+			if m.Ref != "" {
+				res.After, err = r.ResolveRef(m.Ref + "^{commit}")
+				if err != nil {
+					err = badRef(m)
+				}
+			}
+			r.Close()
+		}
+		res.Err = err
+	}
+	if res.Err != nil {
+		res.Err = &SyncError{Member: m, Err: res.Err}
+	}
+	return res
 }
 
 // ErrBadRef means a member's ref names nothing in its repository.
