@@ -111,15 +111,15 @@ func drafterFor(env *Env, cfg *adr.Config, name string) (*drafterSetup, error) {
 	case "command":
 		d.disclosure = []string{
 			fmt.Sprintf("the command drafter runs %q with sh -c in %s, once per batch", ds.Command.Value, repo.Top),
-			"  from " + sourceText(ds.Command),
+			"  from " + ds.Command.Origin(),
 		}
 	case "openai":
 		d.disclosure = []string{
-			fmt.Sprintf("the openai drafter sends the evidence to %q (model %q)", chatURL(ds.BaseURL.Value), ds.Model),
-			"  from " + sourceText(ds.BaseURL),
+			fmt.Sprintf("the openai drafter sends the evidence to %q (model %q)", trust.ChatURL(ds.BaseURL.Value), ds.Model),
+			"  from " + ds.BaseURL.Origin(),
 		}
 		if ds.HasKey {
-			d.disclosure = append(d.disclosure, "  with "+envRef(ds.KeyEnv.Value)+" as the Bearer token", "  from "+sourceText(ds.KeyEnv))
+			d.disclosure = append(d.disclosure, "  with "+trust.EnvRef(ds.KeyEnv.Value)+" as the Bearer token", "  from "+ds.KeyEnv.Origin())
 		} else {
 			d.disclosure = append(d.disclosure, "  with no key (no api_key_env is set)")
 		}

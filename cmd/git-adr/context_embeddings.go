@@ -7,7 +7,6 @@ import (
 	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/adr/trust"
 	"github.com/git-adr/git-adr/gitops"
-	"github.com/git-adr/git-adr/retrieve/embeddings"
 )
 
 // contextEmbeddings is the optional embeddings endpoint of task answers
@@ -33,6 +32,3 @@ func resolveEmbeddings(repo *gitops.Repo, cfg *adr.Config, getenv func(string) s
 	}
 	return &evidence.EmbeddingEndpoint{Embedder: c, Model: c.Model, URL: c.BaseURL}, ""
 }
-
-// embeddingsURL is where an embeddings endpoint is asked.
-func embeddingsURL(base string) string { return (&embeddings.Client{BaseURL: base}).Endpoint() }
