@@ -13,6 +13,7 @@ import (
 	"github.com/git-adr/git-adr/adr/govern"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/hooks"
+	"github.com/git-adr/git-adr/internal/gcpolicy"
 )
 
 func hooksCommand(env *Env) *cli.Command {
@@ -294,7 +295,7 @@ func runHook(env *Env, name string, args []string) error {
 	// its own commits need no way past them, and a variable anyone can
 	// set would be a way past them for everyone.
 	if name == "pre-commit" || name == "commit-msg" {
-		shortLived()
+		gcpolicy.ShortLived()
 	}
 	env.allowBare = name == "pre-receive"
 	r, err := env.Repo()
@@ -324,16 +325,6 @@ func runHook(env *Env, name string, args []string) error {
 	}
 	return runPreReceive(env, r, stdin)
 }
-
-// shortLivedHeap bounds the heap of a process that runs without the
-// garbage collector: past it the collector runs as usual.
-const shortLivedHeap = 256 << 20
-
-// shortLived turns the garbage collector off for a process that exits in
-// milliseconds (a commit's hooks): a collection there costs more than it
-// frees, and the memory goes back when the process ends. The memory
-// limit keeps a huge commit from growing without bound.
-func shortLived() { holdGC(shortLivedHeap, false) }
 
 // printProblems prints each problem as an error (blocking) or a warning,
 // and reports whether any blocks.
