@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"errors"
 	"path"
 	"path/filepath"
 	"strings"
@@ -83,4 +84,41 @@ func RepoPath(p string) (string, bool) {
 		return "", false
 	}
 	return c, true
+}
+
+// ShowArgs are the arguments of the MCP tool adr_show ([ShowTool]).
+type ShowArgs struct {
+	ID        string `json:"id" jsonschema:"a record ID in any form (ADR-0012, 12, 0012, a slug or a path), with an optional unit locator (ADR-0012#decision, ADR-0012#decision.2, ADR-0042§3)"`
+	StartLine *int   `json:"start_line,omitempty" jsonschema:"the first line of the record (or unit) to return, numbered from 1; default 1; pass next_start_line to continue"`
+	StartChar *int   `json:"start_char,omitempty" jsonschema:"the first character (code point) of start_line to return, numbered from 1; default 1; pass next_start_char, which a page gives when it ends inside a line too long for one page"`
+}
+
+// Request is the page of l's record the arguments ask for (from line 1,
+// character 1 unless given). An ID that names no record, or several, is
+// a *RequestError with a hint; another error reading the log is returned
+// as it is.
+func (a ShowArgs) Request(l *adr.Log) (ShowRequest, error) {
+	r, err := l.Resolve(a.ID)
+	var amb *adr.AmbiguousError
+	switch {
+	case errors.As(err, &amb):
+		var c []string
+		for _, x := range amb.Candidates {
+			c = append(c, x.Path)
+		}
+		return ShowRequest{}, badRequest("name one by its path: "+strings.Join(c, ", "), "%q names %d records", a.ID, len(amb.Candidates))
+	case adr.IsNotFound(err):
+		return ShowRequest{}, badRequest(words{mcp: true}.listIDs(), "no record %q", a.ID)
+	case err != nil:
+		return ShowRequest{}, err
+	}
+	start, char := 1, 1
+	if a.StartLine != nil {
+		start = *a.StartLine
+	}
+	if a.StartChar != nil {
+		char = *a.StartChar
+	}
+	_, anchor := adr.SplitLocator(a.ID)
+	return ShowRequest{Record: r, Anchor: anchor, StartLine: start, StartChar: char}, nil
 }

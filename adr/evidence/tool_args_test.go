@@ -48,3 +48,21 @@ func TestToolArgsRequest(t *testing.T) {
 		}
 	}
 }
+
+func TestShowArgsRequest(t *testing.T) {
+	fsys := supersessionLog()
+	fsys["doc/adr/other/0002-use-postgresql.md"] = fsys[name(2, "use-postgresql")]
+	l := load(t, fsys)
+	five := 5
+	req, err := ShowArgs{ID: "ADR-0003#decision", StartLine: &five}.Request(l)
+	if err != nil || req.Record == nil || req.Record.ID != "ADR-0003" || req.Anchor != "decision" || req.StartLine != 5 || req.StartChar != 1 {
+		t.Fatalf("Request = %+v, %v", req, err)
+	}
+	for id, want := range map[string]string{"ADR-0099": `no record "ADR-0099"`, "2": `"2" names 2 records`} {
+		_, err := ShowArgs{ID: id}.Request(l)
+		var re *RequestError
+		if !errors.As(err, &re) || re.Msg != want || re.Hint == "" {
+			t.Errorf("%s: error %v, want %q with a hint", id, err, want)
+		}
+	}
+}
