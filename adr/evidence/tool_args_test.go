@@ -66,3 +66,18 @@ func TestShowArgsRequest(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigLimits(t *testing.T) {
+	cfg := &adr.Config{}
+	cfg.Context.MaxUnits, cfg.Context.MaxChars = 5, 900
+	r := Request{MaxUnits: 3}
+	r.ConfigLimits(cfg)
+	if r.MaxUnits != 3 || r.MaxChars != 900 {
+		t.Errorf("ConfigLimits = %d units, %d chars; want 3, 900", r.MaxUnits, r.MaxChars)
+	}
+	r = Request{}
+	r.ConfigLimits(nil)
+	if r.MaxUnits != 0 || r.MaxChars != 0 {
+		t.Errorf("ConfigLimits(nil) set %+v", r)
+	}
+}
