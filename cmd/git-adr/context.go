@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -173,7 +174,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 // contextService is the context service over a loaded log, for the command
 // and for the MCP tool.
 func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
-	return audit.ContextService(repo, l, newMemorySource(repo), contextEmbeddings(repo, l.Config))
+	return audit.ContextService(repo, l, newMemorySource(repo), audit.Embeddings(repo, l.Config, os.Getenv))
 }
 
 // diffPaths are the files a diff changes: the work tree against rev, or

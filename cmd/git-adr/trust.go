@@ -49,15 +49,6 @@ Any change to the file makes it untrusted again. Review the file first.`,
 	}
 }
 
-// trustStore is the user's trust store.
-func trustStore() (*trust.Store, error) {
-	dir, err := trust.Dir(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	return &trust.Store{Dir: dir}, nil
-}
-
 // resolver gives the drafter settings in effect for cfg, the repository's
 // .adr.toml: git config first, then the file when it is trusted.
 func (e *Env) resolver(cfg *adr.Config) (*trust.Resolver, error) {
@@ -65,8 +56,8 @@ func (e *Env) resolver(cfg *adr.Config) (*trust.Resolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, _ := trustStore() // no store: nothing is trusted; `git adr trust` says why
-	return &trust.Resolver{File: cfg, Path: repo.Abs(adr.ConfigFile), Git: repo, Store: store}, nil
+	store, _ := trust.UserStore(os.Getenv) // no store: nothing is trusted; `git adr trust` says why
+	return trust.ForRepo(repo, cfg, store), nil
 }
 
 func runTrust(env *Env, o trustOptions) error {
@@ -74,7 +65,7 @@ func runTrust(env *Env, o trustOptions) error {
 	if err != nil {
 		return err
 	}
-	store, err := trustStore()
+	store, err := trust.UserStore(os.Getenv)
 	if err != nil {
 		return failf("%v", err).hint("git-adr keeps trust outside the repository, in ${XDG_STATE_HOME:-$HOME/.local/state}/git-adr/trust")
 	}
@@ -102,7 +93,7 @@ func runTrust(env *Env, o trustOptions) error {
 		}
 		return err
 	}
-	rv := &trust.Resolver{File: cfg, Path: path, Git: repo, Store: store}
+	rv := trust.ForRepo(repo, cfg, store)
 	rep := trust.NewReport(rv, func(v trust.Value) string { return v.Does(repo.Top) })
 	if cfg.SHA256 == "" && !o.show {
 		return failf("there is no %s in %s: nothing to trust", adr.ConfigFile, repo.Top).
