@@ -45,13 +45,11 @@ func planStoreErr(err error) error {
 
 // volumeText says how much a drafter would read and what it may cost.
 func volumeText(p *compaction.Plan, cfg *adr.Config) string {
-	v := p.Read
+	v, c := p.Read, p.Read.Estimate(cfg)
 	s := fmt.Sprintf("read volume: %d bytes, %d code points, %d o200k tokens in %d batch(es)", v.Bytes, v.CodePoints, v.TokensO200k, v.Batches)
-	out := v.TokensO200k/4 + 300*v.Batches
-	s += fmt.Sprintf("\ncost estimate: about %d input and %d output tokens (an estimate: output varies by model)", v.TokensO200k+600*v.Batches, out)
-	if cfg != nil && cfg.Drafter.OpenAI.PriceInput > 0 {
-		money := float64(v.TokensO200k)/1e6*cfg.Drafter.OpenAI.PriceInput + float64(out)/1e6*cfg.Drafter.OpenAI.PriceOutput
-		s += fmt.Sprintf(", about %.4f in the configured currency", money)
+	s += fmt.Sprintf("\ncost estimate: about %d input and %d output tokens (an estimate: output varies by model)", c.Input, c.Output)
+	if c.Priced {
+		s += fmt.Sprintf(", about %.4f in the configured currency", c.Money)
 	}
 	return s
 }
