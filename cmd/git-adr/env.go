@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/audit"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/gcpolicy"
 	"github.com/git-adr/git-adr/workspace"
@@ -226,21 +227,13 @@ func (e *Env) Changeset() (*adr.Changeset, error) {
 }
 
 // branchTrees returns the trees of every local and remote-tracking branch
-// except the current one (whose files are the work tree).
+// except the current one (whose files are the work tree; audit.BranchTrees).
 func (e *Env) branchTrees() ([]adr.BranchTree, error) {
 	r, err := e.Repo()
 	if err != nil {
 		return nil, err
 	}
-	trees, err := r.OtherBranchTrees()
-	if err != nil {
-		return nil, err
-	}
-	var out []adr.BranchTree
-	for _, t := range trees {
-		out = append(out, adr.BranchTree(t))
-	}
-	return out, nil
+	return audit.BranchTrees(r)
 }
 
 // defaultLog is an empty log rooted at adr-tools' default doc/adr.
