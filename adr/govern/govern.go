@@ -104,13 +104,17 @@ type Report struct {
 }
 
 // Blocked reports whether any problem blocks the change.
-func (r *Report) Blocked() bool {
-	for _, p := range r.Problems {
+func (r *Report) Blocked() bool { return Blocking(r.Problems) > 0 }
+
+// Blocking counts the problems of ps that block the change.
+func Blocking(ps []Problem) int {
+	n := 0
+	for _, p := range ps {
 		if p.Block {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // Judge applies every rule to the change.

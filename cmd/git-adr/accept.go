@@ -76,16 +76,8 @@ func effects(w io.Writer, env *Env, acc *accept.Acceptance, strict bool, sign bo
 	for _, id := range acc.Ledger.Accepted {
 		fmt.Fprintf(w, "  accept %s%s\n", id, recordPath(acc, id))
 	}
-	olds := map[string][]string{}
-	var order []string
-	for _, pr := range acc.Ledger.Supersedes {
-		if _, ok := olds[pr.Old]; !ok {
-			order = append(order, pr.Old)
-		}
-		olds[pr.Old] = append(olds[pr.Old], pr.New)
-	}
-	for _, old := range order {
-		fmt.Fprintf(w, "  mark %s superseded by %s, with reciprocal links\n", old, strings.Join(olds[old], " and "))
+	for _, r := range acc.Ledger.Retired() {
+		fmt.Fprintf(w, "  mark %s superseded by %s, with reciprocal links\n", r.Old, strings.Join(r.By, " and "))
 	}
 	for _, v := range acc.Paths(accept.View) {
 		fmt.Fprintf(w, "  publish %s\n", env.display(v))

@@ -158,27 +158,20 @@ func budgetPlan(env *Env, c *cli.Context, o budgetOptions) (*budget.Plan, error)
 	if o.format == "auto" {
 		format = budget.Auto
 	}
-	data, err := budget.ReadTranscript(c.Args().First(), env.In)
-	var fe *budget.FileError
-	if errors.As(err, &fe) {
-		return nil, usagef("%v", err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	t, err := budget.Decode(data, format)
-	if err != nil {
-		var ie *budget.InputError
-		if errors.As(err, &ie) {
-			return nil, usagef("%s: %v", c.Args().First(), err).hint("nothing was planned: a history a provider would refuse cannot be compacted; docs/budget.md describes the formats")
-		}
-		return nil, err
-	}
 	opts := budget.Options{Budget: o.tokens, KeepGroups: o.keepGroups, KeepLatestReads: !o.noKeepReads, ReadCap: o.readCap}
 	if tools := o.readTools.Value(); len(tools) > 0 {
 		opts.ReadTools = tools
 	}
-	return budget.NewPlan(t, data, opts)
+	p, err := budget.PlanFile(c.Args().First(), env.In, format, opts)
+	var fe *budget.FileError
+	var ie *budget.InputError
+	switch {
+	case errors.As(err, &fe):
+		return nil, usagef("%v", err)
+	case errors.As(err, &ie):
+		return nil, usagef("%s: %v", c.Args().First(), err).hint("nothing was planned: a history a provider would refuse cannot be compacted; docs/budget.md describes the formats")
+	}
+	return p, err
 }
 
 // writeOutbound writes the request to stdout or a new file (see

@@ -146,7 +146,7 @@ func runCheck(env *Env, o checkOptions) error {
 			return err
 		}
 	case o.format == "codequality":
-		if err := writeJSON(env.Out, codeQuality(rep)); err != nil {
+		if err := writeJSON(env.Out, audit.CodeQuality(rep)); err != nil {
 			return err
 		}
 	default:

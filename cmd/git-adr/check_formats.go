@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -10,7 +8,8 @@ import (
 )
 
 // Check's findings in the forms CI systems show on a pull request:
-// GitHub Actions annotations and a GitLab code quality report.
+// GitHub Actions annotations (here) and a GitLab code quality report
+// (audit.CodeQuality).
 
 // githubData escapes a workflow command's message as the Actions
 // toolkit does: a finding's text can neither end the command nor start
@@ -41,56 +40,4 @@ func writeCheckGitHub(env *Env, rep *adr.CheckReport) error {
 		fmt.Fprintf(w, "::%s %s::%s\n", level, props, githubData.Replace(msg))
 	}
 	return w.Flush()
-}
-
-// codeQualityIssue is one entry of a GitLab code quality report (the
-// Code Climate issue subset GitLab reads).
-type codeQualityIssue struct {
-	Description string              `json:"description"`
-	CheckName   string              `json:"check_name"`
-	Fingerprint string              `json:"fingerprint"`
-	Severity    string              `json:"severity"`
-	Location    codeQualityLocation `json:"location"`
-}
-
-type codeQualityLocation struct {
-	Path  string           `json:"path"`
-	Lines codeQualityLines `json:"lines"`
-}
-
-type codeQualityLines struct {
-	Begin int `json:"begin"`
-}
-
-// codeQuality is the report GitLab shows in a merge request's widget: a
-// finding is "major", a warning "minor"; a finding about a whole file is
-// on its first line. The fingerprint, which GitLab compares across
-// pipelines, is a hash of what the finding is (kind, file, records,
-// message), made unique within the report.
-func codeQuality(rep *adr.CheckReport) []codeQualityIssue {
-	out := make([]codeQualityIssue, 0, len(rep.Findings))
-	seen := map[string]int{}
-	for _, f := range rep.Findings {
-		sev := "major"
-		if f.Warning {
-			sev = "minor"
-		}
-		sum := sha256.Sum256([]byte(string(f.Kind) + "\x00" + f.Path + "\x00" + strings.Join(f.IDs, "\x01") + "\x00" + f.Message))
-		fp := hex.EncodeToString(sum[:16])
-		if n := seen[fp]; n > 0 {
-			sum = sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", fp, n))
-			seen[fp]++
-			fp = hex.EncodeToString(sum[:16])
-		} else {
-			seen[fp] = 1
-		}
-		out = append(out, codeQualityIssue{
-			Description: f.Message + " (fix: " + f.Fix + ")",
-			CheckName:   string(f.Kind),
-			Fingerprint: fp,
-			Severity:    sev,
-			Location:    codeQualityLocation{Path: f.Path, Lines: codeQualityLines{Begin: max(f.Line, 1)}},
-		})
-	}
-	return out
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-adr/git-adr/adr/audit"
 )
 
 // The CI files users copy (docs/integrations/ci) are run here as the CI
@@ -243,7 +245,7 @@ func TestGitLabCIJob(t *testing.T) {
 			if err != nil {
 				t.Fatalf("no code quality report: %v", err)
 			}
-			var issues []codeQualityIssue
+			var issues []audit.CodeQualityIssue
 			if err := json.Unmarshal(report, &issues); err != nil {
 				t.Fatalf("the report is not a code quality report: %v\n%s", err, report)
 			}

@@ -80,9 +80,7 @@ func runArchiveOnAccept(env *Env, c, planRev string) error {
 // skipArchive records that an approved archive part was not carried out
 // (a revision in state skipped, with why) and reports it.
 func skipArchive(store *archive.Store, p *archive.Plan, planCommit, planRev, c, why string) error {
-	skipped := *p
-	skipped.State, skipped.Reason = archive.Skipped, why
-	if _, err := store.Save(&skipped, nil, planCommit); err != nil {
+	if err := store.Skip(p, planCommit, why); err != nil {
 		return storeErr(err, p.ID)
 	}
 	return archiveSkipped(planRev, c, why, p)

@@ -45,13 +45,11 @@ func planStoreErr(err error) error {
 
 // volumeText says how much a drafter would read and what it may cost.
 func volumeText(p *compaction.Plan, cfg *adr.Config) string {
-	v := p.Read
+	v, c := p.Read, p.Read.Estimate(cfg)
 	s := fmt.Sprintf("read volume: %d bytes, %d code points, %d o200k tokens in %d batch(es)", v.Bytes, v.CodePoints, v.TokensO200k, v.Batches)
-	out := v.TokensO200k/4 + 300*v.Batches
-	s += fmt.Sprintf("\ncost estimate: about %d input and %d output tokens (an estimate: output varies by model)", v.TokensO200k+600*v.Batches, out)
-	if cfg != nil && cfg.Drafter.OpenAI.PriceInput > 0 {
-		money := float64(v.TokensO200k)/1e6*cfg.Drafter.OpenAI.PriceInput + float64(out)/1e6*cfg.Drafter.OpenAI.PriceOutput
-		s += fmt.Sprintf(", about %.4f in the configured currency", money)
+	s += fmt.Sprintf("\ncost estimate: about %d input and %d output tokens (an estimate: output varies by model)", c.Input, c.Output)
+	if c.Priced {
+		s += fmt.Sprintf(", about %.4f in the configured currency", c.Money)
 	}
 	return s
 }
@@ -111,15 +109,15 @@ func drafterFor(env *Env, cfg *adr.Config, name string) (*drafterSetup, error) {
 	case "command":
 		d.disclosure = []string{
 			fmt.Sprintf("the command drafter runs %q with sh -c in %s, once per batch", ds.Command.Value, repo.Top),
-			"  from " + sourceText(ds.Command),
+			"  from " + ds.Command.Origin(),
 		}
 	case "openai":
 		d.disclosure = []string{
-			fmt.Sprintf("the openai drafter sends the evidence to %q (model %q)", chatURL(ds.BaseURL.Value), ds.Model),
-			"  from " + sourceText(ds.BaseURL),
+			fmt.Sprintf("the openai drafter sends the evidence to %q (model %q)", trust.ChatURL(ds.BaseURL.Value), ds.Model),
+			"  from " + ds.BaseURL.Origin(),
 		}
 		if ds.HasKey {
-			d.disclosure = append(d.disclosure, "  with "+envRef(ds.KeyEnv.Value)+" as the Bearer token", "  from "+sourceText(ds.KeyEnv))
+			d.disclosure = append(d.disclosure, "  with "+trust.EnvRef(ds.KeyEnv.Value)+" as the Bearer token", "  from "+ds.KeyEnv.Origin())
 		} else {
 			d.disclosure = append(d.disclosure, "  with no key (no api_key_env is set)")
 		}

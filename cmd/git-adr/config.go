@@ -120,14 +120,7 @@ func runConfigGuardSet(env *Env, m guard.Mode, scope string, asJSON bool) error 
 			return failf("%v", err)
 		}
 	} else {
-		old, exists, err := adr.ReadWorkFile(r.Top, adr.ConfigFile)
-		if err != nil {
-			return failf("reading %s: %v", adr.ConfigFile, err)
-		}
-		if !exists {
-			old = nil
-		}
-		next, err := guard.EditConfig(old, m)
+		changes, err := hooks.GuardFileChanges(r, m)
 		var be *guard.BadConfigError
 		var ce *adr.ConfigError
 		switch {
@@ -138,8 +131,8 @@ func runConfigGuardSet(env *Env, m guard.Mode, scope string, asJSON bool) error 
 		case err != nil:
 			return failf("%v", err)
 		}
-		if string(next) != string(old) {
-			if err := applyChanges(env, []adr.FileChange{{Path: adr.ConfigFile, Old: old, New: next}}); err != nil {
+		if len(changes) > 0 {
+			if err := applyChanges(env, changes); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -10,7 +11,6 @@ import (
 	"github.com/git-adr/git-adr/adr/audit"
 	"github.com/git-adr/git-adr/adr/evidence"
 	"github.com/git-adr/git-adr/gitops"
-	"github.com/git-adr/git-adr/internal/prefetch"
 )
 
 type contextOptions struct {
@@ -129,28 +129,12 @@ func runContext(env *Env, id string, o contextOptions) error {
 			req.File = rel
 		}
 	}
-	// A task's source search lists the work tree with git: that runs
-	// while the log loads.
-	var sources func() ([]string, error)
-	if o.task != "" {
-		sources = prefetch.Start(repo.FilesNotIgnored)
+	diff := o.diff
+	if o.staged {
+		diff = "staged"
 	}
-	// A diff's paths come from git, which stats the work tree, and their
-	// markers from git grep: both run while the log loads.
-	// A scope question's answer shows records with a declared scope,
-	// labelled with the globs that match no tracked file: the listing
-	// runs while the log loads.
-	var tracked func() ([]string, error)
-	if o.diff != "" || o.staged || o.file != "" {
-		tracked = prefetch.Start(func() ([]string, error) { return repo.TrackedFiles("") })
-	}
-	var scoped func() (*audit.ScopeAhead, error)
-	if o.diff != "" || o.staged {
-		paths := req.Paths
-		scoped = prefetch.Start(func() (*audit.ScopeAhead, error) {
-			return audit.LookAhead(repo, paths, func() ([]string, error) { return diffPaths(repo, o.diff, o.staged) })
-		})
-	}
+	// What the question asks git runs while the log loads.
+	ahead := audit.StartAhead(repo, req, diff, func() ([]string, error) { return diffPaths(repo, o.diff, o.staged) })
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -158,38 +142,12 @@ func runContext(env *Env, id string, o contextOptions) error {
 	if err := env.requireRoots(l); err != nil {
 		return err
 	}
-	var ahead *audit.ScopeAhead
-	if scoped != nil {
-		if ahead, err = scoped(); err != nil {
-			return err
-		}
-		req.Paths = ahead.Paths
-		if len(req.Paths) == 0 {
-			req.Paths = nil
-		}
-		req.Diff = o.diff
-		if o.staged {
-			req.Diff = "staged"
-		}
+	if err := ahead.Request(&req); err != nil {
+		return err
 	}
-	if cfg := l.Config; cfg != nil {
-		if req.MaxUnits == 0 {
-			req.MaxUnits = cfg.Context.MaxUnits
-		}
-		if req.MaxChars == 0 {
-			req.MaxChars = cfg.Context.MaxChars
-		}
-	}
+	req.ConfigLimits(l.Config)
 	svc := contextService(repo, l)
-	if tracked != nil {
-		svc.Stale = audit.Staleness(repo, l, tracked)
-	}
-	if ahead != nil {
-		svc.Scope = audit.ScopeSource(repo, l, ahead)
-	}
-	if sources != nil {
-		svc.SourceFiles = sources
-	}
+	ahead.Serve(svc, repo, l)
 	// Every answer states its o200k token count, but the tokenizer is
 	// built only for a text whose count is not cached (evidence's
 	// tokens.bin): a repeated answer never builds it. A first task query
@@ -216,7 +174,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 // contextService is the context service over a loaded log, for the command
 // and for the MCP tool.
 func contextService(repo *gitops.Repo, l *adr.Log) *evidence.Service {
-	return audit.ContextService(repo, l, newMemorySource(repo), contextEmbeddings(repo, l.Config))
+	return audit.ContextService(repo, l, newMemorySource(repo), audit.Embeddings(repo, l.Config, os.Getenv))
 }
 
 // diffPaths are the files a diff changes: the work tree against rev, or

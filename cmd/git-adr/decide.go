@@ -89,11 +89,7 @@ func runDecide(env *Env, ref, decision, reason string, commit, asJSON bool) erro
 	res.From, res.To = string(rec.Status), string(to)
 	changes, notes, err := l.Decide(rec, to, reason)
 	if errors.Is(err, adr.ErrNoChange) {
-		if asJSON {
-			return writeJSON(env.Out, res)
-		}
-		fmt.Fprintf(env.Out, "%s is already %s\n", adr.Escape(rec.ID), to)
-		return nil
+		return reportDecision(env, res, asJSON)
 	}
 	if err != nil {
 		return lifecycleErr(err)
@@ -104,11 +100,21 @@ func runDecide(env *Env, ref, decision, reason string, commit, asJSON bool) erro
 	}
 	res.Changed, res.Updated = true, append(res.Updated, updated...)
 	res.Notes = append(res.Notes, notes...)
-	if asJSON {
+	return reportDecision(env, res, asJSON)
+}
+
+// reportDecision prints what decide did in the work tree: res as JSON, or
+// the record's move (or that it had made it already) and the notes.
+func reportDecision(env *Env, res changeResult, asJSON bool) error {
+	switch {
+	case asJSON:
 		return writeJSON(env.Out, res)
+	case !res.Changed:
+		fmt.Fprintf(env.Out, "%s is already %s\n", adr.Escape(res.ID), res.To)
+		return nil
 	}
-	fmt.Fprintf(env.Out, "%s: %s -> %s\n", adr.Escape(rec.ID), rec.Status, to)
-	env.notes(notes)
+	fmt.Fprintf(env.Out, "%s: %s -> %s\n", adr.Escape(res.ID), res.From, res.To)
+	env.notes(res.Notes)
 	return nil
 }
 
@@ -141,11 +147,7 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON
 	res.From, res.To = string(rec.Status), string(adr.Accepted)
 	acc, err := accept.ForDecision(in, rec, reason)
 	if errors.Is(err, adr.ErrNoChange) {
-		if asJSON {
-			return writeJSON(env.Out, res)
-		}
-		fmt.Fprintf(env.Out, "%s is already %s\n", adr.Escape(rec.ID), adr.Accepted)
-		return nil
+		return reportDecision(env, res, asJSON)
 	}
 	if err != nil {
 		return lifecycleErr(err)
@@ -158,12 +160,7 @@ func runDecideAccept(env *Env, work *adr.Log, ref, reason string, commit, asJSON
 			return err
 		}
 		res.Updated = append(res.Updated, updated...)
-		if asJSON {
-			return writeJSON(env.Out, res)
-		}
-		fmt.Fprintf(env.Out, "%s: %s -> %s\n", adr.Escape(rec.ID), rec.Status, adr.Accepted)
-		env.notes(acc.Notes)
-		return nil
+		return reportDecision(env, res, asJSON)
 	}
 	if w := work.ByPath(rec.Path); w == nil || workflow.BlobOf(w) != workflow.BlobOf(rec) {
 		return withCode(ExitConflict, fmt.Errorf("%s has changes HEAD does not have; the acceptance commit is made from HEAD", rec.Path)).

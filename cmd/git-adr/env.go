@@ -6,14 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
-	"sync"
 
 	"golang.org/x/term"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/adr/audit"
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/gcpolicy"
 	"github.com/git-adr/git-adr/workspace"
 )
 
@@ -119,7 +118,7 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 	if e.log != nil {
 		return e.log, nil
 	}
-	deferGC()
+	gcpolicy.Defer()
 	r, err := e.Repo()
 	if err != nil {
 		return nil, err
@@ -228,21 +227,13 @@ func (e *Env) Changeset() (*adr.Changeset, error) {
 }
 
 // branchTrees returns the trees of every local and remote-tracking branch
-// except the current one (whose files are the work tree).
+// except the current one (whose files are the work tree; audit.BranchTrees).
 func (e *Env) branchTrees() ([]adr.BranchTree, error) {
 	r, err := e.Repo()
 	if err != nil {
 		return nil, err
 	}
-	trees, err := r.OtherBranchTrees()
-	if err != nil {
-		return nil, err
-	}
-	var out []adr.BranchTree
-	for _, t := range trees {
-		out = append(out, adr.BranchTree(t))
-	}
-	return out, nil
+	return audit.BranchTrees(r)
 }
 
 // defaultLog is an empty log rooted at adr-tools' default doc/adr.
@@ -257,47 +248,4 @@ func (e *Env) defaultLog() (*adr.Log, error) {
 	}
 	e.log = l
 	return l, nil
-}
-
-// gcHold is how much memory a command may take before its first garbage
-// collection (see deferGC): enough for `list` of 10,000 records to run
-// without one, within the 64 MiB issue 17 allows every command.
-const gcHold = 48 << 20
-
-// gcOnce makes the first of deferGC and shortLived the one that decides
-// how this process collects garbage.
-var gcOnce sync.Once
-
-// deferGC lets the command take gcHold bytes before the first garbage
-// collection, after which the collector runs as it does by default. Most
-// commands are short runs that load the log, print and exit: at 10,000
-// records the default collector started five cycles during the load (the
-// first at 4 MiB), marking the same records again each time and slowing
-// every pointer write while it ran. A run that allocates more (a long
-// `context` or the MCP server) is collected as usual from then on, so
-// neither its peak memory nor its pace changes beyond the first cycle.
-// GOGC or GOMEMLIMIT set in the environment are left to decide.
-func deferGC() { holdGC(gcHold, true) }
-
-// holdGC turns the collector off until the heap reaches limit; with
-// restore, the defaults come back after that first cycle.
-func holdGC(limit int64, restore bool) {
-	gcOnce.Do(func() {
-		if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-			return
-		}
-		oldPercent := debug.SetGCPercent(-1)
-		oldLimit := debug.SetMemoryLimit(limit)
-		if !restore {
-			return
-		}
-		// The finalizer runs after the first cycle, which the limit starts
-		// (the sentinel holds a pointer: the tiny allocator, whose objects
-		// may never be finalized, takes only pointer-free ones).
-		sentinel := &struct{ _ *byte }{}
-		runtime.SetFinalizer(sentinel, func(*struct{ _ *byte }) {
-			debug.SetGCPercent(oldPercent)
-			debug.SetMemoryLimit(oldLimit)
-		})
-	})
 }

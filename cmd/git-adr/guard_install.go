@@ -34,44 +34,23 @@ func runGuardInstall(env *Env, a hooks.Agent, uninstall, asJSON bool) error {
 	if err := env.lockWrites(); err != nil {
 		return err
 	}
-	setup, _ := hooks.SetupFor(a)
-	cur, exists, err := adr.ReadWorkFile(r.Top, setup.Path)
-	if err != nil {
-		return failf("reading %s: %v", setup.Path, err).hint("git-adr writes only a regular file inside the repository; move what is there")
-	}
-	if !exists {
-		cur = nil
-	}
 	cs, err := env.Changeset()
 	if err != nil {
 		return err
 	}
-	res := guardInstallResult{Agent: a, Path: setup.Path}
-	var state hooks.InstallState
-	if uninstall {
-		state, err = hooks.UninstallGuard(r, setup, cur, cs)
-	} else {
-		state, err = hooks.InstallGuard(r, setup, cur, cs)
-	}
-	if errors.Is(err, hooks.ErrForeign) {
-		return failf("%s exists and is not git-adr's plugin; not overwriting it", setup.Path).
+	gc, err := hooks.ChangeGuard(r, a, uninstall, cs)
+	var re *hooks.SetupReadError
+	switch {
+	case errors.As(err, &re):
+		return failf("%v", err).hint("git-adr writes only a regular file inside the repository; move what is there")
+	case errors.Is(err, hooks.ErrForeign):
+		return failf("%s exists and is not git-adr's plugin; not overwriting it", gc.Setup.Path).
 			hint("move it aside, or add the call `git adr guard --hook opencode` to it yourself (docs/guard.md)")
-	}
-	if err != nil {
+	case err != nil:
 		return changesetErr(err)
 	}
-	res.State, res.Changed = string(state), state.Changed()
-	setting, serr := hooks.GuardSetting(r)
-	res.Mode = string(setting.Mode)
-	if serr != nil {
-		res.Mode = "unknown"
-		res.Notes = append(res.Notes, fmt.Sprintf("the guard mode cannot be read (%v): until it is fixed the hook refuses reads", serr))
-	} else if !uninstall && setting.Mode == guard.Off {
-		res.Notes = append(res.Notes, "the guard mode is off: the hook judges nothing until a person runs `git adr config guard warn` or `git adr config guard guard`")
-	}
-	if !uninstall {
-		res.Notes = append(res.Notes, agentNote(a)...)
-	}
+	setup := gc.Setup
+	res := guardInstallResult{Agent: a, Path: setup.Path, State: string(gc.State), Changed: gc.State.Changed(), Mode: gc.Mode, Notes: gc.Notes}
 	if asJSON {
 		return writeJSON(env.Out, res)
 	}
@@ -90,19 +69,6 @@ func runGuardInstall(env *Env, a hooks.Agent, uninstall, asJSON bool) error {
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(env.Err, "git-adr: note: %s\n", n)
-	}
-	return nil
-}
-
-func agentNote(a hooks.Agent) []string {
-	switch a {
-	case hooks.Claude:
-		return []string{"Claude Code reads the hook from the project's .claude/settings.json at session start and runs it before its permission checks, for subagents too; commit the file to share it"}
-	case hooks.OpenCode:
-		return []string{"OpenCode loads .opencode/plugin/*.js at start (restart running sessions); the plugin runs `git adr guard --hook opencode`, so git-adr must be on the PATH OpenCode sees"}
-	case hooks.Codex:
-		return []string{"Codex CLI runs .codex/hooks.json only in a trusted project and only after you review the hook (/hooks in the Codex TUI; `codex exec --dangerously-bypass-hook-trust` for one run); until then it skips the hook without a word, and the guard is not active in Codex",
-			"Codex has no file-read tool: the guard judges its shell commands and MCP calls"}
 	}
 	return nil
 }

@@ -37,10 +37,7 @@ func runPreCommit(env *Env, r *gitops.Repo) error {
 		fmt.Fprintf(env.Err, "git-adr: note: updated %s in the commit and the work tree\n", adr.Escape(p))
 	}
 	problems := append(res.Problems, ps...)
-	if printProblems(env, problems) {
-		return refused(env, "commit", countBlocking(problems))
-	}
-	return nil
+	return refuseProblems(env, "commit", problems)
 }
 
 // runPrePush runs pre-push (see [hooks.PrePush]).
@@ -49,10 +46,7 @@ func runPrePush(env *Env, r *gitops.Repo, args []string, stdin []byte) error {
 	if err != nil {
 		return hookErr(err)
 	}
-	if printProblems(env, problems) {
-		return refused(env, "push", countBlocking(problems))
-	}
-	return nil
+	return refuseProblems(env, "push", problems)
 }
 
 // runPreReceive runs pre-receive (see [hooks.PreReceive]).
@@ -61,10 +55,7 @@ func runPreReceive(env *Env, r *gitops.Repo, stdin []byte) error {
 	if err != nil {
 		return hookErr(err)
 	}
-	if printProblems(env, problems) {
-		return refused(env, "push", countBlocking(problems))
-	}
-	return nil
+	return refuseProblems(env, "push", problems)
 }
 
 // hookErr gives a hook runner's error its exit code and hints.

@@ -13,6 +13,7 @@ import (
 	"github.com/git-adr/git-adr/adr/govern"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/hooks"
+	"github.com/git-adr/git-adr/internal/gcpolicy"
 )
 
 func hooksCommand(env *Env) *cli.Command {
@@ -294,7 +295,7 @@ func runHook(env *Env, name string, args []string) error {
 	// its own commits need no way past them, and a variable anyone can
 	// set would be a way past them for everyone.
 	if name == "pre-commit" || name == "commit-msg" {
-		shortLived()
+		gcpolicy.ShortLived()
 	}
 	env.allowBare = name == "pre-receive"
 	r, err := env.Repo()
@@ -325,20 +326,9 @@ func runHook(env *Env, name string, args []string) error {
 	return runPreReceive(env, r, stdin)
 }
 
-// shortLivedHeap bounds the heap of a process that runs without the
-// garbage collector: past it the collector runs as usual.
-const shortLivedHeap = 256 << 20
-
-// shortLived turns the garbage collector off for a process that exits in
-// milliseconds (a commit's hooks): a collection there costs more than it
-// frees, and the memory goes back when the process ends. The memory
-// limit keeps a huge commit from growing without bound.
-func shortLived() { holdGC(shortLivedHeap, false) }
-
-// printProblems prints each problem as an error (blocking) or a warning,
-// and reports whether any blocks.
-func printProblems(env *Env, ps []govern.Problem) bool {
-	blocked := false
+// refuseProblems prints each problem as an error (blocking) or a
+// warning, and refuses the commit or push (what) when any blocks.
+func refuseProblems(env *Env, what string, ps []govern.Problem) error {
 	for _, p := range ps {
 		loc := p.Path
 		if p.Line > 0 {
@@ -346,31 +336,17 @@ func printProblems(env *Env, ps []govern.Problem) bool {
 		}
 		level := "warning"
 		if p.Block {
-			level, blocked = "error", true
+			level = "error"
 		}
 		fmt.Fprintf(env.Err, "git-adr: %s: %s: %s: %s\n", level, adr.Escape(loc), p.Rule, adr.EscapeBody(p.Message))
 		if p.Fix != "" {
 			fmt.Fprintf(env.Err, "hint: %s\n", adr.EscapeBody(p.Fix))
 		}
 	}
-	return blocked
-}
-
-func refused(env *Env, what string, n int) error {
-	s := "s"
-	if n == 1 {
-		s = ""
+	n := govern.Blocking(ps)
+	if n == 0 {
+		return nil
 	}
-	fmt.Fprintf(env.Err, "git-adr: the %s is refused (%d problem%s above); `--no-verify` skips git-adr's checks\n", what, n, s)
+	fmt.Fprintf(env.Err, "git-adr: the %s is refused (%s above); `--no-verify` skips git-adr's checks\n", what, plural(n, "problem"))
 	return silentExit(ExitFailure)
-}
-
-func countBlocking(ps []govern.Problem) int {
-	n := 0
-	for _, p := range ps {
-		if p.Block {
-			n++
-		}
-	}
-	return n
 }

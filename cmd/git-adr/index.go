@@ -170,20 +170,11 @@ func runIndex(env *Env, o indexOptions) error {
 	return nil
 }
 
-// indexes renders the INDEX.md of every root of l, resolving relations
-// against the whole log when --root names some roots (see
-// [adr.Log.IndexesWithin]).
+// indexes renders the INDEX.md of every root of l ([adr.Log.IndexesOver]).
 func indexes(env *Env, l *adr.Log) ([]adr.Index, error) {
-	if len(env.Roots) == 0 {
-		return l.Indexes()
-	}
 	repo, err := env.Repo()
 	if err != nil {
 		return nil, err
 	}
-	full, err := adr.Load(repo.WorktreeFS(), adr.LoadOptions{Cwd: repo.Prefix})
-	if err != nil {
-		full = nil
-	}
-	return l.IndexesWithin(full)
+	return l.IndexesOver(repo.WorktreeFS(), repo.Prefix, len(env.Roots) > 0)
 }

@@ -184,18 +184,12 @@ func runImportJSON(env *Env, file string, o importOptions) error {
 			return err
 		}
 	}
-	root, err := l.RootFor(o.dir)
-	if err != nil || root == nil {
-		var dirs []string
-		for _, r := range l.Roots {
-			dirs = append(dirs, r.Dir())
-		}
-		return usagef("--dir %q is not an ADR root", o.dir).hint("roots: "+strings.Join(dirs, ", "), "`git adr init --dir DIR` starts one")
+	root, err := l.NewRecordRoot(o.dir, "import")
+	var ue *adr.UnknownRootError
+	if errors.As(err, &ue) {
+		return usagef("--dir %q is not an ADR root", o.dir).hint("roots: "+strings.Join(ue.Roots, ", "), "`git adr init --dir DIR` starts one")
 	}
-	if root.Refused != nil {
-		return refusedRoot(root)
-	}
-	if err := adr.WritableRoot(root, "import"); err != nil {
+	if err != nil {
 		return lifecycleErr(err)
 	}
 	repo, err := env.Repo()

@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
-	"path"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -143,24 +140,10 @@ func registerTools(srv *mcpserver.Server, env *Env, tree *navigate.Tree, writer 
 	}
 }
 
-type contextArgs struct {
-	ID        string   `json:"id,omitempty" jsonschema:"a record ID with an optional unit locator (ADR-0012, 12, ADR-0012#decision, ADR-0042§3); omit every selector for an overview of the log"`
-	Task      string   `json:"task,omitempty" jsonschema:"what you are about to do, in your own words; ranks decision records and the repository's files by its words"`
-	File      string   `json:"file,omitempty" jsonschema:"with task: a file (relative to the repository root) whose best lines are always included"`
-	Files     []string `json:"files,omitempty" jsonschema:"files (relative to the repository root) you are about to change: the decisions that govern them come first, each saying why"`
-	Diff      string   `json:"diff,omitempty" jsonschema:"the decisions governing the files changed since this revision (such as HEAD~1) come first; staged for the staged files"`
-	Domain    string   `json:"domain,omitempty" jsonschema:"the decisions of one domain"`
-	Iteration string   `json:"iteration,omitempty" jsonschema:"the decisions of one delivery iteration"`
-	Intent    string   `json:"intent,omitempty" jsonschema:"current (default: decisions in force), rationale (why: context, options, consequences) or history (the supersession chain)"`
-	Cursor    string   `json:"cursor,omitempty" jsonschema:"the cursor of a previous adr_context result, to continue it; pass it alone"`
-	MaxUnits  *int     `json:"max_units,omitempty" jsonschema:"at most this many units (default 16 for a task, 8 otherwise)"`
-	MaxChars  *int     `json:"max_chars,omitempty" jsonschema:"at most this many Unicode code points in the whole result (default 5000 for a task, 12000 otherwise)"`
-}
-
 // addContextTool serves `git adr context` as adr_context. The log is read
 // again for every call: the server outlives edits to the records.
 func addContextTool(srv *mcpserver.Server, env *Env) {
-	mcpserver.Add(srv, mcpserver.Tool[contextArgs]{
+	mcpserver.Add(srv, mcpserver.Tool[evidence.ToolArgs]{
 		Name: evidence.ToolName,
 		// The service bounds the whole message to max_chars itself.
 		Budget: evidence.MaxCharsLimit,
@@ -171,7 +154,7 @@ func addContextTool(srv *mcpserver.Server, env *Env) {
 			"references, cursor, omitted, coverage, confidence, freshness, warnings, size}. When cursor is not null, call again with " +
 			"only the cursor for the rest. confidence \"none\" means no decision record applies. Units of kind \"memory\" are notes " +
 			"people saved (git adr memory), labelled with topic and source: context, never decisions.",
-		Handle: func(_ context.Context, a contextArgs) (any, error) {
+		Handle: func(_ context.Context, a evidence.ToolArgs) (any, error) {
 			repo, err := env.Repo()
 			if err != nil {
 				return nil, err
@@ -184,70 +167,27 @@ func addContextTool(srv *mcpserver.Server, env *Env) {
 				return nil, mcpserver.WithHints(errors.New("no ADR directory found in this repository"),
 					"the repository has no decision records yet: adr_search and adr_read still work")
 			}
-			if a.File != "" {
-				// As on the command line (exit 2): a file outside the
-				// repository is a bad request, not a warning.
-				if rel, ok := repoPath(a.File); ok {
-					a.File = rel
-				} else {
-					return nil, mcpserver.WithHints(fmt.Errorf("file %q is outside the repository", a.File),
-						"paths are relative to the repository root and must stay inside it")
-				}
-			}
-			req := evidence.Request{ID: a.ID, Task: a.Task, File: a.File, Domain: a.Domain, Iteration: a.Iteration,
-				Intent: evidence.Intent(a.Intent), Cursor: a.Cursor, Format: evidence.CompactJSON}
-			for _, f := range a.Files {
-				rel, ok := repoPath(f)
-				if !ok {
-					return nil, mcpserver.WithHints(fmt.Errorf("file %q is outside the repository", f),
-						"paths are relative to the repository root and must stay inside it")
-				}
-				req.Paths = append(req.Paths, rel)
-			}
-			if a.Diff != "" {
-				paths, err := diffPaths(repo, a.Diff, a.Diff == "staged")
-				if err != nil {
-					return nil, mcpserver.WithHints(fmt.Errorf("diff %q names no revision here", a.Diff),
-						`use a revision such as "HEAD~1", or "staged"`)
-				}
-				req.Paths = append(req.Paths, paths...)
-				req.Diff = a.Diff
-			}
-			if a.MaxUnits != nil {
-				req.MaxUnits = *a.MaxUnits
-			} else if l.Config != nil {
-				req.MaxUnits = l.Config.Context.MaxUnits
-			}
-			if a.MaxChars != nil {
-				req.MaxChars = *a.MaxChars
-			} else if l.Config != nil {
-				req.MaxChars = l.Config.Context.MaxChars
+			req, err := a.Request(l.Config, func(rev string, staged bool) ([]string, error) { return diffPaths(repo, rev, staged) })
+			if err != nil {
+				return nil, toolErr(err)
 			}
 			svc := contextService(repo, l)
 			svc.MCP = true
 			svc.Measure = func(b []byte) int { return srv.TextCost(strings.TrimSuffix(string(b), "\n")) }
 			_, out, err := svc.Answer(req)
 			if err != nil {
-				var re *evidence.RequestError
-				if errors.As(err, &re) && re.Hint != "" {
-					return nil, mcpserver.WithHints(err, re.Hint)
-				}
-				return nil, err
+				return nil, toolErr(err)
 			}
 			return mcpserver.Text(strings.TrimSuffix(string(out), "\n")), nil
 		},
 	})
 }
 
-// repoPath cleans a tool path relative to the repository root, refusing
-// absolute paths and paths that leave the root.
-func repoPath(p string) (string, bool) {
-	if path.IsAbs(p) || filepath.IsAbs(p) {
-		return "", false
+// toolErr is a tool's error: a bad request with a hint carries it.
+func toolErr(err error) error {
+	var re *evidence.RequestError
+	if errors.As(err, &re) && re.Hint != "" {
+		return mcpserver.WithHints(err, re.Hint)
 	}
-	c := path.Clean(filepath.ToSlash(p))
-	if c == ".." || strings.HasPrefix(c, "../") {
-		return "", false
-	}
-	return c, true
+	return err
 }

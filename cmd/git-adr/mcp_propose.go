@@ -144,17 +144,10 @@ func addProposeTools(srv *mcpserver.Server, w *mcpWriter) {
 	})
 }
 
-// linkRelations are the relations adr_link writes: none binds anything.
-var linkRelations = []adr.RelationType{adr.RelatesTo, adr.Amends, adr.Refines}
-
 // runProposalLink links a proposed record under the project lock.
 func runProposalLink(env *Env, a linkArgs) (*linkResult, error) {
-	typ := adr.ParseRelationType(strings.TrimSpace(a.Relation))
-	allowed := false
-	for _, t := range linkRelations {
-		allowed = allowed || t == typ
-	}
-	if !allowed {
+	typ, ok := adr.ProposalLinkRelation(a.Relation)
+	if !ok {
 		return nil, usagef("argument \"relation\" %q is not one adr_link writes", clip(a.Relation)).
 			hint("use relates-to, amends or refines; a proposal states what it would supersede when it is proposed (adr_propose supersedes), and a person decides the rest")
 	}
@@ -192,13 +185,6 @@ func runProposalLink(env *Env, a linkArgs) (*linkResult, error) {
 		return nil, err
 	}
 	res.Changed = true
-	var paths []string
-	for _, p := range res.Updated {
-		paths = append(paths, adr.ShellWord(p))
-	}
-	res.Next = []proposalStep{
-		{Who: "a person", Do: "review the links", Command: "git diff -- " + strings.Join(paths, " ")},
-		{Who: "the author", Do: "commit them with the proposal", Command: "git add -- " + strings.Join(paths, " ")},
-	}
+	res.Next = adr.ProposalLinkNext(res.Updated)
 	return res, nil
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
@@ -12,16 +10,10 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-type showArgs struct {
-	ID        string `json:"id" jsonschema:"a record ID in any form (ADR-0012, 12, 0012, a slug or a path), with an optional unit locator (ADR-0012#decision, ADR-0012#decision.2, ADR-0042§3)"`
-	StartLine *int   `json:"start_line,omitempty" jsonschema:"the first line of the record (or unit) to return, numbered from 1; default 1; pass next_start_line to continue"`
-	StartChar *int   `json:"start_char,omitempty" jsonschema:"the first character (code point) of start_line to return, numbered from 1; default 1; pass next_start_char, which a page gives when it ends inside a line too long for one page"`
-}
-
 // addShowTool serves `git adr show` as adr_show, so that an agent can
 // follow an ID it was given (in a unit, a reference or a hint).
 func addShowTool(srv *mcpserver.Server, env *Env) {
-	mcpserver.Add(srv, mcpserver.Tool[showArgs]{
+	mcpserver.Add(srv, mcpserver.Tool[evidence.ShowArgs]{
 		Name:  evidence.ShowTool,
 		Title: "Show a decision record",
 		Description: "One decision record, or one unit of it, by ID: its metadata (status, date, domains, relations with their targets' IDs) " +
@@ -37,7 +29,7 @@ func addShowTool(srv *mcpserver.Server, env *Env) {
 			s.Properties["start_line"].Minimum = &one
 			s.Properties["start_char"].Minimum = &one
 		},
-		Handle: func(_ context.Context, a showArgs) (any, error) {
+		Handle: func(_ context.Context, a evidence.ShowArgs) (any, error) {
 			repo, err := env.Repo()
 			if err != nil {
 				return nil, err
@@ -46,45 +38,30 @@ func addShowTool(srv *mcpserver.Server, env *Env) {
 			if err != nil {
 				return nil, err
 			}
-			r, err := l.Resolve(a.ID)
+			req, err := a.Request(l)
 			if err != nil {
-				var amb *adr.AmbiguousError
-				if errors.As(err, &amb) {
-					var c []string
-					for _, x := range amb.Candidates {
-						c = append(c, x.Path)
-					}
-					return nil, mcpserver.WithHints(fmt.Errorf("%q names %d records", a.ID, len(amb.Candidates)), "name one by its path: "+strings.Join(c, ", "))
-				}
-				if adr.IsNotFound(err) {
-					return nil, mcpserver.WithHints(fmt.Errorf("no record %q", a.ID),
-						fmt.Sprintf("call %s with no arguments for an overview of the log, or with task to find records", evidence.ToolName))
-				}
-				return nil, err
+				return nil, showErr(err)
 			}
-			start, char := 1, 1
-			if a.StartLine != nil {
-				start = *a.StartLine
-			}
-			if a.StartChar != nil {
-				char = *a.StartChar
-			}
-			_, anchor := adr.SplitLocator(a.ID)
-			pg, err := (&evidence.Service{Log: l}).ShowPage(evidence.ShowRequest{Record: r, Anchor: anchor, StartLine: start, StartChar: char}, evidence.PageMeasure{
+			pg, err := (&evidence.Service{Log: l}).ShowPage(req, evidence.PageMeasure{
 				Budget:  mcpserver.MessageBudget,
 				Message: func(pg *evidence.ShowPage) int { return srv.TextCost(mustEncode(pg)) },
 				Text:    mcpserver.InTextCost,
 			})
 			if err != nil {
-				var re *evidence.RequestError
-				if errors.As(err, &re) {
-					return nil, mcpserver.WithHints(err, re.Hint)
-				}
-				return nil, err
+				return nil, showErr(err)
 			}
 			return pg, nil
 		},
 	})
+}
+
+// showErr is adr_show's error: a bad request carries its hint.
+func showErr(err error) error {
+	var re *evidence.RequestError
+	if errors.As(err, &re) {
+		return mcpserver.WithHints(err, re.Hint)
+	}
+	return err
 }
 
 func mustEncode(v any) string {

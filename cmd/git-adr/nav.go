@@ -39,22 +39,13 @@ Examples:
 }
 
 // navTree opens the repository as a navigation tree seen from the current
-// directory.
+// directory ([navigate.OpenAt]).
 func navTree(env *Env) (*navigate.Tree, func(), error) {
 	repo, err := env.Repo()
 	if err != nil {
 		return nil, nil, err
 	}
-	tree, err := navigate.Open(repo.Top)
-	if err != nil {
-		return nil, nil, err
-	}
-	view, err := tree.At(repo.Prefix)
-	if err != nil {
-		tree.Close()
-		return nil, nil, err
-	}
-	return view, func() { tree.Close() }, nil
+	return navigate.OpenAt(repo.Top, repo.Prefix)
 }
 
 // navFlags names the arguments of navigate errors as the command line

@@ -49,15 +49,6 @@ Any change to the file makes it untrusted again. Review the file first.`,
 	}
 }
 
-// trustStore is the user's trust store.
-func trustStore() (*trust.Store, error) {
-	dir, err := trust.Dir(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	return &trust.Store{Dir: dir}, nil
-}
-
 // resolver gives the drafter settings in effect for cfg, the repository's
 // .adr.toml: git config first, then the file when it is trusted.
 func (e *Env) resolver(cfg *adr.Config) (*trust.Resolver, error) {
@@ -65,8 +56,8 @@ func (e *Env) resolver(cfg *adr.Config) (*trust.Resolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, _ := trustStore() // no store: nothing is trusted; `git adr trust` says why
-	return &trust.Resolver{File: cfg, Path: repo.Abs(adr.ConfigFile), Git: repo, Store: store}, nil
+	store, _ := trust.UserStore(os.Getenv) // no store: nothing is trusted; `git adr trust` says why
+	return trust.ForRepo(repo, cfg, store), nil
 }
 
 func runTrust(env *Env, o trustOptions) error {
@@ -74,7 +65,7 @@ func runTrust(env *Env, o trustOptions) error {
 	if err != nil {
 		return err
 	}
-	store, err := trustStore()
+	store, err := trust.UserStore(os.Getenv)
 	if err != nil {
 		return failf("%v", err).hint("git-adr keeps trust outside the repository, in ${XDG_STATE_HOME:-$HOME/.local/state}/git-adr/trust")
 	}
@@ -102,8 +93,8 @@ func runTrust(env *Env, o trustOptions) error {
 		}
 		return err
 	}
-	rv := &trust.Resolver{File: cfg, Path: path, Git: repo, Store: store}
-	rep := trust.NewReport(rv, func(v trust.Value) string { return does(v, repo.Top) })
+	rv := trust.ForRepo(repo, cfg, store)
+	rep := trust.NewReport(rv, func(v trust.Value) string { return v.Does(repo.Top) })
 	if cfg.SHA256 == "" && !o.show {
 		return failf("there is no %s in %s: nothing to trust", adr.ConfigFile, repo.Top).
 			hint("git config alone can name a drafter: git config adr.drafter.command COMMAND")
@@ -180,31 +171,6 @@ func trustStoreErr(err error) error {
 	}
 	return err
 }
-
-// does says in words what a setting's value makes git-adr do.
-func does(v trust.Value, top string) string {
-	switch v.Key {
-	case trust.DrafterCommand.Key:
-		return fmt.Sprintf("run %q with sh -c in %s", v.Value, top)
-	case trust.OpenAIBaseURL.Key:
-		return fmt.Sprintf("send the evidence to %q", chatURL(v.Value))
-	case trust.OpenAIKeyEnv.Key:
-		return "send " + envRef(v.Value) + " as the Bearer token"
-	case trust.EmbeddingsBaseURL.Key:
-		return fmt.Sprintf("send tasks and records' text to %q to be embedded", embeddingsURL(v.Value))
-	case trust.EmbeddingsKeyEnv.Key:
-		return "send " + envRef(v.Value) + " as the embeddings endpoint's Bearer token"
-	}
-	return fmt.Sprintf("use %q", v.Value)
-}
-
-func chatURL(base string) string { return strings.TrimRight(base, "/") + "/chat/completions" }
-
-// envRef writes an environment variable as $NAME (see [trust.EnvRef]).
-var envRef = trust.EnvRef
-
-// sourceText says where a value in effect comes from.
-func sourceText(v trust.Value) string { return v.Origin() }
 
 // untrustedErr is the usage error for a setting only an untrusted
 // .adr.toml sets: it names the key and the file, and the two ways on.

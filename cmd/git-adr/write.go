@@ -92,30 +92,15 @@ func refreshedIndexes(env *Env) ([]string, error) {
 		return nil, err
 	}
 	// Most logs keep no INDEX.md: then there is nothing to reload for.
-	if env.log != nil {
-		any := false
-		for _, r := range env.log.Roots {
-			if _, err := os.Stat(repo.Abs(r.Join(r.IndexName()))); err == nil {
-				any = true
-			}
-		}
-		if !any {
-			return nil, nil
-		}
+	if env.log != nil && !env.log.KeepsIndex(func(rel string) bool {
+		_, err := os.Stat(repo.Abs(rel))
+		return err == nil
+	}) {
+		return nil, nil
 	}
-	l, err := adr.Load(repo.WorktreeFS(), adr.LoadOptions{Roots: env.rootsRel(), Cwd: repo.Prefix})
+	changes, err := adr.StaleIndexChanges(repo.WorktreeFS(), adr.LoadOptions{Roots: env.rootsRel(), Cwd: repo.Prefix}, len(env.Roots) > 0)
 	if err != nil {
 		return nil, err
-	}
-	ixs, err := indexes(env, l)
-	if err != nil {
-		return nil, err
-	}
-	var changes []adr.FileChange
-	for _, ix := range ixs {
-		if ix.State == adr.IndexStale {
-			changes = append(changes, adr.FileChange{Path: ix.Path, Old: ix.Current, New: ix.Content})
-		}
 	}
 	if len(changes) == 0 {
 		return nil, nil
