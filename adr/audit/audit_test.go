@@ -2,11 +2,12 @@ package audit
 
 import (
 	"errors"
-	"github.com/git-adr/git-adr/internal/gittest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/git-adr/git-adr/internal/gittest"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"

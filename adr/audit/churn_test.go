@@ -24,6 +24,31 @@ func hermeticGit(t *testing.T, dir string) func(args ...string) string {
 	return func(args ...string) string { t.Helper(); return gittest.Git(t, dir, args...) }
 }
 
+// committedLog makes a repository in dir whose first commit holds the
+// records (path → text) and pay/a.go, and returns it with its log.
+func committedLog(t *testing.T, dir string, records map[string]string) (*gitops.Repo, *adr.Log) {
+	t.Helper()
+	git := hermeticGit(t, dir)
+	for p, text := range records {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644)
+	}
+	gittest.AppendLine(t, filepath.Join(dir, "pay/a.go"), "package pay")
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "start")
+	r, err := gitops.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, l
+}
+
 // churnCounts agrees with git's own count of the same commits (non-merge
 // commits in since..HEAD touching the pattern) on a history with branches
 // merged before and after records were added.

@@ -2,15 +2,10 @@ package audit
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
-	"github.com/git-adr/git-adr/gitops"
-	"github.com/git-adr/git-adr/internal/gittest"
 )
 
 // A diff's question asks for the paths asked about and those the diff
@@ -18,22 +13,7 @@ import (
 // question without either asks git nothing.
 func TestStartAhead(t *testing.T) {
 	dir := t.TempDir()
-	git := hermeticGit(t, dir)
-	os.MkdirAll(filepath.Join(dir, "doc", "adr"), 0o755)
-	os.WriteFile(filepath.Join(dir, "doc/adr/0001-cache.md"), []byte("# 1. Cache\n\nDate: 2024-01-02\nApplies to: pay/**\n\n## Status\n\nAccepted\n\n## Decision\n\nCache.\n"), 0o644)
-	gittest.AppendLine(t, filepath.Join(dir, "pay/a.go"), "package pay")
-	git("init", "-q")
-	git("add", "-A")
-	git("commit", "-qm", "start")
-	r, err := gitops.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, l := committedLog(t, dir, map[string]string{"doc/adr/0001-cache.md": "# 1. Cache\n\nDate: 2024-01-02\nApplies to: pay/**\n\n## Status\n\nAccepted\n\n## Decision\n\nCache.\n"})
 
 	req := evidence.Request{Task: "cache", Paths: []string{"b.go"}}
 	a := StartAhead(r, req, "HEAD", func() ([]string, error) { return []string{"pay/a.go"}, nil })

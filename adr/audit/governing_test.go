@@ -2,13 +2,10 @@ package audit
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/gitops"
-	"github.com/git-adr/git-adr/internal/gittest"
 )
 
 // explain's answer: a folder asked about stands for what is in it, the
@@ -16,23 +13,10 @@ import (
 // labels its record in a context answer.
 func TestExplainAndStaleness(t *testing.T) {
 	dir := t.TempDir()
-	git := hermeticGit(t, dir)
-	os.MkdirAll(filepath.Join(dir, "doc", "adr"), 0o755)
-	os.WriteFile(filepath.Join(dir, "doc/adr/0001-old.md"), []byte("# 1. Old\n\nDate: 2024-01-02\nApplies to: pay/**\n\n## Status\n\nProposed\n\n## Decision\n\nOld.\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "doc/adr/0002-cache.md"), []byte("# 2. Cache\n\nDate: 2024-01-02\nApplies to: pay/**, gone/**\n\n## Status\n\nAccepted\n\n## Decision\n\nCache.\n"), 0o644)
-	gittest.AppendLine(t, filepath.Join(dir, "pay/a.go"), "package pay")
-	git("init", "-q")
-	git("add", "-A")
-	git("commit", "-qm", "start")
-	r, err := gitops.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, l := committedLog(t, dir, map[string]string{
+		"doc/adr/0001-old.md":   "# 1. Old\n\nDate: 2024-01-02\nApplies to: pay/**\n\n## Status\n\nProposed\n\n## Decision\n\nOld.\n",
+		"doc/adr/0002-cache.md": "# 2. Cache\n\nDate: 2024-01-02\nApplies to: pay/**, gone/**\n\n## Status\n\nAccepted\n\n## Decision\n\nCache.\n",
+	})
 	paths, err := PathsAsked(r, []string{filepath.Join(dir, "pay")})
 	if err != nil || len(paths) != 1 || paths[0] != "pay/*" {
 		t.Fatalf("PathsAsked = %v, %v", paths, err)
