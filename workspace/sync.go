@@ -122,6 +122,11 @@ func (w *Workspace) syncMember(m *Member, command string) SyncResult {
 				}
 			}
 			r.Close()
+			if err == nil && m.Ref != "" {
+				// Read at a commit: its summary follows the ref, as a
+				// mirror's follows its tip.
+				_ = w.keepTerms(m)
+			}
 		}
 		res.Err = err
 	}

@@ -32,8 +32,10 @@ import (
 // is not the tip's. A query reads the summaries one at a time, looks up
 // only the task's terms (the file is sorted by term), keeps each member's
 // prediction of its best record (its share of the task's words and its
-// score), and asks the members predicted best. Local members are always
-// asked (their work tree has no commit to stamp a summary with).
+// score), and asks the members predicted best. A local member read at a
+// ref is summarised the same way, its summary beside its repository's
+// parse cache; one read from its work tree is always asked (a work tree
+// has no commit to stamp a summary with).
 
 // termsFormat changes with the summary's layout or analysis.
 const termsFormat = "git-adr workspace terms v3"
@@ -70,13 +72,28 @@ type Terms struct {
 	Postings map[string][]posting
 }
 
-// termsPath is where the summary of a mirrored member is kept: beside
-// the mirror's parse cache, shared by every workspace naming its URL, one
-// per ref read.
+// termsPath is where the summary of a member read at a commit is kept:
+// beside the parse cache of its mirror (shared by every workspace naming
+// its URL) or of its local repository, one per ref read; "" when the
+// local repository does not open.
 func (w *Workspace) termsPath(m *Member) string {
 	sum := sha256.Sum256([]byte(m.ref()))
-	return filepath.Join(m.Mirror, "adr", "cache", "workspace-terms-"+hex.EncodeToString(sum[:6])+".txt")
+	name := "workspace-terms-" + hex.EncodeToString(sum[:6]) + ".txt"
+	if m.Remote() {
+		return filepath.Join(m.Mirror, "adr", "cache", name)
+	}
+	r, err := m.openLocal()
+	if err != nil {
+		return ""
+	}
+	defer r.Close()
+	return filepath.Join(r.AdrDir(), "cache", name)
 }
+
+// stamped reports whether the member is read from a commit a summary can
+// be stamped with: a mirror's tip, or a local repository's ref. A local
+// member read from its work tree has none, and is always asked.
+func (m *Member) stamped() bool { return m.Remote() || m.Ref != "" }
 
 // summarise makes the summary of an open member's log. A record's score
 // for a term is, as in the context service, its BM25 score over the whole
@@ -184,6 +201,9 @@ func (t *Terms) encode() []byte {
 // only costs the next query an open.
 func (w *Workspace) saveTerms(m *Member, t *Terms) error {
 	p := w.termsPath(m)
+	if p == "" {
+		return fmt.Errorf("repo %q: %w", m.Name, ErrNotRepository)
+	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
@@ -347,9 +367,25 @@ func readInto(p string, buf *[]byte) ([]byte, error) {
 	return b, nil
 }
 
-// tip is the commit a mirrored member reads, without opening its log
-// ("" when it is not synced).
+// tip is the commit a stamped member reads, without opening its log:
+// its mirror's tip ("" when it is not synced) or its local ref's commit
+// ("" when the ref names none).
 func (m *Member) tip() string {
+	if !m.Remote() {
+		if m.Ref == "" {
+			return ""
+		}
+		r, err := m.openLocal()
+		if err != nil {
+			return ""
+		}
+		defer r.Close()
+		c, err := r.ResolveRef(m.Ref + "^{commit}")
+		if err != nil {
+			return ""
+		}
+		return c
+	}
 	r, err := gitops.OpenBare(m.Mirror)
 	if err != nil {
 		return ""
@@ -387,9 +423,10 @@ const Skipped = "skipped"
 
 // selectMembers chooses the members a task is asked of. A workspace of at
 // most twice the unit budget asks every member (ask is nil). A larger one
-// asks every local member, every mirror without a usable summary (a
-// mirror not synced answers with its error), and the mirrors whose best
-// record is predicted best for the task (the share of its words it
+// asks every member read from a work tree, every stamped member without
+// a usable summary (a mirror not synced, or a ref that names nothing,
+// answers with its error), and the stamped members whose best record is
+// predicted best for the task (the share of its words it
 // matches, in the context service's tiers, then its score), twice the
 // unit budget of them: no answer holds more units than that, and a
 // member's units come from its best records. The others get their answer
@@ -425,7 +462,7 @@ func (w *Workspace) selectMembers(req ContextRequest) (ask []int, pre []*MemberA
 					return
 				}
 				m := w.Members[i]
-				if !m.Remote() {
+				if !m.stamped() {
 					preds[i].tier = local
 					continue
 				}

@@ -175,3 +175,74 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+// A local member read at a ref is summarised like a mirror: sync stamps
+// its summary with the ref's commit beside its repository's parse cache,
+// the prediction chooses whether it is asked, and a commit on the ref
+// makes the next question remake the summary. A member read from its
+// work tree is still always asked.
+func TestLocalMemberAtRefSummarised(t *testing.T) {
+	hermetic(t)
+	dir := t.TempDir()
+	repo(t, filepath.Join(dir, "local"), map[string]string{"0001-use-go.md": decision(1, "Use Go", "Services are written in Go.")})
+	text := "[[repo]]\nname = \"local\"\npath = \"local\"\n"
+	for _, name := range []string{"queues", "cards", "logs"} {
+		records := map[string]map[string]string{
+			"queues": {"0001-use-queues.md": decision(1, "Retry failed payments from a queue", "Failed payments are retried from a RabbitMQ queue.")},
+			"cards":  {"0001-use-cards.md": decision(1, "Card payments", "Payments by card go through the gateway.")},
+			"logs":   {"0001-use-logs.md": decision(1, "Use structured logs", "Services log JSON lines.")},
+		}[name]
+		repo(t, filepath.Join(dir, name), records)
+		text += "[[repo]]\nname = \"" + name + "\"\npath = \"" + name + "\"\nref = \"main\"\n"
+	}
+	ws, err := Load(writeWS(t, dir, text), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range ws.Sync("test", nil) {
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+	}
+	logs := ws.Member("logs")
+	p := ws.termsPath(logs)
+	if want := filepath.Join(dir, "logs", ".git", "adr", "cache"); filepath.Dir(p) != want {
+		t.Fatalf("summary at %s, want it in %s", p, want)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("sync made no summary for a local member at a ref: %v", err)
+	}
+	if want := termsFormat + "\ncommit " + logs.tip() + "\n"; logs.tip() == "" || !strings.HasPrefix(string(data), want) {
+		t.Fatalf("summary starts %q, want %q", data[:min(len(data), 80)], want)
+	}
+
+	ask, pre := ws.selectMembers(ContextRequest{Task: "retry failed payments", MaxUnits: 1})
+	var asked []string
+	for _, i := range ask {
+		asked = append(asked, ws.Members[i].Name)
+	}
+	if got := strings.Join(asked, " "); got != "local queues cards" {
+		t.Fatalf("asked %q, want the work-tree member and the two best members at a ref", got)
+	}
+	if pre[3] == nil || pre[3].Confidence != "none" {
+		t.Fatalf("logs: %+v, want none", pre[3])
+	}
+
+	// A commit on the ref: the stamp no longer matches, the next question
+	// remakes the summary from the new commit.
+	os.WriteFile(filepath.Join(dir, "logs", "doc", "adr", "0002-retry.md"), []byte(decision(2, "Retry failed payments", "Failed payments are retried twice.")), 0o644)
+	gittest.Git(t, filepath.Join(dir, "logs"), "add", "-A")
+	gittest.Git(t, filepath.Join(dir, "logs"), "commit", "-qm", "retry")
+	ask, _ = ws.selectMembers(ContextRequest{Task: "retry failed payments", MaxUnits: 1})
+	asked = asked[:0]
+	for _, i := range ask {
+		asked = append(asked, ws.Members[i].Name)
+	}
+	if !slices.Contains(asked, "logs") {
+		t.Fatalf("after a commit on the ref, asked %v: the summary was not remade", asked)
+	}
+	if data, _ := os.ReadFile(p); !strings.Contains(string(data), "commit "+logs.tip()+"\n") {
+		t.Fatalf("summary not restamped with %s", logs.tip())
+	}
+}
