@@ -102,11 +102,7 @@ func (a ShowArgs) Request(l *adr.Log) (ShowRequest, error) {
 	var amb *adr.AmbiguousError
 	switch {
 	case errors.As(err, &amb):
-		var c []string
-		for _, x := range amb.Candidates {
-			c = append(c, x.Path)
-		}
-		return ShowRequest{}, badRequest("name one by its path: "+strings.Join(c, ", "), "%q names %d records", a.ID, len(amb.Candidates))
+		return ShowRequest{}, badRequest("name one by its path: "+amb.Paths(), "%q names %d records", a.ID, len(amb.Candidates))
 	case adr.IsNotFound(err):
 		return ShowRequest{}, badRequest(words{mcp: true}.listIDs(), "no record %q", a.ID)
 	case err != nil:

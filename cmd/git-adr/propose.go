@@ -216,11 +216,7 @@ func proposalTarget(env *Env, l *adr.Log, s proposalSurface, field, ref string) 
 	var amb *adr.AmbiguousError
 	switch {
 	case errors.As(err, &amb):
-		var c []string
-		for _, x := range amb.Candidates {
-			c = append(c, x.Path)
-		}
-		return nil, usagef("%s %q names %d records", s.field(field), clip(ref), len(amb.Candidates)).hint("name one by its path: " + strings.Join(c, ", "))
+		return nil, usagef("%s %q names %d records", s.field(field), clip(ref), len(amb.Candidates)).hint("name one by its path: " + amb.Paths())
 	case adr.IsNotFound(err):
 		return nil, usagef("%s: no record %q", s.field(field), clip(ref)).hint(s.findIDs)
 	case err != nil:
