@@ -72,22 +72,42 @@ type Terms struct {
 	Postings map[string][]posting
 }
 
-// termsPath is where the summary of a member read at a commit is kept:
-// beside the parse cache of its mirror (shared by every workspace naming
-// its URL) or of its local repository, one per ref read; "" when the
-// local repository does not open.
-func (w *Workspace) termsPath(m *Member) string {
+// summaryAt is where a stamped member's term summary is kept and the
+// commit it must be stamped with to be read.
+type summaryAt struct {
+	// commit is what the member reads: its mirror's tip ("" when not
+	// synced) or its local ref's commit ("" when the ref names none).
+	commit string
+	// path is the summary's file: beside the parse cache of the mirror
+	// (shared by every workspace naming its URL) or of the local
+	// repository, one per ref read ("" when the repository does not open).
+	path string
+}
+
+// summary finds where m's summary is and what it must be stamped with,
+// opening m's repository once and never its log.
+func (m *Member) summary() summaryAt {
 	sum := sha256.Sum256([]byte(m.ref()))
 	name := "workspace-terms-" + hex.EncodeToString(sum[:6]) + ".txt"
+	var s summaryAt
 	if m.Remote() {
-		return filepath.Join(m.Mirror, "adr", "cache", name)
+		s.path = filepath.Join(m.Mirror, "adr", "cache", name)
+		if r, err := gitops.OpenBare(m.Mirror); err == nil {
+			s.commit, _ = r.RefHash(tipRef(m.ref()))
+			r.Close()
+		}
+		return s
 	}
 	r, err := m.openLocal()
 	if err != nil {
-		return ""
+		return s
 	}
 	defer r.Close()
-	return filepath.Join(r.AdrDir(), "cache", name)
+	s.path = filepath.Join(r.AdrDir(), "cache", name)
+	if m.Ref != "" {
+		s.commit, _ = r.ResolveRef(m.Ref + "^{commit}")
+	}
+	return s
 }
 
 // stamped reports whether the member is read from a commit a summary can
@@ -197,17 +217,13 @@ func (t *Terms) encode() []byte {
 	return b.Bytes()
 }
 
-// saveTerms keeps the summary of m; a summary that cannot be written
-// only costs the next query an open.
-func (w *Workspace) saveTerms(m *Member, t *Terms) error {
-	p := w.termsPath(m)
-	if p == "" {
-		return fmt.Errorf("repo %q: %w", m.Name, ErrNotRepository)
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+// save keeps the summary t at s; a summary that cannot be written only
+// costs the next query an open.
+func (s summaryAt) save(t *Terms) error {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.Write(p, t.encode(), 0o644)
+	return atomicfile.Write(s.path, t.encode(), 0o644)
 }
 
 // memberScore is what a summary predicts of a member's best record for a
@@ -230,15 +246,18 @@ func (a memberScore) better(b memberScore) bool {
 	return a.score > b.score
 }
 
-// scoreTerms reads the summary of m stamped with commit and predicts its
-// best record for the task's terms; buf is reused between members. ok is
-// false when there is no such summary.
-func (w *Workspace) scoreTerms(m *Member, commit string, q []retrieve.QueryTerm, buf *[]byte) (ms memberScore, ok bool) {
-	data, err := readInto(w.termsPath(m), buf)
+// scoreTerms reads the summary at s, stamped with s.commit, and predicts
+// its member's best record for the task's terms; buf is reused between
+// members. ok is false when there is no such summary.
+func scoreTerms(s summaryAt, q []retrieve.QueryTerm, buf *[]byte) (ms memberScore, ok bool) {
+	if s.commit == "" || s.path == "" {
+		return ms, false
+	}
+	data, err := readInto(s.path, buf)
 	if err != nil {
 		return ms, false
 	}
-	header := termsFormat + "\ncommit " + commit + "\nrecords "
+	header := termsFormat + "\ncommit " + s.commit + "\nrecords "
 	if !bytes.HasPrefix(data, []byte(header)) {
 		return ms, false
 	}
@@ -367,46 +386,21 @@ func readInto(p string, buf *[]byte) ([]byte, error) {
 	return b, nil
 }
 
-// tip is the commit a stamped member reads, without opening its log:
-// its mirror's tip ("" when it is not synced) or its local ref's commit
-// ("" when the ref names none).
-func (m *Member) tip() string {
-	if !m.Remote() {
-		if m.Ref == "" {
-			return ""
-		}
-		r, err := m.openLocal()
-		if err != nil {
-			return ""
-		}
-		defer r.Close()
-		c, err := r.ResolveRef(m.Ref + "^{commit}")
-		if err != nil {
-			return ""
-		}
-		return c
-	}
-	r, err := gitops.OpenBare(m.Mirror)
-	if err != nil {
-		return ""
-	}
-	defer r.Close()
-	c, err := r.RefHash(tipRef(m.ref()))
-	if err != nil {
-		return ""
-	}
-	return c
+// keepTerms remakes the summary of a stamped member whose commit is not
+// the one its summary was made from (sync calls it after a fetch, and for
+// a local member read at a ref).
+func (w *Workspace) keepTerms(m *Member) error {
+	return keepSummary(m, m.summary())
 }
 
-// keepTerms remakes the summary of a mirrored member whose tip is not
-// the one its summary was made from (sync calls it after a fetch).
-func (w *Workspace) keepTerms(m *Member) error {
-	commit := m.tip()
-	if commit == "" {
+// keepSummary remakes m's summary at s unless one stamped with s.commit
+// is there.
+func keepSummary(m *Member, s summaryAt) error {
+	if s.commit == "" || s.path == "" {
 		return nil
 	}
 	var buf []byte
-	if _, ok := w.scoreTerms(m, commit, nil, &buf); ok {
+	if _, ok := scoreTerms(s, nil, &buf); ok {
 		return nil
 	}
 	ld, err := m.Open(false)
@@ -414,7 +408,7 @@ func (w *Workspace) keepTerms(m *Member) error {
 		return err
 	}
 	defer ld.Close()
-	return w.saveTerms(m, summarise(ld))
+	return s.save(summarise(ld))
 }
 
 // Skipped is the confidence of a member the workspace term index did not
@@ -466,15 +460,15 @@ func (w *Workspace) selectMembers(req ContextRequest) (ask []int, pre []*MemberA
 					preds[i].tier = local
 					continue
 				}
-				commit := m.tip()
-				if commit == "" {
+				at := m.summary()
+				if at.commit == "" {
 					preds[i].tier = unsynced
 					continue
 				}
-				ms, ok := w.scoreTerms(m, commit, q, &buf)
+				ms, ok := scoreTerms(at, q, &buf)
 				if !ok {
-					if w.keepTerms(m) == nil {
-						ms, ok = w.scoreTerms(m, commit, q, &buf)
+					if keepSummary(m, at) == nil {
+						ms, ok = scoreTerms(at, q, &buf)
 					}
 					if !ok {
 						ms.tier = unsynced

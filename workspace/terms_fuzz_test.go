@@ -20,9 +20,9 @@ func FuzzTermsSummary(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, words string) {
 		// Decoding arbitrary bytes, with the stamp this member expects.
 		dir := t.TempDir()
-		w := &Workspace{}
 		m := &Member{Name: "m", URL: "file:///x", Mirror: dir}
-		p := w.termsPath(m)
+		at := summaryAt{commit: "c0ffee", path: m.summary().path}
+		p := at.path
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +34,7 @@ func FuzzTermsSummary(f *testing.F) {
 			q = append(q, retrieve.QueryTerm{Text: word, Weight: 1, Group: i})
 		}
 		var buf []byte
-		w.scoreTerms(m, "c0ffee", q, &buf)
+		scoreTerms(at, q, &buf)
 		for _, qt := range q {
 			lookup(data, qt.Text)
 		}

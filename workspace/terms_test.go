@@ -59,35 +59,35 @@ func TestTermsKeptBySyncAndRebuiltWhenStale(t *testing.T) {
 	q := query("retry failed payments")
 	var buf []byte
 	for _, m := range []*Member{queues, logs} {
-		data, err := os.ReadFile(ws.termsPath(m))
+		data, err := os.ReadFile(m.summary().path)
 		if err != nil {
 			t.Fatalf("%s: no summary after sync: %v", m.Name, err)
 		}
-		if want := termsFormat + "\ncommit " + m.tip() + "\nrecords 1 1\n"; !strings.HasPrefix(string(data), want) {
+		if want := termsFormat + "\ncommit " + m.summary().commit + "\nrecords 1 1\n"; !strings.HasPrefix(string(data), want) {
 			t.Fatalf("%s: summary starts %q, want %q", m.Name, data[:min(len(data), 80)], want)
 		}
 	}
-	ms, ok := ws.scoreTerms(queues, queues.tip(), q, &buf)
+	ms, ok := scoreTerms(queues.summary(), q, &buf)
 	if !ok || ms.tier != 2 || ms.share != 1 || ms.score <= 0 || ms.records != 1 {
 		t.Fatalf("queues: %+v %v, want the task's 3 words", ms, ok)
 	}
-	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.tier != 0 || ms.score != 0 {
+	if ms, ok := scoreTerms(logs.summary(), q, &buf); !ok || ms.tier != 0 || ms.score != 0 {
 		t.Fatalf("logs: %+v %v, want none of the task's words", ms, ok)
 	}
-	if _, ok := ws.scoreTerms(logs, strings.Repeat("0", 40), q, &buf); ok {
+	if _, ok := scoreTerms(summaryAt{strings.Repeat("0", 40), logs.summary().path}, q, &buf); ok {
 		t.Fatal("a summary of another commit was used")
 	}
 
 	// A cache hit: the summary is read as stored.
-	p := ws.termsPath(logs)
-	stored := termsFormat + "\ncommit " + logs.tip() + "\nrecords 7 1\nretri\t0:2.5\n"
+	p := logs.summary().path
+	stored := termsFormat + "\ncommit " + logs.summary().commit + "\nrecords 7 1\nretri\t0:2.5\n"
 	if err := os.WriteFile(p, []byte(stored), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := ws.keepTerms(logs); err != nil {
 		t.Fatal(err)
 	}
-	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.records != 7 || ms.tier != 1 || ms.score != 2.5 {
+	if ms, ok := scoreTerms(logs.summary(), q, &buf); !ok || ms.records != 7 || ms.tier != 1 || ms.score != 2.5 {
 		t.Fatalf("cached summary: %+v %v", ms, ok)
 	}
 
@@ -103,18 +103,18 @@ func TestTermsKeptBySyncAndRebuiltWhenStale(t *testing.T) {
 			t.Fatal(res.Err)
 		}
 	}
-	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.records != 1 || ms.tier != 2 || ms.share < 0.6 {
+	if ms, ok := scoreTerms(logs.summary(), q, &buf); !ok || ms.records != 1 || ms.tier != 2 || ms.share < 0.6 {
 		t.Fatalf("after the remote moved: %+v %v, want retry and failed", ms, ok)
 	}
 
 	// A stale summary (as a mirror fetched by an older git-adr leaves it)
 	// is made again by the next question.
-	os.WriteFile(p, []byte(strings.Replace(stored, logs.tip(), strings.Repeat("1", 40), 1)), 0o644)
+	os.WriteFile(p, []byte(strings.Replace(stored, logs.summary().commit, strings.Repeat("1", 40), 1)), 0o644)
 	ask, _ := ws.selectMembers(ContextRequest{Task: "retry failed payments", MaxUnits: 1})
 	if ask == nil {
 		t.Fatal("no prefilter over 3 members at 1 unit")
 	}
-	if ms, ok := ws.scoreTerms(logs, logs.tip(), q, &buf); !ok || ms.records != 1 {
+	if ms, ok := scoreTerms(logs.summary(), q, &buf); !ok || ms.records != 1 {
 		t.Fatalf("stale summary not made again: %+v %v", ms, ok)
 	}
 }
@@ -205,7 +205,7 @@ func TestLocalMemberAtRefSummarised(t *testing.T) {
 		}
 	}
 	logs := ws.Member("logs")
-	p := ws.termsPath(logs)
+	p := logs.summary().path
 	if want := filepath.Join(dir, "logs", ".git", "adr", "cache"); filepath.Dir(p) != want {
 		t.Fatalf("summary at %s, want it in %s", p, want)
 	}
@@ -213,7 +213,7 @@ func TestLocalMemberAtRefSummarised(t *testing.T) {
 	if err != nil {
 		t.Fatalf("sync made no summary for a local member at a ref: %v", err)
 	}
-	if want := termsFormat + "\ncommit " + logs.tip() + "\n"; logs.tip() == "" || !strings.HasPrefix(string(data), want) {
+	if want := termsFormat + "\ncommit " + logs.summary().commit + "\n"; logs.summary().commit == "" || !strings.HasPrefix(string(data), want) {
 		t.Fatalf("summary starts %q, want %q", data[:min(len(data), 80)], want)
 	}
 
@@ -242,7 +242,7 @@ func TestLocalMemberAtRefSummarised(t *testing.T) {
 	if !slices.Contains(asked, "logs") {
 		t.Fatalf("after a commit on the ref, asked %v: the summary was not remade", asked)
 	}
-	if data, _ := os.ReadFile(p); !strings.Contains(string(data), "commit "+logs.tip()+"\n") {
-		t.Fatalf("summary not restamped with %s", logs.tip())
+	if data, _ := os.ReadFile(p); !strings.Contains(string(data), "commit "+logs.summary().commit+"\n") {
+		t.Fatalf("summary not restamped with %s", logs.summary().commit)
 	}
 }
