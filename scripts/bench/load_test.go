@@ -21,10 +21,7 @@ import (
 func BenchmarkLoad(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			dir := b.TempDir()
-			if err := WriteLog(filepath.Join(dir, "doc", "adr"), Generate(n, 1)); err != nil {
-				b.Fatal(err)
-			}
+			dir := generatedLog(b, n)
 			fsys := os.DirFS(dir)
 			b.ResetTimer()
 			for b.Loop() {
@@ -46,10 +43,7 @@ func BenchmarkLoad(b *testing.B) {
 func BenchmarkLoadCached(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			dir := b.TempDir()
-			if err := WriteLog(filepath.Join(dir, "doc", "adr"), Generate(n, 1)); err != nil {
-				b.Fatal(err)
-			}
+			dir := generatedLog(b, n)
 			fsys := os.DirFS(dir)
 			cdir := filepath.Join(b.TempDir(), "cache")
 			time.Sleep(2100 * time.Millisecond)
@@ -82,10 +76,7 @@ func BenchmarkLoadCached(b *testing.B) {
 // analysed).
 func BenchmarkTask(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		dir := b.TempDir()
-		if err := WriteLog(filepath.Join(dir, "doc", "adr"), Generate(n, 1)); err != nil {
-			b.Fatal(err)
-		}
+		dir := generatedLog(b, n)
 		l, err := adr.Load(os.DirFS(dir), adr.LoadOptions{})
 		if err != nil {
 			b.Fatal(err)
@@ -140,10 +131,7 @@ func BenchmarkParse(b *testing.B) {
 func BenchmarkTaskCold(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			dir := b.TempDir()
-			if err := WriteLog(filepath.Join(dir, "doc", "adr"), Generate(n, 1)); err != nil {
-				b.Fatal(err)
-			}
+			dir := generatedLog(b, n)
 			fsys := os.DirFS(dir)
 			req := evidence.Request{Task: benchTask, Format: evidence.Text}
 			b.ReportAllocs()
@@ -166,4 +154,15 @@ func BenchmarkTaskCold(b *testing.B) {
 			}
 		})
 	}
+}
+
+// generatedLog writes the generated log of n records (seed 1) under
+// doc/adr of a new folder and returns the folder.
+func generatedLog(b *testing.B, n int) string {
+	b.Helper()
+	dir := b.TempDir()
+	if err := WriteLog(filepath.Join(dir, "doc", "adr"), Generate(n, 1)); err != nil {
+		b.Fatal(err)
+	}
+	return dir
 }
