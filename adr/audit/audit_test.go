@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/git-adr/git-adr/internal/gittest"
-
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
 )
@@ -17,20 +15,8 @@ import (
 func logRepo(t *testing.T) (string, func(args ...string) string, *gitops.Repo, *adr.Log) {
 	t.Helper()
 	dir := t.TempDir()
-	git := hermeticGit(t, dir)
-	git("init", "-q", "-b", "main")
-	gittest.AppendLine(t, filepath.Join(dir, "doc/adr/0001-a.md"), "# 1. A\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Decision\n\nA.")
-	git("add", "-A")
-	git("commit", "-qm", "record")
-	r, err := gitops.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := adr.Load(r.WorktreeFS(), adr.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir, git, r, l
+	r, l := committedLog(t, dir, map[string]string{"doc/adr/0001-a.md": "# 1. A\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Decision\n\nA.\n"})
+	return dir, hermeticGit(t, dir), r, l
 }
 
 // A --since this repository cannot use is a SinceError found before any

@@ -24,17 +24,16 @@ func hermeticGit(t *testing.T, dir string) func(args ...string) string {
 	return func(args ...string) string { t.Helper(); return gittest.Git(t, dir, args...) }
 }
 
-// committedLog makes a repository in dir whose first commit holds the
-// records (path → text) and pay/a.go, and returns it with its log.
-func committedLog(t *testing.T, dir string, records map[string]string) (*gitops.Repo, *adr.Log) {
+// committedLog makes a repository in dir (branch main) whose first
+// commit holds files (path → text), and returns it opened with its log.
+func committedLog(t *testing.T, dir string, files map[string]string) (*gitops.Repo, *adr.Log) {
 	t.Helper()
 	git := hermeticGit(t, dir)
-	for p, text := range records {
+	for p, text := range files {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
 		os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644)
 	}
-	gittest.AppendLine(t, filepath.Join(dir, "pay/a.go"), "package pay")
-	git("init", "-q")
+	git("init", "-q", "-b", "main")
 	git("add", "-A")
 	git("commit", "-qm", "start")
 	r, err := gitops.Open(dir)

@@ -13,7 +13,7 @@ import (
 // question without either asks git nothing.
 func TestStartAhead(t *testing.T) {
 	dir := t.TempDir()
-	r, l := committedLog(t, dir, map[string]string{"doc/adr/0001-cache.md": "# 1. Cache\n\nDate: 2024-01-02\nApplies to: pay/**\n\n## Status\n\nAccepted\n\n## Decision\n\nCache.\n"})
+	r, l := committedLog(t, dir, map[string]string{"pay/a.go": "package pay\n", "doc/adr/0001-cache.md": "# 1. Cache\n\nDate: 2024-01-02\nApplies to: pay/**\n\n## Status\n\nAccepted\n\n## Decision\n\nCache.\n"})
 
 	req := evidence.Request{Task: "cache", Paths: []string{"b.go"}}
 	a := StartAhead(r, req, "HEAD", func() ([]string, error) { return []string{"pay/a.go"}, nil })

@@ -14,6 +14,7 @@ import (
 func TestExplainAndStaleness(t *testing.T) {
 	dir := t.TempDir()
 	r, l := committedLog(t, dir, map[string]string{
+		"pay/a.go":              "package pay\n",
 		"doc/adr/0001-old.md":   "# 1. Old\n\nDate: 2024-01-02\nApplies to: pay/**\n\n## Status\n\nProposed\n\n## Decision\n\nOld.\n",
 		"doc/adr/0002-cache.md": "# 2. Cache\n\nDate: 2024-01-02\nApplies to: pay/**, gone/**\n\n## Status\n\nAccepted\n\n## Decision\n\nCache.\n",
 	})
