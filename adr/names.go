@@ -356,18 +356,23 @@ func isTemplateStem(stem string) bool {
 		}
 	}
 	// "ADRXXX-*", "adr-xxxx-*", "XXXX-*": placeholders for the number.
-	rest := stem
-	for _, w := range leads {
-		if strings.HasPrefix(rest, w) {
-			rest = strings.TrimLeft(rest[len(w):], "-_ ")
-			break
-		}
-	}
+	rest, _ := afterLead(stem)
 	x := 0
 	for x < len(rest) && len(rest) > 0 && (rest[0] == 'x' || rest[0] == 'n') && rest[x] == rest[0] {
 		x++
 	}
 	return x >= 3 && (x == len(rest) || strings.IndexByte("-_ .", rest[x]) >= 0)
+}
+
+// afterLead is a lower-case stem without its lead word ("adr", "rfc",
+// ...) and the separators after it, and whether it had one.
+func afterLead(stem string) (string, bool) {
+	for _, w := range leads {
+		if strings.HasPrefix(stem, w) {
+			return strings.TrimLeft(stem[len(w):], "-_ "), true
+		}
+	}
+	return stem, false
 }
 
 // folderRecordFiles are the names of the file that makes a folder a record

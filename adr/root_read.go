@@ -461,14 +461,7 @@ func framedLikeADR(r *Record) bool {
 // "ADR-WIP-retries", "rfc-tbd-quotas". In a numbered log such a file is a
 // record still to be numbered, not documentation beside the records.
 func isDraftStem(stem string) bool {
-	rest := strings.ToLower(stem)
-	lead := false
-	for _, w := range leads {
-		if strings.HasPrefix(rest, w) && len(rest) > len(w) && strings.IndexByte("-_", rest[len(w)]) >= 0 {
-			rest, lead = rest[len(w)+1:], true
-			break
-		}
-	}
+	rest, lead := afterLead(strings.ToLower(stem))
 	if !lead {
 		return false
 	}
