@@ -131,6 +131,10 @@ type CarryOptions struct {
 	Strict     ledger.Strict
 	JournalDir string
 	Command    string
+	// Interrupted, when set, is told the last commit of a publication an
+	// interrupted run made, before that publication is finished (so a
+	// caller can say so even when finishing fails).
+	Interrupted func(commit string)
 }
 
 // Carried is a plan carried out.
@@ -197,6 +201,9 @@ func (s *Store) Carry(l *adr.Log, p *Plan, planCommit string, o CarryOptions) (*
 	}
 	if pub != "" {
 		out.Interrupted = pub
+		if o.Interrupted != nil {
+			o.Interrupted(pub)
+		}
 		if out.Commits, out.Kept, err = Finish(repo, p, pub, o.JournalDir, o.Command); err != nil {
 			return nil, err
 		}

@@ -196,9 +196,13 @@ func TestCarryFinishesAnInterruptedPublication(t *testing.T) {
 	// A run interrupted after its commits: the plan is not recorded done,
 	// and Carry finishes it by its trailer instead of committing again.
 	gittest.Git(t, r.Top, "update-ref", Ref(p.ID), commit)
-	again, err := s.Carry(headLog(t, r), p, commit, CarryOptions{JournalDir: journal})
+	var told []string
+	again, err := s.Carry(headLog(t, r), p, commit, CarryOptions{JournalDir: journal, Interrupted: func(c string) { told = append(told, c) }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(told) != 1 || told[0] != last {
+		t.Errorf("Interrupted was told %v, want %s once, before finishing", told, last)
 	}
 	if again.Interrupted != last || strings.Join(again.Commits, " ") != strings.Join(first.Commits, " ") {
 		t.Errorf("Carry after an interruption = %+v, want the publication ending in %s finished", again, last)

@@ -177,6 +177,9 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 	}
 	cmd := kind.Command()
 	again := fmt.Sprintf("%s --confirm %s@%d", cmd, p.ID, rev)
+	opts.Interrupted = func(c string) {
+		fmt.Fprintf(env.Err, "git-adr: note: %s plan %s revision %d was committed in %s by a run that was interrupted; finishing it\n", p.Kind, p.ID, rev, short(c))
+	}
 	res, err := store.Carry(l, p, commit, opts)
 	var lc *archive.LocalChangesError
 	var ce *archive.ChangedError
@@ -193,9 +196,6 @@ func runArchiveConfirm(env *Env, kind archive.Kind, o archiveOptions, rev int) e
 			hint("preview it again: `" + preview + "` shows the plan as it is now")
 	case err != nil:
 		return carryErr(err, p, again, "git adr archive status "+p.ID)
-	}
-	if res.Interrupted != "" {
-		fmt.Fprintf(env.Err, "git-adr: note: %s plan %s revision %d was committed in %s by a run that was interrupted; finishing it\n", p.Kind, p.ID, rev, short(res.Interrupted))
 	}
 	return recordArchive(env, p, res, o.json)
 }

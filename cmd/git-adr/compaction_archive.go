@@ -51,6 +51,9 @@ func runArchiveOnAccept(env *Env, c, planRev string) error {
 	if err != nil {
 		return err
 	}
+	opts.Interrupted = func(c string) {
+		fmt.Fprintf(env.Err, "git-adr: note: archive plan %s revision %d was committed in %s by a run that was interrupted; finishing it\n", p.ID, p.Revision, short(c))
+	}
 	res, err := store.Carry(l, p, planCommit, opts)
 	var re *archive.RequestError
 	var ce *archive.ChangedError
@@ -70,9 +73,6 @@ func runArchiveOnAccept(env *Env, c, planRev string) error {
 			hint(fmt.Sprintf("commit or stash your changes to that file, then run `%s` again: it carries out the archive part if it is still what was approved", again))
 	case err != nil:
 		return carryErr(err, p, again, "git adr compaction status "+strings.SplitN(planRev, "@", 2)[0])
-	}
-	if res.Interrupted != "" {
-		fmt.Fprintf(env.Err, "git-adr: note: archive plan %s revision %d was committed in %s by a run that was interrupted; finishing it\n", p.ID, p.Revision, short(res.Interrupted))
 	}
 	return recordArchive(env, p, res, false)
 }
