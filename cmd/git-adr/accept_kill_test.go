@@ -72,7 +72,7 @@ func TestKillAccept(t *testing.T) {
 		for _, point := range tc.points {
 			t.Run(tc.name+"/"+point, func(t *testing.T) {
 				dir := copyDir(t, tc.base)
-				before := killThenFinish(t, dir, env, point, confirm, func(before string) {
+				before, _ := killThenFinish(t, dir, env, point, confirm, func(before string) {
 					st := runAdr(t, dir, env, "compaction", "status", plan)
 					if st.code != 0 {
 						t.Fatalf("status: exit %d\n%s%s", st.code, st.stdout, st.stderr)
@@ -146,7 +146,7 @@ func TestKillAccept(t *testing.T) {
 // (with HEAD as it was before the run), then runs `git adr recover` and
 // confirm again, which must both succeed, and checks that the edit was
 // kept. It returns HEAD as it was before the run.
-func killThenFinish(t *testing.T, dir string, env []string, point string, confirm []string, between func(before string)) string {
+func killThenFinish(t *testing.T, dir string, env []string, point string, confirm []string, between func(before string)) (string, result) {
 	t.Helper()
 	before := strings.TrimSpace(runGit(t, dir, env, "rev-parse", "HEAD"))
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("notes, being edited\n"), 0o644)
@@ -161,13 +161,14 @@ func killThenFinish(t *testing.T, dir string, env []string, point string, confir
 	if r := runAdr(t, dir, env, "recover"); r.code != 0 {
 		t.Fatalf("recover: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if r := runAdr(t, dir, env, confirm...); r.code != 0 {
-		t.Fatalf("confirm again: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	again := runAdr(t, dir, env, confirm...)
+	if again.code != 0 {
+		t.Fatalf("confirm again: exit %d\n%s%s", again.code, again.stdout, again.stderr)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(data) != "notes, edited after the crash\n" {
 		t.Errorf("the unrelated edit was lost: %q", data)
 	}
-	return before
+	return before, again
 }
 
 // strictDraft puts the log in dir under strict mode (a real ssh key the

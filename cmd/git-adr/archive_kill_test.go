@@ -76,7 +76,14 @@ func TestKillArchive(t *testing.T) {
 					moved = "doc/adr/0002-use-mysql.md"
 					subjects = "Restore ADR-0002: repair the links\nRestore ADR-0002: move out of the archive (rename only)\n"
 				}
-				before := killThenFinish(t, dir, env, point, confirm, nil)
+				before, again := killThenFinish(t, dir, env, point, confirm, nil)
+				// Killed after the branch moved and before the plan was
+				// recorded done, the next confirmation finds the
+				// publication by its trailer and says it finishes it.
+				finished := strings.Contains(again.stderr, "by a run that was interrupted; finishing it")
+				if want := strings.HasPrefix(point, "publish-ref:") || strings.HasPrefix(point, "changeset-"); finished != want {
+					t.Errorf("killed at %s, the note on finishing an interrupted run shown: %v, want %v\n%s", point, finished, want, again.stderr)
+				}
 				if got := runGit(t, dir, env, "log", "--format=%s", before+"..HEAD"); got != subjects {
 					t.Fatalf("want exactly the two commits after %s, got:\n%s", before, got)
 				}
