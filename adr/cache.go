@@ -208,6 +208,13 @@ func (c *Cache) statBlob(k statKey, st statEntry) (string, bool) {
 	return e.blob, true
 }
 
+// hasStats reports whether the cache holds any stat data to match a
+// work-tree file against (a first load has none).
+func (c *Cache) hasStats() bool {
+	c.load()
+	return len(c.stats) > 0
+}
+
 // noteStat records that a work-tree file with these stat data, looked at
 // at now, held blob.
 func (c *Cache) noteStat(k statKey, st statEntry, now time.Time) {

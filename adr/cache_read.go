@@ -37,19 +37,34 @@ func readRecord(fsys fs.FS, p string, e fs.DirEntry, cache *Cache, now time.Time
 					return rec, nil
 				}
 			}
-		} else if key, st, hasStat = fileStat(p, e); hasStat {
-			if blob, ok := cache.statBlob(key, st); ok {
-				if rec := cache.lookup(blob); rec != nil {
-					rec.src = &lazySource{fsys: underlying(fsys), path: p, blob: blob, verify: true}
-					rec.blob = blob
-					return rec, nil
+		} else if cache.hasStats() {
+			if key, st, hasStat = fileStat(fsys, p, e); hasStat {
+				if blob, ok := cache.statBlob(key, st); ok {
+					if rec := cache.lookup(blob); rec != nil {
+						rec.src = &lazySource{fsys: underlying(fsys), path: p, entry: e, blob: blob, verify: true}
+						rec.blob = blob
+						return rec, nil
+					}
 				}
 			}
+		} else {
+			// Nothing to match the stat data against (a first load):
+			// the file's description comes with its bytes below.
+			hasStat = true
 		}
 	}
-	data, err := fs.ReadFile(fsys, p)
+	data, fi, err := readListed(fsys, p, e)
 	if err != nil {
 		return nil, fmt.Errorf("read %q: %w", p, err)
+	}
+	if hasStat {
+		// What was read is what the stat data describe: the file's own
+		// description when the read gave one, else a stat after it.
+		if fi != nil {
+			key, st, hasStat = infoStat(p, fi)
+		} else {
+			key, st, hasStat = fileStat(fsys, p, e)
+		}
 	}
 	blob := gitBlobHash(data)
 	rec := cache.lookup(blob)
@@ -69,6 +84,23 @@ func readRecord(fsys fs.FS, p string, e fs.DirEntry, cache *Cache, now time.Time
 	return rec, nil
 }
 
+// listedReader reads a file its caller found in a listing with fewer
+// system calls than a plain read, and describes what it read
+// (confine.ConfinedFS, the work tree).
+type listedReader interface {
+	ReadListed(name string, e fs.DirEntry) ([]byte, fs.FileInfo, error)
+}
+
+// readListed reads the file at p, listed as e (nil when unknown), and
+// describes it when the file system could (fi is nil otherwise).
+func readListed(fsys fs.FS, p string, e fs.DirEntry) ([]byte, fs.FileInfo, error) {
+	if lr, ok := underlying(fsys).(listedReader); ok && e != nil {
+		return lr.ReadListed(p, e)
+	}
+	data, err := fs.ReadFile(fsys, p)
+	return data, nil, err
+}
+
 // lazySource reads the text of a record the cache served without reading
 // its file, the first time [Record.Text] is called. Copies of the record
 // share it.
@@ -78,7 +110,10 @@ type lazySource struct {
 	loaded atomic.Bool
 	fsys   fs.FS
 	path   string
-	blob   string
+	// entry is the file's entry in the listing the load read (nil when
+	// the file system names blobs), for a read with fewer system calls.
+	entry fs.DirEntry
+	blob  string
 	// verify: the file is in a work tree and may have changed since the
 	// load looked at it.
 	verify bool
@@ -119,7 +154,7 @@ func (r *Record) PeekText() *Text {
 	if s.loaded.Load() {
 		return s.text
 	}
-	data, err := fs.ReadFile(s.fsys, s.path)
+	data, _, err := readListed(s.fsys, s.path, s.entry)
 	if err != nil || (s.verify && gitBlobHash(data) != s.blob) {
 		return r.Text()
 	}
@@ -155,12 +190,12 @@ func (r *Record) releaseText() {
 		return
 	}
 	r.text = nil
-	r.src = &lazySource{fsys: s.fsys, path: s.path, blob: s.blob, verify: s.verify, log: s.log}
+	r.src = &lazySource{fsys: s.fsys, path: s.path, entry: s.entry, blob: s.blob, verify: s.verify, log: s.log}
 }
 
 func (s *lazySource) load(r *Record) {
 	defer s.loaded.Store(true)
-	data, err := fs.ReadFile(s.fsys, s.path)
+	data, _, err := readListed(s.fsys, s.path, s.entry)
 	if err == nil && (!s.verify || gitBlobHash(data) == s.blob) {
 		s.text = NewText(data)
 		r.text = s.text

@@ -6,7 +6,12 @@ import "io/fs"
 
 // fileStat reports no stat data here: work-tree files are read and
 // hashed, and only their parsing is saved.
-func fileStat(string, fs.DirEntry) (statKey, statEntry, bool) {
+func fileStat(fs.FS, string, fs.DirEntry) (statKey, statEntry, bool) {
+	return statKey{}, statEntry{}, false
+}
+
+// infoStat reports no stat data here (see fileStat).
+func infoStat(string, fs.FileInfo) (statKey, statEntry, bool) {
 	return statKey{}, statEntry{}, false
 }
 
