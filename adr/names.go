@@ -344,9 +344,18 @@ var templateWords = []string{"template", "plantilla", "vorlage", "modèle", "mod
 // "2021-03-04-use-a-template") is a record, for a template is numbered 0
 // when it is numbered at all.
 func isTemplateStem(stem string) bool {
-	if fn := parseFileName(stem + ".md"); fn.Numbered && fn.Number != 0 || isDateSlug(stem) {
+	// The name's own test first: a record's name, which is what nearly
+	// every call is given, fails it without the name being parsed.
+	if !templateNamed(stem) {
 		return false
 	}
+	fn := parseFileName(stem + ".md")
+	return !(fn.Numbered && fn.Number != 0 || isDateSlug(stem))
+}
+
+// templateNamed reports whether stem names a template by a template word
+// or a placeholder for the number, numbered or not.
+func templateNamed(stem string) bool {
 	for _, w := range templateWords {
 		switch {
 		case stem == w, strings.HasPrefix(stem, "adr-"+w), strings.HasPrefix(stem, "adr_"+w),

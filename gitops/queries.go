@@ -69,12 +69,15 @@ func (r *Repo) StagedPaths() ([]string, error) {
 	return nulPaths(out), nil
 }
 
-// nulPaths are the paths of git's -z output.
+// nulPaths are the paths of git's -z output. They share one string: a
+// repository of 10,000 files makes one allocation for their bytes, not
+// 10,000.
 func nulPaths(out []byte) []string {
-	var paths []string
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			paths = append(paths, string(p))
+	all := string(out)
+	paths := make([]string, 0, bytes.Count(out, []byte{0})+1)
+	for p := range strings.SplitSeq(all, "\x00") {
+		if p != "" {
+			paths = append(paths, p)
 		}
 	}
 	return paths
