@@ -178,6 +178,14 @@ func newBench(tmp string, o options) (*bench, error) {
 	if err := buildFloorHello(tmp, filepath.Join(bin, "git-floor-hello")); err != nil {
 		return nil, fmt.Errorf("build the floor program: %w", err)
 	}
+	// The floor of a cold `context --task`: the plainest ranking of every
+	// record (plainbm25), built from this bench's own tree whatever -src
+	// names, and started through git as git-adr is.
+	plain := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(bin, "git-plain-bm25"), "./scripts/bench/plainbm25")
+	plain.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := plain.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("build scripts/bench/plainbm25: %v: %s", err, out)
+	}
 	gitconfig := filepath.Join(home, ".gitconfig")
 	// No automatic gc or maintenance: a gc that git starts in the
 	// background after a large commit would race the repository copies

@@ -456,6 +456,16 @@ func (rep *report) goals() []goal {
 	times("warm `list` ÷ `git status`", n, rep.find(n, "list", toolGitADR), status, 3, false)
 	times("warm `context --task` ÷ `git status`", n, rep.find(n, "context --task", toolGitADR), status, 3, false)
 	times("cold `context --task` ÷ `git status`", n, rep.find(n, "context --task, cold cache", toolGitADR), status, 10, false)
+	// Its floors: the plainest ranking of every record, without and with
+	// an index of every word (not goals; what any design pays).
+	floorRSS := func(name string, r *result) {
+		times(name, n, r, status, 10, false)
+		if r != nil && r.rss > 0 {
+			out[len(out)-1].measured += " (" + rss(r) + ")"
+		}
+	}
+	floorRSS("plain BM25 of every record, the task's words only, ÷ `git status` (a floor of the row above)", rep.find(n, "plain BM25, task words", toolFloor))
+	floorRSS("plain BM25 of every record, every word indexed, ÷ `git status` (the floor of a cold query that keeps an index)", rep.find(n, "plain BM25, every word", toolFloor))
 	m := at(1000)
 	times("`adr generate toc` ÷ `index`", m, rep.find(m, "index", toolAdrTools), rep.find(m, "index", toolGitADR), 2000, true)
 	times("`list` ÷ `adr list`", n, rep.find(n, "list", toolGitADR), rep.find(n, "list", toolAdrTools), 3, false)

@@ -98,6 +98,11 @@ func commands() []command {
 		// Any Go program started through git: the floor of `git adr -h`.
 		{row: "go hello through git", tool: toolFloor, args: []string{"git", "floor-hello"}, verify: verifyNonEmpty},
 		{row: "git status", tool: toolFloor, args: []string{"git", "status"}},
+		// The floor of a cold `context --task`: the plainest BM25 ranking
+		// of every record, counting only the task's words, and indexing
+		// every word first (scripts/bench/plainbm25).
+		{row: "plain BM25, task words", tool: toolFloor, args: []string{"git", "plain-bm25", "-task-words", "doc/adr", benchTask}, verify: verifyNonEmpty},
+		{row: "plain BM25, every word", tool: toolFloor, args: []string{"git", "plain-bm25", "doc/adr", benchTask}, verify: verifyNonEmpty},
 	}
 }
 
