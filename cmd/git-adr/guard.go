@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -105,12 +104,11 @@ Examples:
 // happens it answers in the agent's protocol and exits 0, so that the
 // agent reads the answer.
 func runGuardHook(env *Env, agent hooks.Agent) error {
-	data, rerr := io.ReadAll(io.LimitReader(env.In, 32<<20+1))
 	dir := env.Dir
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	a, ok := hooks.GuardCall(agent, data, rerr, dir)
+	a, ok := hooks.GuardCall(agent, env.In, dir)
 	if !ok {
 		return nil
 	}
