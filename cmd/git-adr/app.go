@@ -122,7 +122,6 @@ func newApp(env *Env) *cli.App {
 		},
 		Before: func(c *cli.Context) error {
 			env.Roots = c.StringSlice("root")
-			env.workspaceFromEnv(c.Args().First()) // workspace.go
 			return nil
 		},
 		Commands: []*cli.Command{

@@ -105,7 +105,7 @@ Examples:
 }
 
 func runCheck(env *Env, o checkOptions) error {
-	if env.Workspace != "" {
+	if env.acrossWorkspace(false) {
 		return runWorkspaceCheck(env, o)
 	}
 	env.allowBare = o.since != ""

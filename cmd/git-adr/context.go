@@ -89,7 +89,7 @@ Examples:
 }
 
 func runContext(env *Env, id string, o contextOptions) error {
-	if env.Workspace != "" {
+	if env.acrossWorkspace(true) {
 		return runWorkspaceContext(env, id, o)
 	}
 	req := evidence.Request{ID: id, Domain: o.domain, Iteration: o.iteration, Task: o.task, Cursor: o.cursor,

@@ -61,7 +61,7 @@ func runGraph(env *Env, o graphOptions) error {
 		}
 		opt.Status = st
 	}
-	if env.Workspace != "" {
+	if env.acrossWorkspace(true) {
 		return runWorkspaceGraph(env, o, opt)
 	}
 	l, err := env.Log()

@@ -77,7 +77,7 @@ Examples:
 }
 
 func runIndex(env *Env, o indexOptions) error {
-	if env.Workspace != "" {
+	if env.acrossWorkspace(true) {
 		return runWorkspaceIndex(env, o)
 	}
 	if !o.check {

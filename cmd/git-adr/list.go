@@ -56,7 +56,7 @@ func runList(env *Env, o listOptions) error {
 		}
 		want = st
 	}
-	if env.Workspace != "" {
+	if env.acrossWorkspace(true) {
 		return runWorkspaceList(env, o, want)
 	}
 	l, err := env.Log()

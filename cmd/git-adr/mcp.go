@@ -60,7 +60,7 @@ Examples:
 }
 
 func runMCP(env *Env, verbose, allowPropose bool) error {
-	if env.Workspace != "" {
+	if env.acrossWorkspace(true) {
 		return runWorkspaceMCP(env, verbose, allowPropose)
 	}
 	repo, err := env.Repo()

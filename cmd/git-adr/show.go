@@ -91,7 +91,7 @@ type showJSON struct {
 }
 
 func runShow(env *Env, ref string, asJSON bool) error {
-	if env.Workspace != "" {
+	if env.acrossWorkspace(true) {
 		return runWorkspaceShow(env, ref, asJSON)
 	}
 	// What show prints of the other records is their IDs (the targets of

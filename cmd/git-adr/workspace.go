@@ -24,6 +24,7 @@ func workspaceCommand(env *Env) *cli.Command {
 		if c.NArg() == 1 {
 			env.Workspace = c.Args().First()
 		}
+		env.acrossWorkspace(true) // the workspace's own commands take the variable
 		return nil
 	}
 	return &cli.Command{
@@ -76,14 +77,18 @@ Examples:
 	}
 }
 
-// workspaceFromEnv names the workspace from GIT_ADR_WORKSPACE when
-// --workspace is not given, for every command but check: a hook or a CI
-// job that exports the variable must still check its own repository, so
-// a check across the workspace needs the flag itself.
-func (e *Env) workspaceFromEnv(command string) {
-	if e.Workspace == "" && command != "check" {
+// acrossWorkspace reports whether the command runs across a workspace:
+// --workspace names one, or, for a command that asks with fromEnv,
+// GIT_ADR_WORKSPACE does. Only the read commands ask with fromEnv (list,
+// show, context, index, graph, mcp), so the variable never reaches a
+// command that does not ask: a hook or a CI job that exports it still
+// checks, writes and guards its own repository, and a check across the
+// workspace needs the flag itself.
+func (e *Env) acrossWorkspace(fromEnv bool) bool {
+	if e.Workspace == "" && fromEnv {
 		e.Workspace = os.Getenv(workspace.EnvVar)
 	}
+	return e.Workspace != ""
 }
 
 // workspace loads the --workspace file once.
