@@ -62,9 +62,9 @@ func rank(dir, task string, taskWords bool) ([]hit, error) {
 		return nil, err
 	}
 	var query []string
-	words(strings.ToLower(task), func(w string) {
-		if !slices.Contains(query, w) {
-			query = append(query, w)
+	words(lowerInPlace([]byte(task)), func(w []byte) {
+		if !slices.Contains(query, string(w)) {
+			query = append(query, string(w))
 		}
 	})
 	docs := make([]doc, len(ents))
@@ -75,7 +75,9 @@ func rank(dir, task string, taskWords bool) ([]hit, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var lower []byte
+			// Each worker keeps one copy of every word it has seen: the
+			// index holds its vocabulary, not every file's text.
+			intern := map[string]string{}
 			for i := k; i < len(ents); i += workers {
 				if !ents[i].Type().IsRegular() {
 					continue
@@ -85,16 +87,21 @@ func rank(dir, task string, taskWords bool) ([]hit, error) {
 					errs[i] = err
 					continue
 				}
-				lower = append(lower[:0], bytes.ToLower(data)...)
+				data = lowerInPlace(data)
 				d := doc{name: ents[i].Name(), tf: map[string]int{}}
-				words(string(lower), func(w string) {
+				words(data, func(w []byte) {
 					d.n++
 					if !taskWords {
-						d.tf[strings.Clone(w)]++
+						key, ok := intern[string(w)]
+						if !ok {
+							key = string(w)
+							intern[key] = key
+						}
+						d.tf[key]++
 						return
 					}
 					for _, q := range query {
-						if w == q {
+						if string(w) == q {
 							d.tf[q]++
 						}
 					}
@@ -155,13 +162,26 @@ func rank(dir, task string, taskWords bool) ([]hit, error) {
 	return hits, nil
 }
 
+// lowerInPlace lower-cases b, in place when it is ASCII.
+func lowerInPlace(b []byte) []byte {
+	for i, c := range b {
+		switch {
+		case c >= utf8.RuneSelf:
+			return bytes.ToLower(b)
+		case c >= 'A' && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return b
+}
+
 // words calls fn for every run of letters and digits in s.
-func words(s string, fn func(string)) {
+func words(s []byte, fn func([]byte)) {
 	start := -1
 	for i := 0; i < len(s); {
 		r, size := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(s[i:])
+			r, size = utf8.DecodeRune(s[i:])
 		}
 		word := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') ||
 			r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r))
