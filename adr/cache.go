@@ -172,8 +172,9 @@ func (c *Cache) lookup(blob string) *Record {
 	return r
 }
 
-// store records a freshly parsed record under its blob hash.
-func (c *Cache) store(blob string, r *Record) {
+// store records a freshly parsed record under its blob hash and returns
+// its entry (encodeParsed's), which the cache holds until it is saved.
+func (c *Cache) store(blob string, r *Record) string {
 	c.load()
 	// One allocation for the entry: encoded in a reused buffer, then
 	// copied to its string.
@@ -186,6 +187,7 @@ func (c *Cache) store(blob string, r *Record) {
 	defer c.mu.Unlock()
 	c.added[blob] = enc
 	c.changed = true
+	return enc
 }
 
 // statBlob returns the blob a work-tree file holds when its stat data are

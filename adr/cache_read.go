@@ -74,9 +74,23 @@ func readRecord(fsys fs.FS, p string, e fs.DirEntry, cache *Cache, now time.Time
 		rec = Parse(data)
 		sum := sha256.Sum256(data)
 		rec.sum = string(sum[:])
-		cache.store(blob, rec)
+		enc := cache.store(blob, rec)
+		// The record as the cache serves it in later runs: its fields
+		// share the bytes of the entry the cache holds anyway, where the
+		// parsed record holds its own copies (a first load of a long log
+		// held three times as much for its records).
+		if d, err := decodeParsed(enc); err == nil {
+			d.text = rec.text
+			rec = d
+		}
 	}
 	rec.blob = blob
+	// The record keeps the text it was parsed from, and can let go of it
+	// (ReleaseText): it is read again, checked against its blob, if used.
+	_, named := e.(blobHasher)
+	src := &lazySource{fsys: underlying(fsys), path: p, entry: e, blob: blob, verify: !named, text: rec.text}
+	src.loaded.Store(true)
+	rec.src = src
 	if hasStat {
 		st.blob = blob
 		cache.noteStat(key, st, now)
@@ -180,10 +194,15 @@ func (r *Record) SourceSHA256() [32]byte {
 	return sha256.Sum256(r.Text().Src)
 }
 
-// releaseText lets go of the text of a record the parse cache served,
-// which is read again from its file (and checked against its blob) if it
-// is used again: for a pass over every record of a long log that needs
-// each text once (check). A record parsed in this process keeps its text.
+// ReleaseText lets go of the record's text, which is read again from its
+// file (and checked against its blob) if it is used again: for a pass
+// over every record of a long log that needs each text once, so that the
+// texts are not all held at once. It does nothing to a record whose text
+// cannot be read again (one not read through the parse cache, or parsed
+// again after its file changed). Its caller must be the only one using
+// the record: another goroutine reading its text at the same time races.
+func (r *Record) ReleaseText() { r.releaseText() }
+
 func (r *Record) releaseText() {
 	s := r.src
 	if s == nil || r.text == nil || r.text != s.text {

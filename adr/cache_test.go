@@ -717,3 +717,57 @@ func TestCacheMaxEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseParsedText: a record parsed in this run (a first load) lets
+// go of its text too, and reads it again, checked, when it is used; one
+// whose file changed meanwhile is parsed again from what it holds now. A
+// load without a cache keeps its texts.
+func TestReleaseParsedText(t *testing.T) {
+	dir, _, _ := cacheRepo(t)
+	l, err := Load(os.DirFS(dir), LoadOptions{Cache: OpenCache(t.TempDir(), false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "doc", "adr", "0002-use-postgresql.md")
+	old, _ := os.ReadFile(p)
+	r, _ := l.Resolve("2")
+	if r.text == nil {
+		t.Fatal("record 2 was served by the cache: the test needs it parsed")
+	}
+	r.ReleaseText()
+	if r.text != nil {
+		t.Fatal("ReleaseText kept the text of a parsed record")
+	}
+	if got := r.PeekText(); string(got.Src) != string(old) || r.text != nil {
+		t.Fatalf("PeekText after a release: %q (kept: %v)", got.Src, r.text != nil)
+	}
+	if got := r.Text(); string(got.Src) != string(old) || r.text != got {
+		t.Fatalf("Text after a release: %q", got.Src)
+	}
+
+	r, _ = l.Resolve("3")
+	r.ReleaseText()
+	p3 := filepath.Join(dir, "doc", "adr", "0003-use-kafka.md")
+	old3, err := os.ReadFile(p3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(old3), "Accepted", "Rejected", 1)
+	if changed == string(old3) {
+		t.Fatal("the test's record has no status to change")
+	}
+	os.WriteFile(p3, []byte(changed), 0o644)
+	if got := r.Text(); string(got.Src) != changed || r.Status != Rejected {
+		t.Fatalf("after a change the released record was not parsed again: status %q", r.Status)
+	}
+
+	plain, err := Load(os.DirFS(dir), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ = plain.Resolve("2")
+	r.ReleaseText()
+	if r.text == nil {
+		t.Fatal("a record read without a cache let go of its text")
+	}
+}

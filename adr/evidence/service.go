@@ -50,6 +50,13 @@ type Service struct {
 	// Progress, when set, is told how many of the records a task query
 	// must analyse (those the term cache does not know) are done.
 	Progress func(done, total int)
+	// ReleaseTexts lets a task query let go of each record's text once
+	// it is analysed (adr.Record.ReleaseText), so that a first query over
+	// a long log does not hold every text while it builds its indexes;
+	// the few texts the answer quotes are read again. Only for a service
+	// that answers one question over a log nothing else reads meanwhile
+	// (the command, not the MCP server).
+	ReleaseTexts bool
 	// Stale, when set, finds the staleness signals of an answer's records
 	// that need the repository (a declared scope that matches no tracked
 	// file, governed code changed in many commits since the record was

@@ -772,6 +772,9 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) ([]cachedDoc
 				// (retrieve.Abbreviations), cached with them.
 				body := retrieve.WithGlossary(retrieve.Analyze(doc), retrieve.Abbreviations(recs[i].ContentViewIn(recs[i].PeekText()), doc.Lang))
 				docs[i] = cachedDoc{body: body, title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
+				if s.ReleaseTexts {
+					recs[i].ReleaseText()
+				}
 				finished <- i
 			}
 		}()

@@ -133,3 +133,44 @@ func TestTaskIndexDamaged(t *testing.T) {
 		}
 	}
 }
+
+// A service that lets go of each record's text once it is analysed
+// (ReleaseTexts, the command's) answers as one that keeps them: the texts
+// an answer quotes are read again from their files.
+func TestReleaseTextsAnswersTheSame(t *testing.T) {
+	dir := t.TempDir()
+	topics := []string{"cache the orders API", "store orders in PostgreSQL", "replace MySQL", "retry payments", "queue events in Kafka"}
+	for i := 1; i <= 20; i++ {
+		p := filepath.Join(dir, filepath.FromSlash(name(i, fmt.Sprintf("r%d", i))))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		decision := fmt.Sprintf("We %s.%s", topics[i%len(topics)], strings.Repeat(" Filler.", i))
+		if err := os.WriteFile(p, []byte(nygard(i, "Decision "+topics[i%len(topics)], "Accepted", decision)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func() *adr.Log {
+		// Through a parse cache, as the command loads: only such records
+		// can read their texts again.
+		l, err := adr.Load(os.DirFS(dir), adr.LoadOptions{Cache: adr.OpenCache(t.TempDir(), false)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	for _, task := range indexTasks {
+		req := Request{Task: task, Format: Text}
+		_, keep, err := (&Service{Log: load(), CacheDir: t.TempDir()}).Answer(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, release, err := (&Service{Log: load(), CacheDir: t.TempDir(), ReleaseTexts: true}).Answer(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(keep, release) {
+			t.Errorf("%q: with ReleaseTexts\n%s\nwithout\n%s", task, release, keep)
+		}
+	}
+}

@@ -154,6 +154,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 	// over a big log analyses every record.
 	progress, done := terminalProgress(env.Err, "indexing records")
 	svc.Progress = progress
+	svc.ReleaseTexts = true // one question, then the process ends
 	_, out, err := svc.Answer(req)
 	done()
 	if err != nil {

@@ -122,8 +122,9 @@ func BenchmarkParse(b *testing.B) {
 
 // BenchmarkTaskCold is the work of a cold `context --task`, in process:
 // the load through an empty parse cache and its save, then the answer
-// with an empty term cache (every record analysed, both indexes built,
-// the term cache and the task index written). Its -memprofile shows what
+// with an empty term cache (every record analysed and its text let go
+// of, as the command does, both indexes built, the term cache and the
+// task index written). Its -memprofile shows what
 // the cold row's peak RSS is made of:
 //
 //	go test ./scripts/bench -run '^$' -bench 'TaskCold/10000' -benchtime 3x -memprofile /tmp/mem.out
@@ -148,7 +149,7 @@ func BenchmarkTaskCold(b *testing.B) {
 				if err := c.Save(); err != nil {
 					b.Fatal(err)
 				}
-				if _, _, err := (&evidence.Service{Log: l, CacheDir: cdir}).Answer(req); err != nil {
+				if _, _, err := (&evidence.Service{Log: l, CacheDir: cdir, ReleaseTexts: true}).Answer(req); err != nil {
 					b.Fatal(err)
 				}
 			}
