@@ -1,9 +1,11 @@
 package evidence
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -96,51 +98,62 @@ func (c *termCache) save() error {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.Write(c.path, encodeCache(keep), 0o600)
+	return atomicfile.WriteFunc(c.path, 0o600, func(w io.Writer) error { return writeCache(w, keep) })
 }
 
 // Layout: format line; vocabulary (count, then length-prefixed strings);
 // entries (count, then key, and body and title as length, term count and
 // (vocabulary index, frequency) pairs); the CRC-32C of all that.
 func encodeCache(entries map[cacheKey]cachedDoc) []byte {
-	// One pass numbers the vocabulary and notes every term's number, in
-	// the order the entries are then written (a map is ranged once).
+	var b bytes.Buffer
+	_ = writeCache(&b, entries) // a bytes.Buffer does not fail
+	return b.Bytes()
+}
+
+// writeCache writes the term cache's file to w as it encodes it: at
+// 10,000 records the file is megabytes, and a cold query would otherwise
+// hold it whole, with a number for every term of every record, while it
+// also builds its indexes.
+func writeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
+	// The vocabulary is numbered in the order the entries are then
+	// written (a map is ranged once); each term is looked up again as its
+	// entry is written, rather than every number being held in between.
 	keys := make([]cacheKey, 0, len(entries))
-	pairs := 0
-	for k, d := range entries {
+	for k := range entries {
 		keys = append(keys, k)
-		pairs += len(d.body.Terms) + len(d.title.Terms)
 	}
-	// Numbers are 32 bits (no log has four billion words): this list has
-	// an entry for every term of every record, over a million at 10,000
-	// records, and is held while the file is encoded.
 	vocab := map[string]uint32{}
 	var words []string
-	nums := make([]uint32, 0, pairs)
 	for _, k := range keys {
 		d := entries[k]
 		for _, dt := range [2]retrieve.DocTerms{d.body, d.title} {
 			for _, t := range dt.Terms {
-				n, ok := vocab[t]
-				if !ok {
-					n = uint32(len(words))
-					vocab[t] = n
+				if _, ok := vocab[t]; !ok {
+					vocab[t] = uint32(len(words))
 					words = append(words, t)
 				}
-				nums = append(nums, n)
 			}
 		}
 	}
-	// Sized for the usual: a number in 1 to 3 bytes and a frequency in 4
-	// for every term, 40 for every entry's key and lengths.
-	buf := make([]byte, 0, len(cacheFormat)+8*len(words)+7*pairs+40*len(entries))
+	sw := cachefile.NewSealer(w)
+	var buf []byte
 	put := func(v uint64) { buf = binary.AppendUvarint(buf, v) }
 	putF := func(f float32) { buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f)) }
+	flush := func() error {
+		_, err := sw.Write(buf)
+		buf = buf[:0]
+		return err
+	}
 	buf = append(buf, cacheFormat...)
 	put(uint64(len(words)))
 	for _, t := range words {
 		put(uint64(len(t)))
 		buf = append(buf, t...)
+		if len(buf) > 32<<10 {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 	}
 	put(uint64(len(entries)))
 	for _, k := range keys {
@@ -149,17 +162,19 @@ func encodeCache(entries map[cacheKey]cachedDoc) []byte {
 		for _, dt := range [2]retrieve.DocTerms{d.body, d.title} {
 			putF(dt.Len)
 			put(uint64(len(dt.Terms)))
-			for i := range dt.Terms {
-				put(uint64(nums[0]))
-				nums = nums[1:]
+			for i, t := range dt.Terms {
+				put(uint64(vocab[t]))
 				putF(dt.TF[i])
 			}
 		}
+		if err := flush(); err != nil {
+			return err
+		}
 	}
-	// The sealed buffer is the file: at 10,000 records it is megabytes,
-	// and the largest thing a cold query holds while its caches are
-	// written (a copy through a bytes.Buffer held it twice).
-	return cachefile.Seal(buf)
+	if err := flush(); err != nil {
+		return err
+	}
+	return sw.Close()
 }
 
 var errCorrupt = errors.New("corrupt term cache")

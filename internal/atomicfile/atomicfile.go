@@ -7,6 +7,8 @@
 package atomicfile
 
 import (
+	"bufio"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,12 +28,26 @@ const StaleAfter = time.Hour
 // files of earlier writes to path that are older than StaleAfter (left by
 // a process killed before its rename) are removed.
 func Write(path string, data []byte, perm fs.FileMode) error {
+	return WriteFunc(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFunc is Write of what write writes, through a buffer: a file of
+// megabytes is written as it is made, not made whole in memory first. An
+// error from write leaves path as it was.
+func WriteFunc(path string, perm fs.FileMode, write func(w io.Writer) error) error {
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	bw := bufio.NewWriterSize(f, 64<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
+	"io"
 	"strings"
 	"sync"
 	"unsafe"
@@ -22,6 +23,28 @@ var table = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Ca
 // file's header.
 func Seal(b []byte) []byte {
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, table()))
+}
+
+// Sealer writes a file through to w and seals it as Seal does: the
+// CRC-32C of everything written, appended by Close.
+type Sealer struct {
+	w   io.Writer
+	crc uint32
+}
+
+// NewSealer starts a sealed file on w.
+func NewSealer(w io.Writer) *Sealer { return &Sealer{w: w} }
+
+// Write writes p through, counting it in the checksum.
+func (s *Sealer) Write(p []byte) (int, error) {
+	s.crc = crc32.Update(s.crc, table(), p)
+	return s.w.Write(p)
+}
+
+// Close appends the checksum; the Sealer is not written to afterwards.
+func (s *Sealer) Close() error {
+	_, err := s.w.Write(binary.LittleEndian.AppendUint32(nil, s.crc))
+	return err
 }
 
 // Open returns the body of a sealed file: what follows header, when data
