@@ -1,8 +1,11 @@
 package atomicfile
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -80,5 +83,35 @@ func TestWriteSweepsStale(t *testing.T) {
 		if _, err := os.Lstat(f); err != nil {
 			t.Errorf("%s removed: %v", filepath.Base(f), err)
 		}
+	}
+}
+
+// WriteFunc writes what its function writes; an error from the function
+// leaves the file as it was and no temporary file behind.
+func TestWriteFunc(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "cache.bin")
+	big := strings.Repeat("0123456789", 20000) // past the buffer
+	if err := WriteFunc(p, 0o600, func(w io.Writer) error {
+		_, err := io.WriteString(w, big)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != big {
+		t.Fatalf("wrote %d bytes, want %d", len(got), len(big))
+	}
+	boom := errors.New("boom")
+	if err := WriteFunc(p, 0o600, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return boom
+	}); !errors.Is(err, boom) {
+		t.Fatalf("WriteFunc = %v; want the function's error", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != big {
+		t.Fatal("a failed write changed the file")
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Fatalf("left %d files; want the file alone", len(es))
 	}
 }

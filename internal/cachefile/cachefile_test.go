@@ -1,6 +1,9 @@
 package cachefile
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 func TestSealOpen(t *testing.T) {
 	sealed := Seal([]byte("head\nbody"))
@@ -41,4 +44,22 @@ func FuzzOpen(f *testing.F) {
 			t.Fatal("an opened file does not re-seal to itself")
 		}
 	})
+}
+
+// A file written through a Sealer is the file Seal makes of its bytes.
+func TestSealer(t *testing.T) {
+	var b bytes.Buffer
+	s := NewSealer(&b)
+	s.Write([]byte("header\n"))
+	s.Write([]byte("body in "))
+	s.Write([]byte("parts"))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := Seal([]byte("header\nbody in parts")); !bytes.Equal(b.Bytes(), want) {
+		t.Fatalf("sealed %q, Seal gives %q", b.Bytes(), want)
+	}
+	if body, ok := Open(b.Bytes(), []byte("header\n")); !ok || string(body) != "body in parts" {
+		t.Fatalf("Open = %q, %v", body, ok)
+	}
 }
