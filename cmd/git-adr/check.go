@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -109,6 +111,7 @@ func runCheck(env *Env, o checkOptions) error {
 		return runWorkspaceCheck(env, o)
 	}
 	env.allowBare = o.since != ""
+	paceCheckGC()
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -186,6 +189,28 @@ func runCheck(env *Env, o checkOptions) error {
 		return silentExit(ExitFailure)
 	}
 	return nil
+}
+
+// checkGCPercent is the collector's pace for check once the log is
+// loaded (GOGC=50 rather than the default 100). Check reads every
+// record's text once and drops it, so it allocates about three times
+// what it keeps (at 10,000 records some 65 MB of texts after the load,
+// against 26 MB live, most of it the log itself); at the default pace
+// the heap grows to twice what is live between cycles, and peak RSS
+// measured 73–79 MiB, over the 64 MiB issue 33 allows every command.
+// Half the headroom measured 57–61 MiB for about 5% more CPU (two more
+// cycles, each marking the log): docs/benchmarks.md has the runs.
+const checkGCPercent = 50
+
+// paceCheckGC sets [checkGCPercent], unless GOGC or GOMEMLIMIT decide in
+// the environment. It must run before the log is loaded: the load holds
+// the collector off until its first cycle (gcpolicy.Defer) and then
+// restores the percent it found, this one.
+func paceCheckGC() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(checkGCPercent)
 }
 
 // sinceUsage is the usage error of a --since REV this repository cannot
