@@ -237,9 +237,13 @@ func (c *checker) lookup(p string) (actual string, exact, found bool) {
 	if p == "" || p == ".." || strings.HasPrefix(p, "../") {
 		return "", false, false
 	}
+	// dir is the real path of the components read so far: while each is
+	// there as written, the start of p itself.
 	dir := ""
 	exact = true
-	for _, name := range strings.Split(p, "/") {
+	for rest, end := p, 0; ; {
+		name, after, more := strings.Cut(rest, "/")
+		end += len(name)
 		d := c.list(dir)
 		if d == nil {
 			return "", false, false
@@ -252,13 +256,19 @@ func (c *checker) lookup(p string) (actual string, exact, found bool) {
 			}
 			real, exact = cands[0], false
 		}
-		if dir == "" {
+		switch {
+		case exact:
+			dir = p[:end]
+		case dir == "":
 			dir = real
-		} else {
+		default:
 			dir = dir + "/" + real
 		}
+		if !more {
+			return dir, exact, true
+		}
+		rest, end = after, end+1
 	}
-	return dir, exact, true
 }
 
 // dirListing is the names in a directory, for [checker.lookup].

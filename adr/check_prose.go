@@ -65,7 +65,7 @@ func (c *checker) proseSuccessor(r *Record) (*Record, int, string) {
 		// The rest of the sentence names the successor; a link's text
 		// ("[4. Use Kafka](0004-use-kafka.md)") does not end it.
 		rest := line[m[1]:]
-		if end := strings.IndexAny(inlineLink.ReplaceAllStringFunc(rest, func(l string) string { return strings.Repeat("x", len(l)) }), ".;"); end >= 0 {
+		if end := sentenceEnd(rest); end >= 0 {
 			rest = rest[:end]
 		}
 		if partialPhrase.MatchString(line[:m[1]]+rest) || !recordSubject.MatchString(sentenceLead(line[:m[0]])) {
@@ -111,6 +111,23 @@ func (c *checker) prose(r *Record) {
 		Message: fmt.Sprintf("%s's text says %q, but no relation records that %s supersedes it (if the text means something else, reword it)", r.ID, shorten(text, 80), s.ID),
 		Fix:     fix,
 	})
+}
+
+// sentenceEnd is the index of the first "." or ";" of s outside its
+// inline links ("[4. Use Kafka](0004-use-kafka.md)"), -1 when there is
+// none.
+func sentenceEnd(s string) int {
+	from := 0
+	for _, link := range inlineLink.FindAllStringIndex(s, -1) {
+		if i := strings.IndexAny(s[from:link[0]], ".;"); i >= 0 {
+			return from + i
+		}
+		from = link[1]
+	}
+	if i := strings.IndexAny(s[from:], ".;"); i >= 0 {
+		return from + i
+	}
+	return -1
 }
 
 // sentenceLead is what stands before a phrase in its sentence, its
