@@ -195,15 +195,18 @@ func runCheck(env *Env, o checkOptions) error {
 }
 
 // checkGCPercent is the collector's pace for check once the log is
-// loaded (GOGC=50 rather than the default 100). Check reads every
+// loaded: GOGC=40 rather than the default 100. Check reads every
 // record's text once and drops it, so it allocates about three times
-// what it keeps (at 10,000 records some 65 MB of texts after the load,
-// against 26 MB live, most of it the log itself); at the default pace
-// the heap grows to twice what is live between cycles, and peak RSS
-// measured 73–79 MiB, over the 64 MiB issue 33 allows every command.
-// Half the headroom measured 57–61 MiB for about 5% more CPU (two more
-// cycles, each marking the log): docs/benchmarks.md has the runs.
-const checkGCPercent = 50
+// what it keeps (at 10,000 records some 65 MB of texts and links after
+// the load, against 26 MB live, most of it the log itself). At the
+// default pace the heap grows to twice what is live between cycles, and
+// peak RSS is over the 64 MiB issue 33 allows every command. Measured at
+// 10,000 records, eight interleaved runs of each on a busy machine (load
+// average 7-8): GOGC=100 73.6-78.0 MiB peak RSS and 0.40 s of CPU
+// (median), GOGC=50 59.9-64.9 MiB and 0.42 s, GOGC=40 58.5-61.4 MiB and
+// 0.44 s. Each cycle marks the whole log, so more frequent cycles cost CPU in
+// proportion; 40 is the one that stayed under 64 MiB in every run.
+const checkGCPercent = 40
 
 // paceCheckGC sets [checkGCPercent], unless GOGC or GOMEMLIMIT decide in
 // the environment. It must run before the log is loaded: the load holds
