@@ -114,7 +114,13 @@ func runCheck(env *Env, o checkOptions) error {
 		return runWorkspaceCheck(env, o)
 	}
 	env.allowBare = o.since != ""
-	paceCheckGC()
+	if o.since == "" {
+		// --since reads the log at the merge base as well, from git
+		// objects: at 10,000 records 156-159 MiB peak RSS and 1.34 s of
+		// CPU at the default pace, 120-128 MiB and 1.59 s at check's.
+		// Far over 64 MiB either way, it keeps the default.
+		paceCheckGC()
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err
