@@ -126,6 +126,8 @@ type checker struct {
 	dirs       map[string]*dirListing
 	mergeBases map[string]fs.FS
 	notes      []string
+	// reported is the links one record's findings name (see links).
+	reported map[lineTarget]bool
 }
 
 type relKey struct {

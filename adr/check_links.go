@@ -24,17 +24,17 @@ var (
 // since git and most servers are case-sensitive).
 func (c *checker) links(r *Record) {
 	// What is reported already, by line and target: a relation is also
-	// a link of the text. Made for a record that has links only.
-	var reported map[lineTarget]bool
+	// a link of the text. One map for every record, emptied for each.
+	if c.reported == nil {
+		c.reported = map[lineTarget]bool{}
+	}
+	clear(c.reported)
 	report := func(line int, target string) bool {
 		k := lineTarget{line, target}
-		if reported[k] {
+		if c.reported[k] {
 			return false
 		}
-		if reported == nil {
-			reported = map[lineTarget]bool{}
-		}
-		reported[k] = true
+		c.reported[k] = true
 		return true
 	}
 	for _, rel := range r.Relations {

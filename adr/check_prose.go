@@ -53,15 +53,16 @@ func (c *checker) proseSuccessor(r *Record) (*Record, int, string) {
 		return nil, 0, ""
 	}
 	var links []Link
-	for i := range t.Lines {
-		if t.Lines[i].Kind != LineText {
+	for i, l := range t.Lines {
+		if l.Kind != LineText {
 			continue
 		}
-		line := t.LineText(i)
-		m := supersededPhrase.FindStringIndex(line)
+		// Matched in place: a line is copied out only when it says so.
+		m := supersededPhrase.Re().FindIndex(t.Src[l.Start:l.End])
 		if m == nil {
 			continue
 		}
+		line := t.LineText(i)
 		// The rest of the sentence names the successor; a link's text
 		// ("[4. Use Kafka](0004-use-kafka.md)") does not end it.
 		rest := line[m[1]:]
