@@ -280,6 +280,7 @@ type dirListing struct {
 	lower map[string][]string
 }
 
+// folded is the listing keyed by lower case, made on its first use.
 func (d *dirListing) folded() map[string][]string {
 	if d.lower == nil {
 		d.lower = make(map[string][]string, len(d.names))
