@@ -93,3 +93,26 @@ func TestSentenceEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldsBy: a line the phrase of a supersession matches holds "by",
+// so the lines that do not are skipped without the regular expression.
+func TestHoldsBy(t *testing.T) {
+	for _, line := range []string{
+		"Superseded by ADR-0019.",
+		"REPLACED BY [4. Use Kafka](0004-use-kafka.md)",
+		"This decision was superseeded in 2024 bY the next one",
+		"Obsoleted\u00a0by x",
+	} {
+		if supersededPhrase.FindStringIndex(line) == nil {
+			t.Fatalf("supersededPhrase does not match %q", line)
+		}
+		if !holdsBy([]byte(line)) {
+			t.Errorf("holdsBy(%q) = false for a line the phrase matches", line)
+		}
+	}
+	for _, line := range []string{"", "b", "Superseded, b y", "replaced in part"} {
+		if holdsBy([]byte(line)) {
+			t.Errorf("holdsBy(%q) = true", line)
+		}
+	}
+}

@@ -58,7 +58,11 @@ func (c *checker) proseSuccessor(r *Record) (*Record, int, string) {
 			continue
 		}
 		// Matched in place: a line is copied out only when it says so.
-		m := supersededPhrase.Re().FindIndex(t.Src[l.Start:l.End])
+		src := t.Src[l.Start:l.End]
+		if !holdsBy(src) {
+			continue
+		}
+		m := supersededPhrase.Re().FindIndex(src)
 		if m == nil {
 			continue
 		}
@@ -140,6 +144,19 @@ func sentenceLead(before string) string {
 		before = before[i+1:]
 	}
 	return strings.TrimSpace(strings.Trim(strings.TrimSpace(before), "*_>#-+`[( \t"))
+}
+
+// holdsBy reports whether line holds "by" in any case. Every match of
+// supersededPhrase ends with it, and its (?i) folds b and y to their
+// ASCII cases only: a line without it is not worth the regular
+// expression, which backtracks at every position of a long line.
+func holdsBy(line []byte) bool {
+	for i := 0; i+1 < len(line); i++ {
+		if line[i]|0x20 == 'b' && line[i+1]|0x20 == 'y' {
+			return true
+		}
+	}
+	return false
 }
 
 func containsAny(src []byte, words [][]byte) bool {
