@@ -58,7 +58,7 @@ func (l *Log) Check(opt CheckOptions) *CheckReport {
 	if l.byPath == nil {
 		l.index()
 	}
-	c := &checker{l: l, opt: opt, dirs: map[string]map[string][]string{}, mergeBases: map[string]fs.FS{}}
+	c := &checker{l: l, opt: opt, dirs: map[string]*dirListing{}, mergeBases: map[string]fs.FS{}}
 	c.resolve()
 	for _, root := range l.Roots {
 		if root.Refused != nil {
@@ -117,18 +117,17 @@ type checker struct {
 	out []Finding
 	// targets[r][i] is the record r.Relations[i] resolves to (nil: none).
 	targets map[*Record][]*Record
-	// rels holds every resolved relation, for reverse lookups.
-	rels map[relKey]bool
-	// linked holds every resolved pair, whatever the type.
-	linked map[[2]*Record]bool
+	// linked holds every resolved pair, for reverse lookups: the known
+	// types of its relations, and whether it has any.
+	linked map[[2]*Record]relTypes
 	// supersededBy[r] are the records whose "Supersedes" names r.
 	supersededBy map[*Record][]*Record
-	// byNumber groups numbered records per root.
-	byNumber map[rootNumber][]*Record
-	// dirs caches directory listings: lower-case name -> names.
-	dirs       map[string]map[string][]string
+	// dirs caches directory listings by directory.
+	dirs       map[string]*dirListing
 	mergeBases map[string]fs.FS
 	notes      []string
+	// reported is the links one record's findings name (see links).
+	reported map[lineTarget]bool
 }
 
 type relKey struct {
@@ -136,26 +135,49 @@ type relKey struct {
 	typ      RelationType
 }
 
-type rootNumber struct {
-	root   *Root
-	n      int
-	suffix string // an inserted record's letter: 0004a is not 0004
+// relTypes is a set of the known relation types one record has to
+// another, with relAny for any relation at all (a custom label's too):
+// one byte per linked pair, where a map keyed by pair and type held the
+// type's string in every key.
+type relTypes uint8
+
+const relAny relTypes = 1 << 7
+
+// relBit is t's member of a [relTypes] (0 for a custom label's type).
+func relBit(t RelationType) relTypes {
+	switch t {
+	case Supersedes:
+		return 1 << 0
+	case SupersededBy:
+		return 1 << 1
+	case Amends:
+		return 1 << 2
+	case AmendedBy:
+		return 1 << 3
+	case Refines:
+		return 1 << 4
+	case RefinedBy:
+		return 1 << 5
+	case RelatesTo:
+		return 1 << 6
+	}
+	return 0
 }
 
 func (c *checker) add(f Finding) { c.out = append(c.out, f) }
 
 // resolve maps every relation to its target record once.
 func (c *checker) resolve() {
-	c.targets = make(map[*Record][]*Record, len(c.l.Records))
-	c.rels = map[relKey]bool{}
-	c.linked = map[[2]*Record]bool{}
-	c.supersededBy = map[*Record][]*Record{}
-	c.byNumber = map[rootNumber][]*Record{}
+	related := 0
 	for _, r := range c.l.Records {
-		if r.Numbered {
-			k := rootNumber{r.Root, r.Number, r.Suffix}
-			c.byNumber[k] = append(c.byNumber[k], r)
+		if len(r.Relations) > 0 {
+			related++
 		}
+	}
+	c.targets = make(map[*Record][]*Record, related)
+	c.linked = map[[2]*Record]relTypes{}
+	c.supersededBy = map[*Record][]*Record{}
+	for _, r := range c.l.Records {
 		if len(r.Relations) == 0 {
 			continue
 		}
@@ -169,8 +191,7 @@ func (c *checker) resolve() {
 			if t == nil {
 				continue
 			}
-			c.rels[relKey{r, t, rel.Type}] = true
-			c.linked[[2]*Record{r, t}] = true
+			c.linked[[2]*Record{r, t}] |= relAny | relBit(rel.Type)
 			if rel.Type == Supersedes && t != r {
 				c.supersededBy[t] = append(c.supersededBy[t], r)
 			}
@@ -192,30 +213,62 @@ func (c *checker) ref(r *Record) string {
 // an archived one (IDs of archived records are never reused), otherwise the
 // first by path; every other one gets the renumber command.
 func (c *checker) duplicates() {
-	for _, group := range c.byNumber {
-		if len(group) < 2 {
+	for _, all := range c.l.byNumber {
+		if len(all) < 2 {
 			continue
 		}
-		g := append([]*Record(nil), group...)
-		sort.SliceStable(g, func(i, j int) bool {
-			if g[i].Archived != g[j].Archived {
-				return g[i].Archived
+		// The log groups numbers across roots: 0004a is not 0004, nor is
+		// another root's 0004.
+		for len(all) > 0 {
+			var group, rest []*Record
+			for _, r := range all {
+				if r.Root == all[0].Root && r.Suffix == all[0].Suffix {
+					group = append(group, r)
+				} else {
+					rest = append(rest, r)
+				}
 			}
-			return g[i].Path < g[j].Path
-		})
-		keep := g[0]
-		for _, r := range g[1:] {
-			f := Finding{
-				Kind: KindDuplicateID, Path: r.Path, Line: titleLine(r), IDs: []string{r.ID},
-				Message: fmt.Sprintf("%s is also used by %s%s", r.ID, keep.Locus(), archivedNote(keep)),
-				Fix:     "git adr renumber " + r.Path,
-			}
-			if r.InLogFile() {
-				f.Fix = fmt.Sprintf("give the section on line %d a free number by hand (git-adr does not rewrite single-file logs)", titleLine(r))
-			}
-			c.add(f)
+			c.duplicatesOf(group)
+			all = rest
 		}
 	}
+}
+
+// duplicatesOf reports the records of group, which share a root, a
+// number and a suffix, but the one to keep. It sorts group, its own.
+func (c *checker) duplicatesOf(group []*Record) {
+	if len(group) < 2 {
+		return
+	}
+	sort.SliceStable(group, func(i, j int) bool {
+		if group[i].Archived != group[j].Archived {
+			return group[i].Archived
+		}
+		return group[i].Path < group[j].Path
+	})
+	keep := group[0]
+	for _, r := range group[1:] {
+		f := Finding{
+			Kind: KindDuplicateID, Path: r.Path, Line: titleLine(r), IDs: []string{r.ID},
+			Message: fmt.Sprintf("%s is also used by %s%s", r.ID, keep.Locus(), archivedNote(keep)),
+			Fix:     "git adr renumber " + r.Path,
+		}
+		if r.InLogFile() {
+			f.Fix = fmt.Sprintf("give the section on line %d a free number by hand (git-adr does not rewrite single-file logs)", titleLine(r))
+		}
+		c.add(f)
+	}
+}
+
+// sameNumber are the numbered records of root numbered n with suffix.
+func (c *checker) sameNumber(root *Root, n int, suffix string) []*Record {
+	var out []*Record
+	for _, r := range c.l.byNumber[n] {
+		if r.Root == root && r.Suffix == suffix {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func archivedNote(r *Record) string {
@@ -297,8 +350,11 @@ func activeLinkCommand(from string, t RelationType, to string) string {
 // oneWay reports relations whose target has no relation back: the reverse
 // type for known relations, any relation for custom labels.
 func (c *checker) oneWay() {
+	// One record's relations at a time: a relation written twice is
+	// reported once.
 	seen := map[relKey]bool{}
 	for _, r := range c.l.Records {
+		clear(seen)
 		for i, t := range c.targets[r] {
 			if t == nil || t == r {
 				continue
@@ -311,7 +367,7 @@ func (c *checker) oneWay() {
 			seen[k] = true
 			if rel.Type.Known() {
 				rev := rel.Type.Reverse()
-				if c.rels[relKey{t, r, rev}] || rel.Type != Supersedes && rel.Type != SupersededBy && c.phraseBack(t, r) {
+				if c.linked[[2]*Record{t, r}]&relBit(rev) != 0 || rel.Type != Supersedes && rel.Type != SupersededBy && c.phraseBack(t, r) {
 					continue
 				}
 				if rel.Type == Supersedes && r.Status == Proposed && t.Status != Superseded {
@@ -331,7 +387,7 @@ func (c *checker) oneWay() {
 				})
 				continue
 			}
-			if c.linked[[2]*Record{t, r}] {
+			if c.linked[[2]*Record{t, r}]&relAny != 0 {
 				continue
 			}
 			c.add(Finding{

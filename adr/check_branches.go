@@ -33,7 +33,7 @@ func (c *checker) branchDuplicates() {
 		if c.l.byPath[b.Path] != nil {
 			continue
 		}
-		for _, r := range c.byNumber[rootNumber{b.Root, b.Number, b.Suffix}] {
+		for _, r := range c.sameNumber(b.Root, b.Number, b.Suffix) {
 			if theirs[b.Ref][r.Path] {
 				continue // their own duplicate; their check reports it
 			}

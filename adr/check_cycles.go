@@ -37,12 +37,11 @@ func (c *checker) supersessionEdges() map[*Record][]supersession {
 				continue
 			}
 			rel := r.Relations[i]
-			ev := fmt.Sprintf("%s:%d", r.Path, rel.Line)
 			switch rel.Type {
 			case Supersedes:
-				addEdge(r, t, ev)
+				addEdge(r, t, fmt.Sprintf("%s:%d", r.Path, rel.Line))
 			case SupersededBy:
-				addEdge(t, r, ev)
+				addEdge(t, r, fmt.Sprintf("%s:%d", r.Path, rel.Line))
 			}
 		}
 	}

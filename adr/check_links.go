@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/git-adr/git-adr/internal/lazyre"
@@ -22,7 +23,20 @@ var (
 // relative *.md files that do not exist (case-only differences included,
 // since git and most servers are case-sensitive).
 func (c *checker) links(r *Record) {
-	reported := map[string]bool{} // "line\x00target"
+	// What is reported already, by line and target: a relation is also
+	// a link of the text. One map for every record, emptied for each.
+	if c.reported == nil {
+		c.reported = map[lineTarget]bool{}
+	}
+	clear(c.reported)
+	report := func(line int, target string) bool {
+		k := lineTarget{line, target}
+		if c.reported[k] {
+			return false
+		}
+		c.reported[k] = true
+		return true
+	}
 	for _, rel := range r.Relations {
 		if rel.TargetID != "" {
 			continue
@@ -31,22 +45,26 @@ func (c *checker) links(r *Record) {
 		if !ok {
 			continue
 		}
-		reported[fmt.Sprintf("%d\x00%s", rel.Line, rel.Target)] = true
+		report(rel.Line, rel.Target)
 		c.add(f)
 	}
 	if r.Text() == nil {
 		return
 	}
 	for _, l := range r.Text().Links() {
-		key := fmt.Sprintf("%d\x00%s", l.Line+1, l.Dest)
-		if reported[key] {
+		if !report(l.Line+1, l.Dest) {
 			continue
 		}
-		reported[key] = true
 		if f, ok := c.brokenLink(r, l.Line+1, l.Dest); ok {
 			c.add(f)
 		}
 	}
+}
+
+// lineTarget is a link target written on a 1-based line.
+type lineTarget struct {
+	line   int
+	target string
 }
 
 // brokenRelation explains a relation whose target is no record. A target
@@ -219,53 +237,79 @@ func (c *checker) lookup(p string) (actual string, exact, found bool) {
 	if p == "" || p == ".." || strings.HasPrefix(p, "../") {
 		return "", false, false
 	}
+	// dir is the real path of the components read so far: while each is
+	// there as written, the start of p itself.
 	dir := ""
 	exact = true
-	for _, name := range strings.Split(p, "/") {
-		names := c.list(dir)
-		if names == nil {
+	for rest, end := p, 0; ; {
+		name, after, more := strings.Cut(rest, "/")
+		end += len(name)
+		d := c.list(dir)
+		if d == nil {
 			return "", false, false
 		}
-		real := ""
-		cands := names[strings.ToLower(name)]
-		for _, n := range cands {
-			if n == name {
-				real = n
-			}
-		}
-		if real == "" {
+		real := name
+		if _, ok := slices.BinarySearch(d.names, name); !ok {
+			cands := d.folded()[strings.ToLower(name)]
 			if len(cands) != 1 {
 				return "", false, false
 			}
 			real, exact = cands[0], false
 		}
-		if dir == "" {
+		switch {
+		case exact:
+			dir = p[:end]
+		case dir == "":
 			dir = real
-		} else {
+		default:
 			dir = dir + "/" + real
 		}
+		if !more {
+			return dir, exact, true
+		}
+		rest, end = after, end+1
 	}
-	return dir, exact, true
 }
 
-// list returns the entries of a directory keyed by lower-case name (nil
-// when it cannot be read). Listings are cached: a log links to the same few
-// directories over and over.
-func (c *checker) list(dir string) map[string][]string {
-	if m, ok := c.dirs[dir]; ok {
-		return m
+// dirListing is the names in a directory, for [checker.lookup].
+type dirListing struct {
+	names []string // sorted
+	// lower keys names by their lower case, for a name that is not
+	// there as written: made on the first, as most links name files
+	// that are there.
+	lower map[string][]string
+}
+
+// folded is the listing keyed by lower case, made on its first use.
+func (d *dirListing) folded() map[string][]string {
+	if d.lower == nil {
+		d.lower = make(map[string][]string, len(d.names))
+		for _, n := range d.names {
+			k := strings.ToLower(n)
+			d.lower[k] = append(d.lower[k], n)
+		}
 	}
-	var m map[string][]string
+	return d.lower
+}
+
+// list returns the entries of a directory (nil when it cannot be read).
+// Listings are cached: a log links to the same few directories over and
+// over.
+func (c *checker) list(dir string) *dirListing {
+	if d, ok := c.dirs[dir]; ok {
+		return d
+	}
+	var d *dirListing
 	if c.l.FS == nil {
 		return nil
 	}
 	if entries, err := fs.ReadDir(c.l.FS, dirOrDot(dir)); err == nil {
-		m = make(map[string][]string, len(entries))
-		for _, e := range entries {
-			k := strings.ToLower(e.Name())
-			m[k] = append(m[k], e.Name())
+		d = &dirListing{names: make([]string, len(entries))}
+		for i, e := range entries {
+			d.names[i] = e.Name()
 		}
+		slices.Sort(d.names) // fs.ReadDir sorts; an FS's own ReadDir may not
 	}
-	c.dirs[dir] = m
-	return m
+	c.dirs[dir] = d
+	return d
 }

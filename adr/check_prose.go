@@ -53,19 +53,24 @@ func (c *checker) proseSuccessor(r *Record) (*Record, int, string) {
 		return nil, 0, ""
 	}
 	var links []Link
-	for i := range t.Lines {
-		if t.Lines[i].Kind != LineText {
+	for i, l := range t.Lines {
+		if l.Kind != LineText {
 			continue
 		}
-		line := t.LineText(i)
-		m := supersededPhrase.FindStringIndex(line)
+		// Matched in place: a line is copied out only when it says so.
+		src := t.Src[l.Start:l.End]
+		if !holdsBy(src) {
+			continue
+		}
+		m := supersededPhrase.Re().FindIndex(src)
 		if m == nil {
 			continue
 		}
+		line := t.LineText(i)
 		// The rest of the sentence names the successor; a link's text
 		// ("[4. Use Kafka](0004-use-kafka.md)") does not end it.
 		rest := line[m[1]:]
-		if end := strings.IndexAny(inlineLink.ReplaceAllStringFunc(rest, func(l string) string { return strings.Repeat("x", len(l)) }), ".;"); end >= 0 {
+		if end := sentenceEnd(rest); end >= 0 {
 			rest = rest[:end]
 		}
 		if partialPhrase.MatchString(line[:m[1]]+rest) || !recordSubject.MatchString(sentenceLead(line[:m[0]])) {
@@ -113,6 +118,23 @@ func (c *checker) prose(r *Record) {
 	})
 }
 
+// sentenceEnd is the index of the first "." or ";" of s outside its
+// inline links ("[4. Use Kafka](0004-use-kafka.md)"), -1 when there is
+// none.
+func sentenceEnd(s string) int {
+	from := 0
+	for _, link := range inlineLink.FindAllStringIndex(s, -1) {
+		if i := strings.IndexAny(s[from:link[0]], ".;"); i >= 0 {
+			return from + i
+		}
+		from = link[1]
+	}
+	if i := strings.IndexAny(s[from:], ".;"); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
 // sentenceLead is what stands before a phrase in its sentence, its
 // Markdown decoration (emphasis, a list marker, a quote) taken off: ""
 // for "**Superseded** by" at the start of a line, "this decision has
@@ -122,6 +144,19 @@ func sentenceLead(before string) string {
 		before = before[i+1:]
 	}
 	return strings.TrimSpace(strings.Trim(strings.TrimSpace(before), "*_>#-+`[( \t"))
+}
+
+// holdsBy reports whether line holds "by" in any case. Every match of
+// supersededPhrase ends with it, and its (?i) folds b and y to their
+// ASCII cases only: a line without it is not worth the regular
+// expression, which backtracks at every position of a long line.
+func holdsBy(line []byte) bool {
+	for i := 0; i+1 < len(line); i++ {
+		if line[i]|0x20 == 'b' && line[i+1]|0x20 == 'y' {
+			return true
+		}
+	}
+	return false
 }
 
 func containsAny(src []byte, words [][]byte) bool {

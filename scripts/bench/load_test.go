@@ -157,6 +157,46 @@ func BenchmarkTaskCold(b *testing.B) {
 	}
 }
 
+// BenchmarkCheck is the work of `git adr check` on the log itself, in
+// process: the load through a warm parse cache, as a second run of the
+// command loads it (every record served by its stat data, its text read
+// when check needs it), then [adr.Log.Check]. Its -memprofile shows what
+// check allocates and holds beyond the log:
+//
+//	go test ./scripts/bench -run '^$' -bench 'Check/10000' -benchtime 5x -memprofile /tmp/mem.out
+//	go tool pprof -sample_index=alloc_space -top bench.test /tmp/mem.out
+func BenchmarkCheck(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := generatedLog(b, n)
+			fsys := os.DirFS(dir)
+			cdir := filepath.Join(b.TempDir(), "cache")
+			time.Sleep(2100 * time.Millisecond)
+			for i := 0; i < 2; i++ { // the second save dates the stat entries
+				c := adr.OpenCache(cdir, false)
+				if _, err := adr.Load(fsys, adr.LoadOptions{Cache: c}); err != nil {
+					b.Fatal(err)
+				}
+				if err := c.Save(); err != nil {
+					b.Fatal(err)
+				}
+				time.Sleep(2100 * time.Millisecond)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				l, err := adr.Load(fsys, adr.LoadOptions{Cache: adr.OpenCache(cdir, true)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rep := l.Check(adr.CheckOptions{}); rep.Counts == nil {
+					b.Fatal("check returned no counts")
+				}
+			}
+		})
+	}
+}
+
 // generatedLog writes the generated log of n records (seed 1) under
 // doc/adr of a new folder and returns the folder.
 func generatedLog(b *testing.B, n int) string {
