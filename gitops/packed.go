@@ -168,6 +168,11 @@ func (r *Repo) packedObject(h, kind string) ([]byte, bool) {
 // readPacked reads the object at off of a pack file: a header of type
 // (three bits) and size (a little-endian base-128 number), then the
 // object's bytes, deflated.
+// packReaders are the buffered readers readPacked reads objects through:
+// a load of a long log from git objects reads thousands, and a new 32 KiB
+// buffer for each was most of what check --since allocated.
+var packReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 32<<10) }}
+
 func readPacked(pack string, off int64, want byte) ([]byte, bool) {
 	if want == 0 {
 		return nil, false
@@ -177,7 +182,9 @@ func readPacked(pack string, off int64, want byte) ([]byte, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(io.NewSectionReader(f, off, 1<<62), 32<<10)
+	br := packReaders.Get().(*bufio.Reader)
+	br.Reset(io.NewSectionReader(f, off, 1<<62))
+	defer packReaders.Put(br)
 	c, err := br.ReadByte()
 	if err != nil || (c>>4)&7 != want {
 		return nil, false // another type, or a delta
