@@ -102,7 +102,7 @@ const CacheFile = "parse.bin"
 // with what Parse derives.
 const (
 	cacheMagic   = "git-adr parse cache\n"
-	cacheVersion = 3
+	cacheVersion = 4
 )
 
 // The bounds of the file: entries unused by the last cacheKeepGens saves

@@ -66,7 +66,52 @@ func encodeParsed(b []byte, r *Record) []byte {
 	e.bool(r.onlyTitle)
 	e.str(r.bareTitle)
 	e.str(r.sum)
+	// The text facts as one string: a record the cache serves keeps it
+	// undecoded until check asks (facts), so no other command pays for it.
+	fe := cacheEncoder{}
+	f := r.facts()
+	fe.bool(f.frontMatter)
+	fe.bool(f.nul)
+	fe.uint(uint64(len(f.links)))
+	for _, l := range f.links {
+		fe.int(l.line)
+		fe.str(l.dest)
+	}
+	fe.uint(uint64(len(f.prose)))
+	for _, c := range f.prose {
+		fe.int(c.line)
+		fe.str(c.said)
+		fe.strs(c.targets)
+	}
+	e.uint(uint64(len(fe.b)))
+	e.b = append(e.b, fe.b...)
 	return e.b
+}
+
+// decodeFacts reads the text facts encodeParsed wrote.
+func decodeFacts(s string) (*textFacts, error) {
+	d := cacheDecoder{s: s}
+	f := &textFacts{frontMatter: d.bool(), nul: d.bool()}
+	if n := d.uint(); n > 0 && n <= uint64(len(d.s)) {
+		f.links = make([]factLink, n)
+		for i := range f.links {
+			f.links[i] = factLink{line: d.int(), dest: d.str()}
+		}
+	} else if n > 0 {
+		d.fail()
+	}
+	if n := d.uint(); n > 0 && n <= uint64(len(d.s)) {
+		f.prose = make([]proseClaim, n)
+		for i := range f.prose {
+			f.prose[i] = proseClaim{line: d.int(), said: d.str(), targets: d.strs()}
+		}
+	} else if n > 0 {
+		d.fail()
+	}
+	if d.err != nil || d.s != "" {
+		return nil, errCacheEntry
+	}
+	return f, nil
 }
 
 // decodeParsed reads a record encoded by encodeParsed. Strings are slices
@@ -115,6 +160,7 @@ func decodeParsed(s string) (*Record, error) {
 	r.onlyTitle = d.bool()
 	r.bareTitle = d.str()
 	r.sum = d.str()
+	r.factsEnc = d.str()
 	if d.err != nil || d.s != "" {
 		return nil, errCacheEntry
 	}

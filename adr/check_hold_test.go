@@ -1,6 +1,9 @@
 package adr
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -113,6 +116,68 @@ func TestHoldsBy(t *testing.T) {
 	for _, line := range []string{"", "b", "Superseded, b y", "replaced in part"} {
 		if holdsBy([]byte(line)) {
 			t.Errorf("holdsBy(%q) = true", line)
+		}
+	}
+}
+
+// TestCheckServedReadsNoText: a check of a log the parse cache serves
+// reads no record's file (what it reads of a text comes with the record
+// from the cache; only a fix that quotes a line, such as a title's,
+// reads it), and finds what a check of the parsed log finds: here a
+// broken link, a one-way supersession and a record whose prose says it
+// was superseded.
+func TestCheckServedReadsNoText(t *testing.T) {
+	laterClock(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"0001-use-mysql.md":    "# 1. Use MySQL\n\n## Status\n\nAccepted\n\nThis decision was superseded by ADR-0002.\n\n## Decision\n\nMySQL. See [the guide](guide.md).\n",
+		"0002-use-postgres.md": "# 2. Use Postgres\n\n## Status\n\nAccepted\n\nSupersedes [1. Use MySQL](0001-use-mysql.md)\n\n## Decision\n\nPostgres.\n",
+		"0003-logging.md":      "---\nstatus: accepted\n---\n# 3. Logging\n\n## Decision\n\nJSON lines, as [2](0002-use-postgres.md) logs.\n",
+		"0004-queues.md":       "# 4. Queues\n\n## Status\n\nAccepted\n\n## Decision\n\nRabbitMQ. This decision was superseded by [3. Logging](0003-logging.md).\n",
+	}
+	os.MkdirAll(filepath.Join(dir, "doc", "adr"), 0o755)
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, "doc", "adr", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kinds := func(rep *CheckReport) string {
+		var out []string
+		for _, f := range rep.Findings {
+			out = append(out, fmt.Sprintf("%s %s:%d %s", f.Kind, f.Path, f.Line, f.Message))
+		}
+		return strings.Join(out, "\n")
+	}
+	parsed, err := Load(os.DirFS(dir), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := kinds(parsed.Check(CheckOptions{}))
+	if !strings.Contains(want, string(KindBrokenReference)) || !strings.Contains(want, string(KindLikelySupersession)) {
+		t.Fatalf("the test's log lacks the findings it is for:\n%s", want)
+	}
+	cdir := t.TempDir()
+	c := OpenCache(cdir, false)
+	if _, err := Load(os.DirFS(dir), LoadOptions{Cache: c}); err != nil {
+		t.Fatal(err)
+	}
+	saveAged(t, c)
+	counting := &countingFS{FS: os.DirFS(dir), reads: map[string]int{}}
+	served, err := Load(counting, LoadOptions{Cache: OpenCache(cdir, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, n := range counting.reads {
+		if strings.HasPrefix(name, "doc/adr/0") {
+			t.Fatalf("the load read %s %d times: the test needs the log served by the cache", name, n)
+		}
+	}
+	if got := kinds(served.Check(CheckOptions{})); got != want {
+		t.Errorf("served check:\n%s\nparsed check:\n%s", got, want)
+	}
+	for name, n := range counting.reads {
+		if strings.HasPrefix(name, "doc/adr/0") {
+			t.Errorf("check of a served log read %s %d times", name, n)
 		}
 	}
 }

@@ -48,14 +48,11 @@ func (c *checker) links(r *Record) {
 		report(rel.Line, rel.Target)
 		c.add(f)
 	}
-	if r.Text() == nil {
-		return
-	}
-	for _, l := range r.Text().Links() {
-		if !report(l.Line+1, l.Dest) {
+	for _, l := range r.facts().links {
+		if !report(l.line+1, l.dest) {
 			continue
 		}
-		if f, ok := c.brokenLink(r, l.Line+1, l.Dest); ok {
+		if f, ok := c.brokenLink(r, l.line+1, l.dest); ok {
 			c.add(f)
 		}
 	}

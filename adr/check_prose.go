@@ -48,48 +48,10 @@ func (c *checker) proseSuccessor(r *Record) (*Record, int, string) {
 	if hasRelation(r, SupersededBy) || len(c.supersededBy[r]) > 0 {
 		return nil, 0, ""
 	}
-	t := r.Text()
-	if t == nil || !containsAny(t.Src, supersedeWords) {
-		return nil, 0, ""
-	}
-	var links []Link
-	for i, l := range t.Lines {
-		if l.Kind != LineText {
-			continue
-		}
-		// Matched in place: a line is copied out only when it says so.
-		src := t.Src[l.Start:l.End]
-		if !holdsBy(src) {
-			continue
-		}
-		m := supersededPhrase.Re().FindIndex(src)
-		if m == nil {
-			continue
-		}
-		line := t.LineText(i)
-		// The rest of the sentence names the successor; a link's text
-		// ("[4. Use Kafka](0004-use-kafka.md)") does not end it.
-		rest := line[m[1]:]
-		if end := sentenceEnd(rest); end >= 0 {
-			rest = rest[:end]
-		}
-		if partialPhrase.MatchString(line[:m[1]]+rest) || !recordSubject.MatchString(sentenceLead(line[:m[0]])) {
-			continue
-		}
-		if links == nil {
-			links = t.Links()
-		}
-		from := t.Lines[i].Start + m[1]
-		for _, l := range links {
-			if l.Line == i && l.Start >= from && l.Start <= from+len(rest) {
-				if s := c.l.Target(r, l.Dest); s != nil && s != r {
-					return s, i + 1, strings.TrimSpace(line)
-				}
-			}
-		}
-		for _, id := range proseID.FindAllString(rest, -1) {
-			if s := c.l.Target(r, id); s != nil && s != r {
-				return s, i + 1, strings.TrimSpace(line)
+	for _, c2 := range r.facts().prose {
+		for _, tg := range c2.targets {
+			if s := c.l.Target(r, tg); s != nil && s != r {
+				return s, c2.line + 1, c2.said
 			}
 		}
 	}

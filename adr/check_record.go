@@ -189,10 +189,7 @@ func problemFinding(r *Record, p string) Finding {
 }
 
 // hasFrontMatter reports whether r's file starts with front matter.
-func hasFrontMatter(r *Record) bool {
-	t := r.Text()
-	return t != nil && len(t.Lines) > 0 && t.Lines[0].Kind == LineFrontMatter
-}
+func hasFrontMatter(r *Record) bool { return r.facts().frontMatter }
 
 func addStatusFix(s Style) string {
 	switch s {

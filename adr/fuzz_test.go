@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -356,4 +357,33 @@ func findCorpora() string {
 			return ""
 		}
 	}
+}
+
+// FuzzParseCacheEntry: a parse cache entry decodes from any bytes without
+// panicking, and a record parsed from any text comes back from its entry
+// as it was (its text facts included).
+func FuzzParseCacheEntry(f *testing.F) {
+	f.Add([]byte(lines("# 4. Old", "", "## Status", "", "Superseded by [7. New](0007-new.md)", "", "This decision was replaced by ADR-0009.")), false)
+	f.Add([]byte(lines("---", "status: accepted", "---", "# T", "", "See [x](x.md) and [y][y].", "", "[y]: y.md")), false)
+	f.Add([]byte("\x00\x01garbage"), true)
+	f.Fuzz(func(t *testing.T, data []byte, raw bool) {
+		if raw {
+			if r, err := decodeParsed(string(data)); err == nil {
+				r.facts() // must not panic either
+			}
+			decodeFacts(string(data))
+			return
+		}
+		want := Parse(data)
+		got, err := decodeParsed(string(encodeParsed(nil, want)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := got.facts(); !reflect.DeepEqual(g, want.tfacts) {
+			t.Fatalf("text facts: decoded %+v, parsed %+v", g, want.tfacts)
+		}
+		if got.Title != want.Title || got.Status != want.Status || !reflect.DeepEqual(got.Relations, want.Relations) {
+			t.Fatalf("decoded %q %q, parsed %q %q", got.Title, got.Status, want.Title, want.Status)
+		}
+	})
 }

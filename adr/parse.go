@@ -15,6 +15,9 @@ func Parse(src []byte) *Record {
 	t := NewText(src)
 	p := &parser{t: t, rec: &Record{text: t, TitleNumber: -1, Status: Unknown}}
 	p.run()
+	// Found with the text in hand, and kept in the parse cache with the
+	// record: check then reads no text of a record the cache serves.
+	p.rec.tfacts = factsOf(t)
 	return p.rec
 }
 

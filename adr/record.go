@@ -140,6 +140,10 @@ type Record struct {
 	// bareTitle is the title as written when it starts with a number
 	// without a separator ("29 Use Kafka"); see settleTitle.
 	bareTitle string
+	// tfacts are what check reads from the text (check_facts.go), and
+	// factsEnc the parse cache's encoding of them, until they are asked.
+	tfacts   *textFacts
+	factsEnc string
 }
 
 // statusMention is a status stated in a record besides its status.
@@ -161,7 +165,7 @@ func TextRecord(path string, src []byte, root *Root) *Record {
 // file, or UTF-16 text) when the parser did not name them. Commands that
 // edit refuse such a record.
 func (r *Record) Unparseable() []string {
-	if r.Text() == nil || bytes.IndexByte(r.Text().Src, 0) < 0 {
+	if !r.facts().nul {
 		return r.Problems
 	}
 	for _, p := range r.Problems {
