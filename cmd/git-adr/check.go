@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -114,13 +112,6 @@ func runCheck(env *Env, o checkOptions) error {
 		return runWorkspaceCheck(env, o)
 	}
 	env.allowBare = o.since != ""
-	if o.since == "" {
-		// --since reads the log at the merge base as well, from git
-		// objects: at 10,000 records 156-159 MiB peak RSS and 1.34 s of
-		// CPU at the default pace, 120-128 MiB and 1.59 s at check's.
-		// Far over 64 MiB either way, it keeps the default.
-		paceCheckGC()
-	}
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -198,31 +189,6 @@ func runCheck(env *Env, o checkOptions) error {
 		return silentExit(ExitFailure)
 	}
 	return nil
-}
-
-// checkGCPercent is the collector's pace for check once the log is
-// loaded: GOGC=40 rather than the default 100. Check reads every
-// record's text once and drops it, so it allocates about three times
-// what it keeps (at 10,000 records some 65 MB of texts and links after
-// the load, against 26 MB live, most of it the log itself). At the
-// default pace the heap grows to twice what is live between cycles, and
-// peak RSS is over the 64 MiB issue 33 allows every command. Measured at
-// 10,000 records, eight interleaved runs of each on a busy machine (load
-// average 7-8): GOGC=100 73.6-78.0 MiB peak RSS and 0.40 s of CPU
-// (median), GOGC=50 59.9-64.9 MiB and 0.42 s, GOGC=40 58.5-61.4 MiB and
-// 0.44 s. Each cycle marks the whole log, so more frequent cycles cost CPU in
-// proportion; 40 is the one that stayed under 64 MiB in every run.
-const checkGCPercent = 40
-
-// paceCheckGC sets [checkGCPercent], unless GOGC or GOMEMLIMIT decide in
-// the environment. It must run before the log is loaded: the load holds
-// the collector off until its first cycle (gcpolicy.Defer) and then
-// restores the percent it found, this one.
-func paceCheckGC() {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	debug.SetGCPercent(checkGCPercent)
 }
 
 // writeCheckJSON prints v as writeJSON does, one finding at a time: a
