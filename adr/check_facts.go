@@ -3,6 +3,7 @@ package adr
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 )
 
 // textFacts are what check reads from a record's text: found when the
@@ -78,7 +79,7 @@ func proseClaims(t *Text, links []Link) []proseClaim {
 		}
 		// Matched in place: a line is copied out only when it says so.
 		src := t.Src[l.Start:l.End]
-		if !holdsBy(src) {
+		if !holdsBy(src) || !mayClaim(src) {
 			continue
 		}
 		m := supersededPhrase.Re().FindIndex(src)
@@ -106,4 +107,39 @@ func proseClaims(t *Text, links []Link) []proseClaim {
 		out = append(out, c)
 	}
 	return out
+}
+
+// mayClaim reports whether line may hold supersededPhrase: one of its
+// words in ASCII letters of any case, or a letter outside ASCII, which
+// the phrase's (?i) may fold into one ("ſ" for "s"). Every parse asks
+// it of the lines holding "by", so most are refused without the regular
+// expression.
+func mayClaim(line []byte) bool {
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		switch c | 0x20 {
+		case 's', 'r', 'o':
+			if hasFoldPrefix(line[i:], "super") || hasFoldPrefix(line[i:], "replaced") || hasFoldPrefix(line[i:], "obsoleted") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasFoldPrefix reports whether b starts with the lower-case ASCII word w
+// in any case.
+func hasFoldPrefix(b []byte, w string) bool {
+	if len(b) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if b[i]|0x20 != w[i] {
+			return false
+		}
+	}
+	return true
 }

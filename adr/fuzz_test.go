@@ -387,3 +387,16 @@ func FuzzParseCacheEntry(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMayClaim: mayClaim, the parse's quick refusal, never refuses a line
+// the supersession phrase matches.
+func FuzzMayClaim(f *testing.F) {
+	for _, s := range []string{"Superseded by ADR-0019", "this was REPLACED by x", "obsoleted  by", "ſuperseded by 4", "Supercéded by", "super ceded by"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if supersededPhrase.Re().Match(line) && !mayClaim(line) {
+			t.Fatalf("mayClaim refused %q, which the phrase matches", line)
+		}
+	})
+}
