@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -102,7 +103,10 @@ func (w *Workspace) Sync(command string, progress func(done, total int)) []SyncR
 }
 
 // syncMember fetches one remote member and keeps its term summary, or
-// checks that a local one opens.
+// checks that a local one opens. Each repository is opened once for the
+// fetch or the check and once more, only when its summary must be made,
+// for its log (a mirror is opened again after its fetch: the objects
+// fetched are in a pack the first open did not list).
 func (w *Workspace) syncMember(m *Member, command string) SyncResult {
 	res := SyncResult{Member: m, Local: !m.Remote()}
 	if m.Remote() {
@@ -110,30 +114,45 @@ func (w *Workspace) syncMember(m *Member, command string) SyncResult {
 		if res.Err == nil {
 			// The term index follows the tip; a summary that cannot
 			// be made is made again by the next task question.
-			_ = w.keepTerms(m)
+			at := summaryAt{commit: res.After, path: m.summaryPath(filepath.Join(m.Mirror, "adr", "cache"))}
+			_ = keepSummary(m, at)
 		}
 	} else {
-		r, err := m.openLocal()
-		if err == nil {
-			if m.Ref != "" {
-				res.After, err = r.ResolveRef(m.Ref + "^{commit}")
-				if err != nil {
-					err = badRef(m)
-				}
-			}
-			r.Close()
-			if err == nil && m.Ref != "" {
-				// Read at a commit: its summary follows the ref, as a
-				// mirror's follows its tip.
-				_ = w.keepTerms(m)
-			}
-		}
-		res.Err = err
+		res.After, res.Err = syncLocal(m)
 	}
 	if res.Err != nil {
 		res.Err = &SyncError{Member: m, Err: res.Err}
 	}
 	return res
+}
+
+// syncLocal checks that a local member opens and, when it is read at a
+// ref, keeps its summary stamped with the ref's commit (as a mirror's
+// follows its tip), which it returns.
+func syncLocal(m *Member) (commit string, err error) {
+	r, err := m.openLocal()
+	if err != nil {
+		return "", err
+	}
+	if m.Ref == "" {
+		r.Close()
+		return "", nil
+	}
+	if commit, err = r.ResolveRef(m.Ref + "^{commit}"); err != nil {
+		r.Close()
+		return "", badRef(m)
+	}
+	at := summaryAt{commit: commit, path: m.summaryPath(filepath.Join(r.AdrDir(), "cache"))}
+	if at.current() {
+		r.Close()
+		return commit, nil
+	}
+	// A summary that cannot be made is made again by the next question.
+	if ld, err := m.load(r, commit, false); err == nil {
+		_ = at.save(summarise(ld))
+		ld.Close()
+	}
+	return commit, nil
 }
 
 // ErrBadRef means a member's ref names nothing in its repository.

@@ -87,11 +87,8 @@ type summaryAt struct {
 // summary finds where m's summary is and what it must be stamped with,
 // opening m's repository once and never its log.
 func (m *Member) summary() summaryAt {
-	sum := sha256.Sum256([]byte(m.ref()))
-	name := "workspace-terms-" + hex.EncodeToString(sum[:6]) + ".txt"
-	var s summaryAt
 	if m.Remote() {
-		s.path = filepath.Join(m.Mirror, "adr", "cache", name)
+		s := summaryAt{path: m.summaryPath(filepath.Join(m.Mirror, "adr", "cache"))}
 		if r, err := gitops.OpenBare(m.Mirror); err == nil {
 			s.commit, _ = r.RefHash(tipRef(m.ref()))
 			r.Close()
@@ -100,14 +97,21 @@ func (m *Member) summary() summaryAt {
 	}
 	r, err := m.openLocal()
 	if err != nil {
-		return s
+		return summaryAt{}
 	}
 	defer r.Close()
-	s.path = filepath.Join(r.AdrDir(), "cache", name)
+	s := summaryAt{path: m.summaryPath(filepath.Join(r.AdrDir(), "cache"))}
 	if m.Ref != "" {
 		s.commit, _ = r.ResolveRef(m.Ref + "^{commit}")
 	}
 	return s
+}
+
+// summaryPath is the file of m's summary in cacheDir, the cache folder
+// of its mirror or of its local repository: one per ref read.
+func (m *Member) summaryPath(cacheDir string) string {
+	sum := sha256.Sum256([]byte(m.ref()))
+	return filepath.Join(cacheDir, "workspace-terms-"+hex.EncodeToString(sum[:6])+".txt")
 }
 
 // stamped reports whether the member is read from a commit a summary can
@@ -137,17 +141,7 @@ func summarise(ld *Loaded) *Terms {
 		titles = append(titles, retrieve.Analyze(retrieve.Doc{Lang: lang, Fields: head}))
 	}
 	t.Docs = len(docs)
-	scores := map[string]map[int]float64{}
-	bm25(docs, 1, scores)
-	bm25(titles, titleBonus, scores)
-	for term, byDoc := range scores {
-		ps := make([]posting, 0, len(byDoc))
-		for doc, s := range byDoc {
-			ps = append(ps, posting{doc, float32(s)})
-		}
-		slices.SortFunc(ps, func(a, b posting) int { return a.doc - b.doc })
-		t.Postings[term] = ps
-	}
+	t.Postings = score(docs, titles)
 	return t
 }
 
@@ -155,31 +149,103 @@ func summarise(ld *Loaded) *Terms {
 // context service's weight).
 const titleBonus = 1.0
 
-// bm25 adds weight times each document's BM25 score for each of its
-// terms to scores (term → document → score).
-func bm25(docs []retrieve.DocTerms, weight float64, scores map[string]map[int]float64) {
-	if len(docs) == 0 {
-		return
+// score gives each term of docs its postings: each record's BM25 score
+// for it over docs plus titleBonus times its score over titles (the same
+// records' titles, domains and file names, so their terms are the
+// records' own), records in order. Terms are numbered as first met: the
+// scores are summed in slices, with one map lookup per term of a record
+// and of its title.
+func score(docs, titles []retrieve.DocTerms) map[string][]posting {
+	num := map[string]int32{}
+	var terms []string
+	number := func(term string) int32 {
+		n, ok := num[term]
+		if !ok {
+			n = int32(len(terms))
+			num[term] = n
+			terms = append(terms, term)
+		}
+		return n
 	}
-	df := map[string]int{}
+	// Every record's term numbers, laid end to end, and each term's
+	// document frequency in docs and in titles.
+	var bodyIDs, titleIDs []int32
+	var bodyDF, titleDF []int
+	count := func(dts []retrieve.DocTerms, ids *[]int32, df *[]int) {
+		for _, d := range dts {
+			for _, term := range d.Terms {
+				n := number(term)
+				*ids = append(*ids, n)
+				if int(n) >= len(*df) {
+					*df = append(*df, make([]int, int(n)+1-len(*df))...)
+				}
+				(*df)[n]++
+			}
+		}
+	}
+	count(docs, &bodyIDs, &bodyDF)
+	count(titles, &titleIDs, &titleDF)
+	// The scores are summed in float64, a record's body then its title,
+	// and rounded once, as a map of sums would.
+	type sum struct {
+		doc   int
+		score float64
+	}
+	sums := make([][]sum, len(terms))
+	bodyIDF, titleIDF := idfs(len(docs), bodyDF), idfs(len(titles), titleDF)
+	bodyAvg, titleAvg := avgLen(docs), avgLen(titles)
+	for i := range docs {
+		d := docs[i]
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(d.Len)/bodyAvg)
+		for j, n := range bodyIDs[:len(d.Terms)] {
+			tf := float64(d.TF[j])
+			sums[n] = append(sums[n], sum{i, 1 * bodyIDF[n] * tf * (bm25K1 + 1) / (tf + norm)})
+		}
+		bodyIDs = bodyIDs[len(d.Terms):]
+		if i >= len(titles) {
+			continue
+		}
+		h := titles[i]
+		norm = bm25K1 * (1 - bm25B + bm25B*float64(h.Len)/titleAvg)
+		for j, n := range titleIDs[:len(h.Terms)] {
+			tf := float64(h.TF[j])
+			s := titleBonus * titleIDF[n] * tf * (bm25K1 + 1) / (tf + norm)
+			if last := len(sums[n]) - 1; last >= 0 && sums[n][last].doc == i {
+				sums[n][last].score += s
+			} else {
+				sums[n] = append(sums[n], sum{i, 0 + s})
+			}
+		}
+		titleIDs = titleIDs[len(h.Terms):]
+	}
+	out := make(map[string][]posting, len(terms))
+	for n, ss := range sums {
+		ps := make([]posting, len(ss))
+		for k, s := range ss {
+			ps[k] = posting{s.doc, float32(s.score)}
+		}
+		out[terms[n]] = ps
+	}
+	return out
+}
+
+// idfs is the IDF of every term numbered in df, over n documents.
+func idfs(n int, df []int) []float64 {
+	out := make([]float64, len(df))
+	for t, f := range df {
+		out[t] = idf(n, f)
+	}
+	return out
+}
+
+// avgLen is the documents' mean length (at least 1), as BM25 normalises
+// by it.
+func avgLen(docs []retrieve.DocTerms) float64 {
 	total := 0.0
 	for _, d := range docs {
 		total += float64(d.Len)
-		for _, term := range d.Terms {
-			df[term]++
-		}
 	}
-	avg := max(total/float64(len(docs)), 1)
-	for i, d := range docs {
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(d.Len)/avg)
-		for j, term := range d.Terms {
-			tf := float64(d.TF[j])
-			if scores[term] == nil {
-				scores[term] = map[int]float64{}
-			}
-			scores[term][i] += weight * idf(len(docs), df[term]) * tf * (bm25K1 + 1) / (tf + norm)
-		}
-	}
+	return max(total/float64(max(len(docs), 1)), 1)
 }
 
 // idf is BM25's inverse document frequency of a term n of whose docs
@@ -396,11 +462,7 @@ func (w *Workspace) keepTerms(m *Member) error {
 // keepSummary remakes m's summary at s unless one stamped with s.commit
 // is there.
 func keepSummary(m *Member, s summaryAt) error {
-	if s.commit == "" || s.path == "" {
-		return nil
-	}
-	var buf []byte
-	if _, ok := scoreTerms(s, nil, &buf); ok {
+	if s.commit == "" || s.path == "" || s.current() {
 		return nil
 	}
 	ld, err := m.Open(false)
@@ -409,6 +471,13 @@ func keepSummary(m *Member, s summaryAt) error {
 	}
 	defer ld.Close()
 	return s.save(summarise(ld))
+}
+
+// current reports whether a summary stamped with s.commit is at s.path.
+func (s summaryAt) current() bool {
+	var buf []byte
+	_, ok := scoreTerms(s, nil, &buf)
+	return ok
 }
 
 // Skipped is the confidence of a member the workspace term index did not
