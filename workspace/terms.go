@@ -262,9 +262,12 @@ func (t *Terms) encode() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\ncommit %s\nrecords %d %d\n", termsFormat, t.Commit, t.Records, t.Docs)
 	terms := make([]string, 0, len(t.Postings))
-	for term := range t.Postings {
+	size := b.Len()
+	for term, ps := range t.Postings {
 		terms = append(terms, term)
+		size += len(term) + 2 + 9*len(ps) // "doc:score," is about 9 bytes
 	}
+	b.Grow(size)
 	slices.Sort(terms)
 	for _, term := range terms {
 		b.WriteString(term)
@@ -274,9 +277,9 @@ func (t *Terms) encode() []byte {
 			} else {
 				b.WriteByte(',')
 			}
-			b.WriteString(strconv.Itoa(p.doc))
+			b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(p.doc), 10))
 			b.WriteByte(':')
-			b.WriteString(strconv.FormatFloat(float64(p.score), 'g', 4, 32))
+			b.Write(strconv.AppendFloat(b.AvailableBuffer(), float64(p.score), 'g', 4, 32))
 		}
 		b.WriteByte('\n')
 	}
