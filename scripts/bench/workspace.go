@@ -23,9 +23,9 @@ import (
 // records each, served over file:// URLs as remotes, and one workspace
 // file naming them all. It prints, from one run: the first `workspace
 // sync` beside `git fetch` of the same refs into fresh bare repositories,
-// as many at once as sync fetches (git's own floor), a cold and a warm
-// `context --task`, and the time, CPU and peak RSS of every workspace
-// command beside `git status` in one repository.
+// as many at once as sync fetches (git's own floor), `context --task`
+// right after the sync, cold and warm, and the time, CPU and peak RSS of
+// every workspace command beside `git status` in one repository.
 
 // parseWorkspace reads "NxM".
 func parseWorkspace(s string) (n, m int, err error) {
@@ -151,6 +151,10 @@ func (b *bench) workspace(n, m int) error {
 	}
 	rows = append(rows, peer, first)
 	gitADR("workspace sync (nothing new)", "workspace", "sync")
+	// The question right after a sync: the summaries and parse caches
+	// are there, the context service's own indexes of the repositories
+	// asked are not yet.
+	gitADR("context --task (first after sync)", "context", "--task", benchTask)
 	// Cold: no parse or term cache in any mirror.
 	caches, _ := filepath.Glob(filepath.Join(root, "cache", "git-adr", "workspace", "*", "adr", "cache"))
 	for _, c := range caches {
