@@ -199,7 +199,7 @@ func score(docs, titles []retrieve.DocTerms) map[string][]posting {
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(d.Len)/bodyAvg)
 		for j, n := range bodyIDs[:len(d.Terms)] {
 			tf := float64(d.TF[j])
-			sums[n] = append(sums[n], sum{i, 1 * bodyIDF[n] * tf * (bm25K1 + 1) / (tf + norm)})
+			sums[n] = append(sums[n], sum{i, bodyIDF[n] * tf * (bm25K1 + 1) / (tf + norm)})
 		}
 		bodyIDs = bodyIDs[len(d.Terms):]
 		if i >= len(titles) {
@@ -213,7 +213,7 @@ func score(docs, titles []retrieve.DocTerms) map[string][]posting {
 			if last := len(sums[n]) - 1; last >= 0 && sums[n][last].doc == i {
 				sums[n][last].score += s
 			} else {
-				sums[n] = append(sums[n], sum{i, 0 + s})
+				sums[n] = append(sums[n], sum{i, s})
 			}
 		}
 		titleIDs = titleIDs[len(h.Terms):]
