@@ -350,22 +350,31 @@ func scoreTerms(s summaryAt, q []retrieve.QueryTerm, buf *[]byte) (ms memberScor
 	if len(q) == 0 || docs == 0 {
 		return ms, true
 	}
-	// Per word (group): its weight (its rarest original term's IDF), and
-	// per record its best term score.
+	if docs < 0 || docs > maxSummaryDocs {
+		return ms, false
+	}
+	// Per word (group, in the order first met): its weight (its rarest
+	// original term's IDF), and per record its best term score, in
+	// slices by record number; a record numbered outside the summary's
+	// records is damage.
 	type word struct {
 		weight float64
-		best   map[int]float64
+		best   []float64
+		held   []bool
 	}
-	words := map[int]*word{}
+	var words []*word
+	index := map[int]int{}
 	for _, qt := range q {
 		if qt.Group < 0 {
 			continue
 		}
-		wd := words[qt.Group]
-		if wd == nil {
-			wd = &word{best: map[int]float64{}}
-			words[qt.Group] = wd
+		k, seen := index[qt.Group]
+		if !seen {
+			k = len(words)
+			index[qt.Group] = k
+			words = append(words, &word{})
 		}
+		wd := words[k]
 		line := lookup(body, qt.Text)
 		n := 0
 		for len(line) > 0 {
@@ -374,10 +383,15 @@ func scoreTerms(s summaryAt, q []retrieve.QueryTerm, buf *[]byte) (ms memberScor
 			d, s, found := bytes.Cut(entry, []byte{':'})
 			doc, err1 := strconv.Atoi(string(d))
 			score, err2 := strconv.ParseFloat(string(s), 32)
-			if !found || err1 != nil || err2 != nil {
+			if !found || err1 != nil || err2 != nil || doc < 0 || doc >= docs {
 				return ms, false
 			}
+			if wd.best == nil {
+				wd.best, wd.held = make([]float64, docs), make([]bool, docs)
+			}
+			// A record not yet held counts from 0, as a map's zero value.
 			wd.best[doc] = max(wd.best[doc], score*qt.Weight)
+			wd.held[doc] = true
 			n++
 		}
 		if qt.Weight >= 1 {
@@ -385,16 +399,29 @@ func scoreTerms(s summaryAt, q []retrieve.QueryTerm, buf *[]byte) (ms memberScor
 		}
 	}
 	total := 0.0
-	share, score := map[int]float64{}, map[int]float64{}
+	var share, score []float64
+	var held []bool
 	for _, wd := range words {
 		total += wd.weight
-		for doc, s := range wd.best {
-			share[doc] += wd.weight
-			score[doc] += s
+		if wd.best == nil {
+			continue
+		}
+		if share == nil {
+			share, score, held = make([]float64, docs), make([]float64, docs), make([]bool, docs)
+		}
+		for doc, h := range wd.held {
+			if h {
+				share[doc] += wd.weight
+				score[doc] += wd.best[doc]
+				held[doc] = true
+			}
 		}
 	}
-	for doc, s := range score {
-		p := memberScore{share: share[doc] / max(total, 1e-9), score: s, records: ms.records}
+	for doc, h := range held {
+		if !h {
+			continue
+		}
+		p := memberScore{share: share[doc] / max(total, 1e-9), score: score[doc], records: ms.records}
 		switch {
 		case p.share >= highShare:
 			p.tier = 2
@@ -407,6 +434,10 @@ func scoreTerms(s summaryAt, q []retrieve.QueryTerm, buf *[]byte) (ms memberScor
 	}
 	return ms, true
 }
+
+// maxSummaryDocs bounds the records a summary may claim: a header past it
+// is damage (scoreTerms keeps a slice of that many scores per word).
+const maxSummaryDocs = 1 << 20
 
 // lookup finds term's line in the sorted lines of body by binary search
 // and returns its postings (nil when the term is not there).
