@@ -440,12 +440,20 @@ func scoreTerms(s summaryAt, q []retrieve.QueryTerm, buf *[]byte) (ms memberScor
 const maxSummaryDocs = 1 << 20
 
 // lookup finds term's line in the sorted lines of body by binary search
-// and returns its postings (nil when the term is not there).
+// and returns its postings (nil when the term is not there). Each step
+// reads the first line starting at or after the middle, found by a
+// forward scan: a line of postings can be long, and a scan back to its
+// start was most of a summary's read.
 func lookup(body []byte, term string) []byte {
-	lo, hi := 0, len(body)
+	lo, hi := 0, len(body) // lo and hi are line starts (or the end)
 	for lo < hi {
 		mid := (lo + hi) / 2
-		start := bytes.LastIndexByte(body[:mid], '\n') + 1
+		start := lo
+		if mid > lo {
+			if nl := bytes.IndexByte(body[mid-1:hi], '\n'); nl >= 0 && mid+nl < hi {
+				start = mid + nl
+			}
+		}
 		end := bytes.IndexByte(body[start:], '\n')
 		if end < 0 {
 			end = len(body) - start

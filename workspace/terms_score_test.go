@@ -124,3 +124,32 @@ func TestScoreTermsAsReference(t *testing.T) {
 		}
 	}
 }
+
+// lookup finds every term of a sorted summary, lines short and long,
+// with or without a last newline, and none that is not there.
+func TestLookupEveryLine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := range 200 {
+		n := rng.IntN(30)
+		var body []byte
+		present := map[string]string{}
+		for i := range n {
+			term := fmt.Sprintf("t%03d", 2*i+rng.IntN(2))
+			post := "0:1"
+			for range rng.IntN(200) {
+				post += fmt.Sprintf(",%d:%.3g", rng.IntN(1000), rng.Float64())
+			}
+			present[term] = post
+			body = append(body, term+"\t"+post+"\n"...)
+		}
+		if round%2 == 1 && len(body) > 0 {
+			body = body[:len(body)-1]
+		}
+		for i := range 2*n + 2 {
+			term := fmt.Sprintf("t%03d", i)
+			if got := string(lookup(body, term)); got != present[term] {
+				t.Fatalf("round %d: lookup(%q) = %.40q, want %.40q", round, term, got, present[term])
+			}
+		}
+	}
+}
