@@ -8,7 +8,9 @@
 //   - file.go: the workspace file, [Load], and the rules a name, a path,
 //     a URL and a ref must keep (hostile input is refused before git runs).
 //   - sync.go: [Workspace.Sync], a bare mirror per remote repository under
-//     the user's cache directory, fetched incrementally through gitops.
+//     the user's cache directory, fetched incrementally through gitops,
+//     four at once, each fetched mirror's term summary made beside the
+//     fetches.
 //   - member.go: [Member.Open], one repository's log read from its tree
 //     (a mirror's ref, a local ref, or a local work tree) through that
 //     repository's parse cache, and [Workspace.Each], which holds one log

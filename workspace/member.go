@@ -62,15 +62,36 @@ func (m *Member) openLocal() (*gitops.Repo, error) {
 // tree, through the repository's parse cache. lazy loads records by file
 // name and parses them on demand (adr.Log.Ensure).
 func (m *Member) Open(lazy bool) (*Loaded, error) {
-	var r *gitops.Repo
-	var err error
+	r, err := m.repository()
+	if err != nil {
+		return nil, err
+	}
+	return m.load(r, "", lazy)
+}
+
+// repository opens the member's repository: its mirror, or the local
+// repository at its path.
+func (m *Member) repository() (*gitops.Repo, error) {
 	if m.Remote() {
-		if r, err = gitops.OpenBare(m.Mirror); err != nil {
+		r, err := gitops.OpenBare(m.Mirror)
+		if err != nil {
 			return nil, fmt.Errorf("repo %q: %w", m.Name, ErrNotSynced)
 		}
-	} else if r, err = m.openLocal(); err != nil {
+		return r, nil
+	}
+	r, err := m.openLocal()
+	if err != nil {
 		return nil, fmt.Errorf("repo %q: %w", m.Name, err)
 	}
+	return r, nil
+}
+
+// load reads the member's log from r, which [Member.repository] opened,
+// and owns r from then on: r is closed when the log does not load. commit,
+// when not "", is the commit a local member's ref names, already resolved
+// (sync resolves it to stamp the summary): it is not asked of git again.
+func (m *Member) load(r *gitops.Repo, commit string, lazy bool) (*Loaded, error) {
+	var err error
 	ld := &Loaded{Member: m, Repo: r, CacheDir: filepath.Join(r.AdrDir(), "cache")}
 	switch {
 	case m.Remote():
@@ -80,6 +101,8 @@ func (m *Member) Open(lazy bool) (*Loaded, error) {
 			return nil, fmt.Errorf("repo %q: ref %q: %w", m.Name, m.ref(), ErrNotSynced)
 		}
 		ld.Commit, ld.FS = c, fsys
+	case commit != "":
+		ld.Commit = commit
 	case m.Ref != "" || r.Bare:
 		c, err := r.ResolveRef(m.ref() + "^{commit}")
 		if err != nil {

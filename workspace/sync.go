@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -57,83 +59,138 @@ const lockWait = 2 * time.Minute
 // waits on the network and on the remote's upload-pack, so a few run
 // side by side, as `git fetch --jobs` and `repo sync -j` do; a fixed
 // small number keeps a sync of a thousand repositories from opening a
-// thousand connections, and its memory to a few logs summarised at once.
+// thousand connections.
 const syncJobs = 4
 
 // Sync fetches every remote member's ref into its mirror (creating the
 // mirror on first use) and checks that every local member opens. Each
 // mirror is fetched under its own project lock, so two syncs of one
 // mirror run one after the other; git transfers only the objects the
-// mirror lacks. Up to [syncJobs] members are synced at once; the
+// mirror lacks. Up to [syncJobs] members are fetched at once; the
 // results keep the workspace's order. A member that fails does not stop
 // the others: its result carries the error.
+//
+// A fetch mostly waits, a term summary is work for a core: the members
+// fetched are summarised beside the fetches, one per core (at most
+// syncJobs), so that a summary never holds a fetch's place and memory
+// holds no more logs than summaries run. A summary waiting for a core
+// holds up the next fetch of the member's fetcher only once every
+// summariser is busy.
 func (w *Workspace) Sync(command string, progress func(done, total int)) []SyncResult {
 	out := make([]SyncResult, len(w.Members))
 	var (
-		mu   sync.Mutex
-		done int
-		next atomic.Int64
-		wg   sync.WaitGroup
+		mu        sync.Mutex
+		done      int
+		next      atomic.Int64
+		fetchers  sync.WaitGroup
+		summaries sync.WaitGroup
 	)
+	finished := func() {
+		if progress != nil {
+			mu.Lock()
+			done++
+			progress(done, len(w.Members))
+			mu.Unlock()
+		}
+	}
 	if progress != nil {
 		progress(0, len(w.Members))
 	}
+	fetched := make(chan summaryJob)
+	for range min(runtime.GOMAXPROCS(0), syncJobs) {
+		summaries.Go(func() {
+			for job := range fetched {
+				// A summary that cannot be made is made again by the
+				// next task question.
+				_ = keepSummary(job.m, job.at)
+				finished()
+			}
+		})
+	}
 	for range min(syncJobs, max(1, len(w.Members))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		fetchers.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(w.Members) {
 					return
 				}
-				out[i] = w.syncMember(w.Members[i], command)
-				if progress != nil {
-					mu.Lock()
-					done++
-					progress(done, len(w.Members))
-					mu.Unlock()
+				m := w.Members[i]
+				var job *summaryJob
+				out[i], job = w.syncMember(m, command)
+				if job != nil {
+					fetched <- *job
+					continue
 				}
+				finished()
 			}
-		}()
+		})
 	}
-	wg.Wait()
+	fetchers.Wait()
+	close(fetched)
+	summaries.Wait()
 	return out
 }
 
-// syncMember fetches one remote member and keeps its term summary, or
-// checks that a local one opens.
-func (w *Workspace) syncMember(m *Member, command string) SyncResult {
+// summaryJob is a member whose term summary is to be made once its
+// fetch is done.
+type summaryJob struct {
+	m  *Member
+	at summaryAt
+}
+
+// syncMember fetches one remote member, or checks that a local one
+// opens; a fetched member's term summary follows its tip, and is the job
+// returned when it must be made. Each repository is opened once for the
+// fetch or the check and once more, only when its summary must be made,
+// for its log (a mirror is opened again after its fetch: the objects
+// fetched are in a pack the first open did not list).
+func (w *Workspace) syncMember(m *Member, command string) (SyncResult, *summaryJob) {
 	res := SyncResult{Member: m, Local: !m.Remote()}
+	var job *summaryJob
 	if m.Remote() {
 		res.Before, res.After, res.Err = w.fetch(m, command)
 		if res.Err == nil {
-			// The term index follows the tip; a summary that cannot
-			// be made is made again by the next task question.
-			_ = w.keepTerms(m)
+			at := summaryAt{commit: res.After, path: m.summaryPath(filepath.Join(m.Mirror, "adr", "cache"))}
+			if !at.current() {
+				job = &summaryJob{m, at}
+			}
 		}
 	} else {
-		r, err := m.openLocal()
-		if err == nil {
-			if m.Ref != "" {
-				res.After, err = r.ResolveRef(m.Ref + "^{commit}")
-				if err != nil {
-					err = badRef(m)
-				}
-			}
-			r.Close()
-			if err == nil && m.Ref != "" {
-				// Read at a commit: its summary follows the ref, as a
-				// mirror's follows its tip.
-				_ = w.keepTerms(m)
-			}
-		}
-		res.Err = err
+		res.After, res.Err = syncLocal(m)
 	}
 	if res.Err != nil {
 		res.Err = &SyncError{Member: m, Err: res.Err}
 	}
-	return res
+	return res, job
+}
+
+// syncLocal checks that a local member opens and, when it is read at a
+// ref, keeps its summary stamped with the ref's commit (as a mirror's
+// follows its tip), which it returns. The repository is opened once.
+func syncLocal(m *Member) (commit string, err error) {
+	r, err := m.openLocal()
+	if err != nil {
+		return "", err
+	}
+	if m.Ref == "" {
+		r.Close()
+		return "", nil
+	}
+	if commit, err = r.ResolveRef(m.Ref + "^{commit}"); err != nil {
+		r.Close()
+		return "", badRef(m)
+	}
+	at := summaryAt{commit: commit, path: m.summaryPath(filepath.Join(r.AdrDir(), "cache"))}
+	if at.current() {
+		r.Close()
+		return commit, nil
+	}
+	// A summary that cannot be made is made again by the next question.
+	if ld, err := m.load(r, commit, false); err == nil {
+		_ = at.save(summarise(ld))
+		ld.Close()
+	}
+	return commit, nil
 }
 
 // ErrBadRef means a member's ref names nothing in its repository.

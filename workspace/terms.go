@@ -87,11 +87,8 @@ type summaryAt struct {
 // summary finds where m's summary is and what it must be stamped with,
 // opening m's repository once and never its log.
 func (m *Member) summary() summaryAt {
-	sum := sha256.Sum256([]byte(m.ref()))
-	name := "workspace-terms-" + hex.EncodeToString(sum[:6]) + ".txt"
-	var s summaryAt
 	if m.Remote() {
-		s.path = filepath.Join(m.Mirror, "adr", "cache", name)
+		s := summaryAt{path: m.summaryPath(filepath.Join(m.Mirror, "adr", "cache"))}
 		if r, err := gitops.OpenBare(m.Mirror); err == nil {
 			s.commit, _ = r.RefHash(tipRef(m.ref()))
 			r.Close()
@@ -100,14 +97,21 @@ func (m *Member) summary() summaryAt {
 	}
 	r, err := m.openLocal()
 	if err != nil {
-		return s
+		return summaryAt{}
 	}
 	defer r.Close()
-	s.path = filepath.Join(r.AdrDir(), "cache", name)
+	s := summaryAt{path: m.summaryPath(filepath.Join(r.AdrDir(), "cache"))}
 	if m.Ref != "" {
 		s.commit, _ = r.ResolveRef(m.Ref + "^{commit}")
 	}
 	return s
+}
+
+// summaryPath is the file of m's summary in cacheDir, the cache folder
+// of its mirror or of its local repository: one per ref read.
+func (m *Member) summaryPath(cacheDir string) string {
+	sum := sha256.Sum256([]byte(m.ref()))
+	return filepath.Join(cacheDir, "workspace-terms-"+hex.EncodeToString(sum[:6])+".txt")
 }
 
 // stamped reports whether the member is read from a commit a summary can
@@ -137,17 +141,7 @@ func summarise(ld *Loaded) *Terms {
 		titles = append(titles, retrieve.Analyze(retrieve.Doc{Lang: lang, Fields: head}))
 	}
 	t.Docs = len(docs)
-	scores := map[string]map[int]float64{}
-	bm25(docs, 1, scores)
-	bm25(titles, titleBonus, scores)
-	for term, byDoc := range scores {
-		ps := make([]posting, 0, len(byDoc))
-		for doc, s := range byDoc {
-			ps = append(ps, posting{doc, float32(s)})
-		}
-		slices.SortFunc(ps, func(a, b posting) int { return a.doc - b.doc })
-		t.Postings[term] = ps
-	}
+	t.Postings = score(docs, titles)
 	return t
 }
 
@@ -155,31 +149,103 @@ func summarise(ld *Loaded) *Terms {
 // context service's weight).
 const titleBonus = 1.0
 
-// bm25 adds weight times each document's BM25 score for each of its
-// terms to scores (term → document → score).
-func bm25(docs []retrieve.DocTerms, weight float64, scores map[string]map[int]float64) {
-	if len(docs) == 0 {
-		return
+// score gives each term of docs its postings: each record's BM25 score
+// for it over docs plus titleBonus times its score over titles (the same
+// records' titles, domains and file names, so their terms are the
+// records' own), records in order. Terms are numbered as first met: the
+// scores are summed in slices, with one map lookup per term of a record
+// and of its title.
+func score(docs, titles []retrieve.DocTerms) map[string][]posting {
+	num := map[string]int32{}
+	var terms []string
+	number := func(term string) int32 {
+		n, ok := num[term]
+		if !ok {
+			n = int32(len(terms))
+			num[term] = n
+			terms = append(terms, term)
+		}
+		return n
 	}
-	df := map[string]int{}
+	// Every record's term numbers, laid end to end, and each term's
+	// document frequency in docs and in titles.
+	var bodyIDs, titleIDs []int32
+	var bodyDF, titleDF []int
+	count := func(dts []retrieve.DocTerms, ids *[]int32, df *[]int) {
+		for _, d := range dts {
+			for _, term := range d.Terms {
+				n := number(term)
+				*ids = append(*ids, n)
+				if int(n) >= len(*df) {
+					*df = append(*df, make([]int, int(n)+1-len(*df))...)
+				}
+				(*df)[n]++
+			}
+		}
+	}
+	count(docs, &bodyIDs, &bodyDF)
+	count(titles, &titleIDs, &titleDF)
+	// The scores are summed in float64, a record's body then its title,
+	// and rounded once, as a map of sums would.
+	type sum struct {
+		doc   int
+		score float64
+	}
+	sums := make([][]sum, len(terms))
+	bodyIDF, titleIDF := idfs(len(docs), bodyDF), idfs(len(titles), titleDF)
+	bodyAvg, titleAvg := avgLen(docs), avgLen(titles)
+	for i := range docs {
+		d := docs[i]
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(d.Len)/bodyAvg)
+		for j, n := range bodyIDs[:len(d.Terms)] {
+			tf := float64(d.TF[j])
+			sums[n] = append(sums[n], sum{i, bodyIDF[n] * tf * (bm25K1 + 1) / (tf + norm)})
+		}
+		bodyIDs = bodyIDs[len(d.Terms):]
+		if i >= len(titles) {
+			continue
+		}
+		h := titles[i]
+		norm = bm25K1 * (1 - bm25B + bm25B*float64(h.Len)/titleAvg)
+		for j, n := range titleIDs[:len(h.Terms)] {
+			tf := float64(h.TF[j])
+			s := titleBonus * titleIDF[n] * tf * (bm25K1 + 1) / (tf + norm)
+			if last := len(sums[n]) - 1; last >= 0 && sums[n][last].doc == i {
+				sums[n][last].score += s
+			} else {
+				sums[n] = append(sums[n], sum{i, s})
+			}
+		}
+		titleIDs = titleIDs[len(h.Terms):]
+	}
+	out := make(map[string][]posting, len(terms))
+	for n, ss := range sums {
+		ps := make([]posting, len(ss))
+		for k, s := range ss {
+			ps[k] = posting{s.doc, float32(s.score)}
+		}
+		out[terms[n]] = ps
+	}
+	return out
+}
+
+// idfs is the IDF of every term numbered in df, over n documents.
+func idfs(n int, df []int) []float64 {
+	out := make([]float64, len(df))
+	for t, f := range df {
+		out[t] = idf(n, f)
+	}
+	return out
+}
+
+// avgLen is the documents' mean length (at least 1), as BM25 normalises
+// by it.
+func avgLen(docs []retrieve.DocTerms) float64 {
 	total := 0.0
 	for _, d := range docs {
 		total += float64(d.Len)
-		for _, term := range d.Terms {
-			df[term]++
-		}
 	}
-	avg := max(total/float64(len(docs)), 1)
-	for i, d := range docs {
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(d.Len)/avg)
-		for j, term := range d.Terms {
-			tf := float64(d.TF[j])
-			if scores[term] == nil {
-				scores[term] = map[int]float64{}
-			}
-			scores[term][i] += weight * idf(len(docs), df[term]) * tf * (bm25K1 + 1) / (tf + norm)
-		}
-	}
+	return max(total/float64(max(len(docs), 1)), 1)
 }
 
 // idf is BM25's inverse document frequency of a term n of whose docs
@@ -196,9 +262,12 @@ func (t *Terms) encode() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\ncommit %s\nrecords %d %d\n", termsFormat, t.Commit, t.Records, t.Docs)
 	terms := make([]string, 0, len(t.Postings))
-	for term := range t.Postings {
+	size := b.Len()
+	for term, ps := range t.Postings {
 		terms = append(terms, term)
+		size += len(term) + 2 + 9*len(ps) // "doc:score," is about 9 bytes
 	}
+	b.Grow(size)
 	slices.Sort(terms)
 	for _, term := range terms {
 		b.WriteString(term)
@@ -208,9 +277,9 @@ func (t *Terms) encode() []byte {
 			} else {
 				b.WriteByte(',')
 			}
-			b.WriteString(strconv.Itoa(p.doc))
+			b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(p.doc), 10))
 			b.WriteByte(':')
-			b.WriteString(strconv.FormatFloat(float64(p.score), 'g', 4, 32))
+			b.Write(strconv.AppendFloat(b.AvailableBuffer(), float64(p.score), 'g', 4, 32))
 		}
 		b.WriteByte('\n')
 	}
@@ -281,22 +350,31 @@ func scoreTerms(s summaryAt, q []retrieve.QueryTerm, buf *[]byte) (ms memberScor
 	if len(q) == 0 || docs == 0 {
 		return ms, true
 	}
-	// Per word (group): its weight (its rarest original term's IDF), and
-	// per record its best term score.
+	if docs < 0 || docs > maxSummaryDocs {
+		return ms, false
+	}
+	// Per word (group, in the order first met): its weight (its rarest
+	// original term's IDF), and per record its best term score, in
+	// slices by record number; a record numbered outside the summary's
+	// records is damage.
 	type word struct {
 		weight float64
-		best   map[int]float64
+		best   []float64
+		held   []bool
 	}
-	words := map[int]*word{}
+	var words []*word
+	index := map[int]int{}
 	for _, qt := range q {
 		if qt.Group < 0 {
 			continue
 		}
-		wd := words[qt.Group]
-		if wd == nil {
-			wd = &word{best: map[int]float64{}}
-			words[qt.Group] = wd
+		k, seen := index[qt.Group]
+		if !seen {
+			k = len(words)
+			index[qt.Group] = k
+			words = append(words, &word{})
 		}
+		wd := words[k]
 		line := lookup(body, qt.Text)
 		n := 0
 		for len(line) > 0 {
@@ -305,10 +383,15 @@ func scoreTerms(s summaryAt, q []retrieve.QueryTerm, buf *[]byte) (ms memberScor
 			d, s, found := bytes.Cut(entry, []byte{':'})
 			doc, err1 := strconv.Atoi(string(d))
 			score, err2 := strconv.ParseFloat(string(s), 32)
-			if !found || err1 != nil || err2 != nil {
+			if !found || err1 != nil || err2 != nil || doc < 0 || doc >= docs {
 				return ms, false
 			}
+			if wd.best == nil {
+				wd.best, wd.held = make([]float64, docs), make([]bool, docs)
+			}
+			// A record not yet held counts from 0, as a map's zero value.
 			wd.best[doc] = max(wd.best[doc], score*qt.Weight)
+			wd.held[doc] = true
 			n++
 		}
 		if qt.Weight >= 1 {
@@ -316,16 +399,29 @@ func scoreTerms(s summaryAt, q []retrieve.QueryTerm, buf *[]byte) (ms memberScor
 		}
 	}
 	total := 0.0
-	share, score := map[int]float64{}, map[int]float64{}
+	var share, score []float64
+	var held []bool
 	for _, wd := range words {
 		total += wd.weight
-		for doc, s := range wd.best {
-			share[doc] += wd.weight
-			score[doc] += s
+		if wd.best == nil {
+			continue
+		}
+		if share == nil {
+			share, score, held = make([]float64, docs), make([]float64, docs), make([]bool, docs)
+		}
+		for doc, h := range wd.held {
+			if h {
+				share[doc] += wd.weight
+				score[doc] += wd.best[doc]
+				held[doc] = true
+			}
 		}
 	}
-	for doc, s := range score {
-		p := memberScore{share: share[doc] / max(total, 1e-9), score: s, records: ms.records}
+	for doc, h := range held {
+		if !h {
+			continue
+		}
+		p := memberScore{share: share[doc] / max(total, 1e-9), score: score[doc], records: ms.records}
 		switch {
 		case p.share >= highShare:
 			p.tier = 2
@@ -339,13 +435,25 @@ func scoreTerms(s summaryAt, q []retrieve.QueryTerm, buf *[]byte) (ms memberScor
 	return ms, true
 }
 
+// maxSummaryDocs bounds the records a summary may claim: a header past it
+// is damage (scoreTerms keeps a slice of that many scores per word).
+const maxSummaryDocs = 1 << 20
+
 // lookup finds term's line in the sorted lines of body by binary search
-// and returns its postings (nil when the term is not there).
+// and returns its postings (nil when the term is not there). Each step
+// reads the first line starting at or after the middle, found by a
+// forward scan: a line of postings can be long, and a scan back to its
+// start was most of a summary's read.
 func lookup(body []byte, term string) []byte {
-	lo, hi := 0, len(body)
+	lo, hi := 0, len(body) // lo and hi are line starts (or the end)
 	for lo < hi {
 		mid := (lo + hi) / 2
-		start := bytes.LastIndexByte(body[:mid], '\n') + 1
+		start := lo
+		if mid > lo {
+			if nl := bytes.IndexByte(body[mid-1:hi], '\n'); nl >= 0 && mid+nl < hi {
+				start = mid + nl
+			}
+		}
 		end := bytes.IndexByte(body[start:], '\n')
 		if end < 0 {
 			end = len(body) - start
@@ -396,11 +504,7 @@ func (w *Workspace) keepTerms(m *Member) error {
 // keepSummary remakes m's summary at s unless one stamped with s.commit
 // is there.
 func keepSummary(m *Member, s summaryAt) error {
-	if s.commit == "" || s.path == "" {
-		return nil
-	}
-	var buf []byte
-	if _, ok := scoreTerms(s, nil, &buf); ok {
+	if s.commit == "" || s.path == "" || s.current() {
 		return nil
 	}
 	ld, err := m.Open(false)
@@ -409,6 +513,13 @@ func keepSummary(m *Member, s summaryAt) error {
 	}
 	defer ld.Close()
 	return s.save(summarise(ld))
+}
+
+// current reports whether a summary stamped with s.commit is at s.path.
+func (s summaryAt) current() bool {
+	var buf []byte
+	_, ok := scoreTerms(s, nil, &buf)
+	return ok
 }
 
 // Skipped is the confidence of a member the workspace term index did not

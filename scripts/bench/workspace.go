@@ -2,13 +2,17 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -18,9 +22,10 @@ import (
 // The workspace mode (-workspace NxM): N generated repositories of M
 // records each, served over file:// URLs as remotes, and one workspace
 // file naming them all. It prints, from one run: the first `workspace
-// sync` beside `git fetch` of the same refs into fresh bare repositories
-// (git's own floor), a cold and a warm `context --task`, and the peak RSS
-// of every workspace command beside `git status` in one repository.
+// sync` beside `git fetch` of the same refs into fresh bare repositories,
+// as many at once as sync fetches (git's own floor), `context --task`
+// right after the sync, cold and warm, and the time, CPU and peak RSS of
+// every workspace command beside `git status` in one repository.
 
 // parseWorkspace reads "NxM".
 func parseWorkspace(s string) (n, m int, err error) {
@@ -41,6 +46,9 @@ func parseWorkspace(s string) (n, m int, err error) {
 type wsRow struct {
 	name string
 	time time.Duration
+	// cpu is the user and system time of the process and of every
+	// process it waited for (git's, for git-adr).
+	cpu time.Duration
 	// rss is the peak resident set in KiB (0: not measured).
 	rss int64
 	err error
@@ -56,8 +64,11 @@ func runOnce(dir string, env []string, stdout io.Writer, argv ...string) wsRow {
 	start := time.Now()
 	err := cmd.Run()
 	r := wsRow{name: strings.Join(argv, " "), time: time.Since(start)}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && cmd.ProcessState != nil {
-		r.rss = ru.Maxrss
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			r.rss = ru.Maxrss
+			r.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		}
 	}
 	if err != nil {
 		var ee *exec.ExitError
@@ -106,25 +117,6 @@ func (b *bench) workspace(n, m int) error {
 	env := append(append([]string{}, b.env...), "XDG_CACHE_HOME="+filepath.Join(root, "cache"))
 	var rows []wsRow
 
-	// git's floor: the same refs fetched into fresh bare repositories,
-	// one git process per repository as sync runs them.
-	fmt.Fprintln(os.Stderr, "bench: git fetch of every repository")
-	start := time.Now()
-	var peak int64
-	for i := 0; i < n; i++ {
-		name := fmt.Sprintf("r%04d", i)
-		dst := filepath.Join(root, "fetch", name+".git")
-		if r := runOnce(root, env, io.Discard, "git", "init", "-q", "--bare", dst); r.err != nil {
-			return r.err
-		}
-		r := runOnce(dst, env, io.Discard, "git", "fetch", "-q", "--no-tags", "file://"+filepath.Join(src, name), "+main:refs/adr-workspace/main")
-		if r.err != nil {
-			return r.err
-		}
-		peak = max(peak, r.rss)
-	}
-	rows = append(rows, wsRow{name: fmt.Sprintf("git init --bare + git fetch, %d repositories", n), time: time.Since(start), rss: peak})
-
 	gitADR := func(label string, args ...string) wsRow {
 		fmt.Fprintf(os.Stderr, "bench: %s\n", label)
 		r := runOnce(root, env, io.Discard, append([]string{"git", "adr", "--workspace", wsFile}, args...)...)
@@ -135,8 +127,34 @@ func (b *bench) workspace(n, m int) error {
 		rows = append(rows, r)
 		return r
 	}
-	gitADR("workspace sync (first)", "workspace", "sync")
+	// The first sync and git's floor, alternately, firstRounds times:
+	// one run of each is at the mercy of what else the machine does.
+	// Each round starts from no mirror; the last round's are kept.
+	var peers, firsts []wsRow
+	for k := range firstRounds {
+		os.RemoveAll(filepath.Join(root, "fetch"))
+		os.RemoveAll(filepath.Join(root, "cache"))
+		fmt.Fprintf(os.Stderr, "bench: git fetch of every repository (round %d of %d)\n", k+1, firstRounds)
+		peer, err := fetchAll(root, src, env, n)
+		if err != nil {
+			return err
+		}
+		peers = append(peers, peer)
+		fmt.Fprintf(os.Stderr, "bench: workspace sync (first, round %d of %d)\n", k+1, firstRounds)
+		firsts = append(firsts, runOnce(root, env, io.Discard, "git", "adr", "--workspace", wsFile, "workspace", "sync"))
+	}
+	peer, first := medianRow(peers), medianRow(firsts)
+	peer.name = fmt.Sprintf("git init --bare + git fetch, %d repositories, %d at once (median of %d)", n, syncJobs, firstRounds)
+	first.name = fmt.Sprintf("workspace sync (first, median of %d)", firstRounds)
+	if first.err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %s FAILED: %v\n", first.name, first.err)
+	}
+	rows = append(rows, peer, first)
 	gitADR("workspace sync (nothing new)", "workspace", "sync")
+	// The question right after a sync: the summaries and parse caches
+	// are there, the context service's own indexes of the repositories
+	// asked are not yet.
+	gitADR("context --task (first after sync)", "context", "--task", benchTask)
 	// Cold: no parse or term cache in any mirror.
 	caches, _ := filepath.Glob(filepath.Join(root, "cache", "git-adr", "workspace", "*", "adr", "cache"))
 	for _, c := range caches {
@@ -174,6 +192,73 @@ func (b *bench) workspace(n, m int) error {
 	return nil
 }
 
+// syncJobs is how many repositories `workspace sync` fetches at once
+// (workspace.syncJobs): git's floor fetches as many at once.
+const syncJobs = 4
+
+// firstRounds is how many times the first sync and git's floor are
+// measured, alternately.
+const firstRounds = 3
+
+// fetchAll is git's floor for a first sync: the same refs fetched into
+// fresh bare repositories, one `git init --bare` and one `git fetch` per
+// repository, syncJobs repositories at once as sync fetches them. Its
+// CPU is the sum over every git process, its peak RSS the largest.
+func fetchAll(root, src string, env []string, n int) (wsRow, error) {
+	var (
+		mu   sync.Mutex
+		row  wsRow
+		errs []error
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	start := time.Now()
+	for range syncJobs {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				name := fmt.Sprintf("r%04d", i)
+				dst := filepath.Join(root, "fetch", name+".git")
+				made := runOnce(root, env, io.Discard, "git", "init", "-q", "--bare", dst)
+				fetch := wsRow{err: made.err}
+				if made.err == nil {
+					fetch = runOnce(dst, env, io.Discard, "git", "fetch", "-q", "--no-tags", "file://"+filepath.Join(src, name), "+main:refs/adr-workspace/main")
+				}
+				mu.Lock()
+				row.cpu += made.cpu + fetch.cpu
+				row.rss = max(row.rss, made.rss, fetch.rss)
+				if fetch.err != nil {
+					errs = append(errs, fetch.err)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	row.time = time.Since(start)
+	if len(errs) > 0 {
+		return row, errs[0]
+	}
+	return row, nil
+}
+
+// medianRow is the run of median time (the upper one of an even count),
+// with its own CPU and peak RSS; a failed run fails the row.
+func medianRow(runs []wsRow) wsRow {
+	sorted := slices.Clone(runs)
+	slices.SortStableFunc(sorted, func(a, b wsRow) int { return cmp.Compare(a.time, b.time) })
+	r := sorted[len(sorted)/2]
+	for _, run := range runs {
+		if run.err != nil {
+			r.err = run.err
+		}
+	}
+	return r
+}
+
 func wsMarkdown(n, m int, rows []wsRow, f facts) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d repositories × %d records (%s records), one process per command, `go run ./scripts/bench -workspace %dx%d`.\n\n", n, m, thousands(n*m), n, m)
@@ -181,16 +266,19 @@ func wsMarkdown(n, m int, rows []wsRow, f facts) string {
 	for _, line := range (&report{facts: f}).machine() {
 		fmt.Fprintf(&b, "- %s\n", line)
 	}
-	b.WriteString("\n| command | time | peak RSS |\n| --- | ---: | ---: |\n")
+	b.WriteString("\n| command | time | CPU | peak RSS |\n| --- | ---: | ---: | ---: |\n")
 	for _, r := range rows {
-		t, rss := formatDuration(r.time), "-"
+		t, cpu, rss := formatDuration(r.time), "-", "-"
+		if r.cpu > 0 {
+			cpu = formatDuration(r.cpu)
+		}
 		if r.rss > 0 {
 			rss = fmt.Sprintf("%d MiB", (r.rss+1023)/1024)
 		}
 		if r.err != nil {
 			t = "failed"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.name, t, rss)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.name, t, cpu, rss)
 	}
 	return b.String()
 }

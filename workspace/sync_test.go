@@ -1,0 +1,53 @@
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// Sync summarises beside its fetches: with more members than fetchers
+// and summarisers, every result keeps the workspace's order, progress
+// counts each member once, and each mirror's summary, removed, is made
+// again stamped with its tip.
+func TestSyncSummarisesEveryMemberInOrder(t *testing.T) {
+	remotes := map[string]map[string]string{}
+	var order []string
+	for i := range 2*syncJobs + 1 {
+		name := fmt.Sprintf("r%d", i)
+		order = append(order, name)
+		remotes[name] = map[string]string{"0001-use-queues.md": decision(1, "Use queues "+name, "Failed payments are retried.")}
+	}
+	ws, _ := termsWorkspace(t, remotes, order) // syncs once
+	for _, m := range ws.Members {
+		if m.Remote() {
+			if err := os.Remove(m.summary().path); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := 0
+	results := ws.Sync("test", func(done, total int) {
+		if done != want || total != len(ws.Members) {
+			t.Errorf("progress %d/%d, want %d/%d", done, total, want, len(ws.Members))
+		}
+		want++
+	})
+	if want != len(ws.Members)+1 {
+		t.Fatalf("progress called %d times, want %d", want, len(ws.Members)+1)
+	}
+	for i, res := range results {
+		if res.Member != ws.Members[i] || res.Err != nil {
+			t.Fatalf("result %d: %s %v, want %s", i, res.Member.Name, res.Err, ws.Members[i].Name)
+		}
+		if !res.Member.Remote() {
+			continue
+		}
+		if res.Before != res.After {
+			t.Errorf("%s: %s..%s on a sync with nothing new", res.Member.Name, res.Before, res.After)
+		}
+		if at := res.Member.summary(); at.commit != res.After || !at.current() {
+			t.Errorf("%s: no summary stamped with the tip %s", res.Member.Name, res.After)
+		}
+	}
+}
