@@ -82,8 +82,11 @@ type Repo struct {
 
 	gogit    *goRepo
 	gogitErr error
-	packs    packs
-	env      []string
+	// gogitOnce opens gogit once, whichever goroutine asks first (a load
+	// reads blobs on every core).
+	gogitOnce sync.Once
+	packs     packs
+	env       []string
 
 	batchOnce sync.Once
 	cat       *catFile
@@ -165,9 +168,12 @@ func openBare(abs string) (*Repo, error) {
 // goGit returns the in-process object reader, or nil when go-git refuses
 // this repository; callers then use the git binary.
 func (r *Repo) goGit() *goRepo {
-	if r.gogit != nil || r.gogitErr != nil {
-		return r.gogit
-	}
+	r.gogitOnce.Do(r.openGoGit)
+	return r.gogit
+}
+
+// openGoGit opens gogit, or sets gogitErr.
+func (r *Repo) openGoGit() {
 	// Open the common directory directly: go-git needs no work tree for
 	// object reads, and this works the same for linked worktrees.
 	fs := osfs.New(r.CommonDir)
@@ -177,12 +183,12 @@ func (r *Repo) goGit() *goRepo {
 	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{})
 	if _, err := st.Reference(plumbing.HEAD); err != nil {
 		r.gogitErr = err
-		return nil
+		return
 	}
 	cfg, err := st.Config()
 	if err != nil {
 		r.gogitErr = err
-		return nil
+		return
 	}
 	// Repository format extensions change how objects and refs are read:
 	// refuse every one but noop, so reads stay correct.
@@ -190,29 +196,41 @@ func (r *Repo) goGit() *goRepo {
 	case "", "0", "1":
 	default:
 		r.gogitErr = fmt.Errorf("repository format version %q not supported by go-git", v)
-		return nil
+		return
 	}
 	if cfg.Raw != nil {
 		if s := cfg.Raw.Section("extensions"); s != nil && len(s.Options) > 0 {
 			for _, o := range s.Options {
 				if !strings.EqualFold(o.Key, "noop") {
 					r.gogitErr = fmt.Errorf("extension %q not supported by go-git", o.Key)
-					return nil
+					return
 				}
 			}
 		}
 	}
 	r.gogit = &goRepo{Storer: st}
-	return r.gogit
 }
 
 // goRepo reads objects and references in process through go-git's
 // storage. It stands for go-git's Repository, whose package brings every
 // transport (ssh, http) and their start-up cost into the binary.
-type goRepo struct{ Storer *filesystem.Storage }
+type goRepo struct {
+	Storer *filesystem.Storage
+	// indexed: go-git has built its index of the pack files. It builds it
+	// on a first read without a lock, and readers in other goroutines
+	// then find it half made (a data race; objects "not found" that are
+	// there): the first read builds it alone.
+	indexed sync.Once
+}
 
-// object reads an object of the given type, packed or loose, whole.
+// object reads an object of the given type, packed or loose, whole. It is
+// safe for concurrent use.
 func (g *goRepo) object(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	g.indexed.Do(func() {
+		// No object has the zero name: the look-up goes through every
+		// pack, which builds the index first.
+		_, _ = g.Storer.EncodedObject(plumbing.AnyObject, plumbing.ZeroHash)
+	})
 	o, err := g.Storer.EncodedObject(t, h)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -108,4 +109,59 @@ func FuzzPackIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDeltaBlobsReadConcurrently: blobs stored as deltas (which go-git
+// reads) read from many goroutines at once are each what git says, and
+// the first reads do not race go-git's building of its pack index (run
+// with -race).
+func TestDeltaBlobsReadConcurrently(t *testing.T) {
+	base := strings.Repeat("We decided to keep the orders in PostgreSQL for now.\n", 40)
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("doc/adr/%04d-r.md", i)] = fmt.Sprintf("# %d. R\n\n%s\nRecord %d.\n", i, base, i)
+	}
+	dir := newRepo(t, files)
+	runGit(t, dir, "gc", "-q", "--aggressive")
+	var want []string
+	var hashes []string
+	for _, line := range strings.Split(strings.TrimSpace(runGit(t, dir, "ls-tree", "-r", "HEAD")), "\n") {
+		f := strings.Fields(line)
+		hashes = append(hashes, f[2])
+		want = append(want, files[strings.Join(f[3:], " ")])
+	}
+	deltas := 0
+	for _, line := range strings.Split(runGit(t, dir, "verify-pack", "-v", filepath.Join(dir, ".git", "objects", "pack", packName(t, dir))), "\n") {
+		if f := strings.Fields(line); len(f) == 7 && f[1] == "blob" {
+			deltas++ // name, type, sizes, offset, then depth and base
+		}
+	}
+	if deltas < 10 {
+		t.Fatalf("git stored %d blobs as deltas; the test needs go-git to read many", deltas)
+	}
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for i := w; i < len(hashes); i += 8 {
+				b, err := r.readBlob(hashes[i])
+				if err != nil || string(b) != want[i] {
+					t.Errorf("blob %s: %q, %v", hashes[i], b, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func packName(t *testing.T, dir string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.idx"))
+	if len(m) != 1 {
+		t.Fatalf("%d pack indexes", len(m))
+	}
+	return filepath.Base(m[0])
 }
