@@ -347,8 +347,14 @@ func (c *catFile) read(hash string) ([]byte, error) {
 	return buf[:size], nil
 }
 
-// Close stops helper processes started for reads.
+// Close stops helper processes started for reads and closes the pack
+// files held open for them; a read after it still works, through go-git
+// or git.
 func (r *Repo) Close() error {
+	r.packs.once.Do(func() {}) // listed after this: none
+	for _, ix := range r.packs.idx {
+		ix.close()
+	}
 	if r.cat == nil {
 		return nil
 	}
