@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,20 +44,7 @@ func BenchmarkLoad(b *testing.B) {
 func BenchmarkLoadCached(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			dir := generatedLog(b, n)
-			fsys := os.DirFS(dir)
-			cdir := filepath.Join(b.TempDir(), "cache")
-			time.Sleep(2100 * time.Millisecond)
-			for i := 0; i < 2; i++ { // the second save dates the stat entries
-				c := adr.OpenCache(cdir, false)
-				if _, err := adr.Load(fsys, adr.LoadOptions{Cache: c}); err != nil {
-					b.Fatal(err)
-				}
-				if err := c.Save(); err != nil {
-					b.Fatal(err)
-				}
-				time.Sleep(2100 * time.Millisecond)
-			}
+			fsys, cdir := servedLog(b, n)
 			b.ResetTimer()
 			for b.Loop() {
 				l, err := adr.Load(fsys, adr.LoadOptions{Cache: adr.OpenCache(cdir, true)})
@@ -159,8 +147,8 @@ func BenchmarkTaskCold(b *testing.B) {
 
 // BenchmarkCheck is the work of `git adr check` on the log itself, in
 // process: the load through a warm parse cache, as a second run of the
-// command loads it (every record served by its stat data, its text read
-// when check needs it), then [adr.Log.Check]. Its -memprofile shows what
+// command loads it (every record served by its stat data, with what
+// check reads of its text), then [adr.Log.Check]. Its -memprofile shows what
 // check allocates and holds beyond the log:
 //
 //	go test ./scripts/bench -run '^$' -bench 'Check/10000' -benchtime 5x -memprofile /tmp/mem.out
@@ -168,20 +156,7 @@ func BenchmarkTaskCold(b *testing.B) {
 func BenchmarkCheck(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			dir := generatedLog(b, n)
-			fsys := os.DirFS(dir)
-			cdir := filepath.Join(b.TempDir(), "cache")
-			time.Sleep(2100 * time.Millisecond)
-			for i := 0; i < 2; i++ { // the second save dates the stat entries
-				c := adr.OpenCache(cdir, false)
-				if _, err := adr.Load(fsys, adr.LoadOptions{Cache: c}); err != nil {
-					b.Fatal(err)
-				}
-				if err := c.Save(); err != nil {
-					b.Fatal(err)
-				}
-				time.Sleep(2100 * time.Millisecond)
-			}
+			fsys, cdir := servedLog(b, n)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
@@ -195,6 +170,28 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		})
 	}
+}
+
+// servedLog is the generated log of n records with a parse cache that
+// serves every record by its stat data, as a second run of a command
+// finds it (it waits out the two-second margin within which a file's
+// stat data are not trusted, twice: the second save dates the entries).
+func servedLog(b *testing.B, n int) (fs.FS, string) {
+	b.Helper()
+	fsys := os.DirFS(generatedLog(b, n))
+	cdir := filepath.Join(b.TempDir(), "cache")
+	time.Sleep(2100 * time.Millisecond)
+	for range 2 {
+		c := adr.OpenCache(cdir, false)
+		if _, err := adr.Load(fsys, adr.LoadOptions{Cache: c}); err != nil {
+			b.Fatal(err)
+		}
+		if err := c.Save(); err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(2100 * time.Millisecond)
+	}
+	return fsys, cdir
 }
 
 // generatedLog writes the generated log of n records (seed 1) under
