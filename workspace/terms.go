@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/retrieve"
@@ -34,8 +35,10 @@ import (
 // prediction of its best record (its share of the task's words and its
 // score), and asks the members predicted best. A local member read at a
 // ref is summarised the same way, its summary beside its repository's
-// parse cache; one read from its work tree is always asked (a work tree
-// has no commit to stamp a summary with).
+// parse cache. One read from its work tree has no commit: its summary is
+// stamped with what its log holds (every record's path and blob, found
+// by a load the parse cache serves without reading a record), and made
+// again by the question that finds the log changed.
 
 // termsFormat changes with the summary's layout or analysis.
 const termsFormat = "git-adr workspace terms v3"
@@ -76,7 +79,9 @@ type Terms struct {
 // commit it must be stamped with to be read.
 type summaryAt struct {
 	// commit is what the member reads: its mirror's tip ("" when not
-	// synced) or its local ref's commit ("" when the ref names none).
+	// synced), its local ref's commit ("" when the ref names none), or
+	// for its work tree, its log's stamp (logStamp; "" when the log does
+	// not load).
 	commit string
 	// path is the summary's file: beside the parse cache of the mirror
 	// (shared by every workspace naming its URL) or of the local
@@ -99,12 +104,30 @@ func (m *Member) summary() summaryAt {
 	if err != nil {
 		return summaryAt{}
 	}
-	defer r.Close()
 	s := summaryAt{path: m.summaryPath(filepath.Join(r.AdrDir(), "cache"))}
 	if m.Ref != "" {
 		s.commit, _ = r.ResolveRef(m.Ref + "^{commit}")
+		r.Close()
+		return s
 	}
+	ld, err := m.load(r, "", false) // owns r
+	if err != nil {
+		return s // no stamp: the member is asked, and says what is wrong
+	}
+	s.commit = logStamp(ld.Log)
+	ld.Close()
 	return s
+}
+
+// logStamp stamps the summary of a log read from a work tree: the paths
+// and blobs of its records, in the log's order, which say what it holds
+// as a commit says what a tree holds.
+func logStamp(l *adr.Log) string {
+	h := sha256.New()
+	for _, r := range l.Records {
+		fmt.Fprintf(h, "%s\x00%s\x00%t\n", r.Path, r.Blob(), r.Archived)
+	}
+	return "worktree-" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // summaryPath is the file of m's summary in cacheDir, the cache folder
@@ -114,17 +137,15 @@ func (m *Member) summaryPath(cacheDir string) string {
 	return filepath.Join(cacheDir, "workspace-terms-"+hex.EncodeToString(sum[:6])+".txt")
 }
 
-// stamped reports whether the member is read from a commit a summary can
-// be stamped with: a mirror's tip, or a local repository's ref. A local
-// member read from its work tree has none, and is always asked.
-func (m *Member) stamped() bool { return m.Remote() || m.Ref != "" }
-
 // summarise makes the summary of an open member's log. A record's score
 // for a term is, as in the context service, its BM25 score over the whole
 // record plus titleBonus times its score over the title, domains and file
 // name: words in a title name what a record decides.
 func summarise(ld *Loaded) *Terms {
 	t := &Terms{Commit: ld.Commit, Records: len(ld.Log.Records), Postings: map[string][]posting{}}
+	if t.Commit == "" {
+		t.Commit = logStamp(ld.Log) // a work tree's
+	}
 	var docs, titles []retrieve.DocTerms
 	for _, r := range ld.Log.Records {
 		if r.Archived {
@@ -494,9 +515,8 @@ func readInto(p string, buf *[]byte) ([]byte, error) {
 	return b, nil
 }
 
-// keepTerms remakes the summary of a stamped member whose commit is not
-// the one its summary was made from (sync calls it after a fetch, and for
-// a local member read at a ref).
+// keepTerms remakes the summary of a member whose commit (or, for a work
+// tree, its log's stamp) is not the one its summary was made from.
 func (w *Workspace) keepTerms(m *Member) error {
 	return keepSummary(m, m.summary())
 }
@@ -528,10 +548,10 @@ const Skipped = "skipped"
 
 // selectMembers chooses the members a task is asked of. A workspace of at
 // most twice the unit budget asks every member (ask is nil). A larger one
-// asks every member read from a work tree, every stamped member without
-// a usable summary (a mirror not synced, or a ref that names nothing,
-// answers with its error), and the stamped members whose best record is
-// predicted best for the task (the share of its words it
+// asks every member without a usable summary (a mirror not synced, a ref
+// that names nothing or a work tree whose log does not load answers with
+// its error), and the members whose best record is predicted best for
+// the task (the share of its words it
 // matches, in the context service's tiers, then its score), twice the
 // unit budget of them: no answer holds more units than that, and a
 // member's units come from its best records. The others get their answer
@@ -554,7 +574,7 @@ func (w *Workspace) selectMembers(req ContextRequest) (ask []int, pre []*MemberA
 	}
 	// Summaries are read on every core (a thousand mirrors are a
 	// thousand small files), each worker with its own buffer.
-	const local, unsynced = -1, -2
+	const unsynced = -1
 	preds := make([]memberScore, len(w.Members))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -567,10 +587,6 @@ func (w *Workspace) selectMembers(req ContextRequest) (ask []int, pre []*MemberA
 					return
 				}
 				m := w.Members[i]
-				if !m.stamped() {
-					preds[i].tier = local
-					continue
-				}
 				at := m.summary()
 				if at.commit == "" {
 					preds[i].tier = unsynced

@@ -119,8 +119,9 @@ func TestTermsKeptBySyncAndRebuiltWhenStale(t *testing.T) {
 	}
 }
 
-// Past twice the unit budget, a task asks every local member and the
-// mirrors whose best record scores highest for its words; the others
+// Past twice the unit budget, a task asks the members whose best record
+// scores highest for its words (the work-tree member here matches none of
+// them); the others
 // answer "none" (none of its words) or "skipped", with their records
 // counted, and the answer says how many were asked.
 func TestSelectMembers(t *testing.T) {
@@ -136,8 +137,11 @@ func TestSelectMembers(t *testing.T) {
 	for _, i := range ask {
 		asked = append(asked, ws.Members[i].Name)
 	}
-	if got := strings.Join(asked, " "); got != "local queues cards" {
-		t.Fatalf("asked %q, want the local member and the two best mirrors", got)
+	if got := strings.Join(asked, " "); got != "queues cards" {
+		t.Fatalf("asked %q, want the two best mirrors", got)
+	}
+	if pre[0] == nil || pre[0].Confidence != "none" {
+		t.Fatalf("local (read from its work tree): %+v, want none", pre[0])
 	}
 	if pre[3] == nil || pre[3].Confidence != "skipped" || pre[3].Records != 1 {
 		t.Fatalf("retry: %+v, want skipped", pre[3])
@@ -149,7 +153,7 @@ func TestSelectMembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ans.Prefilter == nil || ans.Prefilter.Asked != 3 || ans.Prefilter.Repositories != 5 || ans.Records != 6 {
+	if ans.Prefilter == nil || ans.Prefilter.Asked != 2 || ans.Prefilter.Repositories != 5 || ans.Records != 6 {
 		t.Fatalf("prefilter %+v, records %d", ans.Prefilter, ans.Records)
 	}
 	var confs []string
@@ -180,7 +184,8 @@ func TestLookup(t *testing.T) {
 // its summary with the ref's commit beside its repository's parse cache,
 // the prediction chooses whether it is asked, and a commit on the ref
 // makes the next question remake the summary. A member read from its
-// work tree is still always asked.
+// work tree is summarised too, stamped with what its log holds: an edit
+// not committed makes the next question remake it.
 func TestLocalMemberAtRefSummarised(t *testing.T) {
 	hermetic(t)
 	dir := t.TempDir()
@@ -222,8 +227,8 @@ func TestLocalMemberAtRefSummarised(t *testing.T) {
 	for _, i := range ask {
 		asked = append(asked, ws.Members[i].Name)
 	}
-	if got := strings.Join(asked, " "); got != "local queues cards" {
-		t.Fatalf("asked %q, want the work-tree member and the two best members at a ref", got)
+	if got := strings.Join(asked, " "); got != "queues cards" {
+		t.Fatalf("asked %q, want the two best members at a ref", got)
 	}
 	if pre[3] == nil || pre[3].Confidence != "none" {
 		t.Fatalf("logs: %+v, want none", pre[3])
@@ -244,5 +249,25 @@ func TestLocalMemberAtRefSummarised(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(p); !strings.Contains(string(data), "commit "+logs.summary().commit+"\n") {
 		t.Fatalf("summary not restamped with %s", logs.summary().commit)
+	}
+
+	// The work-tree member: summarised, stamped with its log, not asked
+	// while nothing of it matches; a record written and not committed
+	// changes the stamp, and the next question asks it.
+	local := ws.Member("local")
+	at := local.summary()
+	if !strings.HasPrefix(at.commit, "worktree-") || !at.current() {
+		t.Fatalf("work-tree member: stamp %q, current %v", at.commit, at.current())
+	}
+	os.WriteFile(filepath.Join(dir, "local", "doc", "adr", "0002-retry.md"), []byte(decision(2, "Retry failed payments", "Failed payments are retried from the outbox.")), 0o644)
+	if now := local.summary(); now.commit == at.commit || now.current() {
+		t.Fatalf("an edit did not change the work tree's stamp (%s)", now.commit)
+	}
+	ask, pre = ws.selectMembers(ContextRequest{Task: "retry failed payments", MaxUnits: 1})
+	if !slices.Contains(ask, 0) || pre[0] != nil {
+		t.Fatalf("after an edit in the work tree, asked %v: the summary was not remade", ask)
+	}
+	if !local.summary().current() {
+		t.Fatal("the question did not restamp the work tree's summary")
 	}
 }
