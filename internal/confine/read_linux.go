@@ -10,11 +10,11 @@ import (
 )
 
 // readListed reads a regular file through the handle of the directory
-// its caller listed it from: openat, fstat, two reads, close. Going through
-// os.Root and os.File costs three more system calls per file (a stat
-// before the open, a poller registration the kernel refuses, a second
-// fstat), which a cold load of a long log pays
-// ten thousand times. It is safe only
+// its caller listed it from: openat, fstat, two reads, close. Going
+// through os.Root and os.File costs two more system calls per file (a
+// stat before the open, and a poller registration the kernel refuses),
+// which a cold load of a long log pays ten thousand times; the fstat
+// also spares the caller its own stat. It is safe only
 // for one name inside a directory handle the FS holds: O_NOFOLLOW refuses
 // a link (the caller then takes the confined path, which follows links
 // that stay inside), and the fstat of what was opened refuses anything
