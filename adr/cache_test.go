@@ -110,7 +110,9 @@ func snapshot(t *testing.T, l *Log) string {
 // TestCacheColdWarm loads every corpus without a cache, with an empty
 // cache, and again with the cache filled (records served by stat data,
 // texts read on demand), and with the stat entries useless (records
-// served after hashing): every load yields the same log.
+// served after hashing): every load yields the same log, and check finds
+// the same in each (a served record's check reads its text facts from
+// the cache, not its file).
 func TestCacheColdWarm(t *testing.T) {
 	laterClock(t)
 	for _, dir := range copyCorpora(t) {
@@ -122,6 +124,7 @@ func TestCacheColdWarm(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := snapshot(t, plain)
+				wantCheck := checkSnapshot(plain)
 				cdir := t.TempDir()
 				for i, step := range []string{"cold", "warm", "warm again"} {
 					c := OpenCache(cdir, false)
@@ -134,6 +137,9 @@ func TestCacheColdWarm(t *testing.T) {
 					}
 					if got := snapshot(t, l); got != want {
 						t.Fatalf("lazy=%v, %s load differs from a load without cache:\n%s", lazy, step, firstDiff(want, got))
+					}
+					if got := checkSnapshot(l); got != wantCheck {
+						t.Fatalf("lazy=%v, check after a %s load differs from one without cache:\n%s", lazy, step, firstDiff(wantCheck, got))
 					}
 					saveAged(t, c)
 				}
@@ -157,6 +163,15 @@ func TestCacheColdWarm(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkSnapshot is every finding check reports on l, with its fix.
+func checkSnapshot(l *Log) string {
+	var b strings.Builder
+	for _, f := range l.Check(CheckOptions{}).Findings {
+		fmt.Fprintf(&b, "%s %s:%d %v %s | %s\n", f.Kind, f.Path, f.Line, f.IDs, f.Message, f.Fix)
+	}
+	return b.String()
 }
 
 func servedUnread(l *Log) int {
