@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -139,7 +136,7 @@ func runCheck(env *Env, o checkOptions) error {
 	env.notes(rep.Notes)
 	switch {
 	case o.json:
-		if err := writeCheckJSON(env.Out, checkJSON{Findings: rep.Findings, Counts: rep.Counts, Notes: rep.Notes}); err != nil {
+		if err := writeJSON(env.Out, checkJSON{Findings: rep.Findings, Counts: rep.Counts, Notes: rep.Notes}); err != nil {
 			return err
 		}
 	case o.format == "markdown":
@@ -189,59 +186,6 @@ func runCheck(env *Env, o checkOptions) error {
 		return silentExit(ExitFailure)
 	}
 	return nil
-}
-
-// writeCheckJSON prints v as writeJSON does, one finding at a time: a
-// long log's findings are not also held as one document (at 10,000
-// records a megabyte of JSON, grown and then indented whole).
-func writeCheckJSON(out io.Writer, v checkJSON) error {
-	w := bulkWriter(out)
-	// encode writes x as it stands at its depth in the document: its
-	// lines after the first indented by prefix, without Encode's newline.
-	var buf bytes.Buffer
-	encode := func(prefix string, x any) error {
-		buf.Reset()
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent(prefix, "  ")
-		if err := enc.Encode(x); err != nil {
-			return err
-		}
-		_, err := w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-		return err
-	}
-	w.WriteString("{\n  \"findings\": ")
-	switch {
-	case v.Findings == nil:
-		w.WriteString("null")
-	case len(v.Findings) == 0:
-		w.WriteString("[]")
-	default:
-		w.WriteString("[\n")
-		for i := range v.Findings {
-			w.WriteString("    ")
-			if err := encode("    ", &v.Findings[i]); err != nil {
-				return err
-			}
-			if i < len(v.Findings)-1 {
-				w.WriteByte(',')
-			}
-			w.WriteByte('\n')
-		}
-		w.WriteString("  ]")
-	}
-	w.WriteString(",\n  \"counts\": ")
-	if err := encode("  ", v.Counts); err != nil {
-		return err
-	}
-	if len(v.Notes) > 0 {
-		w.WriteString(",\n  \"notes\": ")
-		if err := encode("  ", v.Notes); err != nil {
-			return err
-		}
-	}
-	w.WriteString("\n}\n")
-	return w.Flush()
 }
 
 // sinceUsage is the usage error of a --since REV this repository cannot
