@@ -93,7 +93,7 @@ func (b *bench) workspace(n, m int) error {
 	root := filepath.Join(b.dir, "ws")
 	src := filepath.Join(root, "remotes")
 	fmt.Fprintf(os.Stderr, "bench: generating %d repositories of %d records\n", n, m)
-	var toml strings.Builder
+	var toml, trees strings.Builder
 	for i := 0; i < n; i++ {
 		name := fmt.Sprintf("r%04d", i)
 		dir := filepath.Join(src, name)
@@ -106,6 +106,7 @@ func (b *bench) workspace(n, m int) error {
 			}
 		}
 		fmt.Fprintf(&toml, "[[repo]]\nname = %q\nurl = %q\nref = \"main\"\n\n", name, "file://"+dir)
+		fmt.Fprintf(&trees, "[[repo]]\nname = %q\npath = %q\n\n", name, "remotes/"+name)
 		if (i+1)%100 == 0 {
 			fmt.Fprintf(os.Stderr, "bench: %d repositories\n", i+1)
 		}
@@ -114,12 +115,17 @@ func (b *bench) workspace(n, m int) error {
 	if err := os.WriteFile(wsFile, []byte(toml.String()), 0o644); err != nil {
 		return err
 	}
+	// The same repositories read from their work trees (ADR-0044).
+	treesFile := filepath.Join(root, "work-trees.toml")
+	if err := os.WriteFile(treesFile, []byte(trees.String()), 0o644); err != nil {
+		return err
+	}
 	env := append(append([]string{}, b.env...), "XDG_CACHE_HOME="+filepath.Join(root, "cache"))
 	var rows []wsRow
 
-	gitADR := func(label string, args ...string) wsRow {
+	gitADRIn := func(file, label string, args ...string) wsRow {
 		fmt.Fprintf(os.Stderr, "bench: %s\n", label)
-		r := runOnce(root, env, io.Discard, append([]string{"git", "adr", "--workspace", wsFile}, args...)...)
+		r := runOnce(root, env, io.Discard, append([]string{"git", "adr", "--workspace", file}, args...)...)
 		r.name = label
 		if r.err != nil {
 			fmt.Fprintf(os.Stderr, "bench: %s FAILED: %v\n", label, r.err)
@@ -127,6 +133,7 @@ func (b *bench) workspace(n, m int) error {
 		rows = append(rows, r)
 		return r
 	}
+	gitADR := func(label string, args ...string) wsRow { return gitADRIn(wsFile, label, args...) }
 	// The first sync and git's floor, alternately, firstRounds times:
 	// one run of each is at the mercy of what else the machine does.
 	// Each round starts from no mirror; the last round's are kept.
@@ -170,6 +177,13 @@ func (b *bench) workspace(n, m int) error {
 	gitADR("index", "index")
 	gitADR("check", "check")
 	gitADR("workspace export", "workspace", "export")
+	// Members read from their work trees: the first question makes their
+	// parse caches and term summaries, a warm one reads the summaries
+	// after a load of each log the parse cache serves (the summary's
+	// stamp).
+	gitADRIn(treesFile, "context --task, work trees (first)", "context", "--task", benchTask)
+	gitADRIn(treesFile, "context --task, work trees (warm, 1st)", "context", "--task", benchTask)
+	gitADRIn(treesFile, "context --task, work trees (warm, 2nd)", "context", "--task", benchTask)
 	st := runOnce(filepath.Join(src, "r0000"), env, io.Discard, "git", "status")
 	st.name = "git status (one repository)"
 	rows = append(rows, st)
