@@ -30,16 +30,26 @@ func termsWorkspace(t *testing.T, remotes map[string]map[string]string, order []
 		paths[name] = p
 		text += "[[repo]]\nname = \"" + name + "\"\nurl = \"file://" + p + "\"\nref = \"main\"\n"
 	}
+	ws := syncedWorkspace(t, dir, text)
+	return ws, paths
+}
+
+// syncedWorkspace loads the workspace file text written in dir and syncs
+// it, failing the test on any member's error.
+func syncedWorkspace(t *testing.T, dir, text string) *Workspace {
+	t.Helper()
 	ws, err := Load(writeWS(t, dir, text), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, res := range ws.Sync("test", nil) {
-		if res.Err != nil {
-			t.Fatal(res.Err)
-		}
-	}
-	return ws, paths
+	syncAll(t, ws)
+	return ws
+}
+
+// syncAll syncs ws, failing the test on any member's error.
+func syncAll(t *testing.T, ws *Workspace) {
+	t.Helper()
+	syncAll(t, ws)
 }
 
 func query(task string) []retrieve.QueryTerm {
@@ -98,11 +108,7 @@ func TestTermsKeptBySyncAndRebuiltWhenStale(t *testing.T) {
 	gittest.Git(t, paths["logs"], "rm", "-q", "doc/adr/0001-use-logs.md")
 	gittest.Git(t, paths["logs"], "add", "-A")
 	gittest.Git(t, paths["logs"], "commit", "-qm", "retries")
-	for _, res := range ws.Sync("test", nil) {
-		if res.Err != nil {
-			t.Fatal(res.Err)
-		}
-	}
+	syncAll(t, ws)
 	if ms, ok := scoreTerms(logs.summary(), q, &buf); !ok || ms.records != 1 || ms.tier != 2 || ms.share < 0.6 {
 		t.Fatalf("after the remote moved: %+v %v, want retry and failed", ms, ok)
 	}
@@ -200,15 +206,7 @@ func TestLocalMemberAtRefSummarised(t *testing.T) {
 		repo(t, filepath.Join(dir, name), records)
 		text += "[[repo]]\nname = \"" + name + "\"\npath = \"" + name + "\"\nref = \"main\"\n"
 	}
-	ws, err := Load(writeWS(t, dir, text), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, res := range ws.Sync("test", nil) {
-		if res.Err != nil {
-			t.Fatal(res.Err)
-		}
-	}
+	ws := syncedWorkspace(t, dir, text)
 	logs := ws.Member("logs")
 	p := logs.summary().path
 	if want := filepath.Join(dir, "logs", ".git", "adr", "cache"); filepath.Dir(p) != want {

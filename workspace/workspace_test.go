@@ -88,11 +88,7 @@ func TestFindAcrossMembersAndMirror(t *testing.T) {
 	if _, err := ws.Find("plat:1"); !errors.Is(err, ErrNotSynced) {
 		t.Fatalf("before sync: %v, want ErrNotSynced", err)
 	}
-	for _, res := range ws.Sync("test", nil) {
-		if res.Err != nil {
-			t.Fatal(res.Err)
-		}
-	}
+	syncAll(t, ws)
 	f, err := ws.Find("plat:ADR-0001")
 	if err != nil || f.Record.Title != "Use queues" {
 		t.Fatalf("plat:ADR-0001 = %v, %v", f, err)
