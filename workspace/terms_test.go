@@ -49,7 +49,11 @@ func syncedWorkspace(t *testing.T, dir, text string) *Workspace {
 // syncAll syncs ws, failing the test on any member's error.
 func syncAll(t *testing.T, ws *Workspace) {
 	t.Helper()
-	syncAll(t, ws)
+	for _, res := range ws.Sync("test", nil) {
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+	}
 }
 
 func query(task string) []retrieve.QueryTerm {
