@@ -165,3 +165,28 @@ func packName(t *testing.T, dir string) string {
 	}
 	return filepath.Base(m[0])
 }
+
+// A read after Close, which closes the pack files the repository kept
+// open, still gives the object, through go-git or git.
+func TestPackedReadAfterClose(t *testing.T) {
+	dir := newRepo(t, map[string]string{"doc/adr/0001-a.md": "# 1. A\n\nDecided.\n"})
+	runGit(t, dir, "gc", "-q")
+	h := strings.TrimSpace(runGit(t, dir, "rev-parse", "HEAD:doc/adr/0001-a.md"))
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := r.packedObject(h, "blob"); !ok || string(b) != "# 1. A\n\nDecided.\n" {
+		t.Fatalf("packed read: %q, %v", b, ok)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.packedObject(h, "blob"); ok {
+		t.Error("a packed read after Close used a closed pack file")
+	}
+	if b, err := r.readBlob(h); err != nil || string(b) != "# 1. A\n\nDecided.\n" {
+		t.Fatalf("read after Close: %q, %v", b, err)
+	}
+	r.Close()
+}
