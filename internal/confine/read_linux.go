@@ -22,25 +22,13 @@ import (
 // file, for any reason; the caller then reads it the usual way, which
 // reports the reason.
 func (c *ConfinedFS) readListed(name string, e fs.DirEntry) (data []byte, fi fs.FileInfo, ok bool) {
-	if e == nil || !e.Type().IsRegular() || !fs.ValidPath(name) || name == "." {
+	if e == nil || !e.Type().IsRegular() {
 		return nil, nil, false
 	}
-	dir, base := path.Dir(name), path.Base(name)
-	c.mu.Lock()
-	f := c.listed[dir]
-	c.mu.Unlock()
-	if f == nil {
-		return nil, nil, false
-	}
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return nil, nil, false
-	}
+	base := path.Base(name)
 	var st syscall.Stat_t
-	// Control holds the directory's descriptor open for the call, so a
-	// Close racing with it cannot hand the number to another file.
-	cerr := rc.Control(func(dfd uintptr) {
-		fd, err := openAt(int(dfd), base)
+	done := c.atListed(name, func(dfd int) {
+		fd, err := openAt(dfd, base)
 		if err != nil {
 			return
 		}
@@ -50,10 +38,31 @@ func (c *ConfinedFS) readListed(name string, e fs.DirEntry) (data []byte, fi fs.
 		}
 		data, ok = readFD(fd, st.Size)
 	})
-	if cerr != nil || !ok {
+	if !done || !ok {
 		return nil, nil, false
 	}
 	return data, &statInfo{name: base, st: st}, true
+}
+
+// atListed runs f on the descriptor of the directory of name, when a
+// ReadDir of this FS listed that directory and kept its handle; false
+// when it did not run. The descriptor is held open while f runs, so a
+// Close racing with it cannot hand the number to another file.
+func (c *ConfinedFS) atListed(name string, f func(dfd int)) bool {
+	if !fs.ValidPath(name) || name == "." {
+		return false
+	}
+	c.mu.Lock()
+	d := c.listed[path.Dir(name)]
+	c.mu.Unlock()
+	if d == nil {
+		return false
+	}
+	rc, err := d.SyscallConn()
+	if err != nil {
+		return false
+	}
+	return rc.Control(func(dfd uintptr) { f(int(dfd)) }) == nil
 }
 
 // FileStat is what a stat says of a file that the parse cache compares.
@@ -70,30 +79,17 @@ type FileStat struct {
 // reports false when the directory is not one this FS holds listed (the
 // caller then asks the entry), or the stat fails.
 func (c *ConfinedFS) StatListed(name string) (FileStat, bool) {
-	if !fs.ValidPath(name) || name == "." {
-		return FileStat{}, false
-	}
-	dir, base := path.Dir(name), path.Base(name)
-	c.mu.Lock()
-	f := c.listed[dir]
-	c.mu.Unlock()
-	if f == nil {
-		return FileStat{}, false
-	}
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return FileStat{}, false
-	}
+	base := path.Base(name)
 	var st unix.Stat_t
-	var serr error
-	if err := rc.Control(func(dfd uintptr) {
+	var serr error = unix.EBADF
+	if !c.atListed(name, func(dfd int) {
 		for {
-			serr = unix.Fstatat(int(dfd), base, &st, unix.AT_SYMLINK_NOFOLLOW)
+			serr = unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW)
 			if serr != unix.EINTR {
 				return
 			}
 		}
-	}); err != nil || serr != nil {
+	}) || serr != nil {
 		return FileStat{}, false
 	}
 	return FileStat{Dev: uint64(st.Dev), Ino: uint64(st.Ino), Mode: uint32(st.Mode), Size: int64(st.Size),
