@@ -274,11 +274,11 @@ func (c *Cache) Save() error {
 			delete(stats, k) // a stat entry is only worth its record
 		}
 	}
-	data := encodeCache(gen, blobs, stats)
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(filepath.Join(c.dir, CacheFile), data, 0o600); err != nil {
+	write := func(w io.Writer) error { return writeCacheFile(w, gen, blobs, stats) }
+	if err := atomicfile.WriteFunc(filepath.Join(c.dir, CacheFile), 0o600, write); err != nil {
 		return err
 	}
 	c.changed = false
@@ -354,16 +354,26 @@ func readCacheFile(p string) ([]byte, int64, error) {
 //	zigzag varints, blob hash, generation), in path order,
 //	CRC-32C (Castagnoli) of everything before it, 4 bytes little-endian.
 func encodeCache(gen uint32, blobs map[string]cacheEntry, stats map[statKey]statEntry) []byte {
-	// Sized once: at 10,000 records the file is megabytes, and growing
-	// the buffer by doubling copied it seven times over.
-	size := len(cacheMagic) + 64
-	for h, b := range blobs {
-		size += len(h) + len(b.rec) + 3*binary.MaxVarintLen32
+	var b bytes.Buffer
+	_ = writeCacheFile(&b, gen, blobs, stats) // a bytes.Buffer does not fail
+	return b.Bytes()
+}
+
+// writeCacheFile writes the cache file to w as it encodes it: at 10,000
+// records the file is megabytes, which a first load held whole, beside
+// every record it had parsed, while it wrote them.
+func writeCacheFile(w io.Writer, gen uint32, blobs map[string]cacheEntry, stats map[statKey]statEntry) error {
+	sealed := cachefile.NewSealer(w)
+	e := cacheEncoder{b: make([]byte, 0, 64<<10)}
+	flush := func(whole bool) error {
+		if !whole && len(e.b) < 32<<10 {
+			return nil
+		}
+		_, err := sealed.Write(e.b)
+		e.b = e.b[:0]
+		return err
 	}
-	for k, st := range stats {
-		size += len(k.path) + len(st.blob) + 8*binary.MaxVarintLen64
-	}
-	e := cacheEncoder{b: append(make([]byte, 0, size), cacheMagic...)}
+	e.b = append(e.b, cacheMagic...)
 	e.uint(cacheVersion)
 	e.str(buildIdentity())
 	e.uint(uint64(gen))
@@ -385,6 +395,9 @@ func encodeCache(gen uint32, blobs map[string]cacheEntry, stats map[statKey]stat
 		e.str(h)
 		e.uint(uint64(blobs[h].gen))
 		e.str(blobs[h].rec)
+		if err := flush(false); err != nil {
+			return err
+		}
 	}
 	keys := make([]statKey, 0, len(stats))
 	for k := range stats {
@@ -413,8 +426,14 @@ func encodeCache(gen uint32, blobs map[string]cacheEntry, stats map[statKey]stat
 		e.b = binary.AppendVarint(e.b, s.ctime)
 		e.str(s.blob)
 		e.uint(uint64(s.gen))
+		if err := flush(false); err != nil {
+			return err
+		}
 	}
-	return cachefile.Seal(e.b)
+	if err := flush(true); err != nil {
+		return err
+	}
+	return sealed.Close()
 }
 
 var errCacheFile = errors.New("parse cache not usable")
