@@ -39,6 +39,9 @@ type options struct {
 	keep        bool
 	// workspace is -workspace NxM (workspace.go); "" for the log sizes.
 	workspace string
+	// sizesSet: -sizes was given (with -workspace, one repository of each
+	// size is measured in the same run too).
+	sizesSet bool
 }
 
 // Main runs the benchmark with the process arguments and returns the exit
@@ -67,7 +70,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.adrToolsMax, "adr-tools-max", 1000, "above this many records, run `adr generate toc` only -slow-runs times, without warm-up")
 	fs.IntVar(&o.slowRuns, "slow-runs", 1, "timed runs of `adr generate toc` above -adr-tools-max records (0 skips it)")
 	fs.DurationVar(&o.budget, "budget", time.Minute, "stop timing one command after this long, once 3 runs are done")
-	fs.StringVar(&o.workspace, "workspace", "", "measure a workspace of `NxM`: N repositories of M records (workspace sync, context, peak RSS of every workspace command)")
+	fs.StringVar(&o.workspace, "workspace", "", "measure a workspace of `NxM`: N repositories of M records (workspace sync, context, peak RSS of every workspace command); with -sizes, one repository of each size as well, and issue 33's targets from both")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary directory (binary and repositories) and print its path")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -75,6 +78,7 @@ func parseFlags(args []string) (options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	fs.Visit(func(f *flag.Flag) { o.sizesSet = o.sizesSet || f.Name == "sizes" })
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
