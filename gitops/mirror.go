@@ -72,14 +72,45 @@ func OpenBare(dir string) (*Repo, error) {
 }
 
 // FetchRef fetches ref (a branch, a tag or a full ref name) of the
-// repository at url into the local ref into, forced: only objects the
-// mirror lacks are transferred. Tags are not fetched; nothing else
-// changes. A ref the remote lacks is a *GitError naming it.
+// repository at url into the local ref into, forced, and only its tip
+// commit (a shallow fetch, ADR-0045): a workspace reads the tip's tree
+// and nothing of the history, which in most repositories is most of
+// what a whole fetch transfers. Only objects the mirror lacks are
+// transferred. Tags are not fetched; nothing else changes. A ref the
+// remote lacks is a *GitError naming it. A transport that cannot fetch
+// shallow (git's dumb HTTP) fetches the whole history instead.
+//
+// The caller holds the mirror's lock ([Repo.Lock]): a lock file of git's
+// found in the mirror then is one a killed fetch left (shallow.lock, the
+// ref's), which would fail every later fetch, and is removed first.
 func (r *Repo) FetchRef(url, ref, into string) error {
 	if strings.HasPrefix(url, "-") || strings.HasPrefix(ref, "-") {
 		return fmt.Errorf("fetch %q %q: %w", url, ref, ErrNotFound)
 	}
-	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", url, "+" + ref + ":" + into}
+	locks := []string{"shallow.lock"}
+	if strings.HasPrefix(into, "refs/") && filepath.IsLocal(into) {
+		locks = append(locks, filepath.FromSlash(into)+".lock")
+	}
+	for _, lock := range locks {
+		if err := os.Remove(filepath.Join(r.GitDir, lock)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	err := r.fetch("--depth=1", url, ref, into)
+	var ge *GitError
+	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "does not support shallow") {
+		err = r.fetch("", url, ref, into)
+	}
+	return err
+}
+
+// fetch runs git fetch of ref into into, with option (one, or "").
+func (r *Repo) fetch(option, url, ref, into string) error {
+	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head"}
+	if option != "" {
+		args = append(args, option)
+	}
+	args = append(args, "--end-of-options", url, "+"+ref+":"+into)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.GitDir
 	cmd.Env = gitEnv(r.env)

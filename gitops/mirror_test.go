@@ -2,8 +2,14 @@ package gitops
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -69,5 +75,72 @@ func TestMirrorFetchAndRead(t *testing.T) {
 	}
 	if _, err := OpenBare(src); !errors.Is(err, ErrNotRepository) {
 		t.Fatalf("OpenBare of a work tree: %v", err)
+	}
+}
+
+// A mirror holds the tip commit of its ref and none of its history, and
+// the next fetch brings the new tip; a server that cannot serve a
+// shallow fetch (git's dumb HTTP, here served by the test) gives the
+// whole history instead.
+func TestMirrorFetchesTheTipOnly(t *testing.T) {
+	src := newRepo(t, map[string]string{"doc/adr/0001-a.md": "# 1. A\n"})
+	for i := 2; i <= 3; i++ {
+		p := filepath.Join(src, "doc", "adr", fmt.Sprintf("%04d-r.md", i))
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("# %d. R\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		runGit(t, src, "add", "-A")
+		runGit(t, src, "commit", "-q", "-m", fmt.Sprintf("record %d", i))
+	}
+	commits := func(m *Repo) string {
+		t.Helper()
+		cmd := exec.Command("git", "rev-list", "--count", "refs/adr-workspace/tip")
+		cmd.Dir = m.GitDir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	m, err := OpenMirror(filepath.Join(t.TempDir(), "m.git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.FetchRef("file://"+src, "main", "refs/adr-workspace/tip"); err != nil {
+		t.Fatal(err)
+	}
+	if n := commits(m); n != "1" {
+		t.Fatalf("a first fetch holds %s commits, want the tip alone", n)
+	}
+	if err := os.WriteFile(filepath.Join(src, "doc", "adr", "0004-r.md"), []byte("# 4. R\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, src, "add", "-A")
+	runGit(t, src, "commit", "-q", "-m", "record 4")
+	if err := m.FetchRef("file://"+src, "main", "refs/adr-workspace/tip"); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := m.TreeFS("refs/adr-workspace/tip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := fs.ReadFile(tree, "doc/adr/0004-r.md"); err != nil || string(data) != "# 4. R\n" {
+		t.Fatalf("after the next fetch: %q, %v", data, err)
+	}
+
+	runGit(t, src, "update-server-info")
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(src, ".git"))))
+	defer srv.Close()
+	dumb, err := OpenMirror(filepath.Join(t.TempDir(), "d.git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dumb.Close()
+	if err := dumb.FetchRef(srv.URL+"/", "main", "refs/adr-workspace/tip"); err != nil {
+		t.Fatalf("over dumb HTTP: %v", err)
+	}
+	if n := commits(dumb); n != "4" {
+		t.Fatalf("over dumb HTTP the mirror holds %s commits, want the whole history, 4", n)
 	}
 }
