@@ -39,6 +39,9 @@ type options struct {
 	keep        bool
 	// workspace is -workspace NxM (workspace.go); "" for the log sizes.
 	workspace string
+	// history is -history: commits of code each generated workspace
+	// repository holds before its log (workspace.go).
+	history int
 	// sizesSet: -sizes was given (with -workspace, one repository of each
 	// size is measured in the same run too).
 	sizesSet bool
@@ -71,6 +74,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.slowRuns, "slow-runs", 1, "timed runs of `adr generate toc` above -adr-tools-max records (0 skips it)")
 	fs.DurationVar(&o.budget, "budget", time.Minute, "stop timing one command after this long, once 3 runs are done")
 	fs.StringVar(&o.workspace, "workspace", "", "measure a workspace of `NxM`: N repositories of M records (workspace sync, context, peak RSS of every workspace command); with -sizes, one repository of each size as well, and issue 33's targets from both")
+	fs.IntVar(&o.history, "history", 0, "with -workspace, give each generated repository `N` commits of code (three of 200 files changed each) before its log, as real repositories have")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary directory (binary and repositories) and print its path")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -88,6 +92,9 @@ func parseFlags(args []string) (options, error) {
 	}
 	if o.runs < 1 {
 		return o, fmt.Errorf("-runs %d: need at least 1", o.runs)
+	}
+	if o.history < 0 {
+		return o, fmt.Errorf("-history %d: need 0 or more", o.history)
 	}
 	if o.slowRuns < 0 {
 		return o, fmt.Errorf("-slow-runs %d: need 0 or more", o.slowRuns)

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,7 +101,17 @@ func (b *bench) workspace(n, m int) error {
 		if err := WriteLog(filepath.Join(dir, "doc", "adr"), Generate(m, b.opts.seed+uint64(i))); err != nil {
 			return err
 		}
-		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "records"}} {
+		if err := b.git(dir, "init", "-q"); err != nil {
+			return err
+		}
+		if b.opts.history > 0 {
+			if err := b.codeHistory(dir, b.opts.history, b.opts.seed+uint64(i)); err != nil {
+				return err
+			}
+		}
+		// The log alone: the code of -history is in the index, not the
+		// work tree.
+		for _, args := range [][]string{{"add", "--", "doc"}, {"commit", "-q", "-m", "records"}} {
 			if err := b.git(dir, args...); err != nil {
 				return err
 			}
@@ -110,6 +121,9 @@ func (b *bench) workspace(n, m int) error {
 		if (i+1)%100 == 0 {
 			fmt.Fprintf(os.Stderr, "bench: %d repositories\n", i+1)
 		}
+	}
+	if b.opts.history > 0 {
+		fmt.Fprintf(os.Stderr, "bench: each repository holds %d commits of code before its log\n", b.opts.history)
 	}
 	wsFile := filepath.Join(root, "adr-workspace.toml")
 	if err := os.WriteFile(wsFile, []byte(toml.String()), 0o644); err != nil {
@@ -204,7 +218,7 @@ func (b *bench) workspace(n, m int) error {
 	}
 
 	f.loadEnd = loadAverage()
-	md := wsMarkdown(n, m, rows, f) + wsTargets(rows, single)
+	md := wsMarkdown(n, m, b.opts.history, rows, f) + wsTargets(rows, single)
 	fmt.Println()
 	fmt.Print(md)
 	if b.opts.out != "" {
@@ -288,9 +302,9 @@ func medianRow(runs []wsRow) wsRow {
 	return r
 }
 
-func wsMarkdown(n, m int, rows []wsRow, f facts) string {
+func wsMarkdown(n, m, history int, rows []wsRow, f facts) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d repositories × %d records (%s records), one process per command, `go run ./scripts/bench -workspace %dx%d`.\n\n", n, m, thousands(n*m), n, m)
+	fmt.Fprintf(&b, "%d repositories × %d records (%s records), one process per command, `go run ./scripts/bench -workspace %dx%d%s`.\n\n", n, m, thousands(n*m), n, m, historyFlag(history))
 	fmt.Fprintf(&b, "- date: %s\n", f.date)
 	for _, line := range (&report{facts: f}).machine() {
 		fmt.Fprintf(&b, "- %s\n", line)
@@ -362,4 +376,43 @@ func wsTargets(rows []wsRow, single *report) string {
 		b.WriteString("| one repository of 10,000 records: cold `context --task` ≤ 10× `git status`, peak RSS ≤ 64 MiB | not measured (add `-sizes 10000`) | – |\n")
 	}
 	return b.String()
+}
+
+func historyFlag(history int) string {
+	if history == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" -history %d", history)
+}
+
+// codeHistory gives the new repository at dir n commits of code on its
+// branch (git fast-import: three Go files of 60 lines changed a commit,
+// among 200 in 20 folders, so that history outgrows the tip's tree as
+// it does in a real repository), and puts the last one's tree in the index, so
+// that the log's commit keeps the code: what a workspace's first sync
+// fetches from a real repository is mostly history and code, not its
+// log.
+func (b *bench) codeHistory(dir string, n int, seed uint64) error {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var stream bytes.Buffer
+	var body strings.Builder
+	for c := range n {
+		fmt.Fprintf(&stream, "commit refs/heads/main\ncommitter Bench <bench@example.com> %d +0000\n", 1600000000+c*600)
+		msg := fmt.Sprintf("change %d", c)
+		fmt.Fprintf(&stream, "data %d\n%s\n", len(msg), msg)
+		for range 3 {
+			body.Reset()
+			body.WriteString("package code\n")
+			for range 60 {
+				fmt.Fprintf(&body, "// %d %d\n", c, rng.Uint64())
+			}
+			fmt.Fprintf(&stream, "M 100644 inline src/m%d/f%d.go\ndata %d\n%s\n", rng.IntN(20), rng.IntN(10), body.Len(), body.String())
+		}
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir, cmd.Env, cmd.Stdin = dir, b.env, &stream
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("git fast-import in %s: %v: %s", dir, err, out)
+	}
+	return b.git(dir, "read-tree", "main")
 }

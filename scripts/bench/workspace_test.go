@@ -2,6 +2,10 @@ package main
 
 import (
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,5 +63,50 @@ func TestWsTargets(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)
 		}
+	}
+}
+
+// A repository given a history of code keeps the code in the log's commit.
+func TestCodeHistory(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "gitconfig")
+	if err := os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := &bench{env: append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+cfg)}
+	repo := filepath.Join(dir, "r")
+	if err := os.MkdirAll(filepath.Join(repo, "doc", "adr"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.git(repo, "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.codeHistory(repo, 7, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "doc", "adr", "0001-a.md"), []byte("# 1. A\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"add", "--", "doc"}, {"commit", "-q", "-m", "records"}} {
+		if err := b.git(repo, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = repo, b.env
+		o, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(o))
+	}
+	if n := out("rev-list", "--count", "main"); n != "8" {
+		t.Fatalf("%s commits, want 7 of code and the log's", n)
+	}
+	files := strings.Split(out("ls-tree", "-r", "--name-only", "main"), "\n")
+	code := slices.ContainsFunc(files, func(f string) bool { return strings.HasPrefix(f, "src/") })
+	if !slices.Contains(files, "doc/adr/0001-a.md") || !code {
+		t.Fatalf("the log's commit holds %q", files)
 	}
 }
