@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -150,8 +151,33 @@ func wsErr(err error) error {
 	if errors.As(err, &le) {
 		return lockErr(err)
 	}
+	var se *workspace.SyncError
+	var ge *gitops.GitError
+	if errors.As(err, &se) && errors.As(err, &ge) && len(ge.Args) > 0 && ge.Args[0] == "fetch" {
+		return fetchFailed(se.Member, ge)
+	}
 	return err
 }
+
+// fetchFailed says that git could not fetch a member, with what git said
+// (its last lines: a remote's messages come first, git's verdict last).
+func fetchFailed(m *workspace.Member, ge *gitops.GitError) error {
+	e := failf("repo %q: git could not fetch %s (exit %d)", m.Name, m.URL, ge.Code)
+	lines := strings.FieldsFunc(ge.Stderr, func(r rune) bool { return r == '\n' || r == '\r' })
+	if len(lines) > maxGitLines {
+		e.hint(fmt.Sprintf("git said (the last %d of %d lines):", maxGitLines, len(lines)))
+		lines = lines[len(lines)-maxGitLines:]
+	} else if len(lines) > 0 {
+		e.hint("git said:")
+	}
+	for _, l := range lines {
+		e.hint("  " + strings.TrimSpace(strings.ReplaceAll(l, "\x00", "")))
+	}
+	return e.hint(fmt.Sprintf("check the URL and your access with `git ls-remote %s %s`, then run `git adr workspace sync` again", m.URL, cmp.Or(m.Ref, "HEAD")))
+}
+
+// maxGitLines bounds the lines of git's own output a failed fetch shows.
+const maxGitLines = 6
 
 func runWorkspaceSync(env *Env) error {
 	ws, err := env.workspace()
@@ -171,7 +197,7 @@ func runWorkspaceSync(env *Env) error {
 			var ce *cmdError
 			if errors.As(wsErr(r.Err), &ce) {
 				for _, h := range ce.hints {
-					fmt.Fprintf(env.Err, "hint: %s\n", h)
+					fmt.Fprintf(env.Err, "hint: %s\n", adr.EscapeBody(h))
 				}
 			}
 		case r.Local && r.After == "":
