@@ -152,11 +152,11 @@ func (s *Service) Fingerprint() string {
 	h := sha256.New()
 	recs := append([]*adr.Record(nil), s.Log.Records...)
 	sort.Slice(recs, func(i, j int) bool { return recs[i].Path < recs[j].Path })
+	var buf []byte // one buffer: a conversion per record allocated
 	for _, r := range recs {
 		sum := r.SourceSHA256()
-		h.Write([]byte(r.Path))
-		h.Write([]byte{0})
-		h.Write(sum[:])
+		buf = append(append(append(buf[:0], r.Path...), 0), sum[:]...)
+		h.Write(buf)
 	}
 	if s.Log.Config != nil {
 		for _, root := range s.Log.Roots {

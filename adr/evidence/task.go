@@ -284,7 +284,7 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 				adjusted[h.Doc] = h.Score * notInForceFactor
 			}
 		}
-		hits = slices.Clone(hits)
+		// In place: the ranking's hits are this question's own.
 		sort.SliceStable(hits, func(a, b int) bool { return adjusted[hits[a].Doc] > adjusted[hits[b].Doc] })
 	}
 	var matched, leads, weaker []retrieve.Hit
@@ -300,7 +300,9 @@ func (s *Service) byTask(req Request, partLimit int) (*plan, error) {
 			relevant := h.Score >= relevantShare*top || h.Coverage >= min(relevantCoverage*cover, minRelevantCoverage)
 			if (!relevant && !s.Ablate.NoRelevanceStop) || len(matched) >= maxTaskRecords {
 				p.omitted["weak_matches"]++
-				weaker = append(weaker, h)
+				if recs[h.Doc].Status == adr.Superseded {
+					weaker = append(weaker, h) // named after a successor (below)
+				}
 				continue
 			}
 			matched = append(matched, h)
@@ -691,9 +693,11 @@ func (s *Service) leadWhy(h retrieve.Hit, rk *ranked) string {
 // themselves are stored (taskindex.go) and opened again while the live
 // records are the same.
 func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index) {
-	var recs []*adr.Record
-	var keys []cacheKey
-	var ids []string
+	// Sized once: grown record by record, a long log's keys left twice
+	// their size behind.
+	recs := make([]*adr.Record, 0, len(s.Log.Records))
+	keys := make([]cacheKey, 0, len(s.Log.Records))
+	ids := make([]string, 0, len(s.Log.Records))
 	for _, r := range s.Log.Records {
 		if r.Archived {
 			continue // archived bodies are reached through relations only
@@ -946,7 +950,7 @@ func (s *Service) TaskRanking(task string) ([]*adr.Record, error) {
 				adjusted[h.Doc] = h.Score * notInForceFactor
 			}
 		}
-		hits = slices.Clone(hits)
+		// In place: the ranking's hits are this question's own.
 		sort.SliceStable(hits, func(a, b int) bool { return adjusted[hits[a].Doc] > adjusted[hits[b].Doc] })
 	}
 	out := make([]*adr.Record, len(hits))

@@ -33,10 +33,10 @@ func indexKey(ids []string, keys []cacheKey) [32]byte {
 	var n [8]byte
 	binary.LittleEndian.PutUint64(n[:], uint64(len(ids)))
 	h.Write(n[:])
+	var buf []byte // one buffer: a conversion per record allocated
 	for i, id := range ids {
-		h.Write([]byte(id))
-		h.Write([]byte{0})
-		h.Write(keys[i][:])
+		buf = append(append(append(buf[:0], id...), 0), keys[i][:]...)
+		h.Write(buf)
 	}
 	var k [32]byte
 	copy(k[:], h.Sum(nil))
