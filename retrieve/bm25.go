@@ -234,9 +234,17 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 	// the sums run in the same order as a map per document would.
 	W := (len(q) + 63) / 64
 	slot := make([]int32, len(ix.ids)) // 0: no slot; else slot index + 1
-	var docs []int
-	var score, cover []float64
-	var masks []uint64
+	// Sized for the documents the most common term alone matches: grown
+	// by doubling from nothing, the slots of a broad query over a long
+	// log left twice their size behind.
+	most := 0
+	for _, t := range q {
+		most = max(most, ix.docFreq(t.Text))
+	}
+	most = min(most, len(ix.ids))
+	docs := make([]int, 0, most)
+	score, cover := make([]float64, 0, most), make([]float64, 0, most)
+	masks := make([]uint64, 0, most*W)
 	avg := math.Max(ix.avgLen, 1)
 	slotOf := func(doc int) int {
 		si := int(slot[doc]) - 1
