@@ -256,7 +256,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		}
 		return dir + "/" + cands[i].name // dir is clean, a name one part (or "folder/README.md")
 	}
-	var toRead []int
+	toRead := make([]int, 0, len(cands))
 	if only != nil {
 		root.unlisted = slices.Grow(root.unlisted, len(cands))
 	}
@@ -326,7 +326,7 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 		}
 	}
 	numberedLog := numbered > 0 && numbered >= slugs
-	var out []*Record
+	out := make([]*Record, 0, len(cands))
 	for i, c := range cands {
 		rec := recs[i]
 		if rec == nil {

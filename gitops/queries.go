@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // The named questions git-adr's commands ask of git (and the one setting
@@ -69,11 +70,11 @@ func (r *Repo) StagedPaths() ([]string, error) {
 	return nulPaths(out), nil
 }
 
-// nulPaths are the paths of git's -z output. They share one string: a
-// repository of 10,000 files makes one allocation for their bytes, not
-// 10,000.
+// nulPaths are the paths of git's -z output. They share out's bytes,
+// which the caller must not change: a repository of 10,000 files makes
+// no allocation for their bytes, not 10,000 (nor one copy of them all).
 func nulPaths(out []byte) []string {
-	all := string(out)
+	all := unsafe.String(unsafe.SliceData(out), len(out))
 	paths := make([]string, 0, bytes.Count(out, []byte{0})+1)
 	for p := range strings.SplitSeq(all, "\x00") {
 		if p != "" {
