@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -102,12 +103,17 @@ func Load(path, cacheDir string) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readFile(abs)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &Error{File: path, Msg: "no such file", Hint: "create it (docs/workspace.md shows one), or fix --workspace / " + EnvVar}
 		}
-		return nil, &Error{File: path, Msg: err.Error()}
+		var we *Error
+		if errors.As(err, &we) {
+			we.File = path
+			return nil, we
+		}
+		return nil, &Error{File: path, Msg: err.Error(), Hint: "fix --workspace / " + EnvVar + " to name a readable workspace file"}
 	}
 	var f fileSchema
 	md, err := toml.Decode(string(data), &f)
@@ -173,6 +179,47 @@ func Load(path, cacheDir string) (*Workspace, error) {
 		w.Members = append(w.Members, m)
 	}
 	return w, nil
+}
+
+// maxFileSize bounds a workspace file: some ten thousand repositories fit
+// in one MiB, and a name that leads to a device or a huge file must not
+// hold the command or its memory.
+const maxFileSize = 4 << 20
+
+// readFile reads a workspace file, which must be a regular file (links
+// followed) of at most maxFileSize bytes: a FIFO would block the command
+// until something writes to it, and /dev/zero would never end.
+func readFile(abs string) ([]byte, error) {
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		what := "not a regular file"
+		if fi.IsDir() {
+			what = "a directory"
+		}
+		return nil, &Error{Msg: "is " + what, Hint: "name the workspace file itself (--workspace FILE or " + EnvVar + ")"}
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Error{Msg: "is not a regular file", Hint: "name the workspace file itself (--workspace FILE or " + EnvVar + ")"}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileSize {
+		return nil, &Error{Msg: fmt.Sprintf("is larger than %d MiB", maxFileSize>>20), Hint: "a workspace file names repositories; split a larger one into several workspaces"}
+	}
+	return data, nil
 }
 
 func validRef(ref string) bool {
