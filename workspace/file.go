@@ -171,8 +171,8 @@ func Load(path, cacheDir string) (*Workspace, error) {
 			}
 			m.Path, m.Given = p, filepath.ToSlash(filepath.Clean(r.Path))
 		} else {
-			if strings.HasPrefix(r.URL, "-") || strings.ContainsAny(r.URL, "\x00\n\r") || strings.HasPrefix(strings.ToLower(r.URL), "ext::") {
-				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("url %q is not a repository URL", r.URL), Hint: "use an https://, ssh:// or file:// URL"}
+			if msg := badURL(r.URL); msg != "" {
+				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("url %q %s", r.URL, msg), Hint: "use an https://, ssh:// or file:// URL, host:path, or a path"}
 			}
 			m.Mirror = filepath.Join(cacheDir, mirrorName(r.URL))
 		}
@@ -220,6 +220,40 @@ func readFile(abs string) ([]byte, error) {
 		return nil, &Error{Msg: fmt.Sprintf("is larger than %d MiB", maxFileSize>>20), Hint: "a workspace file names repositories; split a larger one into several workspaces"}
 	}
 	return data, nil
+}
+
+// fetchSchemes are the URL schemes git fetches over by itself: any other
+// scheme://, and any TRANSPORT::address, runs a remote helper
+// (git-remote-TRANSPORT: ext:: runs any command, fd:: reads a file
+// descriptor the command never gave), which a workspace file, written by
+// someone else, must not choose.
+var fetchSchemes = map[string]bool{"https": true, "http": true, "ssh": true, "git+ssh": true, "ssh+git": true, "git": true, "file": true}
+
+// badURL says what is wrong with a member's url, or "" when git may
+// fetch it: a URL of a scheme git speaks itself, an scp-like host:path, or
+// a path.
+func badURL(u string) string {
+	if strings.HasPrefix(u, "-") {
+		return "starts with '-' (git would read it as an option)"
+	}
+	if strings.IndexFunc(u, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return "holds a control character"
+	}
+	// git's own test: a run of URL scheme characters from the start,
+	// then "::" names a remote helper, then "://" a scheme.
+	n := strings.IndexFunc(u, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '.' || r == '-')
+	})
+	if n <= 0 {
+		return ""
+	}
+	switch rest := u[n:]; {
+	case strings.HasPrefix(rest, "::"):
+		return fmt.Sprintf("names the transport %q (a remote helper), which a workspace does not run", u[:n])
+	case strings.HasPrefix(rest, "://") && !fetchSchemes[strings.ToLower(u[:n])]:
+		return fmt.Sprintf("has the scheme %q, which git fetches through a remote helper; a workspace does not run one", u[:n])
+	}
+	return ""
 }
 
 func validRef(ref string) bool {
