@@ -79,7 +79,15 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 	if strings.HasPrefix(url, "-") || strings.HasPrefix(ref, "-") {
 		return fmt.Errorf("fetch %q %q: %w", url, ref, ErrNotFound)
 	}
-	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", url, "+" + ref + ":" + into}
+	if what := foreignMirrorConfig(r.GitDir); what != "" {
+		return &MirrorConfigError{Dir: r.GitDir, What: what}
+	}
+	// No hook runs in a mirror (git runs reference-transaction and
+	// pre-auto-gc hooks in a fetch; a mirror's hooks folder is nobody's
+	// to fill), and never the ext transport, whatever the user's config
+	// allows (a workspace file refuses it before; this is the last word).
+	args := []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "protocol.ext.allow=never",
+		"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", url, "+" + ref + ":" + into}
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.GitDir
 	cmd.Env = gitEnv(r.env)
@@ -104,6 +112,65 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 		return fmt.Errorf("run git: %w", err)
 	}
 	return nil
+}
+
+// MirrorConfigError is a mirror whose configuration holds what git-adr
+// never writes there: git would act on it (core.hooksPath,
+// core.sshCommand, url.*.insteadOf, credential.helper, an include, ...)
+// in a fetch, so the mirror is not fetched into until it is made again.
+type MirrorConfigError struct {
+	// Dir is the mirror; What names the key or file found.
+	Dir, What string
+}
+
+func (e *MirrorConfigError) Error() string {
+	return fmt.Sprintf("mirror %s: its config holds %s, which git-adr never writes there", e.Dir, e.What)
+}
+
+// mirrorKeys are the keys git init --bare writes in a mirror's config,
+// on any system: nothing in them makes git run a program.
+var mirrorKeys = map[string]bool{
+	"core.repositoryformatversion": true, "core.filemode": true, "core.bare": true,
+	"core.ignorecase": true, "core.precomposeunicode": true, "core.symlinks": true,
+	"core.logallrefupdates": true, "extensions.objectformat": true,
+}
+
+// foreignMirrorConfig names the first thing in the mirror at dir that
+// git-adr did not put there and git would act on, or "": a config key
+// git init does not write (or a line this reader cannot place, a
+// subsection, an include), or a commondir file (git would read another
+// repository's config).
+func foreignMirrorConfig(dir string) string {
+	const gitSpace = " \t\r"
+	if _, err := os.Lstat(filepath.Join(dir, "commondir")); err == nil {
+		return "a commondir file"
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "config"))
+	if err != nil {
+		return "no readable config"
+	}
+	section := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.Trim(line, gitSpace)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			head, rest, _ := strings.Cut(line[1:], "]")
+			rest = strings.Trim(rest, gitSpace)
+			if strings.ContainsAny(head, " \t\"") || rest != "" && rest[0] != '#' && rest[0] != ';' {
+				return fmt.Sprintf("%q", line)
+			}
+			section = strings.ToLower(head)
+			continue
+		}
+		key, _, _ := strings.Cut(line, "=")
+		key = section + "." + strings.ToLower(strings.Trim(key, gitSpace))
+		if !mirrorKeys[key] || strings.HasSuffix(line, "\\") {
+			return key
+		}
+	}
+	return ""
 }
 
 // plainMirror reports whether abs looks like a bare repository git-adr

@@ -150,6 +150,10 @@ func wsErr(err error) error {
 	if errors.As(err, &le) {
 		return lockErr(err)
 	}
+	var mc *gitops.MirrorConfigError
+	if errors.As(err, &mc) {
+		return failf("%v", err).hint(fmt.Sprintf("the mirror is a cache: remove it and sync again, `rm -rf %s && git adr workspace sync`", mc.Dir))
+	}
 	return err
 }
 
