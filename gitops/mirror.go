@@ -133,17 +133,21 @@ var mirrorKeys = map[string]bool{
 	"core.repositoryformatversion": true, "core.filemode": true, "core.bare": true,
 	"core.ignorecase": true, "core.precomposeunicode": true, "core.symlinks": true,
 	"core.logallrefupdates": true, "extensions.objectformat": true,
+	// config.worktree is refused below, so this adds no key.
+	"extensions.worktreeconfig": true,
 }
 
 // foreignMirrorConfig names the first thing in the mirror at dir that
 // git-adr did not put there and git would act on, or "": a config key
 // git init does not write (or a line this reader cannot place, a
-// subsection, an include), or a commondir file (git would read another
-// repository's config).
+// subsection, an include), or a commondir or config.worktree file (git
+// would read more config there).
 func foreignMirrorConfig(dir string) string {
 	const gitSpace = " \t\r"
-	if _, err := os.Lstat(filepath.Join(dir, "commondir")); err == nil {
-		return "a commondir file"
+	for _, name := range []string{"commondir", "config.worktree"} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			return "a " + name + " file"
+		}
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "config"))
 	if err != nil {

@@ -1,0 +1,51 @@
+package gitops
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A mirror's config holding anything git init does not write, or a
+// commondir file, is named; what git init writes on any system is not.
+func TestForeignMirrorConfig(t *testing.T) {
+	plain := "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n\tignorecase = true\n\tprecomposeunicode = true\n[extensions]\n\tobjectformat = sha256\n"
+	for cfg, want := range map[string]string{
+		plain: "",
+		plain + "[core]\n\thooksPath = /tmp/evil\n":            "core.hookspath",
+		plain + "[core]\n\tsshCommand = evil\n":                "core.sshcommand",
+		plain + "[url \"ext::sh -c x\"]\n\tinsteadOf = file\n": `"[url \"ext::sh -c x\"]"`,
+		plain + "[include]\n\tpath = /tmp/x\n":                 "include.path",
+		plain + "[credential]\n\thelper = !evil\n":             "credential.helper",
+		"[core]\n\tbare = true \\\n":                           "core.bare",
+		"[core] bare = true\n":                                 `"[core] bare = true"`,
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "config"), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := foreignMirrorConfig(dir); got != want {
+			t.Errorf("%q: got %q, want %q", cfg, got, want)
+		}
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "config"), []byte(plain), 0o644)
+	os.WriteFile(filepath.Join(dir, "commondir"), []byte("/elsewhere\n"), 0o644)
+	if got := foreignMirrorConfig(dir); got != "a commondir file" {
+		t.Errorf("commondir: got %q", got)
+	}
+}
+
+// A config.worktree file, which extensions.worktreeConfig has git read, is
+// named too.
+func TestForeignMirrorConfigWorktree(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "config"), []byte("[core]\n\tbare = true\n[extensions]\n\tworktreeConfig = true\n"), 0o644)
+	if got := foreignMirrorConfig(dir); got != "" {
+		t.Errorf("worktreeConfig alone: got %q", got)
+	}
+	os.WriteFile(filepath.Join(dir, "config.worktree"), []byte("[core]\n\thooksPath = /tmp/evil\n"), 0o644)
+	if got := foreignMirrorConfig(dir); got != "a config.worktree file" {
+		t.Errorf("config.worktree: got %q", got)
+	}
+}
