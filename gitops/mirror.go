@@ -62,6 +62,13 @@ func OpenBare(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A mirror is a folder git-adr made; a link there would have a sync
+	// fetch into, and a read read, whatever repository it leads to (the
+	// folder holding the mirrors may itself be a link).
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		to, _ := os.Readlink(abs)
+		return nil, &MirrorError{Dir: abs, Problem: fmt.Sprintf("is a link to %q, not a folder git-adr made", to)}
+	}
 	if plainMirror(abs) {
 		return &Repo{GitDir: abs, CommonDir: abs, Bare: true, env: mirrorEnv(abs)}, nil
 	}
@@ -123,7 +130,7 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 		return fmt.Errorf("fetch %q %q: %w", url, ref, ErrNotFound)
 	}
 	if what := foreignMirrorConfig(r.GitDir); what != "" {
-		return &MirrorConfigError{Dir: r.GitDir, What: what}
+		return &MirrorError{Dir: r.GitDir, Problem: what}
 	}
 	// No hook runs in a mirror (git runs reference-transaction and
 	// pre-auto-gc hooks in a fetch; a mirror's hooks folder is nobody's
@@ -157,17 +164,18 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 	return nil
 }
 
-// MirrorConfigError is a mirror whose configuration holds what git-adr
-// never writes there: git would act on it (core.hooksPath,
-// core.sshCommand, url.*.insteadOf, credential.helper, an include, ...)
-// in a fetch, so the mirror is not fetched into until it is made again.
-type MirrorConfigError struct {
-	// Dir is the mirror; What names the key or file found.
-	Dir, What string
+// MirrorError is a mirror that is not as git-adr made it: a link, or a
+// config holding what git-adr never writes there (git would act on it in
+// a fetch: core.hooksPath, core.sshCommand, url.*.insteadOf,
+// credential.helper, an include, ...). It is neither fetched into nor
+// read until it is made again.
+type MirrorError struct {
+	// Dir is the mirror; Problem says what is wrong with it.
+	Dir, Problem string
 }
 
-func (e *MirrorConfigError) Error() string {
-	return fmt.Sprintf("mirror %s: its config holds %s, which git-adr never writes there", e.Dir, e.What)
+func (e *MirrorError) Error() string {
+	return fmt.Sprintf("mirror %s: %s", e.Dir, e.Problem)
 }
 
 // mirrorKeys are the keys git init --bare writes in a mirror's config,
@@ -180,23 +188,24 @@ var mirrorKeys = map[string]bool{
 	"extensions.worktreeconfig": true,
 }
 
-// foreignMirrorConfig names the first thing in the mirror at dir that
-// git-adr did not put there and git would act on, or "": a config key
-// git init does not write (or a line this reader cannot place, a
-// subsection, an include), or a commondir or config.worktree file (git
-// would read more config there).
+// foreignMirrorConfig says what in the mirror at dir git-adr did not put
+// there and git would act on, or "": a config key git init does not
+// write (or a line this reader cannot place, a subsection, an include),
+// a config that does not say bare = true (a repository's own .git), or a
+// commondir or config.worktree file (git would read more config there).
 func foreignMirrorConfig(dir string) string {
 	const gitSpace = " \t\r"
 	for _, name := range []string{"commondir", "config.worktree"} {
 		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
-			return "a " + name + " file"
+			return "it holds a " + name + " file, which git-adr never writes there"
 		}
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "config"))
 	if err != nil {
-		return "no readable config"
+		return "it has no readable config"
 	}
-	section := ""
+	foreign := func(what string) string { return "its config holds " + what + ", which git-adr never writes there" }
+	section, bare := "", false
 	for _, line := range strings.Split(string(data), "\n") {
 		line = strings.Trim(line, gitSpace)
 		if line == "" || line[0] == '#' || line[0] == ';' {
@@ -206,16 +215,22 @@ func foreignMirrorConfig(dir string) string {
 			head, rest, _ := strings.Cut(line[1:], "]")
 			rest = strings.Trim(rest, gitSpace)
 			if strings.ContainsAny(head, " \t\"") || rest != "" && rest[0] != '#' && rest[0] != ';' {
-				return fmt.Sprintf("%q", line)
+				return foreign(fmt.Sprintf("%q", line))
 			}
 			section = strings.ToLower(head)
 			continue
 		}
-		key, _, _ := strings.Cut(line, "=")
+		key, value, _ := strings.Cut(line, "=")
 		key = section + "." + strings.ToLower(strings.Trim(key, gitSpace))
 		if !mirrorKeys[key] || strings.HasSuffix(line, "\\") {
-			return key
+			return foreign(key)
 		}
+		if key == "core.bare" {
+			bare = strings.Trim(value, gitSpace) == "true"
+		}
+	}
+	if !bare {
+		return "its config does not say bare = true (it is not a mirror git-adr made)"
 	}
 	return ""
 }

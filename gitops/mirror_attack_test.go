@@ -12,13 +12,14 @@ func TestForeignMirrorConfig(t *testing.T) {
 	plain := "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n\tignorecase = true\n\tprecomposeunicode = true\n[extensions]\n\tobjectformat = sha256\n"
 	for cfg, want := range map[string]string{
 		plain: "",
-		plain + "[core]\n\thooksPath = /tmp/evil\n":            "core.hookspath",
-		plain + "[core]\n\tsshCommand = evil\n":                "core.sshcommand",
-		plain + "[url \"ext::sh -c x\"]\n\tinsteadOf = file\n": `"[url \"ext::sh -c x\"]"`,
-		plain + "[include]\n\tpath = /tmp/x\n":                 "include.path",
-		plain + "[credential]\n\thelper = !evil\n":             "credential.helper",
-		"[core]\n\tbare = true \\\n":                           "core.bare",
-		"[core] bare = true\n":                                 `"[core] bare = true"`,
+		plain + "[core]\n\thooksPath = /tmp/evil\n":            "its config holds core.hookspath, which git-adr never writes there",
+		plain + "[core]\n\tsshCommand = evil\n":                "its config holds core.sshcommand, which git-adr never writes there",
+		plain + "[url \"ext::sh -c x\"]\n\tinsteadOf = file\n": `its config holds "[url \"ext::sh -c x\"]", which git-adr never writes there`,
+		plain + "[include]\n\tpath = /tmp/x\n":                 "its config holds include.path, which git-adr never writes there",
+		plain + "[credential]\n\thelper = !evil\n":             "its config holds credential.helper, which git-adr never writes there",
+		"[core]\n\tbare = true \\\n":                           "its config holds core.bare, which git-adr never writes there",
+		"[core] bare = true\n":                                 `its config holds "[core] bare = true", which git-adr never writes there`,
+		"[core]\n\tbare = false\n\tlogallrefupdates = true\n":  "its config does not say bare = true (it is not a mirror git-adr made)",
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "config"), []byte(cfg), 0o644); err != nil {
@@ -31,7 +32,7 @@ func TestForeignMirrorConfig(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "config"), []byte(plain), 0o644)
 	os.WriteFile(filepath.Join(dir, "commondir"), []byte("/elsewhere\n"), 0o644)
-	if got := foreignMirrorConfig(dir); got != "a commondir file" {
+	if got := foreignMirrorConfig(dir); got != "it holds a commondir file, which git-adr never writes there" {
 		t.Errorf("commondir: got %q", got)
 	}
 }
@@ -45,7 +46,7 @@ func TestForeignMirrorConfigWorktree(t *testing.T) {
 		t.Errorf("worktreeConfig alone: got %q", got)
 	}
 	os.WriteFile(filepath.Join(dir, "config.worktree"), []byte("[core]\n\thooksPath = /tmp/evil\n"), 0o644)
-	if got := foreignMirrorConfig(dir); got != "a config.worktree file" {
+	if got := foreignMirrorConfig(dir); got != "it holds a config.worktree file, which git-adr never writes there" {
 		t.Errorf("config.worktree: got %q", got)
 	}
 }

@@ -150,7 +150,7 @@ func wsErr(err error) error {
 	if errors.As(err, &le) {
 		return lockErr(err)
 	}
-	var mc *gitops.MirrorConfigError
+	var mc *gitops.MirrorError
 	if errors.As(err, &mc) {
 		return failf("%v", err).hint(fmt.Sprintf("the mirror is a cache: remove it and sync again, `rm -rf %s && git adr workspace sync`", mc.Dir))
 	}
