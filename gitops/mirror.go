@@ -8,7 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
+	"runtime"
 	"strings"
 
 	"github.com/git-adr/git-adr/internal/failpoint"
@@ -37,7 +37,7 @@ func OpenMirror(dir string) (*Repo, error) {
 		// description, and copying them took 40% of git init (50 inits:
 		// 1.12 s with, 0.66 s without).
 		cmd := exec.Command("git", "init", "--bare", "-q", "--template=", "--", tmp)
-		cmd.Env = mirrorGitEnv()
+		cmd.Env = gitEnv(mirrorEnv)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, &GitError{Args: cmd.Args[1:], Stderr: string(out), Code: exitCode(err)}
 		}
@@ -70,56 +70,36 @@ func OpenBare(dir string) (*Repo, error) {
 		return nil, &MirrorError{Dir: abs, Problem: fmt.Sprintf("is a link to %q, not a folder git-adr made", to)}
 	}
 	if plainMirror(abs) {
-		return &Repo{GitDir: abs, CommonDir: abs, Bare: true, env: mirrorEnv(abs)}, nil
+		return &Repo{GitDir: abs, CommonDir: abs, Bare: true, env: mirrorEnv}, nil
 	}
-	r := &Repo{env: mirrorEnv(abs)}
+	r := &Repo{env: mirrorEnv}
 	out, err := r.run(abs, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--is-bare-repository")
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if err != nil || len(lines) != 3 || lines[2] != "true" {
+		if fi, serr := os.Stat(abs); serr == nil && fi.IsDir() && runtime.GOOS != "windows" && !ownedByMe(abs) {
+			// git's safe.directory refused it: that said "not synced
+			// yet" to a reader, and nothing useful to a sync.
+			return nil, &MirrorError{Dir: abs, Problem: "is owned by another user, and git's safe.directory does not admit it"}
+		}
 		return nil, fmt.Errorf("%q is not a bare repository: %w", dir, ErrNotRepository)
 	}
 	r.GitDir, r.CommonDir, r.Bare = lines[0], lines[1], true
 	return r, nil
 }
 
-// mirrorEnv pins every git process run in the mirror at abs to it: the
-// variables that place a repository (GIT_DIR, set inside git's hooks and
-// by tools that run git-adr, and its kin) name the repository the command
-// was run from, never a mirror, and would otherwise send a fetch's refs
-// and objects there.
-func mirrorEnv(abs string) []string {
-	return []string{
-		"GIT_DIR=" + abs,
-		"GIT_COMMON_DIR=" + abs,
-		"GIT_OBJECT_DIRECTORY=" + filepath.Join(abs, "objects"),
-		"GIT_ALTERNATE_OBJECT_DIRECTORIES=",
-		"GIT_NAMESPACE=",
-	}
-}
-
-// repoEnv are the variables that place a repository or change what git
-// finds in it: git rev-parse --local-env-vars, less the configuration
-// ones (the user's own), plus GIT_NAMESPACE.
-var repoEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_COMMON_DIR",
-	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_INDEX_FILE", "GIT_GRAFT_FILE",
-	"GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX",
-	"GIT_SHALLOW_FILE", "GIT_NAMESPACE"}
-
-// mirrorGitEnv is the environment of the git processes that make and
-// fetch into a mirror: the caller's without repoEnv (git init refuses
-// GIT_WORK_TREE without GIT_DIR), so that git finds the mirror from its
-// folder alone.
-func mirrorGitEnv() []string {
-	env := gitEnv()
-	out := env[:0]
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(repoEnv, name) {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
+// mirrorEnv has every git process run in a mirror find it from its
+// folder alone, as git would with a clean environment: the variables
+// that place a repository or change what git finds in it (GIT_DIR, set
+// inside git's hooks and by tools that run git-adr, and its kin: git
+// rev-parse --local-env-vars less the user's configuration, plus
+// GIT_NAMESPACE) name the repository the command was run from, never a
+// mirror, and would otherwise send a fetch's refs and objects there (git
+// init refuses GIT_WORK_TREE outright). git's ownership check
+// (safe.directory), which an explicit GIT_DIR would skip, still applies.
+var mirrorEnv = []string{"-GIT_DIR", "-GIT_WORK_TREE", "-GIT_IMPLICIT_WORK_TREE", "-GIT_COMMON_DIR",
+	"-GIT_OBJECT_DIRECTORY", "-GIT_ALTERNATE_OBJECT_DIRECTORIES", "-GIT_INDEX_FILE", "-GIT_GRAFT_FILE",
+	"-GIT_NO_REPLACE_OBJECTS", "-GIT_REPLACE_REF_BASE", "-GIT_PREFIX", "-GIT_INTERNAL_SUPER_PREFIX",
+	"-GIT_SHALLOW_FILE", "-GIT_NAMESPACE"}
 
 // FetchRef fetches ref (a branch, a tag or a full ref name) of the
 // repository at url into the local ref into, forced: only objects the
@@ -140,7 +120,7 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 		"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", url, "+" + ref + ":" + into}
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.GitDir
-	cmd.Env = mirrorGitEnv()
+	cmd.Env = gitEnv(mirrorEnv)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	// A fetch must not outlive the sync that holds the mirror's lock: if

@@ -1,8 +1,10 @@
 package gitops
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,4 +51,39 @@ func TestForeignMirrorConfigWorktree(t *testing.T) {
 	if got := foreignMirrorConfig(dir); got != "it holds a config.worktree file, which git-adr never writes there" {
 		t.Errorf("config.worktree: got %q", got)
 	}
+}
+
+// A mirror owned by another user, which git refuses, is a MirrorError
+// saying so (a reader was told "not synced yet", which a sync did not
+// mend); admitted by safe.directory, it opens.
+func TestMirrorOwnedByAnother(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a folder away")
+	}
+	newRepo(t, map[string]string{"a": "a"}) // a hermetic git configuration
+	dir := filepath.Join(t.TempDir(), "m.git")
+	m, err := OpenMirror(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	if err := filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, 65534, 65534)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var me *MirrorError
+	if _, err := OpenBare(dir); !errors.As(err, &me) || !strings.Contains(err.Error(), "owned by another user") {
+		t.Fatalf("OpenBare: %v, want a MirrorError", err)
+	}
+	t.Setenv("GIT_CONFIG_COUNT", "1")
+	t.Setenv("GIT_CONFIG_KEY_0", "safe.directory")
+	t.Setenv("GIT_CONFIG_VALUE_0", dir)
+	if m, err = OpenBare(dir); err != nil {
+		t.Fatalf("OpenBare admitted by safe.directory: %v", err)
+	}
+	m.Close()
 }
