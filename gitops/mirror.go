@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/git-adr/git-adr/internal/failpoint"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -24,11 +25,12 @@ import (
 // place, so that two processes creating one mirror at once both open the
 // same whole repository.
 func OpenMirror(dir string) (*Repo, error) {
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 			return nil, err
 		}
-		tmp, err := os.MkdirTemp(filepath.Dir(dir), ".new-*.git")
+		sweepNewMirrors(filepath.Dir(dir))
+		tmp, err := os.MkdirTemp(filepath.Dir(dir), newMirrorPattern)
 		if err != nil {
 			return nil, err
 		}
@@ -38,9 +40,13 @@ func OpenMirror(dir string) (*Repo, error) {
 		// 1.12 s with, 0.66 s without).
 		cmd := exec.Command("git", "init", "--bare", "-q", "--template=", "--", tmp)
 		cmd.Env = gitEnv(mirrorEnv)
+		dieWithParent(cmd)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, &GitError{Args: cmd.Args[1:], Stderr: string(out), Code: exitCode(err)}
 		}
+		// The kill test stops git-adr here: the new mirror is made, not
+		// yet in place, and left behind.
+		failpoint.Hit("mirror-made")
 		// Another process may have put its mirror in place first: then
 		// the rename fails and that one is used.
 		if err := os.Rename(tmp, dir); err != nil {
@@ -50,6 +56,25 @@ func OpenMirror(dir string) (*Repo, error) {
 		}
 	}
 	return OpenBare(dir)
+}
+
+// newMirrorPattern names a mirror being made, beside where it goes.
+const newMirrorPattern = ".new-*.git"
+
+// staleNewMirror is the age past which a mirror being made was left by
+// a process that died (a git init takes well under a second).
+const staleNewMirror = time.Hour
+
+// sweepNewMirrors removes the mirrors being made in dir that a killed
+// sync left there: they are never renamed into place, and would pile up.
+// One younger than staleNewMirror may be another sync's, and is left.
+func sweepNewMirrors(dir string) {
+	old, _ := filepath.Glob(filepath.Join(dir, newMirrorPattern))
+	for _, p := range old {
+		if fi, err := os.Lstat(p); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > staleNewMirror {
+			os.RemoveAll(p)
+		}
+	}
 }
 
 // OpenBare opens the bare repository at dir; anything else (a work tree, no
