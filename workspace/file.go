@@ -90,7 +90,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("workspace %s: %s", e.File, e.Msg)
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// maxName bounds a member's name, which every qualified ID repeats.
+const maxName = 64
 
 // refRE admits the ref names git admits, less a few it would also take
 // (no "@{", no "..", no control or glob characters).
@@ -143,6 +146,9 @@ func Load(path, cacheDir string) (*Workspace, error) {
 		if r.Name == "" {
 			return nil, &Error{File: path, Msg: fmt.Sprintf("[[repo]] number %d has no name", i+1), Hint: `add name = "..." (letters, digits, '.', '_', '-')`}
 		}
+		if len(r.Name) > maxName {
+			return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("the name is %d bytes long; at most %d (it qualifies IDs as NAME:ADR-0001)", len(r.Name), maxName), Hint: fmt.Sprintf("rename it, for example %q", suggestName(r.Name[:maxName]))}
+		}
 		if !nameRE.MatchString(r.Name) {
 			return nil, &Error{File: path, Member: r.Name, Msg: "the name may hold only letters, digits, '.', '_' and '-' (it qualifies IDs as NAME:ADR-0001)", Hint: fmt.Sprintf("rename it, for example %q", suggestName(r.Name))}
 		}
@@ -166,8 +172,12 @@ func Load(path, cacheDir string) (*Workspace, error) {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("path %q does not exist", r.Path), Hint: "clone the repository there, or fix its path (relative to the workspace file)"}
 			}
-			if err != nil {
+			var le *leaveError
+			if errors.As(err, &le) {
 				return nil, &Error{File: path, Member: r.Name, Msg: err.Error(), Hint: fmt.Sprintf("keep the workspace file in a folder that holds its repositories (%s does not), or mirror this one with url = \"file:///...\"", w.Dir)}
+			}
+			if err != nil {
+				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("path %q cannot be followed: %v", r.Path, err), Hint: "fix its path (relative to the workspace file), or the links on the way"}
 			}
 			m.Path, m.Given = p, filepath.ToSlash(filepath.Clean(r.Path))
 		} else {
@@ -261,11 +271,16 @@ func validRef(ref string) bool {
 		!strings.HasSuffix(ref, "/") && !strings.HasSuffix(ref, ".lock") && !strings.HasSuffix(ref, ".")
 }
 
+// leaveError is a member's path that is not inside the workspace folder.
+type leaveError struct{ msg string }
+
+func (e *leaveError) Error() string { return e.msg }
+
 // confine resolves a member's path against the workspace folder, links
-// included, and refuses one that leaves it.
+// included, and refuses one that leaves it (a *leaveError).
 func (w *Workspace) confine(p string) (string, error) {
 	if filepath.IsAbs(p) {
-		return "", fmt.Errorf("path %q is absolute; paths are relative to the workspace file", p)
+		return "", &leaveError{fmt.Sprintf("path %q is absolute; paths are relative to the workspace file", p)}
 	}
 	dir, err := filepath.EvalSymlinks(w.Dir)
 	if err != nil {
@@ -273,14 +288,14 @@ func (w *Workspace) confine(p string) (string, error) {
 	}
 	full := filepath.Join(dir, filepath.FromSlash(p))
 	if !inside(dir, full) {
-		return "", fmt.Errorf("path %q leaves the workspace folder", p)
+		return "", &leaveError{fmt.Sprintf("path %q leaves the workspace folder", p)}
 	}
 	real, err := filepath.EvalSymlinks(full)
 	if err != nil {
 		return "", err
 	}
 	if !inside(dir, real) {
-		return "", fmt.Errorf("path %q leads out of the workspace folder (through a link)", p)
+		return "", &leaveError{fmt.Sprintf("path %q leads out of the workspace folder (through a link)", p)}
 	}
 	return real, nil
 }
