@@ -333,20 +333,40 @@ func (r *Repo) runEnv(dir string, extra []string, stdin []byte, args ...string) 
 // gitEnv is the environment of every git process: the caller's, with
 // git's messages fixed to the C locale. git-adr reads git's output and
 // recognises some of its error messages, so they must not be translated;
-// LANGUAGE would override LC_ALL for gettext, so it is removed.
+// LANGUAGE would override LC_ALL for gettext, so it is removed. An extra
+// "-NAME" removes NAME from the caller's (a mirror's processes drop the
+// variables that place a repository: see mirrorEnv).
 func gitEnv(extra ...[]string) []string {
 	env := make([]string, 0, len(os.Environ())+4)
 	for _, kv := range os.Environ() {
 		if strings.HasPrefix(kv, "LANGUAGE=") || strings.HasPrefix(kv, "LC_ALL=") || strings.HasPrefix(kv, "LC_MESSAGES=") {
 			continue
 		}
+		if name, _, _ := strings.Cut(kv, "="); dropped(extra, name) {
+			continue
+		}
 		env = append(env, kv)
 	}
 	env = append(env, "LC_ALL=C")
 	for _, e := range extra {
-		env = append(env, e...)
+		for _, kv := range e {
+			if !strings.HasPrefix(kv, "-") {
+				env = append(env, kv)
+			}
+		}
 	}
 	return env
+}
+
+func dropped(extra [][]string, name string) bool {
+	for _, e := range extra {
+		for _, kv := range e {
+			if len(kv) == len(name)+1 && kv[0] == '-' && kv[1:] == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // AdrDir is the local-only state directory, $GIT_COMMON_DIR/adr. It never

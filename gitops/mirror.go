@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
 	"github.com/git-adr/git-adr/internal/failpoint"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -23,11 +25,12 @@ import (
 // place, so that two processes creating one mirror at once both open the
 // same whole repository.
 func OpenMirror(dir string) (*Repo, error) {
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 			return nil, err
 		}
-		tmp, err := os.MkdirTemp(filepath.Dir(dir), ".new-*.git")
+		sweepNewMirrors(filepath.Dir(dir))
+		tmp, err := os.MkdirTemp(filepath.Dir(dir), newMirrorPattern)
 		if err != nil {
 			return nil, err
 		}
@@ -36,10 +39,14 @@ func OpenMirror(dir string) (*Repo, error) {
 		// description, and copying them took 40% of git init (50 inits:
 		// 1.12 s with, 0.66 s without).
 		cmd := exec.Command("git", "init", "--bare", "-q", "--template=", "--", tmp)
-		cmd.Env = gitEnv()
+		cmd.Env = gitEnv(mirrorEnv)
+		dieWithParent(cmd)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, &GitError{Args: cmd.Args[1:], Stderr: string(out), Code: exitCode(err)}
 		}
+		// The kill test stops git-adr here: the new mirror is made, not
+		// yet in place, and left behind.
+		failpoint.Hit("mirror-made")
 		// Another process may have put its mirror in place first: then
 		// the rename fails and that one is used.
 		if err := os.Rename(tmp, dir); err != nil {
@@ -49,6 +56,25 @@ func OpenMirror(dir string) (*Repo, error) {
 		}
 	}
 	return OpenBare(dir)
+}
+
+// newMirrorPattern names a mirror being made, beside where it goes.
+const newMirrorPattern = ".new-*.git"
+
+// staleNewMirror is the age past which a mirror being made was left by
+// a process that died (a git init takes well under a second).
+const staleNewMirror = time.Hour
+
+// sweepNewMirrors removes the mirrors being made in dir that a killed
+// sync left there: they are never renamed into place, and would pile up.
+// One younger than staleNewMirror may be another sync's, and is left.
+func sweepNewMirrors(dir string) {
+	old, _ := filepath.Glob(filepath.Join(dir, newMirrorPattern))
+	for _, p := range old {
+		if fi, err := os.Lstat(p); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > staleNewMirror {
+			os.RemoveAll(p)
+		}
+	}
 }
 
 // OpenBare opens the bare repository at dir; anything else (a work tree, no
@@ -61,15 +87,44 @@ func OpenBare(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if plainMirror(abs) {
-		return &Repo{GitDir: abs, CommonDir: abs, Bare: true}, nil
+	// A mirror is a folder git-adr made; a link there would have a sync
+	// fetch into, and a read read, whatever repository it leads to (the
+	// folder holding the mirrors may itself be a link).
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		to, _ := os.Readlink(abs)
+		return nil, &MirrorError{Dir: abs, Problem: fmt.Sprintf("is a link to %q, not a folder git-adr made", to)}
 	}
-	r, err := openBare(abs)
-	if err != nil {
+	if plainMirror(abs) {
+		return &Repo{GitDir: abs, CommonDir: abs, Bare: true, env: mirrorEnv}, nil
+	}
+	r := &Repo{env: mirrorEnv}
+	out, err := r.run(abs, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--is-bare-repository")
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if err != nil || len(lines) != 3 || lines[2] != "true" {
+		if fi, serr := os.Stat(abs); serr == nil && fi.IsDir() && runtime.GOOS != "windows" && !ownedByMe(abs) {
+			// git's safe.directory refused it: that said "not synced
+			// yet" to a reader, and nothing useful to a sync.
+			return nil, &MirrorError{Dir: abs, Problem: "is owned by another user, and git's safe.directory does not admit it"}
+		}
 		return nil, fmt.Errorf("%q is not a bare repository: %w", dir, ErrNotRepository)
 	}
+	r.GitDir, r.CommonDir, r.Bare = lines[0], lines[1], true
 	return r, nil
 }
+
+// mirrorEnv has every git process run in a mirror find it from its
+// folder alone, as git would with a clean environment: the variables
+// that place a repository or change what git finds in it (GIT_DIR, set
+// inside git's hooks and by tools that run git-adr, and its kin: git
+// rev-parse --local-env-vars less the user's configuration, plus
+// GIT_NAMESPACE) name the repository the command was run from, never a
+// mirror, and would otherwise send a fetch's refs and objects there (git
+// init refuses GIT_WORK_TREE outright). git's ownership check
+// (safe.directory), which an explicit GIT_DIR would skip, still applies.
+var mirrorEnv = []string{"-GIT_DIR", "-GIT_WORK_TREE", "-GIT_IMPLICIT_WORK_TREE", "-GIT_COMMON_DIR",
+	"-GIT_OBJECT_DIRECTORY", "-GIT_ALTERNATE_OBJECT_DIRECTORIES", "-GIT_INDEX_FILE", "-GIT_GRAFT_FILE",
+	"-GIT_NO_REPLACE_OBJECTS", "-GIT_REPLACE_REF_BASE", "-GIT_PREFIX", "-GIT_INTERNAL_SUPER_PREFIX",
+	"-GIT_SHALLOW_FILE", "-GIT_NAMESPACE"}
 
 // FetchRef fetches ref (a branch, a tag or a full ref name) of the
 // repository at url into the local ref into, forced, and only its tip
@@ -86,6 +141,9 @@ func OpenBare(dir string) (*Repo, error) {
 func (r *Repo) FetchRef(url, ref, into string) error {
 	if strings.HasPrefix(url, "-") || strings.HasPrefix(ref, "-") {
 		return fmt.Errorf("fetch %q %q: %w", url, ref, ErrNotFound)
+	}
+	if what := foreignMirrorConfig(r.GitDir); what != "" {
+		return &MirrorError{Dir: r.GitDir, Problem: what}
 	}
 	locks := []string{"shallow.lock"}
 	if strings.HasPrefix(into, "refs/") && filepath.IsLocal(into) {
@@ -106,14 +164,19 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 
 // fetch runs git fetch of ref into into, with option (one, or "").
 func (r *Repo) fetch(option, url, ref, into string) error {
-	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head"}
+	// No hook runs in a mirror (git runs reference-transaction and
+	// pre-auto-gc hooks in a fetch; a mirror's hooks folder is nobody's
+	// to fill), and never the ext transport, whatever the user's config
+	// allows (a workspace file refuses it before; this is the last word).
+	args := []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "protocol.ext.allow=never",
+		"fetch", "--quiet", "--no-tags", "--no-write-fetch-head"}
 	if option != "" {
 		args = append(args, option)
 	}
 	args = append(args, "--end-of-options", url, "+"+ref+":"+into)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.GitDir
-	cmd.Env = gitEnv(r.env)
+	cmd.Env = gitEnv(mirrorEnv)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	// A fetch must not outlive the sync that holds the mirror's lock: if
@@ -137,6 +200,77 @@ func (r *Repo) fetch(option, url, ref, into string) error {
 	return nil
 }
 
+// MirrorError is a mirror that is not as git-adr made it: a link, or a
+// config holding what git-adr never writes there (git would act on it in
+// a fetch: core.hooksPath, core.sshCommand, url.*.insteadOf,
+// credential.helper, an include, ...). It is neither fetched into nor
+// read until it is made again.
+type MirrorError struct {
+	// Dir is the mirror; Problem says what is wrong with it.
+	Dir, Problem string
+}
+
+func (e *MirrorError) Error() string {
+	return fmt.Sprintf("mirror %s: %s", e.Dir, e.Problem)
+}
+
+// mirrorKeys are the keys git init --bare writes in a mirror's config,
+// on any system: nothing in them makes git run a program.
+var mirrorKeys = map[string]bool{
+	"core.repositoryformatversion": true, "core.filemode": true, "core.bare": true,
+	"core.ignorecase": true, "core.precomposeunicode": true, "core.symlinks": true,
+	"core.logallrefupdates": true, "extensions.objectformat": true,
+	// config.worktree is refused below, so this adds no key.
+	"extensions.worktreeconfig": true,
+}
+
+// foreignMirrorConfig says what in the mirror at dir git-adr did not put
+// there and git would act on, or "": a config key git init does not
+// write (or a line this reader cannot place, a subsection, an include),
+// a config that does not say bare = true (a repository's own .git), or a
+// commondir or config.worktree file (git would read more config there).
+func foreignMirrorConfig(dir string) string {
+	const gitSpace = " \t\r"
+	for _, name := range []string{"commondir", "config.worktree"} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			return "it holds a " + name + " file, which git-adr never writes there"
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "config"))
+	if err != nil {
+		return "it has no readable config"
+	}
+	foreign := func(what string) string { return "its config holds " + what + ", which git-adr never writes there" }
+	section, bare := "", false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.Trim(line, gitSpace)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			head, rest, _ := strings.Cut(line[1:], "]")
+			rest = strings.Trim(rest, gitSpace)
+			if strings.ContainsAny(head, " \t\"") || rest != "" && rest[0] != '#' && rest[0] != ';' {
+				return foreign(fmt.Sprintf("%q", line))
+			}
+			section = strings.ToLower(head)
+			continue
+		}
+		key, value, _ := strings.Cut(line, "=")
+		key = section + "." + strings.ToLower(strings.Trim(key, gitSpace))
+		if !mirrorKeys[key] || strings.HasSuffix(line, "\\") {
+			return foreign(key)
+		}
+		if key == "core.bare" {
+			bare = strings.Trim(value, gitSpace) == "true"
+		}
+	}
+	if !bare {
+		return "its config does not say bare = true (it is not a mirror git-adr made)"
+	}
+	return ""
+}
+
 // plainMirror reports whether abs looks like a bare repository git-adr
 // created: anything less plain is left to git rev-parse, which applies
 // git's own rules (safe.directory among them).
@@ -154,7 +288,7 @@ func plainMirror(abs string) bool {
 		}
 	}
 	_, err = os.Stat(filepath.Join(abs, ".git"))
-	return errors.Is(err, os.ErrNotExist) && os.Getenv("GIT_DIR") == ""
+	return errors.Is(err, os.ErrNotExist)
 }
 
 // RefHash is the object a full ref name points at, read in process when

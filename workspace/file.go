@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -89,7 +90,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("workspace %s: %s", e.File, e.Msg)
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// maxName bounds a member's name, which every qualified ID repeats.
+const maxName = 64
 
 // refRE admits the ref names git admits, less a few it would also take
 // (no "@{", no "..", no control or glob characters).
@@ -102,12 +106,17 @@ func Load(path, cacheDir string) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readFile(abs)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &Error{File: path, Msg: "no such file", Hint: "create it (docs/workspace.md shows one), or fix --workspace / " + EnvVar}
 		}
-		return nil, &Error{File: path, Msg: err.Error()}
+		var we *Error
+		if errors.As(err, &we) {
+			we.File = path
+			return nil, we
+		}
+		return nil, &Error{File: path, Msg: err.Error(), Hint: "fix --workspace / " + EnvVar + " to name a readable workspace file"}
 	}
 	var f fileSchema
 	md, err := toml.Decode(string(data), &f)
@@ -137,6 +146,9 @@ func Load(path, cacheDir string) (*Workspace, error) {
 		if r.Name == "" {
 			return nil, &Error{File: path, Msg: fmt.Sprintf("[[repo]] number %d has no name", i+1), Hint: `add name = "..." (letters, digits, '.', '_', '-')`}
 		}
+		if len(r.Name) > maxName {
+			return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("the name is %d bytes long; at most %d (it qualifies IDs as NAME:ADR-0001)", len(r.Name), maxName), Hint: fmt.Sprintf("rename it, for example %q", suggestName(r.Name[:maxName]))}
+		}
 		if !nameRE.MatchString(r.Name) {
 			return nil, &Error{File: path, Member: r.Name, Msg: "the name may hold only letters, digits, '.', '_' and '-' (it qualifies IDs as NAME:ADR-0001)", Hint: fmt.Sprintf("rename it, for example %q", suggestName(r.Name))}
 		}
@@ -160,13 +172,17 @@ func Load(path, cacheDir string) (*Workspace, error) {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("path %q does not exist", r.Path), Hint: "clone the repository there, or fix its path (relative to the workspace file)"}
 			}
-			if err != nil {
+			var le *leaveError
+			if errors.As(err, &le) {
 				return nil, &Error{File: path, Member: r.Name, Msg: err.Error(), Hint: fmt.Sprintf("keep the workspace file in a folder that holds its repositories (%s does not), or mirror this one with url = \"file:///...\"", w.Dir)}
+			}
+			if err != nil {
+				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("path %q cannot be followed: %v", r.Path, err), Hint: "fix its path (relative to the workspace file), or the links on the way"}
 			}
 			m.Path, m.Given = p, filepath.ToSlash(filepath.Clean(r.Path))
 		} else {
-			if strings.HasPrefix(r.URL, "-") || strings.ContainsAny(r.URL, "\x00\n\r") || strings.HasPrefix(strings.ToLower(r.URL), "ext::") {
-				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("url %q is not a repository URL", r.URL), Hint: "use an https://, ssh:// or file:// URL"}
+			if msg := badURL(r.URL); msg != "" {
+				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("url %q %s", r.URL, msg), Hint: "use an https://, ssh:// or file:// URL, host:path, or a path"}
 			}
 			m.Mirror = filepath.Join(cacheDir, mirrorName(r.URL))
 		}
@@ -175,16 +191,96 @@ func Load(path, cacheDir string) (*Workspace, error) {
 	return w, nil
 }
 
+// maxFileSize bounds a workspace file: some ten thousand repositories fit
+// in one MiB, and a name that leads to a device or a huge file must not
+// hold the command or its memory.
+const maxFileSize = 4 << 20
+
+// readFile reads a workspace file, which must be a regular file (links
+// followed) of at most maxFileSize bytes: a FIFO would block the command
+// until something writes to it, and /dev/zero would never end.
+func readFile(abs string) ([]byte, error) {
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		what := "not a regular file"
+		if fi.IsDir() {
+			what = "a directory"
+		}
+		return nil, &Error{Msg: "is " + what, Hint: "name the workspace file itself (--workspace FILE or " + EnvVar + ")"}
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Error{Msg: "is not a regular file", Hint: "name the workspace file itself (--workspace FILE or " + EnvVar + ")"}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileSize {
+		return nil, &Error{Msg: fmt.Sprintf("is larger than %d MiB", maxFileSize>>20), Hint: "a workspace file names repositories; split a larger one into several workspaces"}
+	}
+	return data, nil
+}
+
+// fetchSchemes are the URL schemes git fetches over by itself: any other
+// scheme://, and any TRANSPORT::address, runs a remote helper
+// (git-remote-TRANSPORT: ext:: runs any command, fd:: reads a file
+// descriptor the command never gave), which a workspace file, written by
+// someone else, must not choose.
+var fetchSchemes = map[string]bool{"https": true, "http": true, "ssh": true, "git+ssh": true, "ssh+git": true, "git": true, "file": true}
+
+// badURL says what is wrong with a member's url, or "" when git may
+// fetch it: a URL of a scheme git speaks itself, an scp-like host:path, or
+// a path.
+func badURL(u string) string {
+	if strings.HasPrefix(u, "-") {
+		return "starts with '-' (git would read it as an option)"
+	}
+	if strings.IndexFunc(u, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return "holds a control character"
+	}
+	// git's own test: a run of URL scheme characters from the start,
+	// then "::" names a remote helper, then "://" a scheme.
+	n := strings.IndexFunc(u, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '.' || r == '-')
+	})
+	if n <= 0 {
+		return ""
+	}
+	switch rest := u[n:]; {
+	case strings.HasPrefix(rest, "::"):
+		return fmt.Sprintf("names the transport %q (a remote helper), which a workspace does not run", u[:n])
+	case strings.HasPrefix(rest, "://") && !fetchSchemes[strings.ToLower(u[:n])]:
+		return fmt.Sprintf("has the scheme %q, which git fetches through a remote helper; a workspace does not run one", u[:n])
+	}
+	return ""
+}
+
 func validRef(ref string) bool {
 	return refRE.MatchString(ref) && !strings.Contains(ref, "..") && !strings.Contains(ref, "//") &&
 		!strings.HasSuffix(ref, "/") && !strings.HasSuffix(ref, ".lock") && !strings.HasSuffix(ref, ".")
 }
 
+// leaveError is a member's path that is not inside the workspace folder.
+type leaveError struct{ msg string }
+
+func (e *leaveError) Error() string { return e.msg }
+
 // confine resolves a member's path against the workspace folder, links
-// included, and refuses one that leaves it.
+// included, and refuses one that leaves it (a *leaveError).
 func (w *Workspace) confine(p string) (string, error) {
 	if filepath.IsAbs(p) {
-		return "", fmt.Errorf("path %q is absolute; paths are relative to the workspace file", p)
+		return "", &leaveError{fmt.Sprintf("path %q is absolute; paths are relative to the workspace file", p)}
 	}
 	dir, err := filepath.EvalSymlinks(w.Dir)
 	if err != nil {
@@ -192,14 +288,14 @@ func (w *Workspace) confine(p string) (string, error) {
 	}
 	full := filepath.Join(dir, filepath.FromSlash(p))
 	if !inside(dir, full) {
-		return "", fmt.Errorf("path %q leaves the workspace folder", p)
+		return "", &leaveError{fmt.Sprintf("path %q leaves the workspace folder", p)}
 	}
 	real, err := filepath.EvalSymlinks(full)
 	if err != nil {
 		return "", err
 	}
 	if !inside(dir, real) {
-		return "", fmt.Errorf("path %q leads out of the workspace folder (through a link)", p)
+		return "", &leaveError{fmt.Sprintf("path %q leads out of the workspace folder (through a link)", p)}
 	}
 	return real, nil
 }

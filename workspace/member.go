@@ -74,6 +74,10 @@ func (m *Member) Open(lazy bool) (*Loaded, error) {
 func (m *Member) repository() (*gitops.Repo, error) {
 	if m.Remote() {
 		r, err := gitops.OpenBare(m.Mirror)
+		var me *gitops.MirrorError
+		if errors.As(err, &me) {
+			return nil, fmt.Errorf("repo %q: %w", m.Name, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("repo %q: %w", m.Name, ErrNotSynced)
 		}

@@ -58,8 +58,11 @@ func TestLoadRefuses(t *testing.T) {
 		"[[repo]]\nname = \"x\"\npath = \"out\"\n":                                     `repo "x": path "out" leads out of the workspace folder (through a link)`,
 		"[[repo]]\nname = \"x\"\npath = \"/etc\"\n":                                    `repo "x": path "/etc" is absolute`,
 		"[[repo]]\nname = \"x\"\npath = \"nope\"\n":                                    `repo "x": path "nope" does not exist`,
-		"[[repo]]\nname = \"x\"\nurl = \"--upload-pack=sh\"\n":                         `repo "x": url "--upload-pack=sh" is not a repository URL`,
-		"[[repo]]\nname = \"x\"\nurl = \"ext::sh -c id\"\n":                            `is not a repository URL`,
+		"[[repo]]\nname = \"x\"\nurl = \"--upload-pack=sh\"\n":                         `repo "x": url "--upload-pack=sh" starts with '-'`,
+		"[[repo]]\nname = \"x\"\nurl = \"ext::sh -c id\"\n":                            `names the transport "ext"`,
+		"[[repo]]\nname = \"x\"\nurl = \"fd::3\"\n":                                    `names the transport "fd"`,
+		"[[repo]]\nname = \"x\"\nurl = \"hg://h/r\"\n":                                 `has the scheme "hg"`,
+		"[[repo]]\nname = \"x\"\nurl = \"https://h/r\\u0007\"\n":                       `holds a control character`,
 		"[[repo]]\nname = \"x\"\nurl = \"file:///r\"\nref = \"-x\"\n":                  `repo "x": ref "-x" is not a ref name`,
 		"[[repo]]\nname = \"x\"\npath = \"a\"\n[[repo]]\nname = \"X\"\npath = \"a\"\n": `repo "X": named twice`,
 		"[[repo]]\nname = \"x\"\npath = \"a\"\ncolour = 1\n":                           `unknown key "repo.colour"`,
@@ -126,5 +129,16 @@ func TestFindAcrossMembersAndMirror(t *testing.T) {
 	bad, _ := Load(writeWS(t, dir, "[[repo]]\nname = \"plat\"\nurl = \"file://"+remote+"\"\nref = \"nope\"\n"), t.TempDir())
 	if res := bad.Sync("test", nil); !errors.Is(res[0].Err, ErrBadRef) {
 		t.Fatalf("bad ref: %v", res[0].Err)
+	}
+}
+
+// The URLs git fetches by itself are kept: its schemes, scp-like
+// host:path and paths.
+func TestBadURLKeepsGitsOwn(t *testing.T) {
+	for _, u := range []string{"https://h/r.git", "HTTP://h/r", "ssh://git@h/r", "git+ssh://h/r", "git://h/r", "file:///srv/r.git",
+		"git@github.com:o/r.git", "h:r", "/srv/r.git", "../r", "r.git", `C:\r`} {
+		if msg := badURL(u); msg != "" {
+			t.Errorf("badURL(%q) = %q, want none", u, msg)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/git-adr/git-adr/adr"
@@ -151,9 +152,13 @@ func wsErr(err error) error {
 	if errors.As(err, &le) {
 		return lockErr(err)
 	}
+	var mc *gitops.MirrorError
+	if errors.As(err, &mc) {
+		return failf("%v", err).hint(fmt.Sprintf("the mirror is a cache: remove it and sync again, `rm -rf %s && git adr workspace sync`", mc.Dir))
+	}
 	var se *workspace.SyncError
 	var ge *gitops.GitError
-	if errors.As(err, &se) && errors.As(err, &ge) && len(ge.Args) > 0 && ge.Args[0] == "fetch" {
+	if errors.As(err, &se) && errors.As(err, &ge) && slices.Contains(ge.Args, "fetch") {
 		return fetchFailed(se.Member, ge)
 	}
 	return err

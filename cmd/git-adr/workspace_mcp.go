@@ -158,6 +158,10 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 			if a.StartLine != nil {
 				start = *a.StartLine
 			}
+			// A start before line 1 was called past the end.
+			if start < 1 {
+				return nil, mcpserver.WithHints(fmt.Errorf("start_line %d: lines are numbered from 1", start), "leave start_line out for the first page")
+			}
 			// Lines are added while the whole message fits the budget.
 			page, err := f.Page(start, func(p *workspace.ShowPage) bool {
 				enc, _ := mcpserver.Encode(p)
