@@ -48,6 +48,9 @@ type Env struct {
 	// readOnly: the command promises no write at all, not even of
 	// git-adr's own state (the compaction analysis).
 	readOnly bool
+	// cache is the parse cache of cacheDir, opened once (parseCache).
+	cache    *adr.Cache
+	cacheDir string
 }
 
 // rootsRel returns the --root values relative to the repository root
@@ -179,7 +182,14 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 // shared by linked worktrees: it is keyed by blob). A command that
 // promises no write at all reads it and never writes it.
 func (e *Env) parseCache(r *gitops.Repo) *adr.Cache {
-	return adr.OpenCache(filepath.Join(r.AdrDir(), "cache"), e.readOnly)
+	// One per command: a second load (check --since's merge base) reads
+	// the cache file the first one read, and its records are mostly
+	// the same blobs.
+	dir := filepath.Join(r.AdrDir(), "cache")
+	if e.cache == nil || e.cacheDir != dir {
+		e.cache, e.cacheDir = adr.OpenCache(dir, e.readOnly), dir
+	}
+	return e.cache
 }
 
 // writableLog takes the write lock, then loads the log, which must have a
