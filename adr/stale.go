@@ -36,8 +36,12 @@ func (r *Record) OwnStaleness(today time.Time, proposalDays int) []Stale {
 		proposalDays = DefaultStaleProposalDays
 	}
 	var out []Stale
-	if d, err := time.Parse("2006-01-02", r.ReviewBy); err == nil && d.Before(today) && r.Status != Superseded && r.Status != Rejected {
-		out = append(out, Stale{Kind: KindReviewDue, Date: r.ReviewBy, Label: fmt.Sprintf("review due: review_by %s has passed", r.ReviewBy)})
+	// Most records have no review_by: parsing "" made an error for
+	// nothing, once a record in every check.
+	if r.ReviewBy != "" && r.Status != Superseded && r.Status != Rejected {
+		if d, err := time.Parse("2006-01-02", r.ReviewBy); err == nil && d.Before(today) {
+			out = append(out, Stale{Kind: KindReviewDue, Date: r.ReviewBy, Label: fmt.Sprintf("review due: review_by %s has passed", r.ReviewBy)})
+		}
 	}
 	if r.Status == Proposed && proposalDays > 0 {
 		if d, err := time.Parse("2006-01-02", r.Date); err == nil && today.Sub(d) > time.Duration(proposalDays)*24*time.Hour {
