@@ -43,12 +43,19 @@ Paths are relative to the repository root, whatever the starting directory.
 Logs go to stderr; stdout carries only the protocol. docs/integrations/
 shows how to register the server in Claude Code, OpenCode, Cursor and Codex.
 
+With --workspace FILE it serves the same read-only tools across every
+repository the workspace file names, with qualified IDs (docs/workspace.md).
+
 Examples:
    claude mcp add git-adr -- git adr mcp
-   git -C /path/to/repo adr mcp --verbose`,
+   git -C /path/to/repo adr mcp --verbose
+   git adr mcp --workspace ~/work/adr-workspace.toml`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "verbose", Usage: "log every call to stderr", Destination: &verbose},
 			&cli.BoolFlag{Name: "allow-propose", Usage: "also serve adr_propose and adr_link, which write proposed records (unless git config adr.mcp.propose is false)", Destination: &allowPropose},
+			// The global flag, also after the command's name, as
+			// docs/workspace.md and agents' configurations write it.
+			&cli.StringFlag{Name: "workspace", Usage: "serve the tools across the repositories `FILE` names, read-only (docs/workspace.md); the same as git adr --workspace FILE mcp", Destination: &env.Workspace},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
