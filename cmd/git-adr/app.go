@@ -103,6 +103,29 @@ func commandLine(args []string) string {
 	return s
 }
 
+// acrossWorkspaceCommands are the commands --workspace FILE takes across
+// a workspace's repositories.
+var acrossWorkspaceCommands = map[string]bool{"list": true, "show": true, "context": true, "check": true, "index": true, "graph": true, "mcp": true}
+
+// takeWorkspaceFlag lets cmd take the global --workspace after its name
+// too (git adr mcp --workspace FILE, as agents' settings write it). The
+// flag has no destination of its own: urfave/cli sets a destination to
+// the flag's default when the command's flags are parsed, which would
+// clear the global flag's value.
+func takeWorkspaceFlag(env *Env, cmd *cli.Command) {
+	cmd.Flags = append(cmd.Flags, &cli.StringFlag{Name: "workspace", Usage: "answer across the repositories `FILE` names, as git adr --workspace FILE " + cmd.Name + " does (docs/workspace.md)"})
+	before := cmd.Before
+	cmd.Before = func(c *cli.Context) error {
+		if c.IsSet("workspace") {
+			env.Workspace = c.String("workspace")
+		}
+		if before != nil {
+			return before(c)
+		}
+		return nil
+	}
+}
+
 func newApp(env *Env) *cli.App {
 	app := &cli.App{
 		Name:      "git-adr",
@@ -172,6 +195,9 @@ func newApp(env *Env) *cli.App {
 		},
 	}
 	for _, cmd := range app.Commands {
+		if acrossWorkspaceCommands[cmd.Name] {
+			takeWorkspaceFlag(env, cmd)
+		}
 		setUsageHandler(cmd, "")
 	}
 	return app

@@ -53,9 +53,6 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "verbose", Usage: "log every call to stderr", Destination: &verbose},
 			&cli.BoolFlag{Name: "allow-propose", Usage: "also serve adr_propose and adr_link, which write proposed records (unless git config adr.mcp.propose is false)", Destination: &allowPropose},
-			// The global flag, also after the command's name, as
-			// docs/workspace.md and agents' configurations write it.
-			&cli.StringFlag{Name: "workspace", Usage: "serve the tools across the repositories `FILE` names, read-only (docs/workspace.md); the same as git adr --workspace FILE mcp", Destination: &env.Workspace},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
