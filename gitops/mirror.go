@@ -106,6 +106,11 @@ func OpenBare(dir string) (*Repo, error) {
 			// yet" to a reader, and nothing useful to a sync.
 			return nil, &MirrorError{Dir: abs, Problem: "is owned by another user, and git's safe.directory does not admit it"}
 		}
+		if _, serr := os.Lstat(abs); serr == nil {
+			// There, but not a repository: a mirror cut short or
+			// damaged, which a sync cannot fetch into.
+			return nil, &MirrorError{Dir: abs, Problem: "is not a bare repository git can open", Err: ErrNotRepository}
+		}
 		return nil, fmt.Errorf("%q is not a bare repository: %w", dir, ErrNotRepository)
 	}
 	r.GitDir, r.CommonDir, r.Bare = lines[0], lines[1], true
@@ -143,6 +148,23 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 	// allows (a workspace file refuses it before; this is the last word).
 	args := []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "protocol.ext.allow=never",
 		"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", url, "+" + ref + ":" + into}
+	err := r.fetch(args)
+	var ge *GitError
+	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "bad object "+into+"\n") {
+		// A tip naming an object the mirror lacks, or no object at all
+		// (a damaged mirror), stops every fetch into it for good: the
+		// tip is dropped (the caller holds the mirror's lock) and the
+		// ref fetched whole again.
+		if _, derr := r.run(r.GitDir, nil, "update-ref", "-d", "--no-deref", into); derr != nil {
+			os.Remove(filepath.Join(r.GitDir, filepath.FromSlash(into)))
+		}
+		err = r.fetch(args)
+	}
+	return err
+}
+
+// fetch runs one git fetch in the mirror.
+func (r *Repo) fetch(args []string) error {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.GitDir
 	cmd.Env = gitEnv(mirrorEnv)
@@ -177,11 +199,16 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 type MirrorError struct {
 	// Dir is the mirror; Problem says what is wrong with it.
 	Dir, Problem string
+	// Err, when set, is the sentinel the problem also is
+	// ([ErrNotRepository]).
+	Err error
 }
 
 func (e *MirrorError) Error() string {
 	return fmt.Sprintf("mirror %s: %s", e.Dir, e.Problem)
 }
+
+func (e *MirrorError) Unwrap() error { return e.Err }
 
 // mirrorKeys are the keys git init --bare writes in a mirror's config,
 // on any system: nothing in them makes git run a program.
