@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/BurntSushi/toml"
 )
@@ -211,7 +212,8 @@ func readFile(abs string) ([]byte, error) {
 		}
 		return nil, &Error{Msg: "is " + what, Hint: "name the workspace file itself (--workspace FILE or " + EnvVar + ")"}
 	}
-	f, err := os.Open(abs)
+	// Without blocking: a FIFO swapped in after the look above.
+	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, err
 	}
