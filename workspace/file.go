@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,12 +50,41 @@ func (m *Member) Remote() bool { return m.URL != "" }
 // ref, or its path.
 func (m *Member) Source() string {
 	if m.Remote() {
-		return m.URL + " " + m.ref()
+		return redactURL(m.URL) + " " + m.ref()
 	}
 	if m.Ref != "" {
 		return m.Given + " " + m.Ref
 	}
 	return m.Given
+}
+
+// redactURL is u as git-adr shows it (workspace ls, export, messages):
+// a password in it is masked, and so is any user of an http(s) URL,
+// where a token often stands in the user's place
+// (https://TOKEN@host/...). A path or an scp-like host:path is shown as
+// it is.
+func redactURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.User == nil || p.Scheme == "" {
+		return u
+	}
+	_, hasPassword := p.User.Password()
+	if !hasPassword && p.Scheme != "http" && p.Scheme != "https" {
+		return u
+	}
+	start := strings.Index(u, "://") + 3
+	if start < 3 {
+		return u
+	}
+	authority := u[start:]
+	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+		authority = authority[:i]
+	}
+	at := strings.LastIndex(authority, "@") // as url.Parse reads it
+	if at < 0 {
+		return u
+	}
+	return u[:start] + "***" + u[start+at:]
 }
 
 func (m *Member) ref() string {
