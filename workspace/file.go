@@ -299,8 +299,15 @@ func badURL(u string) string {
 }
 
 func validRef(ref string) bool {
+	// git refuses a component that starts with '.' (.hidden,
+	// refs/heads/.x) or ends with ".lock".
+	for _, c := range strings.Split(ref, "/") {
+		if strings.HasPrefix(c, ".") || strings.HasSuffix(c, ".lock") {
+			return false
+		}
+	}
 	return refRE.MatchString(ref) && !strings.Contains(ref, "..") && !strings.Contains(ref, "//") &&
-		!strings.HasSuffix(ref, "/") && !strings.HasSuffix(ref, ".lock") && !strings.HasSuffix(ref, ".")
+		!strings.HasSuffix(ref, "/") && !strings.HasSuffix(ref, ".")
 }
 
 // leaveError is a member's path that is not inside the workspace folder.
