@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-adr/git-adr/internal/failpoint"
@@ -65,10 +66,17 @@ const newMirrorPattern = ".new-*.git"
 // a process that died (a git init takes well under a second).
 const staleNewMirror = time.Hour
 
+// swept holds the folders sweepNewMirrors has swept in this process: a
+// first sync makes every mirror, and one sweep each is enough.
+var swept sync.Map
+
 // sweepNewMirrors removes the mirrors being made in dir that a killed
 // sync left there: they are never renamed into place, and would pile up.
 // One younger than staleNewMirror may be another sync's, and is left.
 func sweepNewMirrors(dir string) {
+	if _, done := swept.LoadOrStore(dir, true); done {
+		return
+	}
 	old, _ := filepath.Glob(filepath.Join(dir, newMirrorPattern))
 	for _, p := range old {
 		if fi, err := os.Lstat(p); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > staleNewMirror {
