@@ -26,7 +26,9 @@ import (
 // place, so that two processes creating one mirror at once both open the
 // same whole repository.
 func OpenMirror(dir string) (*Repo, error) {
-	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+	// Anything but a look that finds it makes it: a cache folder that
+	// is a file is then named by mkdir, not taken for a damaged mirror.
+	if _, err := os.Lstat(dir); err != nil {
 		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 			return nil, err
 		}
