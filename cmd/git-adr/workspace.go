@@ -147,6 +147,11 @@ func wsErr(err error) error {
 		return failf("%v", err).hint("fix its ref in the workspace file (a branch, a tag or a full ref the repository has)")
 	}
 	var le *gitops.LockError
+	if errors.As(err, &le) && (le.Unreadable || le.Unverifiable) {
+		// A mirror's lock: `git adr recover` acts on the current
+		// repository, not on a mirror.
+		return withCode(ExitConflict, err).hint(fmt.Sprintf("if no `git adr workspace sync` of this mirror is running, remove the lock: `rm %s`", le.Path))
+	}
 	if errors.As(err, &le) {
 		return lockErr(err)
 	}
