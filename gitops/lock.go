@@ -259,7 +259,12 @@ func (l *Lock) Release() error {
 
 // ReadLockOwner reads the owner recorded in a lock file.
 func ReadLockOwner(path string) (LockOwner, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return LockOwner{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 64<<10))
 	if err != nil {
 		return LockOwner{}, err
 	}
