@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/BurntSushi/toml"
+	"github.com/git-adr/git-adr/internal/tomldepth"
 )
 
 // EnvVar names the environment variable that names a workspace file when
@@ -150,11 +150,10 @@ func Load(path, cacheDir string) (*Workspace, error) {
 		}
 		return nil, &Error{File: path, Msg: err.Error(), Hint: "fix --workspace / " + EnvVar + " to name a readable workspace file"}
 	}
-	// The TOML decoder recurses once per level: arrays nested a million
-	// deep overflowed its stack, and inline tables as deep took minutes
-	// and gigabytes. A workspace file nests two levels ([[repo]]).
-	if line, deep := nesting(data); deep {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("line %d: arrays or tables nested more than %d deep", line, maxNesting), Hint: "fix the TOML; docs/workspace.md shows the schema"}
+	// A workspace file nests two levels ([[repo]]); the decoder would
+	// recurse once per level of any depth (tomldepth).
+	if line, deep := tomldepth.Check(data); deep {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("line %d: arrays or tables nested more than %d deep", line, tomldepth.Max), Hint: "fix the TOML; docs/workspace.md shows the schema"}
 	}
 	var f fileSchema
 	md, err := toml.Decode(string(data), &f)
@@ -227,54 +226,6 @@ func Load(path, cacheDir string) (*Workspace, error) {
 		w.Members = append(w.Members, m)
 	}
 	return w, nil
-}
-
-// maxNesting bounds how deep arrays and inline tables nest in a
-// workspace file, far past what its schema needs.
-const maxNesting = 16
-
-// nesting reports whether arrays and inline tables (and table headers)
-// nest more than maxNesting deep in the TOML text, outside strings and
-// comments, and on which line they first do.
-func nesting(data []byte) (line int, deep bool) {
-	depth := 0
-	line = 1
-	for i := 0; i < len(data); i++ {
-		switch c := data[i]; c {
-		case '\n':
-			line++
-		case '#':
-			for i+1 < len(data) && data[i+1] != '\n' {
-				i++
-			}
-		case '"', '\'':
-			if i+2 < len(data) && data[i+1] == c && data[i+2] == c {
-				// A multi-line string ends at the next three quotes.
-				end := bytes.Index(data[i+3:], []byte{c, c, c})
-				if end < 0 {
-					return line, false // the decoder reports it
-				}
-				line += bytes.Count(data[i:i+3+end], []byte("\n"))
-				i += 3 + end + 2
-				continue
-			}
-			for i++; i < len(data) && data[i] != c && data[i] != '\n'; i++ {
-				if c == '"' && data[i] == '\\' {
-					i++
-				}
-			}
-			if i < len(data) && data[i] == '\n' {
-				line++
-			}
-		case '[', '{':
-			if depth++; depth > maxNesting {
-				return line, true
-			}
-		case ']', '}':
-			depth = max(depth-1, 0)
-		}
-	}
-	return line, false
 }
 
 // maxFileSize bounds a workspace file: some ten thousand repositories fit
