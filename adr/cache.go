@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -327,7 +329,9 @@ func (c *Cache) saveWhen(worth func(added, stats, total int) bool) error {
 // readCacheFile reads the cache file and the modification time it has as
 // it is read.
 func readCacheFile(p string) ([]byte, int64, error) {
-	f, err := os.Open(p)
+	// Without blocking: a FIFO put in a cache (a workspace mirror's is
+	// under the user's cache folder) must not hang every read.
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -335,6 +339,9 @@ func readCacheFile(p string) ([]byte, int64, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s: not a regular file", p)
 	}
 	// One read of the size the file has: the file is replaced by rename,
 	// never written in place, so a size that changed while it is read

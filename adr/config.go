@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/git-adr/git-adr/internal/tomldepth"
 )
 
 // ConfigFile is the project configuration file at the repository root.
@@ -245,6 +246,11 @@ func LoadConfig(fsys fs.FS) (*Config, error) {
 
 // ParseConfig parses the bytes of an .adr.toml file.
 func ParseConfig(data []byte) (*Config, error) {
+	// A repository's file, someone else's input: the decoder would
+	// recurse once per level of any depth (tomldepth).
+	if line, deep := tomldepth.Check(data); deep {
+		return nil, &ConfigError{Path: ConfigFile, Line: line, Msg: fmt.Sprintf("arrays or tables nested more than %d deep", tomldepth.Max)}
+	}
 	var c Config
 	md, err := toml.Decode(string(data), &c)
 	if err != nil {

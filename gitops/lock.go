@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/git-adr/git-adr/internal/failpoint"
@@ -258,7 +259,12 @@ func (l *Lock) Release() error {
 
 // ReadLockOwner reads the owner recorded in a lock file.
 func ReadLockOwner(path string) (LockOwner, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return LockOwner{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 64<<10))
 	if err != nil {
 		return LockOwner{}, err
 	}
@@ -303,7 +309,9 @@ type holder struct {
 // inspectLock judges the lock file at path. A HolderDead result holds the
 // dead file's flock until [holder.replace] or [holder.close].
 func inspectLock(path string) (*holder, error) {
-	f, err := os.Open(path)
+	// Without blocking: a FIFO put where the lock goes must not hang
+	// every command (it then names no owner).
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &holder{State: holderGone}, nil
 	}

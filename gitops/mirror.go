@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-adr/git-adr/internal/failpoint"
@@ -25,7 +26,9 @@ import (
 // place, so that two processes creating one mirror at once both open the
 // same whole repository.
 func OpenMirror(dir string) (*Repo, error) {
-	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+	// Anything but a look that finds it makes it: a cache folder that
+	// is a file is then named by mkdir, not taken for a damaged mirror.
+	if _, err := os.Lstat(dir); err != nil {
 		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 			return nil, err
 		}
@@ -65,10 +68,17 @@ const newMirrorPattern = ".new-*.git"
 // a process that died (a git init takes well under a second).
 const staleNewMirror = time.Hour
 
+// swept holds the folders sweepNewMirrors has swept in this process: a
+// first sync makes every mirror, and one sweep each is enough.
+var swept sync.Map
+
 // sweepNewMirrors removes the mirrors being made in dir that a killed
 // sync left there: they are never renamed into place, and would pile up.
 // One younger than staleNewMirror may be another sync's, and is left.
 func sweepNewMirrors(dir string) {
+	if _, done := swept.LoadOrStore(dir, true); done {
+		return
+	}
 	old, _ := filepath.Glob(filepath.Join(dir, newMirrorPattern))
 	for _, p := range old {
 		if fi, err := os.Lstat(p); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > staleNewMirror {
@@ -105,6 +115,11 @@ func OpenBare(dir string) (*Repo, error) {
 			// git's safe.directory refused it: that said "not synced
 			// yet" to a reader, and nothing useful to a sync.
 			return nil, &MirrorError{Dir: abs, Problem: "is owned by another user, and git's safe.directory does not admit it"}
+		}
+		if _, serr := os.Lstat(abs); serr == nil {
+			// There, but not a repository: a mirror cut short or
+			// damaged, which a sync cannot fetch into.
+			return nil, &MirrorError{Dir: abs, Problem: "is not a bare repository git can open", Err: ErrNotRepository}
 		}
 		return nil, fmt.Errorf("%q is not a bare repository: %w", dir, ErrNotRepository)
 	}
@@ -154,16 +169,16 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 			return err
 		}
 	}
-	err := r.fetch("--depth=1", url, ref, into)
+	err := r.fetchRef("--depth=1", url, ref, into)
 	var ge *GitError
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "does not support shallow") {
-		err = r.fetch("", url, ref, into)
+		err = r.fetchRef("", url, ref, into)
 	}
 	return err
 }
 
-// fetch runs git fetch of ref into into, with option (one, or "").
-func (r *Repo) fetch(option, url, ref, into string) error {
+// fetchRef fetches ref into into, with option (one, or "").
+func (r *Repo) fetchRef(option, url, ref, into string) error {
 	// No hook runs in a mirror (git runs reference-transaction and
 	// pre-auto-gc hooks in a fetch; a mirror's hooks folder is nobody's
 	// to fill), and never the ext transport, whatever the user's config
@@ -174,6 +189,25 @@ func (r *Repo) fetch(option, url, ref, into string) error {
 		args = append(args, option)
 	}
 	args = append(args, "--end-of-options", url, "+"+ref+":"+into)
+	err := r.fetch(args)
+	var ge *GitError
+	if errors.As(err, &ge) && (strings.Contains(ge.Stderr, "bad object "+into+"\n") ||
+		strings.Contains(ge.Stderr, "unable to resolve reference '"+into+"'")) {
+		// A tip naming an object the mirror lacks, or no object at all
+		// (a damaged mirror), stops every fetch into it for good (a
+		// whole fetch says "bad object", a shallow one that the ref is
+		// broken): the tip is dropped (the caller holds the mirror's
+		// lock) and the ref fetched whole again.
+		if _, derr := r.run(r.GitDir, nil, "update-ref", "-d", "--no-deref", into); derr != nil {
+			os.Remove(filepath.Join(r.GitDir, filepath.FromSlash(into)))
+		}
+		err = r.fetch(args)
+	}
+	return err
+}
+
+// fetch runs one git fetch in the mirror.
+func (r *Repo) fetch(args []string) error {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.GitDir
 	cmd.Env = gitEnv(mirrorEnv)
@@ -208,11 +242,16 @@ func (r *Repo) fetch(option, url, ref, into string) error {
 type MirrorError struct {
 	// Dir is the mirror; Problem says what is wrong with it.
 	Dir, Problem string
+	// Err, when set, is the sentinel the problem also is
+	// ([ErrNotRepository]).
+	Err error
 }
 
 func (e *MirrorError) Error() string {
 	return fmt.Sprintf("mirror %s: %s", e.Dir, e.Problem)
 }
+
+func (e *MirrorError) Unwrap() error { return e.Err }
 
 // mirrorKeys are the keys git init --bare writes in a mirror's config,
 // on any system: nothing in them makes git run a program.

@@ -2,8 +2,10 @@ package workspace
 
 import (
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
 
@@ -14,7 +16,15 @@ import (
 type ContextRequest struct {
 	Task               string
 	MaxUnits, MaxChars int
+	// MCP words a refused request for a tool call ("task", not "--task").
+	MCP bool
 }
+
+// maxTaskChars is the context service's bound on a task (in code
+// points), checked before any member is read: the term index weighs
+// every word of the task against every summary, and a megabyte's task
+// over MCP took minutes of CPU before a member refused it.
+const maxTaskChars = 1000
 
 // ContextUnit is a unit of evidence from one member, its ID qualified.
 type ContextUnit struct {
@@ -117,6 +127,14 @@ var confidenceRank = map[string]int{"high": 3, "medium": 2, "low": 1}
 // an ADR directory are skipped. The answer does not depend on the order
 // members finish in.
 func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) (*ContextAnswer, error) {
+	if n := utf8.RuneCountInString(req.Task); n > maxTaskChars {
+		arg := "--task"
+		if req.MCP {
+			arg = "task"
+		}
+		return nil, &evidence.RequestError{Msg: fmt.Sprintf("%s is %d characters; at most %d are accepted", arg, n, maxTaskChars),
+			Hint: "shorten it: the request is echoed in every response and cursor"}
+	}
 	if req.MaxUnits == 0 {
 		req.MaxUnits = evidence.DefaultTaskMaxUnits
 	}

@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/BurntSushi/toml"
+	"github.com/git-adr/git-adr/internal/tomldepth"
 )
 
 // EnvVar names the environment variable that names a workspace file when
@@ -48,12 +51,45 @@ func (m *Member) Remote() bool { return m.URL != "" }
 // ref, or its path.
 func (m *Member) Source() string {
 	if m.Remote() {
-		return m.URL + " " + m.ref()
+		return redactURL(m.URL) + " " + m.ref()
 	}
 	if m.Ref != "" {
 		return m.Given + " " + m.Ref
 	}
 	return m.Given
+}
+
+// ShownURL is the member's URL as git-adr shows it: a password, and the
+// user of an http(s) URL, masked (redactURL).
+func (m *Member) ShownURL() string { return redactURL(m.URL) }
+
+// redactURL is u as git-adr shows it (workspace ls, export, messages):
+// a password in it is masked, and so is any user of an http(s) URL,
+// where a token often stands in the user's place
+// (https://TOKEN@host/...). A path or an scp-like host:path is shown as
+// it is.
+func redactURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.User == nil || p.Scheme == "" {
+		return u
+	}
+	_, hasPassword := p.User.Password()
+	if !hasPassword && p.Scheme != "http" && p.Scheme != "https" {
+		return u
+	}
+	start := strings.Index(u, "://") + 3
+	if start < 3 {
+		return u
+	}
+	authority := u[start:]
+	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+		authority = authority[:i]
+	}
+	at := strings.LastIndex(authority, "@") // as url.Parse reads it
+	if at < 0 {
+		return u
+	}
+	return u[:start] + "***" + u[start+at:]
 }
 
 func (m *Member) ref() string {
@@ -117,6 +153,11 @@ func Load(path, cacheDir string) (*Workspace, error) {
 			return nil, we
 		}
 		return nil, &Error{File: path, Msg: err.Error(), Hint: "fix --workspace / " + EnvVar + " to name a readable workspace file"}
+	}
+	// A workspace file nests two levels ([[repo]]); the decoder would
+	// recurse once per level of any depth (tomldepth).
+	if line, deep := tomldepth.Check(data); deep {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("line %d: arrays or tables nested more than %d deep", line, tomldepth.Max), Hint: "fix the TOML; docs/workspace.md shows the schema"}
 	}
 	var f fileSchema
 	md, err := toml.Decode(string(data), &f)
@@ -211,7 +252,8 @@ func readFile(abs string) ([]byte, error) {
 		}
 		return nil, &Error{Msg: "is " + what, Hint: "name the workspace file itself (--workspace FILE or " + EnvVar + ")"}
 	}
-	f, err := os.Open(abs)
+	// Without blocking: a FIFO swapped in after the look above.
+	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -267,8 +309,15 @@ func badURL(u string) string {
 }
 
 func validRef(ref string) bool {
+	// git refuses a component that starts with '.' (.hidden,
+	// refs/heads/.x) or ends with ".lock".
+	for _, c := range strings.Split(ref, "/") {
+		if strings.HasPrefix(c, ".") || strings.HasSuffix(c, ".lock") {
+			return false
+		}
+	}
 	return refRE.MatchString(ref) && !strings.Contains(ref, "..") && !strings.Contains(ref, "//") &&
-		!strings.HasSuffix(ref, "/") && !strings.HasSuffix(ref, ".lock") && !strings.HasSuffix(ref, ".")
+		!strings.HasSuffix(ref, "/") && !strings.HasSuffix(ref, ".")
 }
 
 // leaveError is a member's path that is not inside the workspace folder.

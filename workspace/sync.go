@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -219,7 +220,16 @@ func (w *Workspace) fetch(m *Member, command string) (before, after string, err 
 	if err := r.FetchRef(m.URL, m.ref(), tipRef(m.ref())); err != nil {
 		var ge *gitops.GitError
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
-			return before, "", fmt.Errorf("ref %q: %w at %s", m.ref(), ErrBadRef, m.URL)
+			return before, "", fmt.Errorf("ref %q: %w at %s", m.ref(), ErrBadRef, redactURL(m.URL))
+		}
+		if ge != nil {
+			// The message names the command: not a password in its URL.
+			shown := *ge
+			shown.Args = slices.Clone(ge.Args)
+			for i, a := range shown.Args {
+				shown.Args[i] = strings.ReplaceAll(a, m.URL, redactURL(m.URL))
+			}
+			return before, "", &shown
 		}
 		return before, "", err
 	}

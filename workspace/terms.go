@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
@@ -495,7 +496,10 @@ func lookup(body []byte, term string) []byte {
 
 // readInto reads the file at p into *buf, grown as needed.
 func readInto(p string, buf *[]byte) ([]byte, error) {
-	f, err := os.Open(p)
+	// Without blocking, and a regular file of a summary's size only: a
+	// FIFO or a huge file put in a cache must not hang or exhaust a
+	// question (the next sync replaces it).
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -503,6 +507,9 @@ func readInto(p string, buf *[]byte) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxSummary {
+		return nil, fmt.Errorf("%s: not a summary", p)
 	}
 	n := int(fi.Size())
 	if cap(*buf) < n {
@@ -514,6 +521,10 @@ func readInto(p string, buf *[]byte) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// maxSummary bounds a term summary read: far past a log of 100,000
+// records.
+const maxSummary = 256 << 20
 
 // keepTerms remakes the summary of a member whose commit (or, for a work
 // tree, its log's stamp) is not the one its summary was made from.

@@ -142,3 +142,23 @@ func TestBadURLKeepsGitsOwn(t *testing.T) {
 		}
 	}
 }
+
+// A URL is shown without its password, and an http(s) URL without its
+// user; paths and scp-like URLs are shown as they are.
+func TestRedactURL(t *testing.T) {
+	for u, want := range map[string]string{
+		"https://ghp_x@github.com/o/r.git": "https://***@github.com/o/r.git",
+		"https://u:p@h/r":                  "https://***@h/r",
+		"http://u:p@w@h:8080/r?x=@#@":      "http://***@h:8080/r?x=@#@",
+		"ssh://git@h/r.git":                "ssh://git@h/r.git",
+		"ssh://git:pw@h/r.git":             "ssh://***@h/r.git",
+		"file://u:p@/srv/r.git":            "file://***@/srv/r.git",
+		"https://h/r@x":                    "https://h/r@x",
+		"git@github.com:o/r.git":           "git@github.com:o/r.git",
+		"/srv/a@b.git":                     "/srv/a@b.git",
+	} {
+		if got := redactURL(u); got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", u, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/git-adr/git-adr/internal/tomldepth"
 )
 
 // Mode is the guard's mode.
@@ -98,6 +99,9 @@ func FileMode(data []byte) (Mode, error) {
 		Guard struct {
 			Mode string `toml:"mode"`
 		} `toml:"guard"`
+	}
+	if line, deep := tomldepth.Check(data); deep {
+		return "", fmt.Errorf("line %d: arrays or tables nested more than %d deep", line, tomldepth.Max)
 	}
 	if _, err := toml.Decode(string(data), &c); err != nil {
 		var pe toml.ParseError

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/BurntSushi/toml"
+	"github.com/git-adr/git-adr/internal/tomldepth"
 )
 
 // GitleaksVersion is the gitleaks release whose default rules
@@ -151,6 +152,9 @@ var rules = sync.OnceValue(func() *ruleSet {
 // config.Translate reads them.
 func (s *ruleSet) load(src []byte) error {
 	var f ruleFile
+	if line, deep := tomldepth.Check(src); deep {
+		return fmt.Errorf("line %d: arrays or tables nested more than %d deep", line, tomldepth.Max)
+	}
 	if err := toml.Unmarshal(src, &f); err != nil {
 		return err
 	}

@@ -149,6 +149,11 @@ func wsErr(err error) error {
 		return failf("%v", err).hint("fix its ref in the workspace file (a branch, a tag or a full ref the repository has)")
 	}
 	var le *gitops.LockError
+	if errors.As(err, &le) && (le.Unreadable || le.Unverifiable) {
+		// A mirror's lock: `git adr recover` acts on the current
+		// repository, not on a mirror.
+		return withCode(ExitConflict, err).hint(fmt.Sprintf("if no `git adr workspace sync` of this mirror is running, remove the lock: `rm %s`", le.Path))
+	}
 	if errors.As(err, &le) {
 		return lockErr(err)
 	}
@@ -167,8 +172,9 @@ func wsErr(err error) error {
 // fetchFailed says that git could not fetch a member, with what git said
 // (its last lines: a remote's messages come first, git's verdict last).
 func fetchFailed(m *workspace.Member, ge *gitops.GitError) error {
-	e := failf("repo %q: git could not fetch %s (exit %d)", m.Name, m.URL, ge.Code)
-	lines := strings.FieldsFunc(ge.Stderr, func(r rune) bool { return r == '\n' || r == '\r' })
+	url := m.ShownURL() // credentials masked, here and in what git said
+	e := failf("repo %q: git could not fetch %s (exit %d)", m.Name, url, ge.Code)
+	lines := strings.FieldsFunc(strings.ReplaceAll(ge.Stderr, m.URL, url), func(r rune) bool { return r == '\n' || r == '\r' })
 	if len(lines) > maxGitLines {
 		e.hint(fmt.Sprintf("git said (the last %d of %d lines):", maxGitLines, len(lines)))
 		lines = lines[len(lines)-maxGitLines:]
@@ -178,7 +184,11 @@ func fetchFailed(m *workspace.Member, ge *gitops.GitError) error {
 	for _, l := range lines {
 		e.hint("  " + strings.TrimSpace(strings.ReplaceAll(l, "\x00", "")))
 	}
-	return e.hint(fmt.Sprintf("check the URL and your access with `git ls-remote %s %s`, then run `git adr workspace sync` again", m.URL, cmp.Or(m.Ref, "HEAD")))
+	check := fmt.Sprintf("check the URL and your access with `git ls-remote %s %s`", url, cmp.Or(m.Ref, "HEAD"))
+	if url != m.URL {
+		check += " (with the credentials the workspace file holds)"
+	}
+	return e.hint(check + ", then run `git adr workspace sync` again")
 }
 
 // maxGitLines bounds the lines of git's own output a failed fetch shows.

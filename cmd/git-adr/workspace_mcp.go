@@ -71,6 +71,10 @@ type wsRecordsArgs struct {
 
 // mcpErr words a workspace error for the model.
 func mcpErr(err error) error {
+	var re *evidence.RequestError
+	if errors.As(err, &re) {
+		return mcpserver.WithHints(re, re.Hint)
+	}
 	var ce *cmdError
 	if errors.As(wsErr(err), &ce) {
 		return mcpserver.WithHints(ce.err, append(ce.hints, "call adr_records to see the qualified IDs")...)
@@ -129,7 +133,7 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 			case a.Task == "":
 				return nil, mcpserver.WithHints(errors.New("pass task (what you are about to do) or a qualified id"), "call adr_records to see the qualified IDs")
 			}
-			ans, err := ws.Context(workspace.ContextRequest{Task: a.Task, MaxUnits: o.maxUnits, MaxChars: o.maxChars}, nil)
+			ans, err := ws.Context(workspace.ContextRequest{Task: a.Task, MaxUnits: o.maxUnits, MaxChars: o.maxChars, MCP: true}, nil)
 			if err != nil {
 				return nil, mcpErr(err)
 			}
