@@ -82,8 +82,9 @@ func (c *counter) field(text string, w float64) {
 	forEachWord(text, c.word)
 }
 
-// word counts the terms of one word, as Analyzer.wordTerms finds them.
-func (c *counter) word(w string, _, _ int) {
+// word counts the terms of one word, as Analyzer.wordTerms finds them;
+// it always asks forEachWord for more.
+func (c *counter) word(w string, _, _ int) bool {
 	if !isASCII(w) {
 		c.scratch = Analyzer{Lang: c.lang}.wordTerms(c.scratch[:0], w, 0)
 		for _, t := range c.scratch {
@@ -94,12 +95,12 @@ func (c *counter) word(w string, _, _ int) {
 			}
 			c.add(n)
 		}
-		return
+		return true
 	}
 	if lowerASCII(w) {
 		// Most words: one part, already lower case.
 		c.part(w)
-		return
+		return true
 	}
 	// splitIdentifier, for ASCII: bytes are runes, and a letter, a digit,
 	// a lower- or an upper-case letter are the ASCII ones.
@@ -158,6 +159,7 @@ func (c *counter) word(w string, _, _ int) {
 	for _, p := range c.parts {
 		c.part(w[p[0]:p[1]])
 	}
+	return true
 }
 
 // part counts one ASCII part of a word: lower-cased, dropped when it is a
