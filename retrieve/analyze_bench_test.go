@@ -87,3 +87,26 @@ func BenchmarkCount(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAppendIndex stores an index of the corpora's records, each in
+// three fields of different weights, as a cold context query stores its
+// task index.
+func BenchmarkAppendIndex(b *testing.B) {
+	ix := weightedCorpusIndex(corpusTexts(b))
+	b.ResetTimer()
+	for b.Loop() {
+		AppendIndex(nil, ix)
+	}
+}
+
+// weightedCorpusIndex indexes texts as documents of three fields: the
+// first line (weight 2), the next 200 bytes (1.5) and the rest.
+func weightedCorpusIndex(texts []string) *Index {
+	docs := make([]Doc, len(texts))
+	for i, t := range texts {
+		first, rest, _ := strings.Cut(t, "\n")
+		mid := rest[:min(len(rest), 200)]
+		docs[i] = Doc{ID: strings.Repeat("x", i%7) + first, Fields: []Field{{Text: first, Weight: 2}, {Text: mid, Weight: 1.5}, {Text: rest[len(mid):]}}}
+	}
+	return NewIndex(docs)
+}
