@@ -268,11 +268,12 @@ func lightStem(w string) string {
 	return w
 }
 
-// asciiWord marks the ASCII bytes that are part of words.
-var asciiWord [128]bool
+// asciiWord marks the ASCII bytes that are part of words (none from 0x80
+// up: a byte is looked up without a check).
+var asciiWord [256]bool
 
 func init() {
-	for c := 0; c < 128; c++ {
+	for c := 0; c < utf8.RuneSelf; c++ {
 		asciiWord[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 	}
 }
@@ -298,7 +299,7 @@ func forEachWord(s string, fn func(w string, start, end int) bool) {
 	}
 	for i := 0; i < len(s) && more; {
 		c := s[i]
-		if c < utf8.RuneSelf && asciiWord[c] {
+		if asciiWord[c] {
 			// A run of ASCII word bytes, the common case, in one loop.
 			if start < 0 {
 				start = i
@@ -307,21 +308,23 @@ func forEachWord(s string, fn func(w string, start, end int) bool) {
 				start = i
 			}
 			prevCJK = false
-			for i++; i < len(s) && s[i] < utf8.RuneSelf && asciiWord[s[i]]; i++ {
+			for i++; i < len(s) && asciiWord[s[i]]; i++ {
 			}
 			continue
 		}
-		var word, joiner, cjk bool
-		size := 1
 		if c < utf8.RuneSelf {
-			word = asciiWord[c]
-			joiner = (c == '-' || c == '.' || c == '\'') && start >= 0
-		} else {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			size = n
-			word = unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-			cjk = word && isCJK(r)
+			// Any other ASCII byte ends the word being read, unless it
+			// is a joiner ("pre-commit", "go.mod": split later); between
+			// words it is nothing.
+			if start >= 0 && c != '-' && c != '.' && c != '\'' {
+				flush(i)
+			}
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		cjk := word && isCJK(r)
 		switch {
 		case word && start >= 0 && cjk != prevCJK:
 			// A change between CJK and other scripts ends a word.
@@ -331,8 +334,6 @@ func forEachWord(s string, fn func(w string, start, end int) bool) {
 			if start < 0 {
 				start = i
 			}
-		case joiner:
-			// Keep "pre-commit", "go.mod" together; split later.
 		default:
 			flush(i)
 		}
