@@ -110,3 +110,20 @@ func weightedCorpusIndex(texts []string) *Index {
 	}
 	return NewIndex(docs)
 }
+
+// BenchmarkAbbreviations finds the abbreviations every record of the
+// corpora defines, as a cold context query does for each record.
+func BenchmarkAbbreviations(b *testing.B) {
+	texts := corpusTexts(b)
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range texts {
+			Abbreviations(t, English)
+		}
+	}
+}
