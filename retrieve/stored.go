@@ -57,8 +57,11 @@ func AppendIndex(b []byte, ix *Index) []byte {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(l)))
 	}
 	type termPostings struct {
-		t  string
-		ps []posting
+		// prefix is t's first 8 bytes, big-endian: most comparisons of
+		// the sort compare it alone.
+		prefix uint64
+		t      string
+		ps     []posting
 	}
 	terms := make([]termPostings, 0, len(ix.postings))
 	// Frequencies are few and runs of one are common: they are numbered
@@ -79,7 +82,7 @@ func AppendIndex(b []byte, ix *Index) []byte {
 	}
 	size := 0
 	for t, ps := range ix.postings {
-		terms = append(terms, termPostings{t, ps})
+		terms = append(terms, termPostings{prefix8(t), t, ps})
 		size += 3 * len(ps)
 		for i := 0; i < len(ps); {
 			j := i + 1
@@ -90,7 +93,15 @@ func AppendIndex(b []byte, ix *Index) []byte {
 			i = j
 		}
 	}
-	slices.SortFunc(terms, func(a, b termPostings) int { return strings.Compare(a.t, b.t) })
+	// Byte order: the prefixes' order, and where they are equal (a term
+	// of 8 bytes or more, or one shorter that the other extends with
+	// zero bytes), the terms'.
+	slices.SortFunc(terms, func(a, b termPostings) int {
+		if a.prefix != b.prefix {
+			return cmp.Compare(a.prefix, b.prefix)
+		}
+		return strings.Compare(a.t, b.t)
+	})
 	// Most used first, then by value; place is each number's place.
 	byUse := make([]int32, len(weights))
 	for n := range byUse {
@@ -137,6 +148,19 @@ func AppendIndex(b []byte, ix *Index) []byte {
 		b = append(b, tp.t...)
 	}
 	return append(b, post...)
+}
+
+// prefix8 is the first 8 bytes of t, big-endian, zero-padded: prefix8(a)
+// < prefix8(b) only if a < b.
+func prefix8(t string) uint64 {
+	var k uint64
+	for i := 0; i < 8; i++ {
+		k <<= 8
+		if i < len(t) {
+			k |= uint64(t[i])
+		}
+	}
+	return k
 }
 
 // OpenIndex opens an index stored by AppendIndex over the documents ids
