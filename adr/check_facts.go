@@ -69,7 +69,7 @@ func (r *Record) facts() *textFacts {
 // record ("Superseded by ADR-0019", "This decision was replaced by [4.
 // Use Kafka](0004-use-kafka.md)."), links being t's links.
 func proseClaims(t *Text, links []Link) []proseClaim {
-	if !containsAny(t.Src, supersedeWords) {
+	if !holdsSupersedeWord(t.Src) {
 		return nil
 	}
 	var out []proseClaim
@@ -108,6 +108,44 @@ func proseClaims(t *Text, links []Link) []proseClaim {
 	}
 	return out
 }
+
+// holdsSupersedeWord reports whether src holds one of supersedeWords,
+// as containsAny(src, supersedeWords) does, in four passes instead of
+// eight, each skipping to a letter rarer than most of the words' first:
+// "upersed", "uperced" and "eplaced" are a "p" with "u" or "e" before it
+// (their capitals a "P"), then "bsoleted" and "BSOLETED".
+func holdsSupersedeWord(src []byte) bool {
+	return holdsAroundP(src, 'p', 'u', 'e', "ersed", "erced", "laced") ||
+		holdsAroundP(src, 'P', 'U', 'E', "ERSED", "ERCED", "LACED") ||
+		bytes.Contains(src, []byte("bsoleted")) || bytes.Contains(src, []byte("BSOLETED"))
+}
+
+// holdsAroundP reports whether src holds p with u before it and sed or
+// ced after it, or with e before it and laced after it.
+func holdsAroundP(src []byte, p, u, e byte, sed, ced, laced string) bool {
+	for i := 1; i < len(src); i++ {
+		j := bytes.IndexByte(src[i:], p)
+		if j < 0 {
+			return false
+		}
+		i += j
+		rest := src[i+1:]
+		switch src[i-1] {
+		case u:
+			if startsWith(rest, sed) || startsWith(rest, ced) {
+				return true
+			}
+		case e:
+			if startsWith(rest, laced) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// startsWith reports whether b starts with w.
+func startsWith(b []byte, w string) bool { return len(b) >= len(w) && string(b[:len(w)]) == w }
 
 // mayClaim reports whether line may hold supersededPhrase: one of its
 // words in ASCII letters of any case, or a letter outside ASCII, which

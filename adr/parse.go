@@ -25,6 +25,8 @@ type parser struct {
 	t        *Text
 	rec      *Record
 	headings []Heading
+	// keys are the headings' headingKey, found once: most passes ask.
+	keys     []string
 	title    int // index into headings of the title, -1 when none
 	fm       []fmEntry
 	forceOCP bool
@@ -39,6 +41,10 @@ func (p *parser) run() {
 		p.rec.Problems = append(p.rec.Problems, "not valid UTF-8")
 	}
 	p.headings = t.Headings()
+	p.keys = make([]string, len(p.headings))
+	for i, h := range p.headings {
+		p.keys[i] = headingKey(h.Text)
+	}
 	p.noBreakHeadings()
 	p.frontMatter()
 	p.findTitle()

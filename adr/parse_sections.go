@@ -3,6 +3,7 @@ package adr
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/internal/lazyre"
 )
@@ -27,7 +28,20 @@ func headingKey(s string) string {
 			s = undecoratedHeading(s[m[1]:]) // "2. ✅ Status"
 		}
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return joinFields(s)
+}
+
+// joinFields is strings.Join(strings.Fields(s), " "): s itself, without
+// a copy, when it is ASCII with one space between words (most headings).
+func joinFields(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r',
+			c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
 }
 
 // undecoratedHeading strips the emphasis, colons and decoration (emoji,
@@ -90,7 +104,7 @@ var metadataSections = map[string]bool{
 // document order (one may repeat: a header and a footer).
 func (p *parser) metadataSectionMeta() {
 	for hi, h := range p.headings {
-		if hi == p.title || !metadataSections[headingKey(h.Text)] {
+		if hi == p.title || !metadataSections[p.keys[hi]] {
 			continue
 		}
 		end := p.sectionEnd(hi)
@@ -120,7 +134,7 @@ var changelogSections = map[string]bool{
 func (p *parser) otherSections() {
 	t := p.t
 	for hi, h := range p.headings {
-		if p.rec.Date == "" && hi != p.title && changelogSections[headingKey(h.Text)] {
+		if p.rec.Date == "" && hi != p.title && changelogSections[p.keys[hi]] {
 			for i := h.Line + 1; i < len(t.Lines) && p.rec.Date == ""; i++ {
 				if t.Lines[i].Kind == LineHeading && atxLevel(strings.TrimLeft(t.LineText(i), " ")) <= h.Level {
 					break
@@ -135,7 +149,7 @@ func (p *parser) otherSections() {
 				}
 			}
 		}
-		if p.rec.Date == "" && hi != p.title && metaKeys[headingKey(h.Text)] == keyDate {
+		if p.rec.Date == "" && hi != p.title && metaKeys[p.keys[hi]] == keyDate {
 			// "### Date" then "2024-01-01": the first line that is a date.
 			for i := h.Line + 1; i < len(t.Lines) && t.Lines[i].Kind != LineHeading; i++ {
 				if t.Lines[i].Kind == LineText {
@@ -146,7 +160,7 @@ func (p *parser) otherSections() {
 				}
 			}
 		}
-		if hi == p.title || !linkSections[headingKey(h.Text)] {
+		if hi == p.title || !linkSections[p.keys[hi]] {
 			continue
 		}
 		end := p.sectionEnd(hi)
@@ -218,7 +232,7 @@ func (p *parser) units() {
 				anchor = "§" + strconv.Itoa(ordinal)
 			}
 		} else {
-			key := headingKey(h.Text)
+			key := p.keys[hi]
 			anchor = canonicalAnchors[key]
 			if anchor == "" {
 				anchor = slugify(key)

@@ -391,3 +391,21 @@ func TestStatusSectionTable(t *testing.T) {
 		t.Errorf("status %q (raw %q), relations %+v", r.Status, r.RawStatus, r.Relations)
 	}
 }
+
+// TestJoinFields compares joinFields with strings.Join(strings.Fields(s),
+// " ") on generated strings of spaces of every kind and words.
+func TestJoinFields(t *testing.T) {
+	pieces := []string{" ", "  ", "\t", "\n", "\v", "\f", "\r", "\u0085", "\u00a0", "\u2003", "a", "Status", "é", "x y"}
+	rng := uint64(9)
+	for n := 0; n < 100000; n++ {
+		var b strings.Builder
+		for k := 0; k < n%7; k++ {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			b.WriteString(pieces[(rng>>33)%uint64(len(pieces))])
+		}
+		s := b.String()
+		if got, want := joinFields(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("joinFields(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

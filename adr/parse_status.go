@@ -22,7 +22,7 @@ func (p *parser) statusSection() {
 		if hi == p.title {
 			continue
 		}
-		key := headingKey(h.Text)
+		key := p.keys[hi]
 		inline, after := "", 0 // after: offset in h.Text past the colon
 		if i := strings.IndexAny(h.Text, ":："); i > 0 && statusHeadings[headingKey(h.Text[:i])] {
 			key = headingKey(h.Text[:i])
@@ -230,7 +230,7 @@ func (p *parser) changeLogStatus() {
 	}
 	t := p.t
 	for hi, h := range p.headings {
-		if hi == p.title || !changelogSections[headingKey(h.Text)] {
+		if hi == p.title || !changelogSections[p.keys[hi]] {
 			continue
 		}
 		end := p.sectionEnd(hi)

@@ -61,13 +61,13 @@ func (p *parser) findTitle() {
 			// never filled in. It is still the title line (git adr new
 			// fills it), but it names nothing.
 			p.rec.RawTitle, placeholder = h.Text, true
-		case fmTitle != "" && (p.title > 0 || !sameTitle(text, fmTitle) && (num < 0 || sectionTitles[headingKey(h.Text)])):
+		case fmTitle != "" && (p.title > 0 || !sameTitle(text, fmTitle) && (num < 0 || sectionTitles[p.keys[p.title]])):
 			// "title: Decentraland Protocol" then "# Abstract": the front
 			// matter names the record, and the heading is a section. The
 			// title line is the first heading, and says the same title
 			// or gives the record's number ("# ADR-7: ...").
 			p.title = -1
-		case h.Level == 1 && num < 0 && sectionTitles[headingKey(h.Text)]:
+		case h.Level == 1 && num < 0 && sectionTitles[p.keys[p.title]]:
 			// "# Context and Problem Statement" first: a record whose
 			// title heading is missing (MADR's template starts with the
 			// section). The heading is a section, and the title comes

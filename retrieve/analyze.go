@@ -94,8 +94,9 @@ type Analyzer struct {
 // bigrams, and words are stemmed.
 func (a Analyzer) Terms(text string) []Term {
 	var out []Term
-	forEachWord(text, func(w string, start, end int) {
+	forEachWord(text, func(w string, start, end int) bool {
 		out = a.wordTerms(out, w, start)
+		return true
 	})
 	return out
 }
@@ -192,16 +193,27 @@ var languageMarkers = func() map[string]Language {
 // maxMarker is the length of the longest language marker, in bytes.
 const maxMarker = 5 // at most 8, to pack into a uint64
 
-// markerKeys are the markers as DetectLanguage packs them: the bytes of
-// a lower-case ASCII word of at most maxMarker bytes, big-endian,
-// giving the language's place in detectOrder.
-var markerKeys = map[uint64]int{}
-
 // detectOrder is the order in which DetectLanguage counts languages,
 // which breaks ties.
 var detectOrder = [...]Language{English, French, Spanish, German, Russian}
 
-func init() {
+// markerTable holds the markers as DetectLanguage packs them (the bytes of
+// a lower-case ASCII word of at most maxMarker bytes, big-endian) in a
+// table without collisions: a marker is found at slot(k), an array read,
+// with the language's place in detectOrder. Empty slots hold 0, which no
+// word packs to.
+type markerTable struct {
+	mul  uint64
+	keys [128]uint64
+	lang [128]uint8
+}
+
+// slot is where key k would be.
+func (t *markerTable) slot(k uint64) uint64 { return (k * t.mul) >> 57 }
+
+// markers is languageMarkers as a markerTable.
+var markers = func() *markerTable {
+	keys := map[uint64]int{}
 	for w, lang := range languageMarkers {
 		if len(w) > maxMarker || !isASCII(w) || strings.ToLower(w) != w {
 			panic("retrieve: language marker " + w + " is longer than maxMarker, or not lower-case ASCII")
@@ -210,9 +222,28 @@ func init() {
 		for i := 0; i < len(w); i++ {
 			k = k<<8 | uint64(w[i])
 		}
-		markerKeys[k] = slices.Index(detectOrder[:], lang)
+		keys[k] = slices.Index(detectOrder[:], lang)
 	}
-}
+	// Odd multipliers of a pseudo-random sequence, until one places the
+	// markers apart: the first places today's (found by running this loop
+	// from 0x9e3779b97f4a7c15); a changed list may need a few more.
+	t := &markerTable{}
+	for mul := uint64(0xcf979dc7bbf4e265); ; mul = (mul*6364136223846793005 + 1442695040888963407) | 1 {
+		*t = markerTable{mul: mul}
+		apart := true
+		for k, lang := range keys {
+			s := t.slot(k)
+			if t.keys[s] != 0 {
+				apart = false
+				break
+			}
+			t.keys[s], t.lang[s] = k, uint8(lang)
+		}
+		if apart {
+			return t
+		}
+	}
+}()
 
 // lowerASCII reports whether w is made of the letters a to z only.
 func lowerASCII(w string) bool {
@@ -237,35 +268,38 @@ func lightStem(w string) string {
 	return w
 }
 
-// asciiWord marks the ASCII bytes that are part of words.
-var asciiWord [128]bool
+// asciiWord marks the ASCII bytes that are part of words (none from 0x80
+// up: a byte is looked up without a check).
+var asciiWord [256]bool
 
 func init() {
-	for c := 0; c < 128; c++ {
+	for c := 0; c < utf8.RuneSelf; c++ {
 		asciiWord[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 	}
 }
 
 // forEachWord calls fn for every run of letters, digits, marks and
-// connectors ("_", "-" inside a word, "." between letters as in "go.mod").
+// connectors ("_", "-" inside a word, "." between letters as in "go.mod"),
+// until fn returns false.
 // ASCII text, by far the most common, is classified byte by byte.
-func forEachWord(s string, fn func(w string, start, end int)) {
+func forEachWord(s string, fn func(w string, start, end int) bool) {
 	start := -1
 	prevCJK := false
+	more := true
 	flush := func(end int) {
 		if start >= 0 {
 			for end > start && isTrailer(s[end-1]) {
 				end--
 			}
 			if end > start {
-				fn(s[start:end], start, end)
+				more = fn(s[start:end], start, end)
 			}
 			start = -1
 		}
 	}
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && more; {
 		c := s[i]
-		if c < utf8.RuneSelf && asciiWord[c] {
+		if asciiWord[c] {
 			// A run of ASCII word bytes, the common case, in one loop.
 			if start < 0 {
 				start = i
@@ -274,21 +308,23 @@ func forEachWord(s string, fn func(w string, start, end int)) {
 				start = i
 			}
 			prevCJK = false
-			for i++; i < len(s) && s[i] < utf8.RuneSelf && asciiWord[s[i]]; i++ {
+			for i++; i < len(s) && asciiWord[s[i]]; i++ {
 			}
 			continue
 		}
-		var word, joiner, cjk bool
-		size := 1
 		if c < utf8.RuneSelf {
-			word = asciiWord[c]
-			joiner = (c == '-' || c == '.' || c == '\'') && start >= 0
-		} else {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			size = n
-			word = unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-			cjk = word && isCJK(r)
+			// Any other ASCII byte ends the word being read, unless it
+			// is a joiner ("pre-commit", "go.mod": split later); between
+			// words it is nothing.
+			if start >= 0 && c != '-' && c != '.' && c != '\'' {
+				flush(i)
+			}
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		cjk := word && isCJK(r)
 		switch {
 		case word && start >= 0 && cjk != prevCJK:
 			// A change between CJK and other scripts ends a word.
@@ -298,8 +334,6 @@ func forEachWord(s string, fn func(w string, start, end int)) {
 			if start < 0 {
 				start = i
 			}
-		case joiner:
-			// Keep "pre-commit", "go.mod" together; split later.
 		default:
 			flush(i)
 		}
@@ -308,7 +342,9 @@ func forEachWord(s string, fn func(w string, start, end int)) {
 		}
 		i += size
 	}
-	flush(len(s))
+	if more {
+		flush(len(s))
+	}
 }
 
 // isTrailer reports whether c is a joiner forEachWord drops from the end
@@ -437,40 +473,25 @@ func isDigit(s string) bool {
 	return s != "" && s[0] >= '0' && s[0] <= '9'
 }
 
+// detectWords is how many words of a text DetectLanguage reads at most.
+const detectWords = 401
+
 // DetectLanguage guesses the stemming language of a text from its stop
-// words; English when unsure.
+// words in its first detectWords words; English when unsure.
 func DetectLanguage(text string) Language {
 	var counts [len(detectOrder)]int
 	n := 0
-	forEachWord(text, func(w string, _, _ int) {
-		if n > 400 {
-			return
-		}
+	forEachWord(text, func(w string, _, end int) bool {
 		n++
-		if !isASCII(w) {
-			if unicode.Is(unicode.Cyrillic, firstRune(w)) {
-				counts[4]++
-			}
-			if lang, ok := languageMarkers[strings.ToLower(w)]; ok {
-				counts[slices.Index(detectOrder[:], lang)]++
-			}
-			return
+		countMarker(&counts, w)
+		if n == detectWords {
+			return false
 		}
-		if len(w) > maxMarker {
-			return // longer than every marker
-		}
-		// Lower-cased and packed into a number: no string, no hashing.
-		k := uint64(0)
-		for i := 0; i < len(w); i++ {
-			c := w[i]
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			k = k<<8 | uint64(c)
-		}
-		if lang, ok := markerKeys[k]; ok {
-			counts[lang]++
-		}
+		// Read on only while the words left could change the answer. A
+		// word counts for one language at most; one that counts is two
+		// bytes or more (every marker, and every Cyrillic letter) and
+		// apart from the next by a byte at least: k of them take 3k-1.
+		return n%8 != 0 || !settled(&counts, min(detectWords-n, (len(text)-end+1)/3))
 	})
 	best, bn := English, 0
 	for i, l := range detectOrder {
@@ -479,4 +500,48 @@ func DetectLanguage(text string) Language {
 		}
 	}
 	return best
+}
+
+// countMarker counts word w in counts if it is a language's marker or
+// Cyrillic.
+func countMarker(counts *[len(detectOrder)]int, w string) {
+	if !isASCII(w) {
+		if unicode.Is(unicode.Cyrillic, firstRune(w)) {
+			counts[4]++
+		}
+		if lang, ok := languageMarkers[strings.ToLower(w)]; ok {
+			counts[slices.Index(detectOrder[:], lang)]++
+		}
+		return
+	}
+	if len(w) > maxMarker {
+		return // longer than every marker
+	}
+	// Lower-cased and packed into a number: no string, no hashing.
+	k := uint64(0)
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		k = k<<8 | uint64(c)
+	}
+	if s := markers.slot(k); markers.keys[s] == k {
+		counts[markers.lang[s]]++
+	}
+}
+
+// settled reports whether counts lead with one language by more than
+// rest, the most any language may still gain: more words cannot change
+// DetectLanguage's answer.
+func settled(counts *[len(detectOrder)]int, rest int) bool {
+	top, second := 0, 0
+	for _, c := range counts {
+		if c > top {
+			top, second = c, top
+		} else if c > second {
+			second = c
+		}
+	}
+	return top-second > rest
 }

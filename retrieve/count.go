@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // counter adds up the weighted term frequencies of one document for
@@ -18,10 +19,13 @@ import (
 type counter struct {
 	lang Language
 	// stems maps a lower-case ASCII part to its term's number in vocab,
-	// or to -1 when the part is not a term (a stop word, or one letter).
-	// One map per language: stems differ.
-	stems  map[string]int32
-	byLang map[Language]map[string]int32
+	// or to -1 when the part is not a term (a stop word, or one letter);
+	// short does for the parts of 8 bytes or less (most), packed. One
+	// of each per language: stems differ.
+	stems        map[string]int32
+	byLang       map[Language]map[string]int32
+	short        *shortWords
+	shortsByLang map[Language]*shortWords
 	// vocab is every term the counter has seen, by number; ids numbers
 	// them (whole identifiers, and the terms of non-ASCII words).
 	vocab []string
@@ -49,13 +53,14 @@ func counterFor(lang Language) *counter {
 	// A long-lived counter would keep every word of every log it saw.
 	if c.ids == nil || len(c.vocab) > 1<<17 || c.doc == math.MaxInt32 {
 		c.byLang, c.ids = map[Language]map[string]int32{}, map[string]int32{}
+		c.shortsByLang = map[Language]*shortWords{}
 		c.vocab, c.seen, c.slot, c.doc = c.vocab[:0], c.seen[:0], c.slot[:0], 1
 	}
 	c.lang = lang
-	c.stems = c.byLang[lang]
+	c.stems, c.short = c.byLang[lang], c.shortsByLang[lang]
 	if c.stems == nil {
-		c.stems = map[string]int32{}
-		c.byLang[lang] = c.stems
+		c.stems, c.short = map[string]int32{}, newShortWords()
+		c.byLang[lang], c.shortsByLang[lang] = c.stems, c.short
 	}
 	c.doc++
 	c.order, c.freq, c.total = c.order[:0], c.freq[:0], 0
@@ -82,9 +87,26 @@ func (c *counter) field(text string, w float64) {
 	forEachWord(text, c.word)
 }
 
-// word counts the terms of one word, as Analyzer.wordTerms finds them.
-func (c *counter) word(w string, _, _ int) {
-	if !isASCII(w) {
+// word counts the terms of one word, as Analyzer.wordTerms finds them;
+// it always asks forEachWord for more.
+func (c *counter) word(w string, _, _ int) bool {
+	// One pass over the word says what it is made of, and packs it.
+	var class byte
+	var key uint64
+	for i := 0; i < len(w); i++ {
+		class |= byteClass[w[i]]
+		key = key<<8 | uint64(w[i])
+	}
+	if class == 0 {
+		// Most words: one part, already lower case, and short.
+		if len(w) <= 8 && len(w) > 0 {
+			c.shortPart(key)
+		} else {
+			c.lowerPart(w)
+		}
+		return true
+	}
+	if class&notASCII != 0 {
 		c.scratch = Analyzer{Lang: c.lang}.wordTerms(c.scratch[:0], w, 0)
 		for _, t := range c.scratch {
 			n, ok := c.ids[t.Text]
@@ -94,12 +116,7 @@ func (c *counter) word(w string, _, _ int) {
 			}
 			c.add(n)
 		}
-		return
-	}
-	if lowerASCII(w) {
-		// Most words: one part, already lower case.
-		c.part(w)
-		return
+		return true
 	}
 	// splitIdentifier, for ASCII: bytes are runes, and a letter, a digit,
 	// a lower- or an upper-case letter are the ASCII ones.
@@ -158,45 +175,86 @@ func (c *counter) word(w string, _, _ int) {
 	for _, p := range c.parts {
 		c.part(w[p[0]:p[1]])
 	}
+	return true
 }
 
 // part counts one ASCII part of a word: lower-cased, dropped when it is a
 // stop word or a single letter, else stemmed.
 func (c *counter) part(p string) {
-	lower := p
-	if !lowerASCII(p) {
-		c.buf = c.buf[:0]
+	if len(p) <= 8 && len(p) > 0 {
+		key := uint64(0)
 		for i := 0; i < len(p); i++ {
 			b := p[i]
 			if isUpperByte(b) {
 				b += 'a' - 'A'
 			}
-			c.buf = append(c.buf, b)
+			key = key<<8 | uint64(b)
 		}
-		if n, ok := c.stems[string(c.buf)]; ok {
-			if n >= 0 {
-				c.add(n)
-			}
-			return
-		}
-		lower = string(c.buf)
-	} else if n, ok := c.stems[p]; ok {
-		if n >= 0 {
-			c.add(n)
-		}
+		c.shortPart(key)
 		return
-	} else {
-		// A piece of the text: the counter keeps its own copy.
-		lower = strings.Clone(p)
 	}
-	n := int32(-1)
-	if (len(lower) >= 2 || isDigit(lower)) && !stopwords[lower] {
-		n = c.id(fold(Analyzer{Lang: c.lang}.stem(lower)))
+	if lowerASCII(p) {
+		c.lowerPart(p)
+		return
 	}
-	c.stems[lower] = n
+	c.buf = c.buf[:0]
+	for i := 0; i < len(p); i++ {
+		b := p[i]
+		if isUpperByte(b) {
+			b += 'a' - 'A'
+		}
+		c.buf = append(c.buf, b)
+	}
+	n, ok := c.stems[string(c.buf)]
+	if !ok {
+		lower := string(c.buf)
+		n = c.newPart(lower)
+		c.stems[lower] = n
+	}
 	if n >= 0 {
 		c.add(n)
 	}
+}
+
+// shortPart is part for a part of 1 to 8 bytes, lower case, packed into
+// key (packWord).
+func (c *counter) shortPart(key uint64) {
+	n, ok := c.short.get(key)
+	if !ok {
+		n = c.newPart(unpackWord(key))
+		c.short.put(key, n)
+	}
+	if n >= 0 {
+		c.add(n)
+	}
+}
+
+// lowerPart is part for a part of lower-case letters a to z.
+func (c *counter) lowerPart(p string) {
+	if len(p) <= 8 && len(p) > 0 {
+		c.shortPart(packWord(p))
+		return
+	}
+	n, ok := c.stems[p]
+	if !ok {
+		// A piece of the text: the counter keeps its own copy.
+		lower := strings.Clone(p)
+		n = c.newPart(lower)
+		c.stems[lower] = n
+	}
+	if n >= 0 {
+		c.add(n)
+	}
+}
+
+// newPart is the term number of a lower-case part the counter has not
+// seen in its language, -1 when the part is not a term (a stop word, or
+// one letter).
+func (c *counter) newPart(lower string) int32 {
+	if (len(lower) >= 2 || isDigit(lower)) && !stopwords[lower] {
+		return c.id(fold(Analyzer{Lang: c.lang}.stem(lower)))
+	}
+	return -1
 }
 
 // add counts term number n once more.
@@ -220,6 +278,26 @@ func (c *counter) docTerms() DocTerms {
 	}
 	return dt
 }
+
+// byteClass says what a byte of a word is: 0 for a lower-case letter a to
+// z, notLower for any other, with notASCII too from 0x80 up.
+var byteClass = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = notLower | notASCII
+		case !isLowerByte(byte(c)):
+			t[c] = notLower
+		}
+	}
+	return t
+}()
+
+// The bits of byteClass.
+const (
+	notLower = 1 << iota
+	notASCII
+)
 
 func isLowerByte(b byte) bool  { return b >= 'a' && b <= 'z' }
 func isUpperByte(b byte) bool  { return b >= 'A' && b <= 'Z' }

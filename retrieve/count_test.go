@@ -239,10 +239,18 @@ func checkWords(t *testing.T, s string) {
 		start, end int
 	}
 	var got, want []word
-	forEachWord(s, func(w string, start, end int) { got = append(got, word{w, start, end}) })
+	forEachWord(s, func(w string, start, end int) bool { got = append(got, word{w, start, end}); return true })
 	referenceForEachWord(s, func(w string, start, end int) { want = append(want, word{w, start, end}) })
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("forEachWord(%q) = %v, want %v", s, got, want)
+	}
+	// Stopped after each word in turn: the words before, and no more.
+	for stop := range want {
+		got = got[:0]
+		forEachWord(s, func(w string, start, end int) bool { got = append(got, word{w, start, end}); return len(got) <= stop })
+		if !reflect.DeepEqual(got, want[:stop+1]) {
+			t.Fatalf("forEachWord(%q) stopped after %d words = %v, want %v", s, stop+1, got, want[:stop+1])
+		}
 	}
 }
 
@@ -316,5 +324,39 @@ func moduleRoot(t *testing.T) string {
 			t.Fatal("no go.mod above the test's directory")
 		}
 		dir = parent
+	}
+}
+
+// TestDetectLanguageAgrees compares DetectLanguage, which stops reading
+// once more words could not change its answer, with the reference, which
+// reads its 401 words, on generated texts where languages race: markers
+// of every language, Cyrillic words, capitals, joiners, CJK and filler,
+// from a few words to well past 401.
+func TestDetectLanguageAgrees(t *testing.T) {
+	pieces := []string{"the", "And", "is", "TO", "we", "this", "le", "la", "nous", "Pour", "el", "los", "que", "por",
+		"der", "die", "und", "nicht", "кеш", "и", "Данные", "cache", "x", "go.mod", "the-", "is.", "缓存", "é", "les'",
+		"postgres", "9", "a_b", "ïs"}
+	seps := []string{" ", "  ", "\n", ", ", ".", "-", "", "缓"}
+	rng := uint64(3)
+	rand := func(n int) int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int((rng >> 33) % uint64(n))
+	}
+	for round := 0; round < 5000; round++ {
+		var b strings.Builder
+		// A bias per text, so that one language often leads by a little.
+		bias := rand(len(pieces))
+		for w := rand(900); w > 0; w-- {
+			if rand(3) == 0 {
+				b.WriteString(pieces[bias])
+			} else {
+				b.WriteString(pieces[rand(len(pieces))])
+			}
+			b.WriteString(seps[rand(len(seps))])
+		}
+		text := b.String()
+		if got, want := DetectLanguage(text), referenceDetect(text); got != want {
+			t.Fatalf("DetectLanguage(%q) = %s, want %s", text, got, want)
+		}
 	}
 }

@@ -59,11 +59,17 @@ func Abbreviations(text string, lang Language) []Abbreviation {
 		}
 	}
 	for i := 0; i < len(text); i++ {
-		if text[i] != '(' {
-			continue
+		// The next "(", found by IndexByte rather than byte by byte:
+		// most of a text holds none.
+		j := strings.IndexByte(text[i:], '(')
+		if j < 0 {
+			break
 		}
-		end := strings.IndexByte(text[i:], ')')
-		if end < 0 || end > 120 {
+		i += j
+		// A ")" past 120 bytes closes no definition: the search stops
+		// there.
+		end := strings.IndexByte(text[i:min(len(text), i+121)], ')')
+		if end < 0 {
 			continue
 		}
 		inside := strings.TrimSpace(text[i+1 : i+end])

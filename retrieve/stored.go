@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -56,40 +57,67 @@ func AppendIndex(b []byte, ix *Index) []byte {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(l)))
 	}
 	type termPostings struct {
-		t  string
-		ps []posting
+		// prefix is t's first 8 bytes, big-endian: most comparisons of
+		// the sort compare it alone.
+		prefix uint64
+		t      string
+		ps     []posting
 	}
 	terms := make([]termPostings, 0, len(ix.postings))
-	// Frequencies are few and runs of one are common: the maps are asked
-	// only when the frequency changes.
-	uses := map[float32]int{}
+	// Frequencies are few and runs of one are common: they are numbered
+	// as first met (wnum: a frequency's bits, with bit 32 set so that 0
+	// is not empty) and counted, asked only when the frequency changes.
+	wnum := newShortWords()
+	var weights []float32
+	var used []int
+	num := func(tf float32) int32 {
+		k := uint64(math.Float32bits(tf)) | 1<<32
+		n, ok := wnum.get(k)
+		if !ok {
+			n = int32(len(weights))
+			wnum.put(k, n)
+			weights, used = append(weights, tf), append(used, 0)
+		}
+		return n
+	}
 	size := 0
 	for t, ps := range ix.postings {
-		terms = append(terms, termPostings{t, ps})
+		terms = append(terms, termPostings{prefix8(t), t, ps})
 		size += 3 * len(ps)
 		for i := 0; i < len(ps); {
 			j := i + 1
 			for j < len(ps) && ps[j].tf == ps[i].tf {
 				j++
 			}
-			uses[ps[i].tf] += j - i
+			used[num(ps[i].tf)] += j - i
 			i = j
 		}
 	}
-	sort.Slice(terms, func(i, j int) bool { return terms[i].t < terms[j].t })
-	weights := make([]float32, 0, len(uses))
-	for w := range uses {
-		weights = append(weights, w)
-	}
-	sort.Slice(weights, func(i, j int) bool {
-		a, b := weights[i], weights[j]
-		return uses[a] > uses[b] || uses[a] == uses[b] && a < b
+	// Byte order: the prefixes' order, and where they are equal (a term
+	// of 8 bytes or more, or one shorter that the other extends with
+	// zero bytes), the terms'.
+	slices.SortFunc(terms, func(a, b termPostings) int {
+		if a.prefix != b.prefix {
+			return cmp.Compare(a.prefix, b.prefix)
+		}
+		return strings.Compare(a.t, b.t)
 	})
-	place := make(map[float32]uint64, len(weights))
+	// Most used first, then by value; place is each number's place.
+	byUse := make([]int32, len(weights))
+	for n := range byUse {
+		byUse[n] = int32(n)
+	}
+	slices.SortFunc(byUse, func(a, b int32) int {
+		if c := cmp.Compare(used[b], used[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(weights[a], weights[b])
+	})
+	place := make([]uint64, len(weights))
 	b = binary.AppendUvarint(b, uint64(len(weights)))
-	for i, w := range weights {
-		place[w] = uint64(i)
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(w))
+	for i, n := range byUse {
+		place[n] = uint64(i)
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(weights[n]))
 	}
 	b = binary.AppendUvarint(b, uint64(len(terms)))
 	var termOff, postOff uint32
@@ -105,7 +133,7 @@ func AppendIndex(b []byte, ix *Index) []byte {
 		lastTF, lastPlace := float32(-1), uint64(0)
 		for _, p := range ps {
 			if p.tf != lastTF {
-				lastTF, lastPlace = p.tf, place[p.tf]
+				lastTF, lastPlace = p.tf, place[num(p.tf)]
 			}
 			post = binary.AppendUvarint(post, uint64(p.doc-prev))
 			post = binary.AppendUvarint(post, lastPlace)
@@ -120,6 +148,19 @@ func AppendIndex(b []byte, ix *Index) []byte {
 		b = append(b, tp.t...)
 	}
 	return append(b, post...)
+}
+
+// prefix8 is the first 8 bytes of t, big-endian, zero-padded: prefix8(a)
+// < prefix8(b) only if a < b.
+func prefix8(t string) uint64 {
+	var k uint64
+	for i := 0; i < 8; i++ {
+		k <<= 8
+		if i < len(t) {
+			k |= uint64(t[i])
+		}
+	}
+	return k
 }
 
 // OpenIndex opens an index stored by AppendIndex over the documents ids

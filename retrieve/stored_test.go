@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -102,6 +103,28 @@ func TestOpenIndexRefusesDamage(t *testing.T) {
 		if ix, _, err := OpenIndex(bad, ids); err == nil {
 			q := ix.Expand(Query("reusable cache storage", English), 0.5)
 			ix.Search(q)
+		}
+	}
+}
+
+// TestPrefix8Orders checks that prefix8 never orders two terms against
+// their byte order, on generated terms of few distinct bytes (zero
+// included), long and short.
+func TestPrefix8Orders(t *testing.T) {
+	alphabet := []string{"", "\x00", "\x01", "a", "b", "ab", "abcdefgh", "\xff"}
+	rng := uint64(13)
+	pick := func() string {
+		var b strings.Builder
+		for k := 0; k < 4; k++ {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			b.WriteString(alphabet[(rng>>33)%uint64(len(alphabet))])
+		}
+		return b.String()
+	}
+	for n := 0; n < 100000; n++ {
+		a, b := pick(), pick()
+		if pa, pb := prefix8(a), prefix8(b); pa < pb && a >= b || pa > pb && a <= b {
+			t.Fatalf("prefix8(%q) = %x, prefix8(%q) = %x: against the byte order", a, pa, b, pb)
 		}
 	}
 }

@@ -67,12 +67,14 @@ var statusPrior = map[adr.Status]float64{
 func recordDoc(r *adr.Record) retrieve.Doc {
 	t := r.PeekText()
 	base := baseName(r.Path)
-	fields := []retrieve.Field{
-		{Text: r.Title, Weight: 2},
-		{Text: strings.Join(r.Domains, " "), Weight: 2},
-		{Text: base, Weight: 1.5},
-	}
-	for _, u := range r.Units() {
+	units := r.Units()
+	// Sized once: title, domains, file name, then the units or the
+	// content.
+	fields := make([]retrieve.Field, 3, 3+max(len(units), 1))
+	fields[0] = retrieve.Field{Text: r.Title, Weight: 2}
+	fields[1] = retrieve.Field{Text: strings.Join(r.Domains, " "), Weight: 2}
+	fields[2] = retrieve.Field{Text: base, Weight: 1.5}
+	for _, u := range units {
 		w, ok := anchorWeight[u.Anchor]
 		if !ok {
 			w = 1.0
@@ -83,7 +85,7 @@ func recordDoc(r *adr.Record) retrieve.Doc {
 	// document's text (it copies the words it keeps), and copying every
 	// unit was most of what a cold query over a long log allocated.
 	content := r.ContentViewIn(t)
-	if len(r.Units()) == 0 {
+	if len(units) == 0 {
 		fields = append(fields, retrieve.Field{Text: content, Weight: 1})
 	}
 	return retrieve.Doc{ID: r.Locus(), Fields: fields, Lang: contentLanguage(content)}

@@ -1,0 +1,129 @@
+package retrieve
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// corpusTexts are the Markdown files of the shared corpora, real ADRs of
+// several styles and languages; the benchmark is skipped without them.
+func corpusTexts(b *testing.B) []string {
+	dir := os.Getenv("GIT_ADR_CORPORA")
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			b.Fatal(err)
+		}
+		dir = filepath.Join(wd, "..", "..", "shared", "corpora")
+	}
+	var texts []string
+	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err == nil {
+			texts = append(texts, string(data))
+		}
+		return err
+	})
+	if len(texts) == 0 {
+		b.Skipf("no corpora at %s", dir)
+	}
+	return texts
+}
+
+// BenchmarkAnalyzeCorpora analyses every record of the corpora as a cold
+// context query does: its language detected from its first 4,000 bytes,
+// then its terms counted.
+func BenchmarkAnalyzeCorpora(b *testing.B) {
+	texts := corpusTexts(b)
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range texts {
+			Analyze(Doc{Lang: DetectLanguage(t[:min(len(t), 4000)]), Fields: []Field{{Text: t}}})
+		}
+	}
+}
+
+// BenchmarkDetectLanguage detects the language of the first 4,000 bytes of
+// every record of the corpora.
+func BenchmarkDetectLanguage(b *testing.B) {
+	texts := corpusTexts(b)
+	size := 0
+	for _, t := range texts {
+		size += min(len(t), 4000)
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range texts {
+			DetectLanguage(t[:min(len(t), 4000)])
+		}
+	}
+}
+
+// BenchmarkCount counts the terms of every record of the corpora, in
+// English, without detecting their language.
+func BenchmarkCount(b *testing.B) {
+	texts := corpusTexts(b)
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range texts {
+			Analyze(Doc{Fields: []Field{{Text: t}}})
+		}
+	}
+}
+
+// BenchmarkAppendIndex stores an index of the corpora's records, each in
+// three fields of different weights, as a cold context query stores its
+// task index.
+func BenchmarkAppendIndex(b *testing.B) {
+	ix := weightedCorpusIndex(corpusTexts(b))
+	b.ResetTimer()
+	for b.Loop() {
+		AppendIndex(nil, ix)
+	}
+}
+
+// weightedCorpusIndex indexes texts as documents of three fields: the
+// first line (weight 2), the next 200 bytes (1.5) and the rest.
+func weightedCorpusIndex(texts []string) *Index {
+	docs := make([]Doc, len(texts))
+	for i, t := range texts {
+		first, rest, _ := strings.Cut(t, "\n")
+		mid := rest[:min(len(rest), 200)]
+		docs[i] = Doc{ID: strings.Repeat("x", i%7) + first, Fields: []Field{{Text: first, Weight: 2}, {Text: mid, Weight: 1.5}, {Text: rest[len(mid):]}}}
+	}
+	return NewIndex(docs)
+}
+
+// BenchmarkAbbreviations finds the abbreviations every record of the
+// corpora defines, as a cold context query does for each record.
+func BenchmarkAbbreviations(b *testing.B) {
+	texts := corpusTexts(b)
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range texts {
+			Abbreviations(t, English)
+		}
+	}
+}
