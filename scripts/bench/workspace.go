@@ -218,7 +218,7 @@ func (b *bench) workspace(n, m int) error {
 	}
 
 	f.loadEnd = loadAverage()
-	md := wsMarkdown(n, m, b.opts.history, rows, f) + wsTargets(rows, single)
+	md := wsMarkdown(n, m, b.opts, rows, f) + wsTargets(rows, single)
 	fmt.Println()
 	fmt.Print(md)
 	if b.opts.out != "" {
@@ -302,9 +302,17 @@ func medianRow(runs []wsRow) wsRow {
 	return r
 }
 
-func wsMarkdown(n, m, history int, rows []wsRow, f facts) string {
+func wsMarkdown(n, m int, o options, rows []wsRow, f facts) string {
+	flags := historyFlag(o.history)
+	if o.sizesSet {
+		sizes := make([]string, len(o.sizes))
+		for i, n := range o.sizes {
+			sizes[i] = strconv.Itoa(n)
+		}
+		flags += " -sizes " + strings.Join(sizes, ",")
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d repositories × %d records (%s records), one process per command, `go run ./scripts/bench -workspace %dx%d%s`.\n\n", n, m, thousands(n*m), n, m, historyFlag(history))
+	fmt.Fprintf(&b, "%d repositories × %d records (%s records), one process per command, `go run ./scripts/bench -workspace %dx%d%s`.\n\n", n, m, thousands(n*m), n, m, flags)
 	fmt.Fprintf(&b, "- date: %s\n", f.date)
 	for _, line := range (&report{facts: f}).machine() {
 		fmt.Fprintf(&b, "- %s\n", line)
