@@ -122,15 +122,24 @@ type matcher struct {
 }
 
 func (m matcher) score(text string) float64 {
-	terms := map[string]bool{}
-	for _, t := range (retrieve.Analyzer{Lang: m.lang}).TermTexts(text) {
-		terms[t] = true
+	// The text's terms as the counter finds them (the terms
+	// Analyzer.Terms finds, FuzzAnalyzeAgreesWithTerms, without a string
+	// or an offset made for each): windows are scored by the hundred in
+	// every answer.
+	found := retrieve.Analyze(retrieve.Doc{Lang: m.lang, Fields: []retrieve.Field{{Text: text, Weight: 1}}}).Terms
+	has := func(t string) bool {
+		for _, f := range found {
+			if f == t {
+				return true
+			}
+		}
+		return false
 	}
 	best := map[int]float64{}
 	var groups []int // in query order: a sum in map order differs by rounding from run to run
 	free := 0.0
 	for _, t := range m.q {
-		if !terms[t.Text] {
+		if !has(t.Text) {
 			continue
 		}
 		w := m.ix.IDF(t.Text) * t.Weight
