@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // IndexFile is the name of the generated index written into every root.
@@ -146,8 +147,12 @@ func indexTitle(root *Root) string {
 }
 
 // LinkDest writes p as a Markdown link destination that survives spaces,
-// parentheses and angle brackets.
+// parentheses and angle brackets, its control characters (C0, DEL and C1)
+// percent-encoded: a file named with an escape sequence or a line break
+// neither reaches a terminal raw from an index nor breaks the link, and
+// the link still leads to the file (links are followed percent-decoded).
 func LinkDest(p string) string {
+	p = encodeControls(p)
 	if strings.ContainsAny(p, " ()<>") {
 		return "<" + p + ">"
 	}
@@ -410,3 +415,24 @@ func writeBlockEOL(b *strings.Builder, block []byte, eol string) {
 func IsGeneratedIndex(text []byte) bool {
 	return bytes.HasPrefix(text, []byte(indexHeader)) || bytes.HasPrefix(text, []byte("\xef\xbb\xbf"+indexHeader))
 }
+
+// encodeControls percent-encodes the control characters of p.
+func encodeControls(p string) string {
+	if strings.IndexFunc(p, isControlRune) < 0 {
+		return p
+	}
+	var b strings.Builder
+	for _, r := range p {
+		if !isControlRune(r) {
+			b.WriteRune(r)
+			continue
+		}
+		var buf [utf8.UTFMax]byte
+		for _, c := range buf[:utf8.EncodeRune(buf[:], r)] {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+func isControlRune(r rune) bool { return r < 0x20 || r >= 0x7f && r <= 0x9f }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
 )
@@ -45,7 +43,7 @@ func (w *Workspace) Index(out io.Writer) error {
 		for _, r := range live {
 			path := adr.EscapeCell(r.Path)
 			if !ld.Member.Remote() {
-				path = fmt.Sprintf("[%s](%s)", path, adr.LinkDest(encodeControls(ld.Member.Given+"/"+r.Path)))
+				path = fmt.Sprintf("[%s](%s)", path, adr.LinkDest(ld.Member.Given+"/"+r.Path))
 			}
 			date := r.Date
 			if date == "" {
@@ -60,27 +58,3 @@ func (w *Workspace) Index(out io.Writer) error {
 	}
 	return bw.Flush()
 }
-
-// encodeControls percent-encodes the control characters of a link
-// destination (C0, DEL and C1): the index is printed on standard output,
-// where a file named with an escape sequence would reach the terminal
-// raw, and a link so encoded still leads to the file.
-func encodeControls(p string) string {
-	if strings.IndexFunc(p, isControl) < 0 {
-		return p
-	}
-	var b strings.Builder
-	for _, r := range p {
-		if !isControl(r) {
-			b.WriteRune(r)
-			continue
-		}
-		var buf [utf8.UTFMax]byte
-		for _, c := range buf[:utf8.EncodeRune(buf[:], r)] {
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool { return r < 0x20 || r >= 0x7f && r <= 0x9f }
