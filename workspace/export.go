@@ -60,6 +60,11 @@ func (w *Workspace) Export(out io.Writer) (int, error) {
 		return nil
 	})
 	if err != nil {
+		// What was exported before the member that failed goes out
+		// whole: the buffer may already have sent part of a line, and
+		// a consumer reads line by line (the exit status says the
+		// export is not complete).
+		_ = bw.Flush()
 		return n, err
 	}
 	return n, bw.Flush()
