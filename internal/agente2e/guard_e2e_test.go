@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,6 +71,29 @@ func agentHarness(t *testing.T) string {
 // run `git adr`) into a folder removed when t ends.
 func gitADRBinary(t *testing.T) string {
 	t.Helper()
+	// go test caches a package's result by the files its test reads: the
+	// binary is built by another process, so the sources it is built from
+	// are read here too, or a change to git-adr would leave a cached
+	// pass of this package standing.
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".go") || d.Name() == "go.mod" || d.Name() == "go.sum") && !strings.HasSuffix(p, "_test.go") {
+			_, err = os.ReadFile(p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "git-adr"), "github.com/git-adr/git-adr/cmd/git-adr").CombinedOutput()
 	if err != nil {
