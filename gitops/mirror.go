@@ -151,8 +151,9 @@ var mirrorEnv = []string{"-GIT_DIR", "-GIT_WORK_TREE", "-GIT_IMPLICIT_WORK_TREE"
 // shallow (git's dumb HTTP) fetches the whole history instead.
 //
 // The caller holds the mirror's lock ([Repo.Lock]): a lock file of git's
-// found in the mirror then is one a killed fetch left (shallow.lock, the
-// ref's), which would fail every later fetch, and is removed first.
+// found in the mirror then is one a killed fetch left (shallow.lock,
+// packed-refs.lock, the ref's), which would fail every later fetch, and
+// is removed first.
 func (r *Repo) FetchRef(url, ref, into string) error {
 	if strings.HasPrefix(url, "-") || strings.HasPrefix(ref, "-") {
 		return fmt.Errorf("fetch %q %q: %w", url, ref, ErrNotFound)
@@ -160,7 +161,7 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 	if what := foreignMirrorConfig(r.GitDir); what != "" {
 		return &MirrorError{Dir: r.GitDir, Problem: what}
 	}
-	locks := []string{"shallow.lock"}
+	locks := []string{"shallow.lock", "packed-refs.lock"}
 	if strings.HasPrefix(into, "refs/") && filepath.IsLocal(into) {
 		locks = append(locks, filepath.FromSlash(into)+".lock")
 	}

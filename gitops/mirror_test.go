@@ -144,3 +144,30 @@ func TestMirrorFetchesTheTipOnly(t *testing.T) {
 		t.Fatalf("over dumb HTTP the mirror holds %s commits, want the whole history, 4", n)
 	}
 }
+
+// Lock files a killed fetch leaves in a mirror (git's own, not git-adr's)
+// do not stop the next fetch, which holds the mirror's lock.
+func TestMirrorFetchAfterKilledFetchLocks(t *testing.T) {
+	src := newRepo(t, map[string]string{"doc/adr/0001-a.md": "# 1. A\n"})
+	m, err := OpenMirror(filepath.Join(t.TempDir(), "m.git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.FetchRef("file://"+src, "main", "refs/adr-workspace/tip"); err != nil {
+		t.Fatal(err)
+	}
+	for _, lock := range []string{"shallow.lock", "packed-refs.lock", "refs/adr-workspace/tip.lock"} {
+		if err := os.WriteFile(filepath.Join(m.GitDir, filepath.FromSlash(lock)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.FetchRef("file://"+src, "main", "refs/adr-workspace/tip"); err != nil {
+		t.Fatalf("a fetch after a killed one's locks: %v", err)
+	}
+	for _, lock := range []string{"shallow.lock", "packed-refs.lock", "refs/adr-workspace/tip.lock"} {
+		if _, err := os.Stat(filepath.Join(m.GitDir, filepath.FromSlash(lock))); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s left: %v", lock, err)
+		}
+	}
+}
