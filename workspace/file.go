@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -220,6 +221,9 @@ func Load(path, cacheDir string) (*Workspace, error) {
 			if err != nil {
 				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("path %q cannot be followed: %v", r.Path, err), Hint: "fix its path (relative to the workspace file), or the links on the way"}
 			}
+			if gitdir := foreignGitDir(w.Dir, p); gitdir != "" {
+				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("path %q keeps its git directory outside the workspace folder, in %s, and not as a worktree of its own", r.Path, gitdir), Hint: "clone the repository into the workspace folder, or mirror it with url = \"file:///...\""}
+			}
 			m.Path, m.Given = p, filepath.ToSlash(filepath.Clean(r.Path))
 		} else {
 			if msg := badURL(r.URL); msg != "" {
@@ -347,6 +351,68 @@ func (w *Workspace) confine(p string) (string, error) {
 		return "", &leaveError{fmt.Sprintf("path %q leads out of the workspace folder (through a link)", p)}
 	}
 	return real, nil
+}
+
+// foreignGitDir is the git directory of the repository at member (a
+// real path inside the workspace folder wsDir) when its .git is a file or
+// a link naming a folder outside wsDir that is not a linked worktree of
+// that member: git would read another repository's refs and objects
+// there, which the workspace file cannot name itself. A linked worktree
+// (<repository>/.git/worktrees/NAME, whose gitdir file names member's
+// .git back, as git add worktree makes it) is the member's own. "" when
+// the git directory is the member's own, or not there to judge (opening
+// the member says what is wrong then).
+func foreignGitDir(wsDir, member string) string {
+	dir, err := filepath.EvalSymlinks(wsDir)
+	if err != nil {
+		return ""
+	}
+	dotgit := filepath.Join(member, ".git")
+	fi, err := os.Lstat(dotgit)
+	if err != nil || fi.IsDir() {
+		return ""
+	}
+	var gitdir string
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		if gitdir, err = filepath.EvalSymlinks(dotgit); err != nil {
+			return ""
+		}
+	case fi.Mode().IsRegular() && fi.Size() <= 4<<10:
+		data, err := os.ReadFile(dotgit)
+		if err != nil {
+			return ""
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+		if !ok {
+			return "" // git refuses it
+		}
+		gitdir = strings.TrimSpace(rest)
+		if !filepath.IsAbs(gitdir) {
+			gitdir = filepath.Join(member, gitdir)
+		}
+		if real, err := filepath.EvalSymlinks(gitdir); err == nil {
+			gitdir = real
+		}
+	default:
+		return ""
+	}
+	if inside(dir, gitdir) {
+		return ""
+	}
+	if filepath.Base(filepath.Dir(gitdir)) == "worktrees" {
+		if back, err := os.ReadFile(filepath.Join(gitdir, "gitdir")); err == nil {
+			b := strings.TrimSpace(string(back))
+			if real, err := filepath.EvalSymlinks(b); err == nil {
+				b = real
+			}
+			if b == dotgit {
+				return ""
+			}
+		}
+	}
+	return gitdir
 }
 
 func inside(dir, p string) bool {
