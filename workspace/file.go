@@ -356,7 +356,7 @@ func (w *Workspace) confine(p string) (string, error) {
 // foreignGitDir is the git directory of the repository at member (a
 // real path inside the workspace folder wsDir) when its .git is a file or
 // a link naming a folder outside wsDir that is not a linked worktree of
-// that member: git would read another repository's refs and objects
+// that member, or a folder whose commondir file names one outside: git would read another repository's refs and objects
 // there, which the workspace file cannot name itself. A linked worktree
 // (<repository>/.git/worktrees/NAME, whose gitdir file names member's
 // .git back, as git add worktree makes it) is the member's own. "" when
@@ -369,8 +369,28 @@ func foreignGitDir(wsDir, member string) string {
 	}
 	dotgit := filepath.Join(member, ".git")
 	fi, err := os.Lstat(dotgit)
-	if err != nil || fi.IsDir() {
+	if err != nil {
 		return ""
+	}
+	if fi.IsDir() {
+		// A git directory of its own may still take its refs and
+		// objects from another (a commondir file, as a worktree's git
+		// directory does); no member's top holds one that way.
+		data, err := os.ReadFile(filepath.Join(dotgit, "commondir"))
+		if err != nil || len(data) > 4<<10 {
+			return ""
+		}
+		common := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(dotgit, common)
+		}
+		if real, err := filepath.EvalSymlinks(common); err == nil {
+			common = real
+		}
+		if inside(dir, common) {
+			return ""
+		}
+		return common
 	}
 	var gitdir string
 	switch {
