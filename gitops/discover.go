@@ -15,9 +15,11 @@ import (
 // answer could differ, and Open then asks `git rev-parse`:
 //
 //   - a GIT_* variable that changes discovery is set (GIT_WORK_TREE,
-//     GIT_COMMON_DIR, GIT_CEILING_DIRECTORIES, ...; GIT_DIR alone is
-//     followed, see explicitGitDir) or the command line configuration
-//     (git -c) names a worktree or bare key;
+//     GIT_COMMON_DIR, ...; GIT_DIR alone is followed, see
+//     explicitGitDir, and GIT_CEILING_DIRECTORIES while the walk stays
+//     below its ceilings, see ceilingOf) or the command line
+//     configuration (git -c) names a worktree or bare key;
+//   - the walk up would enter a ceiling directory;
 //   - dir is inside a git directory, or a bare repository;
 //   - the walk up crosses a file system boundary before finding .git;
 //   - a .git found is not a valid git directory or gitdir file;
@@ -27,7 +29,7 @@ import (
 //     than false, a format version above 1, any [extensions] or an
 //     include.
 func discover(dir string) (gitDir, commonDir, top string, ok bool) {
-	for _, v := range []string{"GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+	for _, v := range []string{"GIT_WORK_TREE", "GIT_COMMON_DIR",
 		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG_COUNT", "GIT_TEST_ASSUME_DIFFERENT_OWNER"} {
 		if _, set := os.LookupEnv(v); set {
 			return "", "", "", false
@@ -41,6 +43,10 @@ func discover(dir string) (gitDir, commonDir, top string, ok bool) {
 	}
 	start, err := os.Stat(dir)
 	if err != nil {
+		return "", "", "", false
+	}
+	ceiling, ok := ceilingOf(dir, os.Getenv("GIT_CEILING_DIRECTORIES"))
+	if !ok {
 		return "", "", "", false
 	}
 	for d := dir; ; {
@@ -59,11 +65,56 @@ func discover(dir string) (gitDir, commonDir, top string, ok bool) {
 		if up == d {
 			return "", "", "", false // git says it is not a repository
 		}
+		if ceiling != "" && !strictlyBelow(up, ceiling) {
+			return "", "", "", false // git stops below a ceiling
+		}
 		if fi, err := os.Stat(up); err != nil || !sameDevice(start, fi) {
 			return "", "", "", false
 		}
 		d = up
 	}
+}
+
+// ceilingOf is the deepest directory of GIT_CEILING_DIRECTORIES (list)
+// above dir: git looks for a repository in dir and its parents below it,
+// never in it. Entries are physical paths, as git makes them, except
+// those after an empty entry, which git takes as written; a relative
+// entry is ignored, as git ignores it. ok is false for a list this
+// reading may get wrong (an entry that cannot be resolved): git decides.
+func ceilingOf(dir, list string) (ceiling string, ok bool) {
+	if list == "" {
+		return "", true
+	}
+	resolve := true
+	for _, c := range filepath.SplitList(list) {
+		if c == "" {
+			resolve = false
+			continue
+		}
+		if !filepath.IsAbs(c) {
+			continue
+		}
+		c = filepath.Clean(c)
+		if resolve {
+			real, err := filepath.EvalSymlinks(c)
+			if err != nil {
+				return "", false
+			}
+			c = real
+		}
+		if strictlyBelow(dir, c) && len(c) > len(ceiling) {
+			ceiling = c
+		}
+	}
+	return ceiling, true
+}
+
+// strictlyBelow reports whether p is inside dir and not dir itself.
+func strictlyBelow(p, dir string) bool {
+	if dir == string(filepath.Separator) {
+		return p != dir && strings.HasPrefix(p, dir)
+	}
+	return strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
 // explicitGitDir is discovery with GIT_DIR set (git sets it for the hooks
