@@ -3,16 +3,15 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 
 	"github.com/BurntSushi/toml"
+	"github.com/git-adr/git-adr/internal/confine"
 	"github.com/git-adr/git-adr/internal/tomldepth"
 )
 
@@ -245,37 +244,17 @@ const maxFileSize = 4 << 20
 // followed) of at most maxFileSize bytes: a FIFO would block the command
 // until something writes to it, and /dev/zero would never end.
 func readFile(abs string) ([]byte, error) {
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		what := "not a regular file"
-		if fi.IsDir() {
-			what = "a directory"
-		}
-		return nil, &Error{Msg: "is " + what, Hint: "name the workspace file itself (--workspace FILE or " + EnvVar + ")"}
-	}
-	// Without blocking: a FIFO swapped in after the look above.
-	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
+	data, err := confine.ReadRegularFileUpTo(abs, maxFileSize)
+	var special *confine.SpecialFileError
+	switch {
+	case errors.Is(err, confine.ErrIsDir):
+		return nil, &Error{Msg: "is a directory", Hint: "name the workspace file itself (--workspace FILE or " + EnvVar + ")"}
+	case errors.As(err, &special):
 		return nil, &Error{Msg: "is not a regular file", Hint: "name the workspace file itself (--workspace FILE or " + EnvVar + ")"}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFileSize {
+	case errors.Is(err, confine.ErrTooLarge):
 		return nil, &Error{Msg: fmt.Sprintf("is larger than %d MiB", maxFileSize>>20), Hint: "a workspace file names repositories; split a larger one into several workspaces"}
 	}
-	return data, nil
+	return data, err
 }
 
 // fetchSchemes are the URL schemes git fetches over by itself: any other

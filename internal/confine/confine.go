@@ -514,12 +514,17 @@ func regular(fi fs.FileInfo, shown string, dirOK bool) error {
 		return nil
 	}
 	if fi.IsDir() {
-		return &fs.PathError{Op: "read", Path: shown, Err: errIsDir}
+		return &fs.PathError{Op: "read", Path: shown, Err: ErrIsDir}
 	}
 	return &SpecialFileError{Path: shown, Mode: fi.Mode()}
 }
 
-var errIsDir = errors.New("is a directory")
+// ErrIsDir is a directory where a file was to be read.
+var ErrIsDir = errors.New("is a directory")
+
+// ErrTooLarge is a file larger than its reader accepts
+// ([ReadRegularFileUpTo]).
+var ErrTooLarge = errors.New("file too large")
 
 // OpenNonBlocking opens name in r for reading without blocking on a FIFO
 // and without taking a terminal as the controlling one.
@@ -531,14 +536,19 @@ func OpenNonBlocking(r *os.Root, name string) (*os.File, error) {
 // environment variable, a flag): it follows links, as the person would
 // expect, but refuses named pipes, sockets and devices with a
 // [*SpecialFileError] instead of blocking on them.
-func ReadRegularFile(name string) ([]byte, error) {
+func ReadRegularFile(name string) ([]byte, error) { return ReadRegularFileUpTo(name, -1) }
+
+// ReadRegularFileUpTo is [ReadRegularFile] for a file that may hold at
+// most max bytes (a negative max: any size): a larger one is an error
+// wrapping [ErrTooLarge], found after reading max+1 bytes of it.
+func ReadRegularFileUpTo(name string, max int64) ([]byte, error) {
 	fi, err := os.Stat(name)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		if fi.IsDir() {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: errIsDir}
+			return nil, &fs.PathError{Op: "read", Path: name, Err: ErrIsDir}
 		}
 		return nil, &SpecialFileError{Path: name, Mode: fi.Mode()}
 	}
@@ -553,5 +563,15 @@ func ReadRegularFile(name string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, &SpecialFileError{Path: name, Mode: fi.Mode()}
 	}
-	return readAll(f, fi.Size())
+	if max < 0 {
+		return readAll(f, fi.Size())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+	}
+	return data, nil
 }
