@@ -170,10 +170,13 @@ func commonDirOf(gitDir string) (string, bool) {
 func readDotGit(dotgit string, fi os.FileInfo) (gitDir, commonDir string, ok bool) {
 	switch {
 	case fi.IsDir():
-		if !ownedByMe(dotgit) || !isGitDir(dotgit, dotgit) {
+		// A git directory may take its refs and objects from another
+		// (its commondir file), as git reads it.
+		commonDir, ok := commonDirOf(dotgit)
+		if !ok || !ownedByMe(dotgit) || !ownedByMe(commonDir) || !isGitDir(dotgit, commonDir) {
 			return "", "", false
 		}
-		return dotgit, dotgit, true
+		return dotgit, commonDir, true
 	case fi.Mode().IsRegular():
 		if !ownedByMe(dotgit) {
 			return "", "", false
@@ -203,6 +206,29 @@ func readDotGit(dotgit string, fi os.FileInfo) (gitDir, commonDir string, ok boo
 		return gitDir, commonDir, true
 	}
 	return "", "", false // a link or anything else: git's answer
+}
+
+// GitDirs are the git directory and the common directory (refs and
+// objects) of the repository whose top is top, as git finds them from
+// its .git: the directory itself (its commondir file followed), the
+// directory a "gitdir:" file names, or what a link to either leads to.
+// ok is false when git's own answer is needed: no .git, one not this
+// user's, or not a valid git directory.
+func GitDirs(top string) (gitDir, commonDir string, ok bool) {
+	dotgit := filepath.Join(top, ".git")
+	fi, err := os.Lstat(dotgit)
+	if err != nil {
+		return "", "", false
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		if dotgit, err = filepath.EvalSymlinks(dotgit); err != nil {
+			return "", "", false
+		}
+		if fi, err = os.Stat(dotgit); err != nil {
+			return "", "", false
+		}
+	}
+	return readDotGit(dotgit, fi)
 }
 
 // isGitDir is git's is_git_directory: objects/ and refs/ in the common

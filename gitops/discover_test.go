@@ -58,6 +58,17 @@ func TestDiscoverMatchesRevParse(t *testing.T) {
 	runGit(t, ext, "config", "extensions.worktreeConfig", "true")
 	include := newRepo(t, map[string]string{"a.md": "a\n"})
 	runGit(t, include, "config", "include.path", filepath.Join(t.TempDir(), "missing"))
+	// A .git directory of its own whose refs and objects are another's
+	// (a commondir file), which git follows.
+	common := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(common, ".git", "refs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"HEAD": "ref: refs/heads/main\n", "commondir": filepath.Join(base, ".git") + "\n"} {
+		if err := os.WriteFile(filepath.Join(common, ".git", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	emptyDotGit := filepath.Join(base, "src", "x")
 	if err := os.Mkdir(filepath.Join(emptyDotGit, ".git"), 0o755); err != nil {
 		t.Fatal(err)
@@ -76,6 +87,7 @@ func TestDiscoverMatchesRevParse(t *testing.T) {
 		{"subdirectory of a linked worktree", filepath.Join(wt, "doc"), nil, true},
 		{"core.hooksPath", hooksPath, nil, true},
 		{".git file pointing elsewhere", separate, nil, true},
+		{".git directory with a commondir", common, nil, true},
 		{"symlinked path", link, nil, true},
 		{"inside the git directory", filepath.Join(base, ".git", "refs"), nil, false},
 		{"bare repository", bare, nil, false},

@@ -3,7 +3,6 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/confine"
 	"github.com/git-adr/git-adr/internal/tomldepth"
 )
@@ -333,85 +333,36 @@ func (w *Workspace) confine(p string) (string, error) {
 }
 
 // foreignGitDir is the git directory of the repository at member (a
-// real path inside the workspace folder wsDir) when its .git is a file or
-// a link naming a folder outside wsDir that is not a linked worktree of
-// that member, or a folder whose commondir file names one outside: git would read another repository's refs and objects
-// there, which the workspace file cannot name itself. A linked worktree
-// (<repository>/.git/worktrees/NAME, whose gitdir file names member's
-// .git back, as git add worktree makes it) is the member's own. "" when
-// the git directory is the member's own, or not there to judge (opening
-// the member says what is wrong then).
+// real path inside the workspace folder wsDir) when it, or the common
+// directory it takes its refs and objects from, is outside wsDir and it
+// is not a linked worktree of that member: a .git file, a link or a
+// commondir file naming another repository, whose refs and objects git
+// would read as the member's, which the workspace file cannot name
+// itself. A linked worktree (<repository>/.git/worktrees/NAME, whose
+// gitdir file names member's .git back, as git worktree add writes it)
+// is the member's own. "" when the git directory is the member's own, or
+// not there to judge (opening the member says what is wrong then).
 func foreignGitDir(wsDir, member string) string {
 	dir, err := filepath.EvalSymlinks(wsDir)
 	if err != nil {
 		return ""
 	}
-	dotgit := filepath.Join(member, ".git")
-	fi, err := os.Lstat(dotgit)
-	if err != nil {
+	gitDir, commonDir, ok := gitops.GitDirs(member)
+	if !ok || inside(dir, gitDir) && inside(dir, commonDir) {
 		return ""
 	}
-	if fi.IsDir() {
-		// A git directory of its own may still take its refs and
-		// objects from another (a commondir file, as a worktree's git
-		// directory does); no member's top holds one that way.
-		data, err := os.ReadFile(filepath.Join(dotgit, "commondir"))
-		if err != nil || len(data) > 4<<10 {
-			return ""
-		}
-		common := strings.TrimSpace(string(data))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(dotgit, common)
-		}
-		if real, err := filepath.EvalSymlinks(common); err == nil {
-			common = real
-		}
-		if inside(dir, common) {
-			return ""
-		}
-		return common
-	}
-	var gitdir string
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		if gitdir, err = filepath.EvalSymlinks(dotgit); err != nil {
-			return ""
-		}
-	case fi.Mode().IsRegular() && fi.Size() <= 4<<10:
-		data, err := os.ReadFile(dotgit)
-		if err != nil {
-			return ""
-		}
-		line, _, _ := strings.Cut(string(data), "\n")
-		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-		if !ok {
-			return "" // git refuses it
-		}
-		gitdir = strings.TrimSpace(rest)
-		if !filepath.IsAbs(gitdir) {
-			gitdir = filepath.Join(member, gitdir)
-		}
-		if real, err := filepath.EvalSymlinks(gitdir); err == nil {
-			gitdir = real
-		}
-	default:
-		return ""
-	}
-	if inside(dir, gitdir) {
-		return ""
-	}
-	if filepath.Base(filepath.Dir(gitdir)) == "worktrees" {
-		if back, err := os.ReadFile(filepath.Join(gitdir, "gitdir")); err == nil {
+	if gitDir != commonDir {
+		if back, err := os.ReadFile(filepath.Join(gitDir, "gitdir")); err == nil {
 			b := strings.TrimSpace(string(back))
-			if real, err := filepath.EvalSymlinks(b); err == nil {
-				b = real
-			}
-			if b == dotgit {
-				return ""
+			if real, err := filepath.EvalSymlinks(b); err == nil && real == filepath.Join(member, ".git") {
+				return "" // a linked worktree of member
 			}
 		}
 	}
-	return gitdir
+	if !inside(dir, commonDir) {
+		return commonDir
+	}
+	return gitDir
 }
 
 func inside(dir, p string) bool {
