@@ -102,14 +102,7 @@ func TestMirrorFetchesTheTipOnly(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	m, err := OpenMirror(filepath.Join(t.TempDir(), "m.git"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	if err := m.FetchRef("file://"+src, "main", "refs/adr-workspace/tip"); err != nil {
-		t.Fatal(err)
-	}
+	m := fetchedMirror(t, src)
 	if n := commits(m); n != "1" {
 		t.Fatalf("a first fetch holds %s commits, want the tip alone", n)
 	}
@@ -149,14 +142,7 @@ func TestMirrorFetchesTheTipOnly(t *testing.T) {
 // do not stop the next fetch, which holds the mirror's lock.
 func TestMirrorFetchAfterKilledFetchLocks(t *testing.T) {
 	src := newRepo(t, map[string]string{"doc/adr/0001-a.md": "# 1. A\n"})
-	m, err := OpenMirror(filepath.Join(t.TempDir(), "m.git"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	if err := m.FetchRef("file://"+src, "main", "refs/adr-workspace/tip"); err != nil {
-		t.Fatal(err)
-	}
+	m := fetchedMirror(t, src)
 	for _, lock := range []string{"shallow.lock", "packed-refs.lock", "refs/adr-workspace/tip.lock"} {
 		if err := os.WriteFile(filepath.Join(m.GitDir, filepath.FromSlash(lock)), nil, 0o644); err != nil {
 			t.Fatal(err)
@@ -170,4 +156,19 @@ func TestMirrorFetchAfterKilledFetchLocks(t *testing.T) {
 			t.Errorf("%s left: %v", lock, err)
 		}
 	}
+}
+
+// fetchedMirror is a new mirror with src's main fetched into
+// refs/adr-workspace/tip, closed when t ends.
+func fetchedMirror(t *testing.T, src string) *Repo {
+	t.Helper()
+	m, err := OpenMirror(filepath.Join(t.TempDir(), "m.git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	if err := m.FetchRef("file://"+src, "main", "refs/adr-workspace/tip"); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
