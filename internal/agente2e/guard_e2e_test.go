@@ -141,6 +141,21 @@ func e2eRepo(t *testing.T, harness, bin, agent string) string {
 	return dir
 }
 
+// runner runs a command in a folder with git-adr's build first on the
+// PATH, no system git configuration and env added, failing t with its
+// output if it fails.
+func runner(t *testing.T, bin string, env ...string) func(wd, name string, args ...string) {
+	env = append(append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1"), env...)
+	return func(wd, name string, args ...string) {
+		t.Helper()
+		c := exec.Command(name, args...)
+		c.Dir, c.Env = wd, env
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+	}
+}
+
 // step is one scripted tool call and what its result must hold.
 type step struct {
 	tool  string

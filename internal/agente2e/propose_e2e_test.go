@@ -66,15 +66,7 @@ func TestProposeEndToEnd(t *testing.T) {
 func proposeRepo(t *testing.T, harness, bin, agent string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "repo")
-	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1")
-	run := func(wd, name string, args ...string) {
-		t.Helper()
-		c := exec.Command(name, args...)
-		c.Dir, c.Env = wd, env
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-	}
+	run := runner(t, bin)
 	run(filepath.Dir(dir), filepath.Join(harness, "examples", "make-demo-repo.sh"), dir)
 	run(dir, "git", "config", "adr.mcp.propose", "true")
 	run(dir, "git", "adr", "config", "guard", "guard")

@@ -3,7 +3,6 @@ package agente2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,17 +55,8 @@ func TestWorkspaceEndToEnd(t *testing.T) {
 func workspaceDir(t *testing.T, bin string) string {
 	t.Helper()
 	dir := t.TempDir()
-	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1",
-		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",
+	run := runner(t, bin, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",
 		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")
-	run := func(wd, name string, args ...string) {
-		t.Helper()
-		c := exec.Command(name, args...)
-		c.Dir, c.Env = wd, env
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-	}
 	record := func(n int, title, decision string) string {
 		return fmt.Sprintf("# %d. %s\n\nDate: 2026-01-0%d\n\n## Status\n\nAccepted\n\n## Context\n\nWhy %s.\n\n## Decision\n\n%s\n", n, title, n, strings.ToLower(title), decision)
 	}
@@ -127,14 +117,9 @@ func workspaceAgentRepo(t *testing.T, bin, ws string) string {
 			t.Fatal(err)
 		}
 	}
-	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-qm", "agent folder"}} {
-		c := exec.Command("git", args...)
-		c.Dir, c.Env = dir, env
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	run := runner(t, bin, "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")
+	run(dir, "git", "init", "-q", "-b", "main")
+	run(dir, "git", "add", "-A")
+	run(dir, "git", "commit", "-qm", "agent folder")
 	return dir
 }
