@@ -83,59 +83,12 @@ func NewIndex(docs []Doc) *Index {
 
 // IndexTerms builds an index from analysed documents.
 func IndexTerms(ids []string, dts []DocTerms) *Index {
-	// Every term is numbered as first met, with one map lookup per term
-	// of every document; the postings are then laid out term by term in
-	// one slab (a counting sort, which keeps each term's documents in
-	// order), and the map gets one entry per term.
-	num := map[string]int32{}
-	var terms []string
-	var count []int32
-	pairs := 0
-	for _, dt := range dts {
-		pairs += len(dt.Terms)
-	}
-	seq := make([]int32, 0, pairs)
-	for _, dt := range dts {
-		for _, t := range dt.Terms {
-			n, ok := num[t]
-			if !ok {
-				n = int32(len(terms))
-				num[t] = n
-				terms = append(terms, t)
-				count = append(count, 0)
-			}
-			count[n]++
-			seq = append(seq, n)
-		}
-	}
-	next := make([]int32, len(terms))
-	at := int32(0)
-	for n, c := range count {
-		next[n] = at
-		at += c
-	}
-	slab := make([]posting, pairs)
-	ix := &Index{ids: ids, docLen: make([]float64, len(dts)), postings: make(map[string][]posting, len(terms)), K1: 1.2, B: 0.75}
-	total := 0.0
-	k := 0
+	v := NewVocabulary(0)
+	docs := make([]NumberedTerms, len(dts))
 	for i, dt := range dts {
-		ix.docLen[i] = float64(dt.Len)
-		total += float64(dt.Len)
-		for j := range dt.Terms {
-			n := seq[k]
-			k++
-			slab[next[n]] = posting{doc: int32(i), tf: dt.TF[j]}
-			next[n]++
-		}
+		docs[i] = v.Number(dt)
 	}
-	for n, t := range terms {
-		end := next[n]
-		ix.postings[t] = slab[end-count[n] : end : end]
-	}
-	if len(dts) > 0 {
-		ix.avgLen = total / float64(len(dts))
-	}
-	return ix
+	return IndexNumbered(ids, v, docs)
 }
 
 // IDF is the BM25 inverse document frequency of a term (terms absent from

@@ -28,12 +28,17 @@ const cacheFormat = "git-adr terms v8\n"
 
 type cacheKey [32]byte
 
+// cachedDoc is a record's analysed body and title, their terms numbered
+// in the cache's vocabulary.
 type cachedDoc struct {
-	body, title retrieve.DocTerms
+	body, title retrieve.NumberedTerms
 }
 
 type termCache struct {
-	path    string
+	path string
+	// vocab numbers the terms of every entry, and of the records a query
+	// analyses, which join the cache (and the indexes built from it).
+	vocab   *retrieve.Vocabulary
 	entries map[cacheKey]cachedDoc
 	used    map[cacheKey]bool
 	dirty   bool
@@ -50,7 +55,7 @@ func keyOf(path, blob string) cacheKey {
 }
 
 func loadTermCache(dir string) *termCache {
-	c := &termCache{entries: map[cacheKey]cachedDoc{}, used: map[cacheKey]bool{}}
+	c := &termCache{vocab: retrieve.NewVocabulary(0), entries: map[cacheKey]cachedDoc{}, used: map[cacheKey]bool{}}
 	if dir == "" {
 		return c
 	}
@@ -59,8 +64,8 @@ func loadTermCache(dir string) *termCache {
 	if err != nil {
 		return c
 	}
-	if entries, err := decodeCache(data); err == nil {
-		c.entries = entries
+	if vocab, entries, err := decodeCache(data); err == nil {
+		c.vocab, c.entries = vocab, entries
 	}
 	return c
 }
@@ -73,10 +78,13 @@ func (c *termCache) get(k cacheKey) (cachedDoc, bool) {
 	return d, ok
 }
 
-func (c *termCache) put(k cacheKey, d cachedDoc) {
+// put adds a record's analysed body and title, numbering their terms.
+func (c *termCache) put(k cacheKey, body, title retrieve.DocTerms) cachedDoc {
+	d := cachedDoc{body: c.vocab.Number(body), title: c.vocab.Number(title)}
 	c.entries[k] = d
 	c.used[k] = true
 	c.dirty = true
+	return d
 }
 
 // save writes the entries used by this run (so the file never outgrows the
@@ -98,42 +106,41 @@ func (c *termCache) save() error {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteFunc(c.path, 0o600, func(w io.Writer) error { return writeCache(w, keep) })
+	return atomicfile.WriteFunc(c.path, 0o600, func(w io.Writer) error { return writeCache(w, c.vocab, keep) })
 }
 
 // Layout: format line; vocabulary (count, then length-prefixed strings);
 // entries (count, then key, and body and title as length, term count and
 // (vocabulary index, frequency) pairs); the CRC-32C of all that.
-func encodeCache(entries map[cacheKey]cachedDoc) []byte {
+func encodeCache(vocab *retrieve.Vocabulary, entries map[cacheKey]cachedDoc) []byte {
 	var b bytes.Buffer
-	_ = writeCache(&b, entries) // a bytes.Buffer does not fail
+	_ = writeCache(&b, vocab, entries) // a bytes.Buffer does not fail
 	return b.Bytes()
 }
 
 // writeCache writes the term cache's file to w as it encodes it: at
 // 10,000 records the file is megabytes, and a cold query would otherwise
-// hold it whole, with a number for every term of every record, while it
-// also builds its indexes.
-func writeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
-	// The vocabulary is numbered in the order the entries are then
-	// written (a map is ranged once); each term is looked up again as its
-	// entry is written, rather than every number being held in between.
-	keys := make([]cacheKey, 0, len(entries))
-	for k := range entries {
-		keys = append(keys, k)
-	}
-	vocab := map[string]uint32{}
-	var words []string
-	for _, k := range keys {
-		d := entries[k]
-		for _, dt := range [2]retrieve.DocTerms{d.body, d.title} {
-			for _, t := range dt.Terms {
-				if _, ok := vocab[t]; !ok {
-					vocab[t] = uint32(len(words))
-					words = append(words, t)
-				}
+// hold it whole while it also builds its indexes.
+func writeCache(w io.Writer, vocab *retrieve.Vocabulary, entries map[cacheKey]cachedDoc) error {
+	// The file's vocabulary is the terms the entries use, in vocab's
+	// order: a term no kept entry uses any more is left out, and the
+	// others renumbered.
+	number := make([]int32, vocab.Len())
+	for _, d := range entries {
+		for _, nt := range [2]retrieve.NumberedTerms{d.body, d.title} {
+			for _, n := range nt.Terms {
+				number[n] = 1
 			}
 		}
+	}
+	words := 0
+	for n, use := range number {
+		if use == 0 {
+			number[n] = -1
+			continue
+		}
+		number[n] = int32(words)
+		words++
 	}
 	sw := cachefile.NewSealer(w)
 	var buf []byte
@@ -145,8 +152,12 @@ func writeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
 		return err
 	}
 	buf = append(buf, cacheFormat...)
-	put(uint64(len(words)))
-	for _, t := range words {
+	put(uint64(words))
+	for n, to := range number {
+		if to < 0 {
+			continue
+		}
+		t := vocab.Term(int32(n))
 		put(uint64(len(t)))
 		buf = append(buf, t...)
 		if len(buf) > 32<<10 {
@@ -156,19 +167,20 @@ func writeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
 		}
 	}
 	put(uint64(len(entries)))
-	for _, k := range keys {
-		d := entries[k]
+	for k, d := range entries {
 		buf = append(buf, k[:]...)
-		for _, dt := range [2]retrieve.DocTerms{d.body, d.title} {
-			putF(dt.Len)
-			put(uint64(len(dt.Terms)))
-			for i, t := range dt.Terms {
-				put(uint64(vocab[t]))
-				putF(dt.TF[i])
+		for _, nt := range [2]retrieve.NumberedTerms{d.body, d.title} {
+			putF(nt.Len)
+			put(uint64(len(nt.Terms)))
+			for i, n := range nt.Terms {
+				put(uint64(number[n]))
+				putF(nt.TF[i])
 			}
 		}
-		if err := flush(); err != nil {
-			return err
+		if len(buf) > 32<<10 {
+			if err := flush(); err != nil {
+				return err
+			}
 		}
 	}
 	if err := flush(); err != nil {
@@ -179,10 +191,10 @@ func writeCache(w io.Writer, entries map[cacheKey]cachedDoc) error {
 
 var errCorrupt = errors.New("corrupt term cache")
 
-func decodeCache(data []byte) (map[cacheKey]cachedDoc, error) {
+func decodeCache(data []byte) (*retrieve.Vocabulary, map[cacheKey]cachedDoc, error) {
 	b, ok := cachefile.Open(data, []byte(cacheFormat))
 	if !ok {
-		return nil, errCorrupt
+		return nil, nil, errCorrupt
 	}
 	get := func() (uint64, error) {
 		v, n := binary.Uvarint(b)
@@ -202,58 +214,61 @@ func decodeCache(data []byte) (map[cacheKey]cachedDoc, error) {
 	}
 	nw, err := get()
 	if err != nil || nw > uint64(len(b)) {
-		return nil, errCorrupt
+		return nil, nil, errCorrupt
 	}
-	words := make([]string, nw)
-	for i := range words {
+	// The file's numbers are the vocabulary's, but for a word written
+	// twice (a file this code did not write), which gets the first one's.
+	vocab := retrieve.NewVocabulary(int(nw))
+	number := make([]int32, nw)
+	for i := range number {
 		l, err := get()
 		if err != nil || l > uint64(len(b)) {
-			return nil, errCorrupt
+			return nil, nil, errCorrupt
 		}
-		words[i] = string(b[:l])
+		number[i] = vocab.Add(string(b[:l]))
 		b = b[l:]
 	}
 	ne, err := get()
 	if err != nil || ne > uint64(len(b)) {
-		return nil, errCorrupt
+		return nil, nil, errCorrupt
 	}
 	out := make(map[cacheKey]cachedDoc, ne)
 	for i := uint64(0); i < ne; i++ {
 		if len(b) < 32 {
-			return nil, errCorrupt
+			return nil, nil, errCorrupt
 		}
 		var k cacheKey
 		copy(k[:], b[:32])
 		b = b[32:]
 		var d cachedDoc
 		for j := 0; j < 2; j++ {
-			var dt retrieve.DocTerms
-			if dt.Len, err = getF(); err != nil {
-				return nil, err
+			var nt retrieve.NumberedTerms
+			if nt.Len, err = getF(); err != nil {
+				return nil, nil, err
 			}
 			n, err := get()
 			if err != nil || n > uint64(len(b)) {
-				return nil, errCorrupt
+				return nil, nil, errCorrupt
 			}
-			dt.Terms = make([]string, n)
-			dt.TF = make([]float32, n)
-			for x := range dt.Terms {
+			nt.Terms = make([]int32, n)
+			nt.TF = make([]float32, n)
+			for x := range nt.Terms {
 				wi, err := get()
 				if err != nil || wi >= nw {
-					return nil, errCorrupt
+					return nil, nil, errCorrupt
 				}
-				dt.Terms[x] = words[wi]
-				if dt.TF[x], err = getF(); err != nil {
-					return nil, err
+				nt.Terms[x] = number[wi]
+				if nt.TF[x], err = getF(); err != nil {
+					return nil, nil, err
 				}
 			}
 			if j == 0 {
-				d.body = dt
+				d.body = nt
 			} else {
-				d.title = dt
+				d.title = nt
 			}
 		}
 		out[k] = d
 	}
-	return out, nil
+	return vocab, out, nil
 }

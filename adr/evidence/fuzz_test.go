@@ -2,12 +2,12 @@ package evidence
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
 	"testing/fstest"
 
 	"github.com/git-adr/git-adr/internal/cachefile"
 	"github.com/git-adr/git-adr/internal/jsoncost"
-	"github.com/git-adr/git-adr/retrieve"
 )
 
 // A cursor is untrusted input: decoding never panics and only a cursor the
@@ -108,23 +108,23 @@ func fuzzCursorService(f *testing.F) (*Service, string) {
 // decoder past the checksum is what gets explored (an unsealed input is
 // tried too: it must be refused).
 func FuzzDecodeCache(f *testing.F) {
-	enc := encodeCache(map[cacheKey]cachedDoc{{1}: {body: retrieve.Analyze(retrieve.Doc{Fields: []retrieve.Field{{Text: "cache orders"}}})}})
+	enc := encodeCache(cacheOf("cache orders"))
 	f.Add(enc[:len(enc)-4])
 	f.Add([]byte(cacheFormat))
 	f.Add([]byte("junk"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := decodeCache(data); err == nil && len(data) >= 4 {
-			if _, err := decodeCache(cachefile.Seal(data[:len(data)-4])); err != nil {
+		if _, _, err := decodeCache(data); err == nil && len(data) >= 4 {
+			if _, _, err := decodeCache(cachefile.Seal(data[:len(data)-4])); err != nil {
 				t.Fatal("an input accepted as sealed does not carry its checksum")
 			}
 		}
-		entries, err := decodeCache(cachefile.Seal(append([]byte(nil), data...)))
+		vocab, entries, err := decodeCache(cachefile.Seal(append([]byte(nil), data...)))
 		if err != nil {
 			return
 		}
-		back, err := decodeCache(encodeCache(entries))
-		if err != nil || len(back) != len(entries) {
-			t.Fatalf("re-encoded cache does not decode: %v", err)
+		backVocab, back, err := decodeCache(encodeCache(vocab, entries))
+		if err != nil || !reflect.DeepEqual(cacheTerms(backVocab, back), cacheTerms(vocab, entries)) {
+			t.Fatalf("re-encoded cache does not decode the same: %v", err)
 		}
 	})
 }
@@ -132,19 +132,19 @@ func FuzzDecodeCache(f *testing.F) {
 // TestTermCacheDamaged: a term cache with any byte changed, or cut short,
 // is refused as a whole.
 func TestTermCacheDamaged(t *testing.T) {
-	good := encodeCache(map[cacheKey]cachedDoc{{1}: {body: retrieve.Analyze(retrieve.Doc{Fields: []retrieve.Field{{Text: "cache orders in front of the payments API"}}})}})
-	if _, err := decodeCache(good); err != nil {
+	good := encodeCache(cacheOf("cache orders in front of the payments API"))
+	if _, _, err := decodeCache(good); err != nil {
 		t.Fatal(err)
 	}
 	for i := range good {
 		bad := append([]byte(nil), good...)
 		bad[i] ^= 0x04
-		if _, err := decodeCache(bad); err == nil {
+		if _, _, err := decodeCache(bad); err == nil {
 			t.Errorf("a flipped bit at byte %d of %d was trusted", i, len(good))
 		}
 	}
 	for n := 0; n < len(good); n++ {
-		if _, err := decodeCache(good[:n]); err == nil {
+		if _, _, err := decodeCache(good[:n]); err == nil {
 			t.Errorf("the first %d of %d bytes were trusted", n, len(good))
 		}
 	}

@@ -719,8 +719,8 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 		return recs, body, title
 	}
 	docs, cache := s.analyseTerms(recs, keys)
-	bodyTerms := make([]retrieve.DocTerms, len(recs))
-	titleTerms := make([]retrieve.DocTerms, len(recs))
+	bodyTerms := make([]retrieve.NumberedTerms, len(recs))
+	titleTerms := make([]retrieve.NumberedTerms, len(recs))
 	for i := range recs {
 		bodyTerms[i], titleTerms[i] = docs[i].body, docs[i].title
 	}
@@ -731,8 +731,8 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 	s.saving.Go(func() { _ = cache.save() })
 	var wg sync.WaitGroup
 	var title *retrieve.Index
-	wg.Go(func() { title = retrieve.IndexTerms(ids, titleTerms) })
-	body := retrieve.IndexTerms(ids, bodyTerms)
+	wg.Go(func() { title = retrieve.IndexNumbered(ids, cache.vocab, titleTerms) })
+	body := retrieve.IndexNumbered(ids, cache.vocab, bodyTerms)
 	wg.Wait()
 	s.saving.Go(func() { _ = saveTaskIndex(s.CacheDir, ik, body, title) })
 	return recs, body, title
@@ -761,9 +761,15 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) ([]cachedDoc
 	// runs on every core. The records' terms share their strings: each
 	// worker's analysis keeps one copy of every word it has seen
 	// (retrieve.Analyze), so what a cold query holds is close to its
-	// vocabulary, not to the sum of its records.
+	// vocabulary, not to the sum of its records. Each record's terms are
+	// numbered in the cache's vocabulary as the workers hand them over,
+	// so that only numbers are held for the whole log.
+	type analysed struct {
+		i           int
+		body, title retrieve.DocTerms
+	}
 	next := make(chan int)
-	finished := make(chan int)
+	finished := make(chan analysed)
 	go func() {
 		for _, i := range missing {
 			next <- i
@@ -776,23 +782,22 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) ([]cachedDoc
 				doc := recordDoc(recs[i])
 				// The abbreviations the record defines ride in its terms
 				// (retrieve.Abbreviations), cached with them.
-				body := retrieve.WithGlossary(retrieve.Analyze(doc), retrieve.Abbreviations(recs[i].ContentViewIn(recs[i].PeekText()), doc.Lang))
-				docs[i] = cachedDoc{body: body, title: retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})}
+				a := analysed{i: i}
+				a.body = retrieve.WithGlossary(retrieve.Analyze(doc), retrieve.Abbreviations(recs[i].ContentViewIn(recs[i].PeekText()), doc.Lang))
+				a.title = retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})
 				if s.ReleaseTexts {
 					recs[i].ReleaseText()
 				}
-				finished <- i
+				finished <- a
 			}
 		}()
 	}
 	for done := 1; done <= len(missing); done++ {
-		<-finished
+		a := <-finished
+		docs[a.i] = cache.put(keys[a.i], a.body, a.title)
 		if s.Progress != nil {
 			s.Progress(done, len(missing))
 		}
-	}
-	for _, i := range missing {
-		cache.put(keys[i], docs[i])
 	}
 	return docs, cache
 }
