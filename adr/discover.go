@@ -55,11 +55,21 @@ type DiscoverOptions struct {
 	Only []string
 	// Progress, when set, is told how many of a folder's records have
 	// been read, once reading them has taken a while (a cold parse of a
-	// long log); never from two goroutines at once.
+	// long log), or from the first record when Parsed is set (each
+	// record then costs its analysis too); never from two goroutines at
+	// once.
 	Progress func(done, total int)
 	// Cache, when set, is the parse cache records are taken from and
 	// added to (see [Cache]); nil parses every record read.
 	Cache *Cache
+	// Parsed, when set, is called from the reading goroutines with each
+	// record of a root's folder (not its archive) whose text this load
+	// read, once it is parsed and its title settled; never for a section
+	// of a single-file log. It may analyse the text and let go of it
+	// ([Record.ReleaseText]), so that a first load of a long log never
+	// holds every text at once. The record may still be skipped after
+	// (documentation beside the records).
+	Parsed func(*Record)
 }
 
 // Scan limits keep automatic detection cheap in large repositories.

@@ -3,6 +3,7 @@ package adr
 import (
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -123,5 +124,60 @@ func TestDetectListsASample(t *testing.T) {
 	}
 	if c.dirs > sampleSize {
 		t.Errorf("judging the folder listed %d folders, want at most %d (its sample)", c.dirs, sampleSize)
+	}
+}
+
+// TestLoadParsedHook: LoadOptions.Parsed is told once of each record of a
+// root's folder the load read, its title settled (a record without a
+// heading is named after its file), never of an archived record; a text
+// it lets go of is read again when used. The load keeps no text of a
+// record the hook let go of (a load with a parse cache: without one, a
+// text cannot be read again and is kept).
+func TestLoadParsedHook(t *testing.T) {
+	m := fstest.MapFS{
+		"doc/adr/archive/0001-old.md": {Data: []byte("# 1. Old\n\n## Status\n\nSuperseded by [2](../0002-new.md)\n\n## Decision\n\nOld.\n")},
+		"doc/adr/0002-new.md":         {Data: []byte("# 2. New\n\n## Status\n\nAccepted\n\n## Decision\n\nNew.\n")},
+		"doc/adr/0003-no-heading.md":  {Data: []byte("## Status\n\nAccepted\n\n## Decision\n\nWe use queues.\n")},
+	}
+	for i := 4; i <= 40; i++ {
+		m[fmt.Sprintf("doc/adr/%04d-decision-%d.md", i, i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf(
+			"# %d. Decision %d\n\n## Status\n\nAccepted\n\n## Decision\n\nWe do thing %d.\n", i, i, i))}
+	}
+	var mu sync.Mutex
+	told := map[string]int{}
+	titles := map[string]string{}
+	l, err := Load(m, LoadOptions{Cache: OpenCache(t.TempDir(), false), Parsed: func(r *Record) {
+		mu.Lock()
+		told[r.Path]++
+		titles[r.Path] = r.Title
+		mu.Unlock()
+		r.ReleaseText()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range l.Records {
+		n := told[r.Path]
+		switch {
+		case r.Archived && n != 0:
+			t.Errorf("told of archived %s", r.Path)
+		case !r.Archived && n != 1:
+			t.Errorf("told %d times of %s, want once", n, r.Path)
+		case !r.Archived && titles[r.Path] != r.Title:
+			t.Errorf("told of %s titled %q, which the load then titled %q", r.Path, titles[r.Path], r.Title)
+		}
+		if !r.Archived && r.text != nil {
+			t.Errorf("%s still holds its text", r.Path)
+		}
+	}
+	if got := titles["doc/adr/0003-no-heading.md"]; got != "No heading" {
+		t.Errorf("the record without a heading was told of titled %q, want %q", got, "No heading")
+	}
+	r, err := l.Resolve("3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(r.Text().Src), "We use queues.") {
+		t.Errorf("the text let go of reads %q", r.Text().Src)
 	}
 }

@@ -55,7 +55,7 @@ func (root *Root) scanRecords(fsys fs.FS, opt LoadOptions) error {
 	}
 	root.Exists = true
 	root.avoidIndexTwin(entries)
-	live, err := root.readRecords(fsys, dir, entries, false, lazy, sample, only, cache, opt.Progress)
+	live, err := root.readRecords(fsys, dir, entries, false, lazy, sample, only, cache, opt.Progress, opt.Parsed)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (root *Root) scanRecords(fsys fs.FS, opt LoadOptions) error {
 		if err != nil {
 			return fmt.Errorf("read archive %q: %w", adir, err)
 		}
-		archived, err := root.readRecords(fsys, adir, aentries, true, lazy, sample, only, cache, opt.Progress)
+		archived, err := root.readRecords(fsys, adir, aentries, true, lazy, sample, only, cache, opt.Progress, nil)
 		if err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func (root *Root) scanRecords(fsys fs.FS, opt LoadOptions) error {
 			if err != nil {
 				return fmt.Errorf("read archive %q: %w", ydir, err)
 			}
-			archived, err := root.readRecords(fsys, ydir, yentries, true, lazy, sample, only, cache, opt.Progress)
+			archived, err := root.readRecords(fsys, ydir, yentries, true, lazy, sample, only, cache, opt.Progress, nil)
 			if err != nil {
 				return err
 			}
@@ -168,8 +168,9 @@ type unlisted struct {
 
 // readRecords reads the records among a folder's entries. A lazy read
 // parses a sample of sample records; with only set, it makes records for
-// those paths alone and keeps the others' names (root.unlisted).
-func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool, sample int, only map[string]bool, cache *Cache, progress func(done, total int)) ([]*Record, error) {
+// those paths alone and keeps the others' names (root.unlisted). Parsed,
+// when set, is LoadOptions.Parsed.
+func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, archived, lazy bool, sample int, only map[string]bool, cache *Cache, progress func(done, total int), parsed func(*Record)) ([]*Record, error) {
 	type cand struct {
 		name string
 		fn   fileName
@@ -273,6 +274,9 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 	}
 	now := cacheNow()
 	rep := progressReport{start: time.Now()}
+	if parsed != nil {
+		rep.start = time.Time{} // reported from the first record
+	}
 	// Workers claim the records in runs (one atomic add each, not a
 	// channel hand-off per record: at 10,000 records the hand-offs cost
 	// a quarter of a warm load), short enough that a small log is still
@@ -303,6 +307,10 @@ func (root *Root) readRecords(fsys fs.FS, dir string, entries []fs.DirEntry, arc
 					}
 					rec.Path = p
 					recs[i] = rec
+					if parsed != nil && rec.text != nil {
+						rec.settleTitle(cands[i].fn) // settled again below: the same
+						parsed(rec)
+					}
 				}
 			}
 		}()

@@ -50,6 +50,15 @@ func (v *Vocabulary) Number(dt DocTerms) NumberedTerms {
 	return out
 }
 
+// Renumber is nt, numbered in from, numbered in v (new terms added).
+func (v *Vocabulary) Renumber(nt NumberedTerms, from *Vocabulary) NumberedTerms {
+	out := NumberedTerms{Terms: make([]int32, len(nt.Terms)), TF: nt.TF, Len: nt.Len}
+	for i, n := range nt.Terms {
+		out.Terms[i] = v.Add(from.terms[n])
+	}
+	return out
+}
+
 // IndexNumbered builds an index from documents numbered in v: the same
 // index IndexTerms builds from the documents' DocTerms.
 func IndexNumbered(ids []string, v *Vocabulary, docs []NumberedTerms) *Index {

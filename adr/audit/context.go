@@ -16,7 +16,7 @@ import (
 // memory and embeddings given (nil: none).
 func ContextService(r *gitops.Repo, l *adr.Log, mem evidence.MemorySource, emb *evidence.Embeddings) *evidence.Service {
 	return &evidence.Service{
-		Log: l, Source: r.WorktreeFS(), CursorKey: r.CursorKey, Prefix: r.Prefix, CacheDir: filepath.Join(r.AdrDir(), "cache"),
+		Log: l, Source: r.WorktreeFS(), CursorKey: r.CursorKey, Prefix: r.Prefix, CacheDir: CacheDir(r),
 		Memory:      mem,
 		Scope:       ScopeSource(r, l, nil),
 		SourceFiles: r.FilesNotIgnored,
@@ -24,6 +24,10 @@ func ContextService(r *gitops.Repo, l *adr.Log, mem evidence.MemorySource, emb *
 		Embeddings:  emb,
 	}
 }
+
+// CacheDir is the folder of r's derived caches ($GIT_DIR/adr/cache), the
+// context service's.
+func CacheDir(r *gitops.Repo) string { return filepath.Join(r.AdrDir(), "cache") }
 
 // ScopeAhead is a scope question found ahead of the question (while the
 // log loads): its paths and their markers' git grep output.

@@ -87,6 +87,22 @@ func (c *termCache) put(k cacheKey, body, title retrieve.DocTerms) cachedDoc {
 	return d
 }
 
+// putNumbered adds a record's analysed body and title numbered in vocab,
+// renumbering them unless vocab is the cache's, which it becomes when the
+// cache is empty.
+func (c *termCache) putNumbered(k cacheKey, d cachedDoc, vocab *retrieve.Vocabulary) cachedDoc {
+	if len(c.entries) == 0 && c.vocab.Len() == 0 {
+		c.vocab = vocab
+	}
+	if vocab != c.vocab {
+		d = cachedDoc{body: c.vocab.Renumber(d.body, vocab), title: c.vocab.Renumber(d.title, vocab)}
+	}
+	c.entries[k] = d
+	c.used[k] = true
+	c.dirty = true
+	return d
+}
+
 // save writes the entries used by this run (so the file never outgrows the
 // log) when anything changed, atomically.
 func (c *termCache) save() error {

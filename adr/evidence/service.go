@@ -57,6 +57,9 @@ type Service struct {
 	// that answers one question over a log nothing else reads meanwhile
 	// (the command, not the MCP server).
 	ReleaseTexts bool
+	// Preanalysis, when set, holds records analysed as the log loaded
+	// (a first task query's): their terms are taken from it.
+	Preanalysis *Preanalysis
 	// Stale, when set, finds the staleness signals of an answer's records
 	// that need the repository (a declared scope that matches no tracked
 	// file, governed code changed in many commits since the record was

@@ -734,7 +734,14 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 	wg.Go(func() { title = retrieve.IndexNumbered(ids, cache.vocab, titleTerms) })
 	body := retrieve.IndexNumbered(ids, cache.vocab, bodyTerms)
 	wg.Wait()
-	s.saving.Go(func() { _ = saveTaskIndex(s.CacheDir, ik, body, title) })
+	// The answer is made from the indexes as stored, the file's bytes: a
+	// third of what the built ones hold (a cold query over a long log
+	// holds nothing else that large), and what every later query reads.
+	data := encodeTaskIndex(ik, body, title)
+	if b, t, err := decodeTaskIndex(data, ik, ids); err == nil {
+		body, title = b, t
+	}
+	s.saving.Go(func() { _ = saveTaskIndex(s.CacheDir, data) })
 	return recs, body, title
 }
 
@@ -752,6 +759,11 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) ([]cachedDoc
 	var missing []int
 	for i, k := range keys {
 		d, ok := cache.get(k)
+		if !ok {
+			if d, ok = s.Preanalysis.take(recs[i]); ok {
+				d = cache.putNumbered(k, d, s.Preanalysis.vocab)
+			}
+		}
 		if !ok {
 			missing = append(missing, i)
 		}
@@ -779,12 +791,8 @@ func (s *Service) analyseTerms(recs []*adr.Record, keys []cacheKey) ([]cachedDoc
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(missing)); w++ {
 		go func() {
 			for i := range next {
-				doc := recordDoc(recs[i])
-				// The abbreviations the record defines ride in its terms
-				// (retrieve.Abbreviations), cached with them.
 				a := analysed{i: i}
-				a.body = retrieve.WithGlossary(retrieve.Analyze(doc), retrieve.Abbreviations(recs[i].ContentViewIn(recs[i].PeekText()), doc.Lang))
-				a.title = retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})
+				a.body, a.title = analyseRecord(recs[i])
 				if s.ReleaseTexts {
 					recs[i].ReleaseText()
 				}

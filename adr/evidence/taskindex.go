@@ -83,14 +83,15 @@ func encodeTaskIndex(key [32]byte, body, title *retrieve.Index) []byte {
 	return cachefile.Seal(b)
 }
 
-// saveTaskIndex replaces the stored indexes, atomically (concurrent
-// writers: the last one wins, and each file is whole).
-func saveTaskIndex(dir string, key [32]byte, body, title *retrieve.Index) error {
+// saveTaskIndex replaces the stored indexes with data (encodeTaskIndex),
+// atomically (concurrent writers: the last one wins, and each file is
+// whole).
+func saveTaskIndex(dir string, data []byte) error {
 	if dir == "" {
 		return nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return atomicfile.Write(taskIndexPath(dir), encodeTaskIndex(key, body, title), 0o600)
+	return atomicfile.Write(taskIndexPath(dir), data, 0o600)
 }

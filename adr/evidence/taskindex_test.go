@@ -106,14 +106,17 @@ func TestTaskIndexAnswersAsRebuilt(t *testing.T) {
 func TestTaskIndexDamaged(t *testing.T) {
 	l := indexLog(t, 0)
 	svc := &Service{Log: l, CacheDir: t.TempDir()}
-	recs, body, title := svc.taskIndexes()
+	recs, _, _ := svc.taskIndexes()
 	svc.saving.Wait()
 	ids := make([]string, len(recs))
 	for i, r := range recs {
 		ids[i] = r.Locus()
 	}
-	key := [32]byte{1, 2, 3}
-	good := encodeTaskIndex(key, body, title)
+	good, err := os.ReadFile(taskIndexPath(svc.CacheDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := [32]byte(good[len(taskIndexFormat):])
 	if _, _, err := decodeTaskIndex(good, key, ids); err != nil {
 		t.Fatal(err)
 	}

@@ -135,6 +135,16 @@ func runContext(env *Env, id string, o contextOptions) error {
 	}
 	// What the question asks git runs while the log loads.
 	ahead := audit.StartAhead(repo, req, diff, func() ([]string, error) { return diffPaths(repo, o.diff, o.staged) })
+	// A task question lets go of each text the load reads once it is
+	// parsed (a first one analyses it first): a long log's texts are
+	// never all held, and the few the answer quotes are read again.
+	var pre *evidence.Preanalysis
+	if o.task != "" && env.log == nil {
+		env.parsed = (*adr.Record).ReleaseText
+		if pre = evidence.NewPreanalysis(audit.CacheDir(repo)); pre != nil {
+			env.parsed, env.loading = pre.Parsed, "indexing records"
+		}
+	}
 	l, err := env.Log()
 	if err != nil {
 		return err
@@ -155,6 +165,7 @@ func runContext(env *Env, id string, o contextOptions) error {
 	progress, done := terminalProgress(env.Err, "indexing records")
 	svc.Progress = progress
 	svc.ReleaseTexts = true // one question, then the process ends
+	svc.Preanalysis = pre
 	_, out, err := svc.Answer(req)
 	done()
 	if err != nil {

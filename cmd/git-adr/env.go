@@ -51,6 +51,11 @@ type Env struct {
 	// cache is the parse cache of cacheDir, opened once (parseCache).
 	cache    *adr.Cache
 	cacheDir string
+	// parsed, when set, is told of each record the log's load reads and
+	// parses (adr.LoadOptions.Parsed); loading, when set, is what the
+	// load's progress says it does ("reading records" otherwise).
+	parsed  func(*adr.Record)
+	loading string
 }
 
 // rootsRel returns the --root values relative to the repository root
@@ -145,8 +150,12 @@ func (e *Env) load(lazy bool) (*adr.Log, error) {
 	}
 	cache := e.parseCache(r)
 	// A cold load of a long log parses for seconds: a terminal sees it.
-	progress, done := terminalProgress(e.Err, "reading records")
-	l, err := adr.Load(fsys, adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy, Cache: cache, Progress: progress})
+	what := "reading records"
+	if e.loading != "" {
+		what = e.loading
+	}
+	progress, done := terminalProgress(e.Err, what)
+	l, err := adr.Load(fsys, adr.LoadOptions{Roots: roots, Cwd: r.Prefix, Lazy: lazy, Cache: cache, Progress: progress, Parsed: e.parsed})
 	done()
 	// A cache that cannot be written costs time in later runs, nothing
 	// else; nor does one that is not, which is not worth it for a few new

@@ -1,0 +1,72 @@
+package evidence
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/retrieve"
+)
+
+// Preanalysis analyses a first task query's records as the log's load
+// reads them (adr.LoadOptions.Parsed) and lets go of each text then, so
+// that the query never holds every text of a long log at once: a text is
+// read, parsed, analysed and dropped by one reading goroutine. The
+// service's task index takes these records' terms instead of analysing
+// them again (Service.Preanalysis).
+//
+// It is for a log whose records no term cache knows: with a term cache
+// (any earlier task query), most records are known there and analysing
+// them on load would be wasted.
+type Preanalysis struct {
+	mu    sync.Mutex
+	vocab *retrieve.Vocabulary
+	docs  map[*adr.Record]cachedDoc
+}
+
+// NewPreanalysis is a preanalysis for a first task query over the log
+// whose caches are in cacheDir, nil when a term cache is there (or there
+// is no cache directory).
+func NewPreanalysis(cacheDir string) *Preanalysis {
+	if cacheDir == "" {
+		return nil
+	}
+	if _, err := os.Lstat(filepath.Join(cacheDir, "terms.bin")); err == nil {
+		return nil
+	}
+	return &Preanalysis{vocab: retrieve.NewVocabulary(0), docs: map[*adr.Record]cachedDoc{}}
+}
+
+// Parsed analyses r, a record the load has just read and parsed, and
+// lets go of its text; it is adr.LoadOptions.Parsed, safe to call from
+// every reading goroutine at once.
+func (p *Preanalysis) Parsed(r *adr.Record) {
+	body, title := analyseRecord(r)
+	r.ReleaseText()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.docs[r] = cachedDoc{body: p.vocab.Number(body), title: p.vocab.Number(title)}
+}
+
+// take is what was analysed of r, numbered in p's vocabulary.
+func (p *Preanalysis) take(r *adr.Record) (cachedDoc, bool) {
+	if p == nil {
+		return cachedDoc{}, false
+	}
+	d, ok := p.docs[r]
+	if ok {
+		delete(p.docs, r)
+	}
+	return d, ok
+}
+
+// analyseRecord is a record's analysed body and title, as the task index
+// holds them: the abbreviations the record defines ride in its body's
+// terms (retrieve.Abbreviations).
+func analyseRecord(r *adr.Record) (body, title retrieve.DocTerms) {
+	doc := recordDoc(r)
+	body = retrieve.WithGlossary(retrieve.Analyze(doc), retrieve.Abbreviations(r.ContentViewIn(r.PeekText()), doc.Lang))
+	title = retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})
+	return body, title
+}
