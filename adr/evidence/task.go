@@ -729,19 +729,21 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 	// each is a noticeable part of the wait. Caches that cannot be
 	// written only cost time.
 	s.saving.Go(func() { _ = cache.save() })
-	var wg sync.WaitGroup
-	var title *retrieve.Index
-	wg.Go(func() { title = retrieve.IndexNumbered(ids, cache.vocab, titleTerms) })
-	body := retrieve.IndexNumbered(ids, cache.vocab, bodyTerms)
-	wg.Wait()
-	// The answer is made from the indexes as stored, the file's bytes: a
-	// third of what the built ones hold (a cold query over a long log
-	// holds nothing else that large), and what every later query reads.
-	data := encodeTaskIndex(ik, body, title)
-	if b, t, err := decodeTaskIndex(data, ik, ids); err == nil {
-		body, title = b, t
+	// The indexes are made in their stored form, the file's bytes, and
+	// the answer is made from those: a third of what built ones hold,
+	// and what every later query reads.
+	bodyData, titleData := storedIndexes(cache.vocab, bodyTerms, titleTerms)
+	body, _, berr := retrieve.OpenIndex(bodyData, ids)
+	title, _, terr := retrieve.OpenIndex(titleData, ids)
+	if berr != nil || terr != nil {
+		// Not to be: the bytes were just made. The indexes are built.
+		var wg sync.WaitGroup
+		wg.Go(func() { title = retrieve.IndexNumbered(ids, cache.vocab, titleTerms) })
+		body = retrieve.IndexNumbered(ids, cache.vocab, bodyTerms)
+		wg.Wait()
+		return recs, body, title
 	}
-	s.saving.Go(func() { _ = saveTaskIndex(s.CacheDir, data) })
+	s.saving.Go(func() { _ = saveTaskIndex(s.CacheDir, ik, bodyData, titleData) })
 	return recs, body, title
 }
 

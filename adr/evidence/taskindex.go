@@ -3,8 +3,10 @@ package evidence
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/cachefile"
@@ -76,22 +78,34 @@ func decodeTaskIndex(data []byte, key [32]byte, ids []string) (body, title *retr
 	return body, title, nil
 }
 
-func encodeTaskIndex(key [32]byte, body, title *retrieve.Index) []byte {
-	b := append([]byte(taskIndexFormat), key[:]...)
-	b = retrieve.AppendIndex(b, body)
-	b = retrieve.AppendIndex(b, title)
-	return cachefile.Seal(b)
+// storedIndexes are the stored forms of the indexes of body and title
+// (numbered in vocab), made without building them
+// (retrieve.AppendNumbered); the title's on another core.
+func storedIndexes(vocab *retrieve.Vocabulary, body, title []retrieve.NumberedTerms) (bodyData, titleData []byte) {
+	var wg sync.WaitGroup
+	wg.Go(func() { titleData = retrieve.AppendNumbered(nil, vocab, title) })
+	bodyData = retrieve.AppendNumbered(nil, vocab, body)
+	wg.Wait()
+	return bodyData, titleData
 }
 
-// saveTaskIndex replaces the stored indexes with data (encodeTaskIndex),
-// atomically (concurrent writers: the last one wins, and each file is
-// whole).
-func saveTaskIndex(dir string, data []byte) error {
+// saveTaskIndex replaces the stored indexes with the body and title
+// indexes' stored forms, for key, atomically (concurrent writers: the
+// last one wins, and each file is whole).
+func saveTaskIndex(dir string, key [32]byte, body, title []byte) error {
 	if dir == "" {
 		return nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return atomicfile.Write(taskIndexPath(dir), data, 0o600)
+	return atomicfile.WriteFunc(taskIndexPath(dir), 0o600, func(w io.Writer) error {
+		sw := cachefile.NewSealer(w)
+		for _, part := range [][]byte{[]byte(taskIndexFormat), key[:], body, title} {
+			if _, err := sw.Write(part); err != nil {
+				return err
+			}
+		}
+		return sw.Close()
+	})
 }

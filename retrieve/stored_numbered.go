@@ -1,0 +1,140 @@
+package retrieve
+
+import (
+	"cmp"
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// AppendNumbered appends the stored form of the index of documents
+// numbered in v (IndexNumbered) to b, without building that index: the
+// same bytes AppendIndex(b, IndexNumbered(ids, v, docs)) appends, made by
+// three passes over the documents straight into the postings' places. A
+// built index holds every posting in eight bytes, and its encoding grows
+// a second copy; this holds the stored form alone, about three bytes a
+// posting, and a few numbers per term of v.
+func AppendNumbered(b []byte, v *Vocabulary, docs []NumberedTerms) []byte {
+	// The frequencies, numbered as first met and counted, and each term's
+	// document count (its postings, one per place a document lists it).
+	var (
+		wnum    = map[uint32]int32{}
+		weights []float32
+		used    []int
+		df      = make([]uint32, v.Len())
+	)
+	lastBits, lastNum := uint32(0), int32(-1)
+	num := func(tf float32) int32 {
+		k := math.Float32bits(tf)
+		if k == lastBits && lastNum >= 0 {
+			return lastNum
+		}
+		n, ok := wnum[k]
+		if !ok {
+			n = int32(len(weights))
+			wnum[k] = n
+			weights, used = append(weights, tf), append(used, 0)
+		}
+		lastBits, lastNum = k, n
+		return n
+	}
+	for _, d := range docs {
+		for j, n := range d.Terms {
+			df[n]++
+			used[num(d.TF[j])]++
+		}
+	}
+	// Most used first, then by value, as AppendIndex orders them.
+	byUse := make([]int32, len(weights))
+	for n := range byUse {
+		byUse[n] = int32(n)
+	}
+	slices.SortFunc(byUse, func(a, c int32) int {
+		if x := cmp.Compare(used[c], used[a]); x != 0 {
+			return x
+		}
+		return cmp.Compare(weights[a], weights[c])
+	})
+	place := make([]uint64, len(weights))
+	for i, n := range byUse {
+		place[n] = uint64(i)
+	}
+	// The terms the documents use, in byte order.
+	type term struct {
+		prefix uint64
+		n      int32
+	}
+	terms := make([]term, 0, len(df))
+	termBytes := 0
+	for n, c := range df {
+		if c > 0 {
+			terms = append(terms, term{prefix8(v.terms[n]), int32(n)})
+			termBytes += len(v.terms[n])
+		}
+	}
+	slices.SortFunc(terms, func(a, c term) int {
+		if a.prefix != c.prefix {
+			return cmp.Compare(a.prefix, c.prefix)
+		}
+		return strings.Compare(v.terms[a.n], v.terms[c.n])
+	})
+	// Each term's postings' bytes: a document's distance from the term's
+	// previous one, and its frequency's place, as uvarints.
+	size := make([]uint32, len(df)) // then each term's next write offset
+	prev := make([]int32, len(df))
+	for i, d := range docs {
+		for j, n := range d.Terms {
+			size[n] += uint32(uvarintLen(uint64(int32(i)-prev[n])) + uvarintLen(place[num(d.TF[j])]))
+			prev[n] = int32(i)
+		}
+	}
+	postBytes := uint32(0)
+	for _, t := range terms {
+		s := size[t.n]
+		size[t.n] = postBytes
+		postBytes += s
+	}
+	// The header, directory and term bytes, then the postings in place.
+	head := uvarintLen(uint64(len(docs))) + 4*len(docs) + uvarintLen(uint64(len(weights))) + 4*len(weights) +
+		uvarintLen(uint64(len(terms))) + dirEntry*len(terms) + 8
+	b = slices.Grow(b, head+termBytes+int(postBytes))
+	b = binary.AppendUvarint(b, uint64(len(docs)))
+	for _, d := range docs {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(d.Len))
+	}
+	b = binary.AppendUvarint(b, uint64(len(weights)))
+	for _, n := range byUse {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(weights[n]))
+	}
+	b = binary.AppendUvarint(b, uint64(len(terms)))
+	termOff := uint32(0)
+	for _, t := range terms {
+		b = binary.LittleEndian.AppendUint32(b, termOff)
+		b = binary.LittleEndian.AppendUint32(b, size[t.n])
+		b = binary.LittleEndian.AppendUint32(b, df[t.n])
+		termOff += uint32(len(v.terms[t.n]))
+	}
+	b = binary.LittleEndian.AppendUint32(b, termOff)
+	b = binary.LittleEndian.AppendUint32(b, postBytes)
+	for _, t := range terms {
+		b = append(b, v.terms[t.n]...)
+	}
+	start := len(b)
+	b = b[:start+int(postBytes)]
+	post := b[start:]
+	clear(prev)
+	for i, d := range docs {
+		for j, n := range d.Terms {
+			at := size[n]
+			at += uint32(binary.PutUvarint(post[at:], uint64(int32(i)-prev[n])))
+			at += uint32(binary.PutUvarint(post[at:], place[num(d.TF[j])]))
+			size[n], prev[n] = at, int32(i)
+		}
+	}
+	return b
+}
+
+// uvarintLen is the length of x as a uvarint.
+func uvarintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
