@@ -132,7 +132,8 @@ func TestDetectListsASample(t *testing.T) {
 // heading is named after its file), never of an archived record; a text
 // it lets go of is read again when used. The load keeps no text of a
 // record the hook let go of (a load with a parse cache: without one, a
-// text cannot be read again and is kept).
+// text cannot be read again and is kept). Units the hook decodes are
+// named after the record's ID, in place.
 func TestLoadParsedHook(t *testing.T) {
 	m := fstest.MapFS{
 		"doc/adr/archive/0001-old.md": {Data: []byte("# 1. Old\n\n## Status\n\nSuperseded by [2](../0002-new.md)\n\n## Decision\n\nOld.\n")},
@@ -151,6 +152,7 @@ func TestLoadParsedHook(t *testing.T) {
 		told[r.Path]++
 		titles[r.Path] = r.Title
 		mu.Unlock()
+		r.Units() // decoded before the load names the record
 		r.ReleaseText()
 	}})
 	if err != nil {
@@ -168,6 +170,14 @@ func TestLoadParsedHook(t *testing.T) {
 		}
 		if !r.Archived && r.text != nil {
 			t.Errorf("%s still holds its text", r.Path)
+		}
+		if !r.Archived && r.lunits == nil {
+			t.Errorf("%s holds a copy of its units", r.Path)
+		}
+		for _, u := range r.Units() {
+			if u.ID != r.ID+"#"+u.Anchor {
+				t.Errorf("%s: unit %q is named %q", r.Path, u.Anchor, u.ID)
+			}
 		}
 	}
 	if got := titles["doc/adr/0003-no-heading.md"]; got != "No heading" {

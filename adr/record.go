@@ -269,6 +269,14 @@ func (r *Record) assignUnitIDs() {
 		lu.id = r.ID
 		return
 	}
+	if lu := r.lunits; lu != nil && lu.owner == r && lu.id == "" {
+		// Decoded before the load named its records (a first task
+		// question analyses each record as it is read): named in place,
+		// as get names them, rather than copied.
+		nameUnits(lu.get(), r.ID)
+		lu.id = r.ID
+		return
+	}
 	if r.unitIDsAssigned() {
 		return // as the parse cache gave them
 	}
