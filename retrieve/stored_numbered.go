@@ -17,39 +17,26 @@ import (
 // a second copy; this holds the stored form alone, about three bytes a
 // posting, and a few numbers per term of v.
 func AppendNumbered(b []byte, v *Vocabulary, docs []NumberedTerms) []byte {
-	// The frequencies, numbered as first met and counted, and each term's
-	// document count (its postings, one per place a document lists it).
-	var (
-		wnum    = map[uint32]int32{}
-		weights []float32
-		used    []int
-		df      = make([]uint32, v.Len())
-	)
-	lastBits, lastNum := uint32(0), int32(-1)
-	num := func(tf float32) int32 {
-		k := math.Float32bits(tf)
-		if k == lastBits && lastNum >= 0 {
-			return lastNum
-		}
-		n, ok := wnum[k]
-		if !ok {
-			n = int32(len(weights))
-			wnum[k] = n
-			weights, used = append(weights, tf), append(used, 0)
-		}
-		lastBits, lastNum = k, n
-		return n
-	}
+	// How many postings each of v's frequencies has (AppendIndex stores
+	// those used, most used first), and each term's document count (its
+	// postings, one per place a document lists it).
+	used := make([]int, len(v.freqs))
+	df := make([]uint32, v.Len())
 	for _, d := range docs {
-		for j, n := range d.Terms {
+		for p := d.packed; len(p) > 0; {
+			var n, f uint32
+			n, f, p = nextPair(p)
 			df[n]++
-			used[num(d.TF[j])]++
+			used[f]++
 		}
 	}
+	weights := v.freqs
 	// Most used first, then by value, as AppendIndex orders them.
-	byUse := make([]int32, len(weights))
-	for n := range byUse {
-		byUse[n] = int32(n)
+	byUse := make([]int32, 0, len(weights))
+	for n, u := range used {
+		if u > 0 {
+			byUse = append(byUse, int32(n))
+		}
 	}
 	slices.SortFunc(byUse, func(a, c int32) int {
 		if x := cmp.Compare(used[c], used[a]); x != 0 {
@@ -85,8 +72,10 @@ func AppendNumbered(b []byte, v *Vocabulary, docs []NumberedTerms) []byte {
 	size := make([]uint32, len(df)) // then each term's next write offset
 	prev := make([]int32, len(df))
 	for i, d := range docs {
-		for j, n := range d.Terms {
-			size[n] += uint32(uvarintLen(uint64(int32(i)-prev[n])) + uvarintLen(place[num(d.TF[j])]))
+		for p := d.packed; len(p) > 0; {
+			var n, f uint32
+			n, f, p = nextPair(p)
+			size[n] += uint32(uvarintLen(uint64(int32(i)-prev[n])) + uvarintLen(place[f]))
 			prev[n] = int32(i)
 		}
 	}
@@ -97,14 +86,14 @@ func AppendNumbered(b []byte, v *Vocabulary, docs []NumberedTerms) []byte {
 		postBytes += s
 	}
 	// The header, directory and term bytes, then the postings in place.
-	head := uvarintLen(uint64(len(docs))) + 4*len(docs) + uvarintLen(uint64(len(weights))) + 4*len(weights) +
+	head := uvarintLen(uint64(len(docs))) + 4*len(docs) + uvarintLen(uint64(len(byUse))) + 4*len(byUse) +
 		uvarintLen(uint64(len(terms))) + dirEntry*len(terms) + 8
 	b = slices.Grow(b, head+termBytes+int(postBytes))
 	b = binary.AppendUvarint(b, uint64(len(docs)))
 	for _, d := range docs {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(d.Len))
 	}
-	b = binary.AppendUvarint(b, uint64(len(weights)))
+	b = binary.AppendUvarint(b, uint64(len(byUse)))
 	for _, n := range byUse {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(weights[n]))
 	}
@@ -126,10 +115,12 @@ func AppendNumbered(b []byte, v *Vocabulary, docs []NumberedTerms) []byte {
 	post := b[start:]
 	clear(prev)
 	for i, d := range docs {
-		for j, n := range d.Terms {
+		for p := d.packed; len(p) > 0; {
+			var n, f uint32
+			n, f, p = nextPair(p)
 			at := size[n]
 			at += uint32(binary.PutUvarint(post[at:], uint64(int32(i)-prev[n])))
-			at += uint32(binary.PutUvarint(post[at:], place[num(d.TF[j])]))
+			at += uint32(binary.PutUvarint(post[at:], place[f]))
 			size[n], prev[n] = at, int32(i)
 		}
 	}

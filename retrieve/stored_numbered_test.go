@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -38,13 +39,15 @@ func TestAppendNumberedAsBuilt(t *testing.T) {
 		var docs []NumberedTerms
 		var ids []string
 		for d := rand(40); d >= 0; d-- {
-			var nt NumberedTerms
+			var terms []int32
+			var tf []float32
+			l := float32(0)
 			for k := rand(30); k > 0; k-- {
-				nt.Terms = append(nt.Terms, int32(rand(v.Len())))
-				nt.TF = append(nt.TF, float32(rand(tfs))*0.5)
-				nt.Len += nt.TF[len(nt.TF)-1]
+				terms = append(terms, int32(rand(v.Len())))
+				tf = append(tf, float32(rand(tfs))*0.5)
+				l += tf[len(tf)-1]
 			}
-			docs = append(docs, nt)
+			docs = append(docs, v.Numbered(l, terms, tf))
 			ids = append(ids, fmt.Sprint("ADR-", len(ids)))
 		}
 		want := AppendIndex([]byte("head"), IndexNumbered(ids, v, docs))
@@ -64,5 +67,36 @@ func TestUvarintLen(t *testing.T) {
 		if got, want := uvarintLen(x), binary.PutUvarint(buf[:], x); got != want {
 			t.Errorf("uvarintLen(%d) = %d, want %d", x, got, want)
 		}
+	}
+}
+
+// TestNumberedAll: a numbered document yields its terms and frequencies
+// as given, in order, twice listed terms and numbers past one byte
+// included; renumbered in another vocabulary, the same words.
+func TestNumberedAll(t *testing.T) {
+	v := NewVocabulary(0)
+	for i := 0; i < 300; i++ {
+		v.Add(fmt.Sprintf("t%d", i))
+	}
+	terms := []int32{0, 299, 5, 299, 128, 127}
+	tf := []float32{1, 2.5, 0, 7, 1, 130}
+	nt := v.Numbered(11.5, terms, tf)
+	var gotTerms []int32
+	var gotTF []float32
+	for n, f := range nt.All(v) {
+		gotTerms, gotTF = append(gotTerms, n), append(gotTF, f)
+	}
+	if !reflect.DeepEqual(gotTerms, terms) || !reflect.DeepEqual(gotTF, tf) || nt.Count() != len(terms) || nt.Len != 11.5 {
+		t.Fatalf("All = %v %v (count %d, length %v), want %v %v", gotTerms, gotTF, nt.Count(), nt.Len, terms, tf)
+	}
+	other := NewVocabulary(0)
+	other.Add("first")
+	re := other.Renumber(nt, v)
+	var words []string
+	for n, f := range re.All(other) {
+		words = append(words, fmt.Sprint(other.Term(n), "=", f))
+	}
+	if want := []string{"t0=1", "t299=2.5", "t5=0", "t299=7", "t128=1", "t127=130"}; !reflect.DeepEqual(words, want) {
+		t.Fatalf("renumbered: %v, want %v", words, want)
 	}
 }

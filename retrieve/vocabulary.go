@@ -1,26 +1,71 @@
 package retrieve
 
-// A Vocabulary numbers terms, each once, so that analysed documents can be
-// held as numbers (NumberedTerms): eight bytes a term of a document, where
+import (
+	"encoding/binary"
+	"iter"
+	"math"
+)
+
+// A Vocabulary numbers terms, each once, and the frequencies of the
+// documents numbered in it, so that analysed documents can be held as
+// numbers (NumberedTerms): about three bytes a term of a document, where
 // DocTerms takes twenty (a string header and a frequency). A cold task
 // query over 10,000 records holds 1.7 million of them while it builds its
 // indexes and writes its term cache.
 type Vocabulary struct {
 	num   map[string]int32
 	terms []string
+	// freqs are the distinct frequencies of the documents numbered in v,
+	// numbered as first met (few: sums of a handful of field weights).
+	freqNum map[uint32]uint32
+	freqs   []float32
+	// pairs is Number's and Numbered's scratch: (term, frequency)
+	// numbers before they are packed.
+	pairs []uint32
 }
 
-// NumberedTerms is an analysed document (DocTerms) whose terms are numbers
-// of a Vocabulary.
+// NumberedTerms is an analysed document (DocTerms) whose terms and
+// frequencies are numbers of a Vocabulary, packed: a (term, frequency)
+// pair of uvarints per term, in the document's order.
 type NumberedTerms struct {
-	Terms []int32
-	TF    []float32
-	Len   float32
+	packed []byte
+	count  int32
+	// Len is the document's length (DocTerms.Len).
+	Len float32
+}
+
+// Count is the number of terms of the document.
+func (nt NumberedTerms) Count() int { return int(nt.count) }
+
+// All yields the document's terms, as numbers of v (the vocabulary it was
+// numbered in), and their frequencies, in order.
+func (nt NumberedTerms) All(v *Vocabulary) iter.Seq2[int32, float32] {
+	return func(yield func(int32, float32) bool) {
+		for p := nt.packed; len(p) > 0; {
+			var n, f uint32
+			n, f, p = nextPair(p)
+			if !yield(int32(n), v.freqs[f]) {
+				return
+			}
+		}
+	}
+}
+
+// nextPair decodes the (term, frequency) pair at the front of p, packed
+// by pack.
+func nextPair(p []byte) (n, f uint32, rest []byte) {
+	if len(p) >= 2 && p[0] < 0x80 && p[1] < 0x80 {
+		return uint32(p[0]), uint32(p[1]), p[2:]
+	}
+	x, k := binary.Uvarint(p)
+	p = p[k:]
+	y, k := binary.Uvarint(p)
+	return uint32(x), uint32(y), p[k:]
 }
 
 // NewVocabulary is an empty vocabulary with room for about n terms.
 func NewVocabulary(n int) *Vocabulary {
-	return &Vocabulary{num: make(map[string]int32, n), terms: make([]string, 0, n)}
+	return &Vocabulary{num: make(map[string]int32, n), terms: make([]string, 0, n), freqNum: map[uint32]uint32{}}
 }
 
 // Len is the number of terms v knows; they are numbered from 0.
@@ -40,23 +85,59 @@ func (v *Vocabulary) Add(t string) int32 {
 	return n
 }
 
+// freq is the number of frequency tf.
+func (v *Vocabulary) freq(tf float32) uint32 {
+	k := math.Float32bits(tf)
+	n, ok := v.freqNum[k]
+	if !ok {
+		n = uint32(len(v.freqs))
+		v.freqNum[k] = n
+		v.freqs = append(v.freqs, tf)
+	}
+	return n
+}
+
+// pack is the document of length l whose (term, frequency) numbers are
+// v.pairs, in one allocation of its size.
+func (v *Vocabulary) pack(l float32) NumberedTerms {
+	size := 0
+	for _, x := range v.pairs {
+		size += uvarintLen(uint64(x))
+	}
+	b := make([]byte, 0, size)
+	for _, x := range v.pairs {
+		b = binary.AppendUvarint(b, uint64(x))
+	}
+	return NumberedTerms{packed: b, count: int32(len(v.pairs) / 2), Len: l}
+}
+
 // Number is dt with its terms numbered in v (new terms added), in the
 // same order.
 func (v *Vocabulary) Number(dt DocTerms) NumberedTerms {
-	out := NumberedTerms{Terms: make([]int32, len(dt.Terms)), TF: dt.TF, Len: dt.Len}
+	v.pairs = v.pairs[:0]
 	for i, t := range dt.Terms {
-		out.Terms[i] = v.Add(t)
+		v.pairs = append(v.pairs, uint32(v.Add(t)), v.freq(dt.TF[i]))
 	}
-	return out
+	return v.pack(dt.Len)
+}
+
+// Numbered is the document of length l whose terms are terms (numbers of
+// v) at frequencies tf.
+func (v *Vocabulary) Numbered(l float32, terms []int32, tf []float32) NumberedTerms {
+	v.pairs = v.pairs[:0]
+	for i, n := range terms {
+		v.pairs = append(v.pairs, uint32(n), v.freq(tf[i]))
+	}
+	return v.pack(l)
 }
 
 // Renumber is nt, numbered in from, numbered in v (new terms added).
 func (v *Vocabulary) Renumber(nt NumberedTerms, from *Vocabulary) NumberedTerms {
-	out := NumberedTerms{Terms: make([]int32, len(nt.Terms)), TF: nt.TF, Len: nt.Len}
-	for i, n := range nt.Terms {
-		out.Terms[i] = v.Add(from.terms[n])
+	v.pairs = v.pairs[:0]
+	for n, tf := range nt.All(from) {
+		v.pairs = append(v.pairs, uint32(v.Add(from.terms[n])), v.freq(tf))
 	}
-	return out
+	return v.pack(nt.Len)
 }
 
 // IndexNumbered builds an index from documents numbered in v: the same
@@ -68,8 +149,10 @@ func IndexNumbered(ids []string, v *Vocabulary, docs []NumberedTerms) *Index {
 	count := make([]int32, v.Len())
 	pairs := 0
 	for _, d := range docs {
-		pairs += len(d.Terms)
-		for _, n := range d.Terms {
+		pairs += d.Count()
+		for p := d.packed; len(p) > 0; {
+			var n uint32
+			n, _, p = nextPair(p)
 			count[n]++
 		}
 	}
@@ -89,8 +172,10 @@ func IndexNumbered(ids []string, v *Vocabulary, docs []NumberedTerms) *Index {
 	for i, d := range docs {
 		ix.docLen[i] = float64(d.Len)
 		total += float64(d.Len)
-		for j, n := range d.Terms {
-			slab[next[n]] = posting{doc: int32(i), tf: d.TF[j]}
+		for p := d.packed; len(p) > 0; {
+			var n, f uint32
+			n, f, p = nextPair(p)
+			slab[next[n]] = posting{doc: int32(i), tf: v.freqs[f]}
 			next[n]++
 		}
 	}

@@ -144,7 +144,7 @@ func writeCache(w io.Writer, vocab *retrieve.Vocabulary, entries map[cacheKey]ca
 	number := make([]int32, vocab.Len())
 	for _, d := range entries {
 		for _, nt := range [2]retrieve.NumberedTerms{d.body, d.title} {
-			for _, n := range nt.Terms {
+			for n := range nt.All(vocab) {
 				number[n] = 1
 			}
 		}
@@ -187,10 +187,10 @@ func writeCache(w io.Writer, vocab *retrieve.Vocabulary, entries map[cacheKey]ca
 		buf = append(buf, k[:]...)
 		for _, nt := range [2]retrieve.NumberedTerms{d.body, d.title} {
 			putF(nt.Len)
-			put(uint64(len(nt.Terms)))
-			for i, n := range nt.Terms {
+			put(uint64(nt.Count()))
+			for n, tf := range nt.All(vocab) {
 				put(uint64(number[n]))
-				putF(nt.TF[i])
+				putF(tf)
 			}
 		}
 		if len(buf) > 32<<10 {
@@ -249,6 +249,8 @@ func decodeCache(data []byte) (*retrieve.Vocabulary, map[cacheKey]cachedDoc, err
 		return nil, nil, errCorrupt
 	}
 	out := make(map[cacheKey]cachedDoc, ne)
+	var terms []int32 // an entry's, before they are packed
+	var tfs []float32
 	for i := uint64(0); i < ne; i++ {
 		if len(b) < 32 {
 			return nil, nil, errCorrupt
@@ -258,26 +260,27 @@ func decodeCache(data []byte) (*retrieve.Vocabulary, map[cacheKey]cachedDoc, err
 		b = b[32:]
 		var d cachedDoc
 		for j := 0; j < 2; j++ {
-			var nt retrieve.NumberedTerms
-			if nt.Len, err = getF(); err != nil {
+			l, err := getF()
+			if err != nil {
 				return nil, nil, err
 			}
 			n, err := get()
 			if err != nil || n > uint64(len(b)) {
 				return nil, nil, errCorrupt
 			}
-			nt.Terms = make([]int32, n)
-			nt.TF = make([]float32, n)
-			for x := range nt.Terms {
+			terms, tfs = terms[:0], tfs[:0]
+			for range n {
 				wi, err := get()
 				if err != nil || wi >= nw {
 					return nil, nil, errCorrupt
 				}
-				nt.Terms[x] = number[wi]
-				if nt.TF[x], err = getF(); err != nil {
+				tf, err := getF()
+				if err != nil {
 					return nil, nil, err
 				}
+				terms, tfs = append(terms, number[wi]), append(tfs, tf)
 			}
+			nt := vocab.Numbered(l, terms, tfs)
 			if j == 0 {
 				d.body = nt
 			} else {

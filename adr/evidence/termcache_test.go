@@ -33,9 +33,9 @@ type spelledDoc struct {
 // cacheTerms is entries with their terms spelled out, in a comparable form.
 func cacheTerms(vocab *retrieve.Vocabulary, entries map[cacheKey]cachedDoc) map[cacheKey]spelledDoc {
 	spell := func(nt retrieve.NumberedTerms) []cachedTerm {
-		out := make([]cachedTerm, len(nt.Terms))
-		for i, n := range nt.Terms {
-			out[i] = cachedTerm{vocab.Term(n), nt.TF[i]}
+		var out []cachedTerm
+		for n, tf := range nt.All(vocab) {
+			out = append(out, cachedTerm{vocab.Term(n), tf})
 		}
 		return out
 	}
