@@ -133,7 +133,7 @@ func TestDetectListsASample(t *testing.T) {
 // it lets go of is read again when used. The load keeps no text of a
 // record the hook let go of (a load with a parse cache: without one, a
 // text cannot be read again and is kept). Units the hook decodes are
-// named after the record's ID, in place.
+// named after the record's ID, in place; units it peeks at are not kept.
 func TestLoadParsedHook(t *testing.T) {
 	m := fstest.MapFS{
 		"doc/adr/archive/0001-old.md": {Data: []byte("# 1. Old\n\n## Status\n\nSuperseded by [2](../0002-new.md)\n\n## Decision\n\nOld.\n")},
@@ -152,7 +152,11 @@ func TestLoadParsedHook(t *testing.T) {
 		told[r.Path]++
 		titles[r.Path] = r.Title
 		mu.Unlock()
-		r.Units() // decoded before the load names the record
+		if r.Path == "doc/adr/0002-new.md" {
+			r.PeekUnits() // decoded for the hook alone
+		} else {
+			r.Units() // decoded before the load names the record
+		}
 		r.ReleaseText()
 	}})
 	if err != nil {
@@ -173,6 +177,9 @@ func TestLoadParsedHook(t *testing.T) {
 		}
 		if !r.Archived && r.lunits == nil {
 			t.Errorf("%s holds a copy of its units", r.Path)
+		}
+		if r.Path == "doc/adr/0002-new.md" && r.lunits.decoded.Load() {
+			t.Errorf("%s keeps the units the hook peeked at", r.Path)
 		}
 		for _, u := range r.Units() {
 			if u.ID != r.ID+"#"+u.Anchor {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -196,6 +197,22 @@ func (r *Record) Units() []Unit {
 	return r.units
 }
 
+// PeekUnits is Units for a caller that reads them once (the analysis of
+// every record of a long log): units the load holds encoded, and nothing
+// has decoded yet, are decoded for the caller alone and not kept. They
+// may not be named after the record's ID yet.
+func (r *Record) PeekUnits() []Unit {
+	lu := r.lunits
+	if lu == nil || lu.decoded.Load() {
+		return r.Units()
+	}
+	us, err := decodeUnits(lu.enc)
+	if err != nil {
+		return lu.get()
+	}
+	return us
+}
+
 // SetUnits replaces the record's units.
 func (r *Record) SetUnits(us []Unit) { r.units, r.lunits = us, nil }
 
@@ -219,6 +236,8 @@ type lazyUnits struct {
 	// before anything reads them.
 	id    string
 	units []Unit
+	// decoded is set once units are.
+	decoded atomic.Bool
 }
 
 func (lu *lazyUnits) get() []Unit {
@@ -236,6 +255,7 @@ func (lu *lazyUnits) get() []Unit {
 			nameUnits(us, lu.id)
 		}
 		lu.units = us
+		lu.decoded.Store(true)
 	})
 	return lu.units
 }

@@ -61,13 +61,13 @@ var statusPrior = map[adr.Status]float64{
 }
 
 // recordDoc builds the search document of a record: title, domains and
-// file name weigh most, then sections by kind. The record's text is read
-// for this only (PeekText): analysing a whole log does not keep every
-// record's text in memory.
+// file name weigh most, then sections by kind. The record's text and
+// units are read for this only (PeekText, PeekUnits): analysing a whole
+// log does not keep every record's text, or units decoded, in memory.
 func recordDoc(r *adr.Record) retrieve.Doc {
 	t := r.PeekText()
 	base := baseName(r.Path)
-	units := r.Units()
+	units := r.PeekUnits()
 	// Sized once: title, domains, file name, then the units or the
 	// content.
 	fields := make([]retrieve.Field, 3, 3+max(len(units), 1))
