@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/internal/jsoncost"
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/git-adr/git-adr/internal/o200k"
 )
 
 // part is a piece of a unit: whole lines (or one piece of an overlong
@@ -227,32 +226,22 @@ func render(resp *Response, f Format) []byte {
 	return b.Bytes()
 }
 
-var (
-	encOnce sync.Once
-	enc     tokenizer.Codec
-	encErr  error
-)
-
-func loadEncoder() {
-	encBuilt.Store(true)
-	enc, encErr = tokenizer.Get(tokenizer.O200kBase)
-}
-
-// encBuilt reports whether this process built the tokenizer (tests).
+// encBuilt reports whether this process read the tokenizer's
+// vocabulary (tests).
 var encBuilt atomic.Bool
 
-// PrepareTokens starts building the o200k_base vocabulary (some 30 ms of
-// one core, a map of 200,000 tokens) in the background, for a caller
-// that will count tokens once it has done other work.
-func PrepareTokens() { go encOnce.Do(loadEncoder) }
+// PrepareTokens starts reading the o200k_base vocabulary (internal/o200k)
+// in the background, for a caller that will count tokens once it has done
+// other work.
+func PrepareTokens() {
+	encBuilt.Store(true)
+	o200k.Prepare()
+}
 
 // tokensO200k counts o200k_base tokens; -1 when the encoder is unavailable.
 func tokensO200k(b []byte) int {
-	encOnce.Do(loadEncoder)
-	if encErr != nil {
-		return -1
-	}
-	n, err := enc.Count(string(b))
+	encBuilt.Store(true)
+	n, err := o200k.Count(string(b))
 	if err != nil {
 		return -1
 	}

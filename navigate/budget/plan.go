@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/git-adr/git-adr/internal/o200k"
 )
 
 // Policy names what this package implements.
@@ -64,21 +64,9 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-var (
-	o200kOnce sync.Once
-	o200k     tokenizer.Codec
-)
-
 // countO200k counts o200k_base tokens (the encoding is compiled into the
 // binary: no file or network is read).
 func countO200k(s string) int {
-	o200kOnce.Do(func() {
-		c, err := tokenizer.Get(tokenizer.O200kBase)
-		if err != nil {
-			panic(err) // the encoding is built in
-		}
-		o200k = c
-	})
 	n, err := o200k.Count(s)
 	if err != nil {
 		return len(s)
