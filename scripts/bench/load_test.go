@@ -109,11 +109,12 @@ func BenchmarkParse(b *testing.B) {
 }
 
 // BenchmarkTaskCold is the work of a cold `context --task`, in process:
-// the load through an empty parse cache and its save, then the answer
-// with an empty term cache (every record analysed and its text let go
-// of, as the command does, both indexes built, the term cache and the
-// task index written). Its -memprofile shows what
-// the cold row's peak RSS is made of:
+// the load through an empty parse cache, every record analysed as it is
+// read and its text let go of (evidence.Preanalysis, as the command
+// does), the parse cache saved, then the answer with an empty term cache
+// (both indexes made in their stored form, the term cache and the task
+// index written). Its -memprofile shows what the cold row's peak RSS is
+// made of:
 //
 //	go test ./scripts/bench -run '^$' -bench 'TaskCold/10000' -benchtime 3x -memprofile /tmp/mem.out
 //	go tool pprof -sample_index=alloc_space -top bench.test /tmp/mem.out
@@ -130,14 +131,15 @@ func BenchmarkTaskCold(b *testing.B) {
 				cdir := filepath.Join(b.TempDir(), "cache")
 				b.StartTimer()
 				c := adr.OpenCache(cdir, false)
-				l, err := adr.Load(fsys, adr.LoadOptions{Cache: c})
+				pre := evidence.NewPreanalysis(cdir)
+				l, err := adr.Load(fsys, adr.LoadOptions{Cache: c, Parsed: pre.Parsed})
 				if err != nil {
 					b.Fatal(err)
 				}
 				if err := c.Save(); err != nil {
 					b.Fatal(err)
 				}
-				if _, _, err := (&evidence.Service{Log: l, CacheDir: cdir, ReleaseTexts: true}).Answer(req); err != nil {
+				if _, _, err := (&evidence.Service{Log: l, CacheDir: cdir, ReleaseTexts: true, Preanalysis: pre}).Answer(req); err != nil {
 					b.Fatal(err)
 				}
 			}
