@@ -16,9 +16,9 @@ import (
 // service's task index takes these records' terms instead of analysing
 // them again (Service.Preanalysis).
 //
-// It is for a log whose records no term cache knows: with a term cache
-// (any earlier task query), most records are known there and analysing
-// them on load would be wasted.
+// It is for a log no task query has indexed: with a term cache or a
+// stored index (any earlier task query), most records are known there
+// and analysing them on load would be wasted.
 type Preanalysis struct {
 	mu    sync.Mutex
 	vocab *retrieve.Vocabulary
@@ -26,14 +26,16 @@ type Preanalysis struct {
 }
 
 // NewPreanalysis is a preanalysis for a first task query over the log
-// whose caches are in cacheDir, nil when a term cache is there (or there
-// is no cache directory).
+// whose caches are in cacheDir, nil when a term cache or a stored index
+// is there (or there is no cache directory).
 func NewPreanalysis(cacheDir string) *Preanalysis {
 	if cacheDir == "" {
 		return nil
 	}
-	if _, err := os.Lstat(filepath.Join(cacheDir, "terms.bin")); err == nil {
-		return nil
+	for _, name := range []string{"terms.bin", "index.bin"} {
+		if _, err := os.Lstat(filepath.Join(cacheDir, name)); err == nil {
+			return nil
+		}
 	}
 	return &Preanalysis{vocab: retrieve.NewVocabulary(0), docs: map[*adr.Record]cachedDoc{}}
 }

@@ -59,6 +59,12 @@ func TestPreanalysisAnswersAsRebuilt(t *testing.T) {
 	if NewPreanalysis(dir) != nil {
 		t.Error("a preanalysis was offered over a term cache")
 	}
+	if err := os.Remove(filepath.Join(dir, "terms.bin")); err != nil {
+		t.Fatal(err)
+	}
+	if NewPreanalysis(dir) != nil {
+		t.Error("a preanalysis was offered over a stored index")
+	}
 	sameAnswers(t, "after a preanalysed query", want, answers(t, indexLog(t, 0), dir))
 
 	// A term cache of other records appears between the load and the
