@@ -20,7 +20,7 @@ func AppendNumbered(b []byte, v *Vocabulary, docs []NumberedTerms) []byte {
 	// How many postings each of v's frequencies has (AppendIndex stores
 	// those used, most used first), and each term's document count (its
 	// postings, one per place a document lists it).
-	used := make([]int, len(v.freqs))
+	used := make([]int, len(v.freqs.keys))
 	df := make([]uint32, v.Len())
 	for _, d := range docs {
 		for p := d.packed; len(p) > 0; {
@@ -30,7 +30,10 @@ func AppendNumbered(b []byte, v *Vocabulary, docs []NumberedTerms) []byte {
 			used[f]++
 		}
 	}
-	weights := v.freqs
+	weights := make([]float32, len(used))
+	for f := range weights {
+		weights[f] = v.freq(uint32(f))
+	}
 	// Most used first, then by value, as AppendIndex orders them.
 	byUse := make([]int32, 0, len(weights))
 	for n, u := range used {
@@ -57,15 +60,15 @@ func AppendNumbered(b []byte, v *Vocabulary, docs []NumberedTerms) []byte {
 	termBytes := 0
 	for n, c := range df {
 		if c > 0 {
-			terms = append(terms, term{prefix8(v.terms[n]), int32(n)})
-			termBytes += len(v.terms[n])
+			terms = append(terms, term{prefix8(v.terms.keys[n]), int32(n)})
+			termBytes += len(v.terms.keys[n])
 		}
 	}
 	slices.SortFunc(terms, func(a, c term) int {
 		if a.prefix != c.prefix {
 			return cmp.Compare(a.prefix, c.prefix)
 		}
-		return strings.Compare(v.terms[a.n], v.terms[c.n])
+		return strings.Compare(v.terms.keys[a.n], v.terms.keys[c.n])
 	})
 	// Each term's postings' bytes: a document's distance from the term's
 	// previous one, and its frequency's place, as uvarints.
@@ -103,12 +106,12 @@ func AppendNumbered(b []byte, v *Vocabulary, docs []NumberedTerms) []byte {
 		b = binary.LittleEndian.AppendUint32(b, termOff)
 		b = binary.LittleEndian.AppendUint32(b, size[t.n])
 		b = binary.LittleEndian.AppendUint32(b, df[t.n])
-		termOff += uint32(len(v.terms[t.n]))
+		termOff += uint32(len(v.terms.keys[t.n]))
 	}
 	b = binary.LittleEndian.AppendUint32(b, termOff)
 	b = binary.LittleEndian.AppendUint32(b, postBytes)
 	for _, t := range terms {
-		b = append(b, v.terms[t.n]...)
+		b = append(b, v.terms.keys[t.n]...)
 	}
 	start := len(b)
 	b = b[:start+int(postBytes)]

@@ -13,15 +13,33 @@ import (
 // query over 10,000 records holds 1.7 million of them while it builds its
 // indexes and writes its term cache.
 type Vocabulary struct {
-	num   map[string]int32
-	terms []string
-	// freqs are the distinct frequencies of the documents numbered in v,
-	// numbered as first met (few: sums of a handful of field weights).
-	freqNum map[uint32]uint32
-	freqs   []float32
+	terms numbering[string]
+	// freqs are the distinct frequencies of the documents numbered in v
+	// (their bits; few: sums of a handful of field weights).
+	freqs numbering[uint32]
 	// pairs is Number's and Numbered's scratch: (term, frequency)
 	// numbers before they are packed.
 	pairs []uint32
+}
+
+// numbering numbers distinct values as first met.
+type numbering[K comparable] struct {
+	num  map[K]int32
+	keys []K
+}
+
+// add is k's number, the next one if k is new.
+func (n *numbering[K]) add(k K) int32 {
+	x, ok := n.num[k]
+	if !ok {
+		if n.num == nil {
+			n.num = map[K]int32{}
+		}
+		x = int32(len(n.keys))
+		n.num[k] = x
+		n.keys = append(n.keys, k)
+	}
+	return x
 }
 
 // NumberedTerms is an analysed document (DocTerms) whose terms and
@@ -44,7 +62,7 @@ func (nt NumberedTerms) All(v *Vocabulary) iter.Seq2[int32, float32] {
 		for p := nt.packed; len(p) > 0; {
 			var n, f uint32
 			n, f, p = nextPair(p)
-			if !yield(int32(n), v.freqs[f]) {
+			if !yield(int32(n), v.freq(f)) {
 				return
 			}
 		}
@@ -65,36 +83,24 @@ func nextPair(p []byte) (n, f uint32, rest []byte) {
 
 // NewVocabulary is an empty vocabulary with room for about n terms.
 func NewVocabulary(n int) *Vocabulary {
-	return &Vocabulary{num: make(map[string]int32, n), terms: make([]string, 0, n), freqNum: map[uint32]uint32{}}
+	return &Vocabulary{terms: numbering[string]{num: make(map[string]int32, n), keys: make([]string, 0, n)}}
 }
 
 // Len is the number of terms v knows; they are numbered from 0.
-func (v *Vocabulary) Len() int { return len(v.terms) }
+func (v *Vocabulary) Len() int { return len(v.terms.keys) }
 
 // Term is the term numbered n.
-func (v *Vocabulary) Term(n int32) string { return v.terms[n] }
+func (v *Vocabulary) Term(n int32) string { return v.terms.keys[n] }
 
 // Add is the number of term t, given the next number if v did not know it.
-func (v *Vocabulary) Add(t string) int32 {
-	n, ok := v.num[t]
-	if !ok {
-		n = int32(len(v.terms))
-		v.num[t] = n
-		v.terms = append(v.terms, t)
-	}
-	return n
-}
+func (v *Vocabulary) Add(t string) int32 { return v.terms.add(t) }
 
-// freq is the number of frequency tf.
-func (v *Vocabulary) freq(tf float32) uint32 {
-	k := math.Float32bits(tf)
-	n, ok := v.freqNum[k]
-	if !ok {
-		n = uint32(len(v.freqs))
-		v.freqNum[k] = n
-		v.freqs = append(v.freqs, tf)
-	}
-	return n
+// freq is the frequency numbered f.
+func (v *Vocabulary) freq(f uint32) float32 { return math.Float32frombits(v.freqs.keys[f]) }
+
+// freqNumber is the number of frequency tf.
+func (v *Vocabulary) freqNumber(tf float32) uint32 {
+	return uint32(v.freqs.add(math.Float32bits(tf)))
 }
 
 // pack is the document of length l whose (term, frequency) numbers are
@@ -116,7 +122,7 @@ func (v *Vocabulary) pack(l float32) NumberedTerms {
 func (v *Vocabulary) Number(dt DocTerms) NumberedTerms {
 	v.pairs = v.pairs[:0]
 	for i, t := range dt.Terms {
-		v.pairs = append(v.pairs, uint32(v.Add(t)), v.freq(dt.TF[i]))
+		v.pairs = append(v.pairs, uint32(v.Add(t)), v.freqNumber(dt.TF[i]))
 	}
 	return v.pack(dt.Len)
 }
@@ -126,7 +132,7 @@ func (v *Vocabulary) Number(dt DocTerms) NumberedTerms {
 func (v *Vocabulary) Numbered(l float32, terms []int32, tf []float32) NumberedTerms {
 	v.pairs = v.pairs[:0]
 	for i, n := range terms {
-		v.pairs = append(v.pairs, uint32(n), v.freq(tf[i]))
+		v.pairs = append(v.pairs, uint32(n), v.freqNumber(tf[i]))
 	}
 	return v.pack(l)
 }
@@ -135,7 +141,7 @@ func (v *Vocabulary) Numbered(l float32, terms []int32, tf []float32) NumberedTe
 func (v *Vocabulary) Renumber(nt NumberedTerms, from *Vocabulary) NumberedTerms {
 	v.pairs = v.pairs[:0]
 	for n, tf := range nt.All(from) {
-		v.pairs = append(v.pairs, uint32(v.Add(from.terms[n])), v.freq(tf))
+		v.pairs = append(v.pairs, uint32(v.Add(from.Term(n))), v.freqNumber(tf))
 	}
 	return v.pack(nt.Len)
 }
@@ -175,14 +181,14 @@ func IndexNumbered(ids []string, v *Vocabulary, docs []NumberedTerms) *Index {
 		for p := d.packed; len(p) > 0; {
 			var n, f uint32
 			n, f, p = nextPair(p)
-			slab[next[n]] = posting{doc: int32(i), tf: v.freqs[f]}
+			slab[next[n]] = posting{doc: int32(i), tf: v.freq(f)}
 			next[n]++
 		}
 	}
 	for n, c := range count {
 		if c > 0 {
 			end := next[n]
-			ix.postings[v.terms[n]] = slab[end-c : end : end]
+			ix.postings[v.terms.keys[n]] = slab[end-c : end : end]
 		}
 	}
 	if len(docs) > 0 {
