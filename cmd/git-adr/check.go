@@ -109,7 +109,7 @@ func runCheck(env *Env, o checkOptions) error {
 		return runWorkspaceCheck(env, o)
 	}
 	env.allowBare = o.since != ""
-	l, err := env.Log()
+	l, err := env.LogWithoutTexts()
 	if err != nil {
 		return err
 	}

@@ -135,17 +135,16 @@ func runContext(env *Env, id string, o contextOptions) error {
 	}
 	// What the question asks git runs while the log loads.
 	ahead := audit.StartAhead(repo, req, diff, func() ([]string, error) { return diffPaths(repo, o.diff, o.staged) })
-	// A task question lets go of each text the load reads once it is
-	// parsed (a first one analyses it first): a long log's texts are
+	// The question lets go of each text the load reads once it is parsed
+	// (a first task question analyses it first): a long log's texts are
 	// never all held, and the few the answer quotes are read again.
 	var pre *evidence.Preanalysis
 	if o.task != "" && env.log == nil {
-		env.parsed = (*adr.Record).ReleaseText
 		if pre = evidence.NewPreanalysis(audit.CacheDir(repo)); pre != nil {
 			env.parsed, env.loading = pre.Parsed, "indexing records"
 		}
 	}
-	l, err := env.Log()
+	l, err := env.LogWithoutTexts()
 	if err != nil {
 		return err
 	}

@@ -118,6 +118,18 @@ func quoteDir(d string) string {
 // notes to stderr.
 func (e *Env) Log() (*adr.Log, error) { return e.load(false) }
 
+// LogWithoutTexts is Log for a command that reads what the parse gives of
+// each record and never its text (list, check, index, graph): each text
+// the load reads is let go of once parsed, so that a first load of a long
+// log never holds every text at once; one read after is read again,
+// checked against its blob.
+func (e *Env) LogWithoutTexts() (*adr.Log, error) {
+	if e.log == nil && e.parsed == nil {
+		e.parsed = (*adr.Record).ReleaseText
+	}
+	return e.load(false)
+}
+
 // LazyLog is Log for commands that touch few records: records are known by
 // file name and parsed on demand (adr.Log.Ensure).
 func (e *Env) LazyLog() (*adr.Log, error) { return e.load(true) }

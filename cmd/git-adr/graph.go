@@ -64,7 +64,7 @@ func runGraph(env *Env, o graphOptions) error {
 	if env.acrossWorkspace(true) {
 		return runWorkspaceGraph(env, o, opt)
 	}
-	l, err := env.Log()
+	l, err := env.LogWithoutTexts()
 	if err != nil {
 		return err
 	}

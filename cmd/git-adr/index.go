@@ -85,7 +85,7 @@ func runIndex(env *Env, o indexOptions) error {
 			return err
 		}
 	}
-	l, err := env.Log()
+	l, err := env.LogWithoutTexts()
 	if err != nil {
 		return err
 	}

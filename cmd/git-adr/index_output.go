@@ -41,7 +41,7 @@ func runIndexOutput(env *Env, o indexOptions) error {
 			return err
 		}
 	}
-	l, err := env.Log()
+	l, err := env.LogWithoutTexts()
 	if err != nil {
 		return err
 	}

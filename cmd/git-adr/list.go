@@ -59,7 +59,7 @@ func runList(env *Env, o listOptions) error {
 	if env.acrossWorkspace(true) {
 		return runWorkspaceList(env, o, want)
 	}
-	l, err := env.Log()
+	l, err := env.LogWithoutTexts()
 	if err != nil {
 		return err
 	}
