@@ -83,6 +83,7 @@ func commands() []command {
 		{row: "list", tool: toolGitADR, args: []string{"adr", "list"}, verify: verifyLines("")},
 		{row: "list", tool: toolAdrTools, args: []string{"adr", "list"}, verify: verifyLines("doc/adr/")},
 		{row: "list after an edit", tool: toolGitADR, args: []string{"adr", "list"}, edit: true, verify: verifyLines("")},
+		{row: "list, cold cache", tool: toolGitADR, args: []string{"adr", "list"}, cold: true, verify: verifyLines("")},
 		{row: "list --json", tool: toolGitADR, args: []string{"adr", "list", "--json"}, verify: verifyJSON},
 		{row: "show", tool: toolGitADR, args: []string{"adr", "show", midID}, verify: verifyNonEmpty},
 		{row: "context --task", tool: toolGitADR, args: []string{"adr", "context", "--task", benchTask}, verify: verifyNonEmpty},
@@ -90,6 +91,8 @@ func commands() []command {
 		{row: "index", tool: toolGitADR, args: []string{"adr", "index"}, writes: true, verify: verifyIndex},
 		{row: "index", tool: toolAdrTools, args: []string{"adr", "generate", "toc"}, slow: true, verify: verifyLines("* [")},
 		{row: "check", tool: toolGitADR, args: []string{"adr", "check"}, okCodes: []int{0, 1}},
+		{row: "graph", tool: toolGitADR, args: []string{"adr", "graph"}, verify: verifyNonEmpty},
+		{row: "compaction", tool: toolGitADR, args: []string{"adr", "compaction"}, verify: verifyNonEmpty},
 		{row: "help", tool: toolGitADR, args: []string{"adr", "-h"}, verify: verifyNonEmpty},
 		// The floor: starting git-adr through git without reading the log,
 		// one fast process that opens and reads every record, and what
