@@ -10,6 +10,7 @@ package o200k
 
 import (
 	_ "embed"
+	"errors"
 	"hash/maphash"
 	"math"
 	"strconv"
@@ -93,11 +94,7 @@ func parse(data string) (*vocab, error) {
 	return v, nil
 }
 
-type corruptError struct{}
-
-func (corruptError) Error() string { return "o200k: the embedded vocabulary does not decode" }
-
-var errCorrupt error = corruptError{}
+var errCorrupt = errors.New("o200k: the embedded vocabulary does not decode")
 
 // token is the bytes of token r.
 func (v *vocab) token(r uint32) string {
