@@ -33,43 +33,50 @@ type vector struct {
 	weights []float32
 }
 
-// NewVectors weighs dts (see [Vectors]).
-func NewVectors(dts []DocTerms) *Vectors {
-	v := &Vectors{docs: make([]vector, len(dts)), num: map[string]int32{}}
-	num := v.num
-	nums := make([][]int32, len(dts))
-	for i, dt := range dts {
-		ns := make([]int32, len(dt.Terms))
-		for j, t := range dt.Terms {
-			n, ok := num[t]
-			if !ok {
+// NewVectors weighs docs, numbered in vocab (see [Vectors]). The vectors
+// number terms afresh, in the order the documents first use them.
+func NewVectors(vocab *Vocabulary, docs []NumberedTerms) *Vectors {
+	v := &Vectors{docs: make([]vector, len(docs)), num: map[string]int32{}}
+	// own[n] is the vectors' number of vocab's term n, plus one (0: none
+	// yet).
+	own := make([]int32, vocab.Len())
+	nums := make([][]int32, len(docs))
+	for i, d := range docs {
+		ns := make([]int32, 0, d.Count())
+		for t := range d.All(vocab) {
+			n := own[t] - 1
+			if n < 0 {
 				n = int32(len(v.Terms))
-				num[t] = n
-				v.Terms = append(v.Terms, t)
+				own[t] = n + 1
+				v.num[vocab.Term(t)] = n
+				v.Terms = append(v.Terms, vocab.Term(t))
 				v.DF = append(v.DF, 0)
 			}
 			v.DF[n]++
-			ns[j] = n
+			ns = append(ns, n)
 		}
 		nums[i] = ns
 	}
-	docs := float64(len(dts))
-	for i, dt := range dts {
+	n := float64(len(docs))
+	for i, d := range docs {
 		type tw struct {
 			n int32
 			w float64
 		}
 		var kept []tw
 		norm := 0.0
-		for j, n := range nums[i] {
-			tf := float64(dt.TF[j])
+		j := 0
+		for _, f := range d.All(vocab) {
+			t := nums[i][j]
+			j++
+			tf := float64(f)
 			if tf <= 0 {
 				continue
 			}
-			w := (1 + math.Log(max(tf, 1))) * math.Log((docs+1)/float64(v.DF[n]))
+			w := (1 + math.Log(max(tf, 1))) * math.Log((n+1)/float64(v.DF[t]))
 			norm += w * w
-			if v.DF[n] > 1 {
-				kept = append(kept, tw{n, w})
+			if v.DF[t] > 1 {
+				kept = append(kept, tw{t, w})
 			}
 		}
 		if norm == 0 || len(kept) == 0 {

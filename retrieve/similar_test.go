@@ -9,11 +9,12 @@ import (
 )
 
 func vectorsOf(texts ...string) *Vectors {
-	dts := make([]DocTerms, len(texts))
+	vocab := NewVocabulary(0)
+	docs := make([]NumberedTerms, len(texts))
 	for i, t := range texts {
-		dts[i] = Analyze(Doc{Fields: []Field{{Text: t, Weight: 1}}})
+		docs[i] = vocab.Number(Analyze(Doc{Fields: []Field{{Text: t, Weight: 1}}}))
 	}
-	return NewVectors(dts)
+	return NewVectors(vocab, docs)
 }
 
 func TestCosine(t *testing.T) {

@@ -188,8 +188,9 @@ func slugWords(p string) string {
 
 // subject is what grouping knows of one record.
 type subject struct {
-	r     *adr.Record
-	terms retrieve.DocTerms
+	r *adr.Record
+	// terms are numbered in the analysis' vocabulary (analyzer.vocab).
+	terms retrieve.NumberedTerms
 	title []string
 	lang  retrieve.Language
 }
@@ -208,11 +209,11 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 	if len(subs) < 2 {
 		return []InferredGroup{}
 	}
-	dts := make([]retrieve.DocTerms, len(subs))
+	dts := make([]retrieve.NumberedTerms, len(subs))
 	for i, s := range subs {
 		dts[i] = s.terms
 	}
-	vecs := retrieve.NewVectors(dts)
+	vecs := retrieve.NewVectors(a.vocab, dts)
 	// Each title word's weight, looked up once.
 	titleW := make([][]float64, len(subs))
 	for i, s := range subs {

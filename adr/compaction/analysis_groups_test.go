@@ -377,13 +377,14 @@ func TestInferredBlockingOnCorpora(t *testing.T) {
 			t.Fatal(err)
 		}
 		a := analyze(t, l, AnalyzeOptions{})
-		var dts []retrieve.DocTerms
+		var dts []retrieve.NumberedTerms
+		vocab := retrieve.NewVocabulary(0)
 		for _, rc := range a.Records {
 			if r := l.ByPath(rc.Path); r != nil && groupable(r, rc) {
-				dts = append(dts, subjectOf(r, r.PeekText()).terms)
+				dts = append(dts, subjectOf(r, r.PeekText(), vocab.Number).terms)
 			}
 		}
-		v := retrieve.NewVectors(dts)
+		v := retrieve.NewVectors(vocab, dts)
 		found := map[[2]int32]bool{}
 		for _, p := range v.SimilarPairs(retrieve.PairOptions{Min: groupMin}) {
 			found[[2]int32{p.A, p.B}] = true

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/internal/lazyre"
+	"github.com/git-adr/git-adr/retrieve"
 )
 
 // analyzer holds the relation graph of a whole log and what blocks each
@@ -36,6 +37,8 @@ type analyzer struct {
 	texts map[*adr.Record]*textFacts
 	// infer asks readTexts for what inferred groups need.
 	infer bool
+	// vocab numbers the terms of every subject readTexts analyses.
+	vocab *retrieve.Vocabulary
 }
 
 type issue struct {

@@ -36,6 +36,16 @@ func (a *analyzer) readTexts(recs []*adr.Record, progress func()) {
 	facts := make([]textFacts, len(recs))
 	var next atomic.Int64
 	var mu sync.Mutex
+	// Subjects' terms are numbered in one vocabulary as they are
+	// analysed: every record's terms as strings were the largest thing
+	// an analysis of a long log held.
+	a.vocab = retrieve.NewVocabulary(0)
+	var vocabMu sync.Mutex
+	number := func(dt retrieve.DocTerms) retrieve.NumberedTerms {
+		vocabMu.Lock()
+		defer vocabMu.Unlock()
+		return a.vocab.Number(dt)
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < min(runtime.GOMAXPROCS(0), 8, len(recs)); w++ {
 		wg.Go(func() {
@@ -47,7 +57,7 @@ func (a *analyzer) readTexts(recs []*adr.Record, progress func()) {
 				t := recs[i].PeekText()
 				facts[i] = factsOf(recs[i], t)
 				if a.infer && a.in[recs[i]] && !retired(recs[i].Status) {
-					facts[i].subject = subjectOf(recs[i], t)
+					facts[i].subject = subjectOf(recs[i], t, number)
 				}
 				if progress != nil {
 					mu.Lock()
@@ -69,10 +79,11 @@ func retired(s adr.Status) bool {
 	return s == adr.Rejected || s == adr.Deprecated || s == adr.Superseded
 }
 
-// subjectOf analyses the words of r's subject (subjectDoc) and title.
-func subjectOf(r *adr.Record, t *adr.Text) *subject {
+// subjectOf analyses the words of r's subject (subjectDoc) and title,
+// its terms numbered by number.
+func subjectOf(r *adr.Record, t *adr.Text, number func(retrieve.DocTerms) retrieve.NumberedTerms) *subject {
 	d := subjectDoc(r, t)
-	return &subject{r: r, terms: retrieve.Analyze(d), title: titleTerms(r, d.Lang), lang: d.Lang}
+	return &subject{r: r, terms: number(retrieve.Analyze(d)), title: titleTerms(r, d.Lang), lang: d.Lang}
 }
 
 func factsOf(r *adr.Record, t *adr.Text) textFacts {
