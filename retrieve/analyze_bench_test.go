@@ -1,91 +1,70 @@
 package retrieve
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-adr/git-adr/internal/corpora"
 )
 
 // corpusTexts are the Markdown files of the shared corpora, real ADRs of
 // several styles and languages; the benchmark is skipped without them.
 func corpusTexts(b *testing.B) []string {
-	dir := os.Getenv("GIT_ADR_CORPORA")
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			b.Fatal(err)
-		}
-		dir = filepath.Join(wd, "..", "..", "shared", "corpora")
+	wd, err := os.Getwd()
+	if err != nil {
+		b.Fatal(err)
 	}
-	var texts []string
-	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".md") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err == nil {
-			texts = append(texts, string(data))
-		}
-		return err
-	})
-	if len(texts) == 0 {
-		b.Skipf("no corpora at %s", dir)
+	dir, err := corpora.Dir(wd)
+	if err != nil {
+		b.Skip(err)
+	}
+	texts, err := corpora.Markdown(dir)
+	if err != nil || len(texts) == 0 {
+		b.Skipf("no corpora at %s: %v", dir, err)
 	}
 	return texts
+}
+
+// benchTexts times f over every text, as bytes the first prefix bytes of
+// each (all of it when prefix is 0).
+func benchTexts(b *testing.B, prefix int, f func(string)) {
+	texts := corpusTexts(b)
+	size := 0
+	for i, t := range texts {
+		if prefix > 0 {
+			texts[i] = t[:min(len(t), prefix)]
+		}
+		size += len(texts[i])
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range texts {
+			f(t)
+		}
+	}
 }
 
 // BenchmarkAnalyzeCorpora analyses every record of the corpora as a cold
 // context query does: its language detected from its first 4,000 bytes,
 // then its terms counted.
 func BenchmarkAnalyzeCorpora(b *testing.B) {
-	texts := corpusTexts(b)
-	size := 0
-	for _, t := range texts {
-		size += len(t)
-	}
-	b.SetBytes(int64(size))
-	b.ResetTimer()
-	for b.Loop() {
-		for _, t := range texts {
-			Analyze(Doc{Lang: DetectLanguage(t[:min(len(t), 4000)]), Fields: []Field{{Text: t}}})
-		}
-	}
+	benchTexts(b, 0, func(t string) {
+		Analyze(Doc{Lang: DetectLanguage(t[:min(len(t), 4000)]), Fields: []Field{{Text: t}}})
+	})
 }
 
 // BenchmarkDetectLanguage detects the language of the first 4,000 bytes of
 // every record of the corpora.
 func BenchmarkDetectLanguage(b *testing.B) {
-	texts := corpusTexts(b)
-	size := 0
-	for _, t := range texts {
-		size += min(len(t), 4000)
-	}
-	b.SetBytes(int64(size))
-	b.ResetTimer()
-	for b.Loop() {
-		for _, t := range texts {
-			DetectLanguage(t[:min(len(t), 4000)])
-		}
-	}
+	benchTexts(b, 4000, func(t string) { DetectLanguage(t) })
 }
 
 // BenchmarkCount counts the terms of every record of the corpora, in
 // English, without detecting their language.
 func BenchmarkCount(b *testing.B) {
-	texts := corpusTexts(b)
-	size := 0
-	for _, t := range texts {
-		size += len(t)
-	}
-	b.SetBytes(int64(size))
-	b.ResetTimer()
-	for b.Loop() {
-		for _, t := range texts {
-			Analyze(Doc{Fields: []Field{{Text: t}}})
-		}
-	}
+	benchTexts(b, 0, func(t string) { Analyze(Doc{Fields: []Field{{Text: t}}}) })
 }
 
 // BenchmarkAppendIndex stores an index of the corpora's records, each in

@@ -1,13 +1,13 @@
 package o200k
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/git-adr/git-adr/internal/corpora"
 )
 
 // oracle is the library's o200k_base codec, which Count must agree with.
@@ -51,24 +51,20 @@ func TestCountAsLibrary(t *testing.T) {
 // of the ADR corpora beside the repository, when they are there.
 func TestCountCorpora(t *testing.T) {
 	enc := oracle(t)
-	dir := filepath.Join("..", "..", "..", "shared", "corpora")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("no corpora at", dir)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
 	}
-	n := 0
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") || n >= 3000 {
-			return nil
-		}
-		b, rerr := os.ReadFile(p)
-		if rerr == nil {
-			same(t, enc, string(b))
-			n++
-		}
-		return nil
-	})
-	if n == 0 {
-		t.Fatal("no Markdown file read")
+	dir, err := corpora.Dir(wd)
+	if err != nil {
+		t.Skip(err)
+	}
+	texts, err := corpora.Markdown(dir)
+	if err != nil || len(texts) == 0 {
+		t.Fatalf("no Markdown file read under %s: %v", dir, err)
+	}
+	for _, s := range texts[:min(len(texts), 3000)] {
+		same(t, enc, s)
 	}
 }
 

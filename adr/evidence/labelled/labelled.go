@@ -23,6 +23,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/evidence"
+	"github.com/git-adr/git-adr/internal/corpora"
 )
 
 // Task is one labelled question.
@@ -487,23 +488,5 @@ func onDisk(dir, label string) bool {
 }
 
 // Corpora finds the folder of the shared corpora: $GIT_ADR_CORPORA, or
-// ../shared/corpora beside the module root above dir.
-func Corpora(dir string) (string, error) {
-	if d := os.Getenv("GIT_ADR_CORPORA"); d != "" {
-		return d, nil
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			d := filepath.Join(dir, "..", "shared", "corpora")
-			if _, err := os.Stat(d); err != nil {
-				return "", fmt.Errorf("shared corpora not found at %s (set GIT_ADR_CORPORA)", d)
-			}
-			return d, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("module root not found")
-		}
-		dir = parent
-	}
-}
+// ../shared/corpora beside the module root above dir (corpora.Dir).
+func Corpora(dir string) (string, error) { return corpora.Dir(dir) }
