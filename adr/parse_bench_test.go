@@ -1,7 +1,6 @@
 package adr
 
 import (
-	"os"
 	"testing"
 
 	"github.com/git-adr/git-adr/internal/corpora"
@@ -11,18 +10,7 @@ import (
 // the folder GIT_ADR_CORPORA names), as a first, cold load of a log
 // does; skipped without them.
 func BenchmarkParse(b *testing.B) {
-	wd, err := os.Getwd()
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir, err := corpora.Dir(wd)
-	if err != nil {
-		b.Skip(err)
-	}
-	md, err := corpora.Markdown(dir)
-	if err != nil || len(md) == 0 {
-		b.Skipf("no corpora at %s: %v", dir, err)
-	}
+	md := corpora.Texts(b)
 	texts := make([][]byte, len(md))
 	size := 0
 	for i, t := range md {

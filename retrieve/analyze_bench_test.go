@@ -1,35 +1,16 @@
 package retrieve
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/git-adr/git-adr/internal/corpora"
 )
 
-// corpusTexts are the Markdown files of the shared corpora, real ADRs of
-// several styles and languages; the benchmark is skipped without them.
-func corpusTexts(b *testing.B) []string {
-	wd, err := os.Getwd()
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir, err := corpora.Dir(wd)
-	if err != nil {
-		b.Skip(err)
-	}
-	texts, err := corpora.Markdown(dir)
-	if err != nil || len(texts) == 0 {
-		b.Skipf("no corpora at %s: %v", dir, err)
-	}
-	return texts
-}
-
 // benchTexts times f over every text, as bytes the first prefix bytes of
 // each (all of it when prefix is 0).
 func benchTexts(b *testing.B, prefix int, f func(string)) {
-	texts := corpusTexts(b)
+	texts := corpora.Texts(b)
 	size := 0
 	for i, t := range texts {
 		if prefix > 0 {
@@ -71,7 +52,7 @@ func BenchmarkCount(b *testing.B) {
 // three fields of different weights, as a cold context query stores its
 // task index.
 func BenchmarkAppendIndex(b *testing.B) {
-	ix := weightedCorpusIndex(corpusTexts(b))
+	ix := weightedCorpusIndex(corpora.Texts(b))
 	b.ResetTimer()
 	for b.Loop() {
 		AppendIndex(nil, ix)
@@ -93,7 +74,7 @@ func weightedCorpusIndex(texts []string) *Index {
 // BenchmarkAbbreviations finds the abbreviations every record of the
 // corpora defines, as a cold context query does for each record.
 func BenchmarkAbbreviations(b *testing.B) {
-	texts := corpusTexts(b)
+	texts := corpora.Texts(b)
 	size := 0
 	for _, t := range texts {
 		size += len(t)

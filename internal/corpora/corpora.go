@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // Dir is the folder of the shared corpora: $GIT_ADR_CORPORA, or
@@ -47,4 +48,24 @@ func Markdown(dir string) ([]string, error) {
 		return err
 	})
 	return texts, err
+}
+
+// Texts is Markdown of the shared corpora, for a test or benchmark: it is
+// skipped when there are none, and fails when they are there but cannot
+// be read.
+func Texts(tb testing.TB) []string {
+	tb.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir, err := Dir(wd)
+	if err != nil {
+		tb.Skip(err)
+	}
+	texts, err := Markdown(dir)
+	if err != nil || len(texts) == 0 {
+		tb.Fatalf("no Markdown file read under %s: %v", dir, err)
+	}
+	return texts
 }

@@ -1,7 +1,6 @@
 package o200k
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -51,18 +50,7 @@ func TestCountAsLibrary(t *testing.T) {
 // of the ADR corpora beside the repository, when they are there.
 func TestCountCorpora(t *testing.T) {
 	enc := oracle(t)
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := corpora.Dir(wd)
-	if err != nil {
-		t.Skip(err)
-	}
-	texts, err := corpora.Markdown(dir)
-	if err != nil || len(texts) == 0 {
-		t.Fatalf("no Markdown file read under %s: %v", dir, err)
-	}
+	texts := corpora.Texts(t)
 	for _, s := range texts[:min(len(texts), 3000)] {
 		same(t, enc, s)
 	}
