@@ -67,8 +67,11 @@ func (p *Preanalysis) take(r *adr.Record) (cachedDoc, bool) {
 // holds them: the abbreviations the record defines ride in its body's
 // terms (retrieve.Abbreviations).
 func analyseRecord(r *adr.Record) (body, title retrieve.DocTerms) {
-	doc := recordDoc(r)
-	body = retrieve.WithGlossary(retrieve.Analyze(doc), retrieve.Abbreviations(r.ContentViewIn(r.PeekText()), doc.Lang))
+	// One read of the text: a text the record does not hold is read
+	// again, and checked against its blob, at every PeekText.
+	t := r.PeekText()
+	doc := recordDoc(r, t)
+	body = retrieve.WithGlossary(retrieve.Analyze(doc), retrieve.Abbreviations(r.ContentViewIn(t), doc.Lang))
 	title = retrieve.Analyze(retrieve.Doc{Lang: doc.Lang, Fields: doc.Fields[:3]})
 	return body, title
 }

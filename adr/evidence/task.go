@@ -60,12 +60,12 @@ var statusPrior = map[adr.Status]float64{
 	adr.Accepted: 1.0, adr.Proposed: 0.92, adr.Unknown: 0.92, adr.Superseded: 0.85, adr.Deprecated: 0.75, adr.Rejected: 0.7,
 }
 
-// recordDoc builds the search document of a record: title, domains and
-// file name weigh most, then sections by kind. The record's text and
-// units are read for this only (PeekText, PeekUnits): analysing a whole
-// log does not keep every record's text, or units decoded, in memory.
-func recordDoc(r *adr.Record) retrieve.Doc {
-	t := r.PeekText()
+// recordDoc builds the search document of a record whose text is t:
+// title, domains and file name weigh most, then sections by kind. Its
+// units are read for this only (PeekUnits), as its text is by the caller
+// (PeekText): analysing a whole log does not keep every record's text, or
+// units decoded, in memory.
+func recordDoc(r *adr.Record, t *adr.Text) retrieve.Doc {
 	base := baseName(r.Path)
 	units := r.PeekUnits()
 	// Sized once: title, domains, file name, then the units or the
