@@ -88,7 +88,7 @@ func IndexTerms(ids []string, dts []DocTerms) *Index {
 	for i, dt := range dts {
 		docs[i] = v.Number(dt)
 	}
-	return IndexNumbered(ids, v, docs)
+	return indexNumbered(ids, v, docs)
 }
 
 // IDF is the BM25 inverse document frequency of a term (terms absent from

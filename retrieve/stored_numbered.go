@@ -3,6 +3,7 @@ package retrieve
 import (
 	"cmp"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -10,8 +11,8 @@ import (
 )
 
 // AppendNumbered appends the stored form of the index of documents
-// numbered in v (IndexNumbered) to b, without building that index: the
-// same bytes AppendIndex(b, IndexNumbered(ids, v, docs)) appends, made by
+// numbered in v (indexNumbered) to b, without building that index: the
+// same bytes AppendIndex(b, indexNumbered(ids, v, docs)) appends, made by
 // three passes over the documents straight into the postings' places. A
 // built index holds every posting in eight bytes, and its encoding grows
 // a second copy; this holds the stored form alone, about three bytes a
@@ -128,6 +129,19 @@ func AppendNumbered(b []byte, v *Vocabulary, docs []NumberedTerms) []byte {
 		}
 	}
 	return b
+}
+
+// StoredNumbered is the index of documents numbered in v over ids, made
+// in its stored form (AppendNumbered) and opened over those bytes, which
+// are returned too (for a file). A stored form that does not open is a
+// bug of this package, not bad input: it panics.
+func StoredNumbered(ids []string, v *Vocabulary, docs []NumberedTerms) (*Index, []byte) {
+	data := AppendNumbered(nil, v, docs)
+	ix, rest, err := OpenIndex(data, ids)
+	if err != nil || len(rest) != 0 {
+		panic(fmt.Sprintf("retrieve: a stored index just made does not open (%v, %d bytes left)", err, len(rest)))
+	}
+	return ix, data
 }
 
 // uvarintLen is the length of x as a uvarint.

@@ -146,9 +146,9 @@ func (v *Vocabulary) Renumber(nt NumberedTerms, from *Vocabulary) NumberedTerms 
 	return v.pack(nt.Len)
 }
 
-// IndexNumbered builds an index from documents numbered in v: the same
+// indexNumbered builds an index from documents numbered in v: the same
 // index IndexTerms builds from the documents' DocTerms.
-func IndexNumbered(ids []string, v *Vocabulary, docs []NumberedTerms) *Index {
+func indexNumbered(ids []string, v *Vocabulary, docs []NumberedTerms) *Index {
 	// The postings are laid out term by term in one slab (a counting
 	// sort, which keeps each term's documents in order), and the map gets
 	// one entry per term the documents use.

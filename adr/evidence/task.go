@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
@@ -732,17 +731,7 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 	// The indexes are made in their stored form, the file's bytes, and
 	// the answer is made from those: a third of what built ones hold,
 	// and what every later query reads.
-	bodyData, titleData := storedIndexes(cache.vocab, bodyTerms, titleTerms)
-	body, _, berr := retrieve.OpenIndex(bodyData, ids)
-	title, _, terr := retrieve.OpenIndex(titleData, ids)
-	if berr != nil || terr != nil {
-		// Not to be: the bytes were just made. The indexes are built.
-		var wg sync.WaitGroup
-		wg.Go(func() { title = retrieve.IndexNumbered(ids, cache.vocab, titleTerms) })
-		body = retrieve.IndexNumbered(ids, cache.vocab, bodyTerms)
-		wg.Wait()
-		return recs, body, title
-	}
+	body, title, bodyData, titleData := storedIndexes(ids, cache.vocab, bodyTerms, titleTerms)
 	s.saving.Go(func() { _ = saveTaskIndex(s.CacheDir, ik, bodyData, titleData) })
 	return recs, body, title
 }

@@ -78,15 +78,16 @@ func decodeTaskIndex(data []byte, key [32]byte, ids []string) (body, title *retr
 	return body, title, nil
 }
 
-// storedIndexes are the stored forms of the indexes of body and title
-// (numbered in vocab), made without building them
-// (retrieve.AppendNumbered); the title's on another core.
-func storedIndexes(vocab *retrieve.Vocabulary, body, title []retrieve.NumberedTerms) (bodyData, titleData []byte) {
+// storedIndexes are the body and title indexes of the documents ids,
+// numbered in vocab, made in their stored form and opened over it
+// (retrieve.StoredNumbered), with those bytes; the title's on another
+// core.
+func storedIndexes(ids []string, vocab *retrieve.Vocabulary, body, title []retrieve.NumberedTerms) (bodyIx, titleIx *retrieve.Index, bodyData, titleData []byte) {
 	var wg sync.WaitGroup
-	wg.Go(func() { titleData = retrieve.AppendNumbered(nil, vocab, title) })
-	bodyData = retrieve.AppendNumbered(nil, vocab, body)
+	wg.Go(func() { titleIx, titleData = retrieve.StoredNumbered(ids, vocab, title) })
+	bodyIx, bodyData = retrieve.StoredNumbered(ids, vocab, body)
 	wg.Wait()
-	return bodyData, titleData
+	return bodyIx, titleIx, bodyData, titleData
 }
 
 // saveTaskIndex replaces the stored indexes with the body and title
