@@ -11,7 +11,9 @@ import (
 // numbers (NumberedTerms): about three bytes a term of a document, where
 // DocTerms takes twenty (a string header and a frequency). A cold task
 // query over 10,000 records holds 1.7 million of them while it builds its
-// indexes and writes its term cache.
+// indexes and writes its term cache. A Vocabulary is not safe for
+// concurrent use: callers that number from several goroutines hold a lock
+// (evidence.Preanalysis, compaction's readTexts).
 type Vocabulary struct {
 	terms numbering[string]
 	// freqs are the distinct frequencies of the documents numbered in v
