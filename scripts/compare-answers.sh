@@ -6,7 +6,9 @@
 # questions on its own copy: cold (no $GIT_DIR/adr/cache), warm, and once
 # more after one record changed with the caches kept. The answers (cursors
 # masked: each copy signs its own) and index.bin must be byte for byte the
-# same. Prints one DIFF line per difference and exits 1 if there is any.
+# same. So must the output and exit code of the read-only commands below,
+# each run cold. Prints one DIFF line per difference and exits 1 if there
+# is any.
 set -u
 old=$1 new=$2
 shift 2
@@ -41,6 +43,15 @@ for log in "${logs[@]}"; do
     for k in cold warm cold.idx; do
       cmp -s "$tmp/old.$k" "$tmp/new.$k" || { echo "DIFF $log [$t] $k"; fail=1; }
     done
+  done
+  for c in "list" "list --json" "check" "index --check" "graph" "graph --json" "context" "context --json" "compaction"; do
+    for b in old new; do
+      bin=$old; [ $b = new ] && bin=$new
+      # shellcheck disable=SC2086 # the command's words split on purpose
+      (cd "$tmp/$b" && rm -rf .git/adr/cache && "$bin" $c >"$tmp/$b.cmd" 2>&1; echo "exit $?" >>"$tmp/$b.cmd")
+    done
+    mask "$tmp"/old.cmd "$tmp"/new.cmd
+    cmp -s "$tmp/old.cmd" "$tmp/new.cmd" || { echo "DIFF $log [git adr $c]"; fail=1; }
   done
   for b in old new; do
     f=$(cd "$tmp/$b" && git ls-files '*.md' | grep -i -E 'adr|decision' | sed -n 5p)
