@@ -40,9 +40,7 @@ func NewVectors(vocab *Vocabulary, docs []NumberedTerms) *Vectors {
 	// own[n] is the vectors' number of vocab's term n, plus one (0: none
 	// yet).
 	own := make([]int32, vocab.Len())
-	nums := make([][]int32, len(docs))
-	for i, d := range docs {
-		ns := make([]int32, 0, d.Count())
+	for _, d := range docs {
 		for t := range d.All(vocab) {
 			n := own[t] - 1
 			if n < 0 {
@@ -53,22 +51,19 @@ func NewVectors(vocab *Vocabulary, docs []NumberedTerms) *Vectors {
 				v.DF = append(v.DF, 0)
 			}
 			v.DF[n]++
-			ns = append(ns, n)
 		}
-		nums[i] = ns
 	}
 	n := float64(len(docs))
+	type tw struct {
+		n int32
+		w float64
+	}
+	var kept []tw // one buffer for every document
 	for i, d := range docs {
-		type tw struct {
-			n int32
-			w float64
-		}
-		var kept []tw
+		kept = kept[:0]
 		norm := 0.0
-		j := 0
-		for _, f := range d.All(vocab) {
-			t := nums[i][j]
-			j++
+		for u, f := range d.All(vocab) {
+			t := own[u] - 1
 			tf := float64(f)
 			if tf <= 0 {
 				continue
@@ -165,6 +160,11 @@ type PairOptions struct {
 	// 64): a key more documents share says too little to compare them
 	// all.
 	Top, MaxBlock int
+	// Keep, when set, is asked of each pair found at Min or above, which
+	// is returned only when it says so: a caller that turns most pairs
+	// down does not hold them all. It is called from several goroutines
+	// at once.
+	Keep func(a, b int32, sim float32) bool
 }
 
 // SimilarPairs returns the pairs of documents with a similarity of at
@@ -189,14 +189,22 @@ func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 		doc int32
 	}
 	const single = math.MaxUint32
-	var entries []entry
+	// At most a key for each heavy term and each two of them: one
+	// allocation, where growing by appends made twice as much garbage.
+	most := 0
+	for _, d := range v.docs {
+		h := min(top, len(d.terms))
+		most += h * (h + 1) / 2
+	}
+	entries := make([]entry, 0, most)
 	heavy := make([]int32, 0, top)
+	var idx []int
 	for i, d := range v.docs {
 		heavy = heavy[:0]
 		// The Top heaviest terms, heaviest first, ties by number.
-		idx := make([]int, len(d.terms))
-		for k := range idx {
-			idx[k] = k
+		idx = idx[:0]
+		for k := range d.terms {
+			idx = append(idx, k)
 		}
 		slices.SortFunc(idx, func(p, q int) int {
 			if c := cmp.Compare(d.weights[q], d.weights[p]); c != 0 {
@@ -274,8 +282,13 @@ func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 							continue
 						}
 						seen[j] = int32(i) + 1
-						if s := v.Cosine(i, int(j)); s >= o.Min {
-							found[w] = append(found[w], Pair{A: int32(i), B: j, Sim: float32(s)})
+						s := v.Cosine(i, int(j))
+						if s < o.Min {
+							continue
+						}
+						p := Pair{A: int32(i), B: j, Sim: float32(s)}
+						if o.Keep == nil || o.Keep(p.A, p.B, p.Sim) {
+							found[w] = append(found[w], p)
 						}
 					}
 				}

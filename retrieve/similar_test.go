@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -109,5 +111,33 @@ func TestSimilarPairsBlocksAreBounded(t *testing.T) {
 	// large; two by two they are blocks of 50 too.
 	if n := len(v.SimilarPairs(PairOptions{MaxBlock: 20})); n != 0 {
 		t.Errorf("with blocks of at most 20: %d pairs, want 0", n)
+	}
+}
+
+// TestSimilarPairsKeep: Keep is asked of every pair at Min or above, and
+// only the pairs it keeps are returned, in the same order.
+func TestSimilarPairsKeep(t *testing.T) {
+	var texts []string
+	for i := 0; i < 40; i++ {
+		texts = append(texts, fmt.Sprintf("session cache redis expiry ttl w%d w%d", i%7, i%5))
+	}
+	v := vectorsOf(texts...)
+	all := v.SimilarPairs(PairOptions{Min: 0.2})
+	var want []Pair
+	for _, p := range all {
+		if (p.A+p.B)%3 == 0 {
+			want = append(want, p)
+		}
+	}
+	var asked atomic.Int64
+	got := v.SimilarPairs(PairOptions{Min: 0.2, Keep: func(a, b int32, sim float32) bool {
+		asked.Add(1)
+		return (a+b)%3 == 0
+	}})
+	if int(asked.Load()) != len(all) || len(want) == 0 || len(want) == len(all) {
+		t.Fatalf("asked %d times for %d pairs, %d kept", asked.Load(), len(all), len(want))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("kept %v, want %v", got, want)
 	}
 }

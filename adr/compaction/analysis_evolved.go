@@ -15,19 +15,30 @@ import (
 	"github.com/git-adr/git-adr/retrieve"
 )
 
-// describeGroup says what the members ms of subs have in common and
-// which of them evolved from which (the command is consolidateCommand's).
-func describeGroup(subs []subject, ms []int, vecs *retrieve.Vectors, sim func(i, j int) (float64, bool)) InferredGroup {
+// sharedTerms are the six terms the members ms share most: each pair's
+// eight largest contributions to its cosine, the largest ranked highest.
+func sharedTerms(ms []int, vecs *retrieve.Vectors) []string {
+	rank := map[string]int{}
+	for x, i := range ms {
+		for _, j := range ms[x+1:] {
+			for k, t := range vecs.Shared(i, j, 8) {
+				rank[t] += 8 - k
+			}
+		}
+	}
+	return topTerms(rank, 6)
+}
+
+// describeGroup says what the members ms of subs have in common (shared
+// are their sharedTerms) and which of them evolved from which (the
+// command is consolidateCommand's).
+func describeGroup(subs []subject, ms []int, shared []string, sim func(i, j int) (float64, bool)) InferredGroup {
 	g := InferredGroup{IDs: []string{}, Records: []GroupRecord{}, SharedTerms: []string{}, TitleWords: []string{}, Evolved: []Evolution{}}
 	low := 1.0
-	rank := map[string]int{}
 	for x, i := range ms {
 		for _, j := range ms[x+1:] {
 			s, _ := sim(i, j)
 			low = min(low, s)
-			for k, t := range vecs.Shared(i, j, 8) {
-				rank[t] += 8 - k
-			}
 		}
 	}
 	g.Similarity = math.Round(low*100) / 100
@@ -49,7 +60,7 @@ func describeGroup(subs []subject, ms []int, vecs *retrieve.Vectors, sim func(i,
 			delete(titles, t)
 		}
 	}
-	shared, titleWords := topTerms(rank, 6), topTerms(titles, 8)
+	titleWords := topTerms(titles, 8)
 	words := surfaceWords(texts, append(shared, titleWords...))
 	g.SharedTerms, g.TitleWords = wordsOf(shared, words), wordsOf(titleWords, words)
 	g.Evolved = evolutions(ms, texts, sim)

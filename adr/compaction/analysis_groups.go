@@ -214,6 +214,16 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 		dts[i] = s.terms
 	}
 	vecs := retrieve.NewVectors(a.vocab, dts)
+	// The vectors hold what grouping needs of the subjects' terms: the
+	// terms and their vocabulary are let go of here, before the groups
+	// are described.
+	for i := range subs {
+		subs[i].terms = retrieve.NumberedTerms{}
+	}
+	for _, f := range a.texts {
+		f.subject = nil
+	}
+	a.vocab = nil
 	// Each title word's weight, looked up once.
 	titleW := make([][]float64, len(subs))
 	for i, s := range subs {
@@ -226,7 +236,7 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 		return min(1, cos+titleBonus*titleOverlap(subs[i].title, titleW[i], subs[j].title, titleW[j]))
 	}
 	type edge struct {
-		a, b int
+		a, b int32
 		s    float64
 	}
 	byScore := func(x, y edge) int {
@@ -238,16 +248,15 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 		}
 		return cmp.Compare(x.b, y.b)
 	}
-	var all []edge
-	pairs := vecs.SimilarPairs(retrieve.PairOptions{Min: pairMin})
-	for _, p := range pairs {
-		i, j := int(p.A), int(p.B)
-		if subs[i].r.Root != subs[j].r.Root {
-			continue // each root numbers its own records
-		}
-		if s := score(i, j, float64(p.Sim)); s >= groupMin {
-			all = append(all, edge{i, j, s})
-		}
+	// Only the pairs that reach groupMin are kept (at 10,000 generated
+	// records a third of those at pairMin): each root numbers its own
+	// records.
+	pairs := vecs.SimilarPairs(retrieve.PairOptions{Min: pairMin, Keep: func(i, j int32, cos float32) bool {
+		return subs[i].r.Root == subs[j].r.Root && score(int(i), int(j), float64(cos)) >= groupMin
+	}})
+	all := make([]edge, len(pairs))
+	for k, p := range pairs {
+		all[k] = edge{p.A, p.B, score(int(p.A), int(p.B), float64(p.Sim))}
 	}
 	// A pair is kept when it is among the neighbours most similar pairs
 	// of one of its records (a group holds maxGroup records): where many
@@ -258,13 +267,13 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 		best[e.a] = pushBest(best[e.a], e.s)
 		best[e.b] = pushBest(best[e.b], e.s)
 	}
-	floor := func(i int) float64 {
+	floor := func(i int32) float64 {
 		if len(best[i]) < neighbours {
 			return 0
 		}
 		return best[i][0]
 	}
-	var edges []edge
+	edges := all[:0] // filtered in place: all is not read again
 	for _, e := range all {
 		if e.s >= floor(e.a) || e.s >= floor(e.b) {
 			edges = append(edges, e)
@@ -274,7 +283,7 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 	sims := make(map[uint64]float64, len(edges))
 	key := func(i, j int) uint64 { return uint64(min(i, j))<<32 | uint64(max(i, j)) }
 	for _, e := range edges {
-		sims[key(e.a, e.b)] = e.s
+		sims[key(int(e.a), int(e.b))] = e.s
 	}
 	sim := func(i, j int) (float64, bool) {
 		s, ok := sims[key(i, j)]
@@ -329,6 +338,12 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 			found = append(found, ms)
 		}
 	}
+	// The terms each group's members share most, from the vectors,
+	// which are let go of before the groups are described.
+	shared := make([][]string, len(found))
+	for k, ms := range found {
+		shared[k] = sharedTerms(ms, vecs)
+	}
 	// Describing a group reads its members' texts again: on every CPU.
 	out := make([]InferredGroup, len(found))
 	var next atomic.Int64
@@ -340,7 +355,7 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 				if k >= len(found) {
 					return
 				}
-				out[k] = describeGroup(subs, found[k], vecs, sim)
+				out[k] = describeGroup(subs, found[k], shared[k], sim)
 			}
 		})
 	}
