@@ -274,15 +274,29 @@ func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 	for w := range workers {
 		wg.Go(func() {
 			seen := make([]int32, len(v.docs))
+			// Document i's weights by term number, 0 for a term it does
+			// not have: a cosine with i is then a pass over the other
+			// document's terms, in term order as Cosine adds them (an
+			// added 0 changes no sum), not a merge of the two lists.
+			dense := make([]float64, len(v.Terms))
 			for i := w; i < len(v.docs); i += workers {
 				from := len(found[w])
+				di := v.docs[i]
+				for k, t := range di.terms {
+					dense[t] = float64(di.weights[k])
+				}
 				for _, n := range blocks[i] {
 					for _, j := range slab[at[n]:at[n+1]] {
 						if int(j) <= i || seen[j] == int32(i)+1 {
 							continue
 						}
 						seen[j] = int32(i) + 1
-						s := v.Cosine(i, int(j))
+						dj := v.docs[j]
+						s := 0.0
+						for k, t := range dj.terms {
+							s += dense[t] * float64(dj.weights[k])
+						}
+						s = min(s, 1)
 						if s < o.Min {
 							continue
 						}
@@ -291,6 +305,9 @@ func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 							found[w] = append(found[w], p)
 						}
 					}
+				}
+				for _, t := range di.terms {
+					dense[t] = 0
 				}
 				slices.SortFunc(found[w][from:], func(p, q Pair) int { return cmp.Compare(p.B, q.B) })
 			}

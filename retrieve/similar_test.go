@@ -85,7 +85,8 @@ func TestSimilarPairsMatchesAllPairs(t *testing.T) {
 				continue
 			}
 			want++
-			if g, ok := got[[2]int32{int32(i), int32(j)}]; !ok || math.Abs(float64(g)-s) > 1e-6 {
+			// The same sum as Cosine's, to the bit.
+			if g, ok := got[[2]int32{int32(i), int32(j)}]; !ok || g != float32(s) {
 				t.Fatalf("pair %d, %d (%.3f) missing or wrong (%v)", i, j, s, g)
 			}
 		}

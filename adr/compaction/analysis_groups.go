@@ -232,8 +232,12 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 			titleW[i][k] = vecs.IDF(t)
 		}
 	}
+	// Title words by their rank among every title's words: compared as
+	// numbers, in the order the words sort in (a word's bytes were read
+	// for each of the pairs that compared it).
+	titleN := titleRanks(subs)
 	score := func(i, j int, cos float64) float64 {
-		return min(1, cos+titleBonus*titleOverlap(subs[i].title, titleW[i], subs[j].title, titleW[j]))
+		return min(1, cos+titleBonus*titleOverlap(titleN[i], titleW[i], titleN[j], titleW[j]))
 	}
 	type edge struct {
 		a, b int32
@@ -251,8 +255,12 @@ func (a *analyzer) inferGroups(scope []*adr.Record, classes []RecordClass, clust
 	// Only the pairs that reach groupMin are kept (at 10,000 generated
 	// records a third of those at pairMin): each root numbers its own
 	// records.
+	roots := make([]*adr.Root, len(subs)) // side by side: not a record's field each
+	for i, s := range subs {
+		roots[i] = s.r.Root
+	}
 	pairs := vecs.SimilarPairs(retrieve.PairOptions{Min: pairMin, Keep: func(i, j int32, cos float32) bool {
-		return subs[i].r.Root == subs[j].r.Root && score(int(i), int(j), float64(cos)) >= groupMin
+		return roots[i] == roots[j] && score(int(i), int(j), float64(cos)) >= groupMin
 	}})
 	all := make([]edge, len(pairs))
 	for k, p := range pairs {
@@ -406,9 +414,29 @@ func pushBest(h []float64, s float64) []float64 {
 	}
 }
 
+// titleRanks are the subjects' title words (sorted) as their ranks in
+// the sorted list of every title's words, in the same order.
+func titleRanks(subs []subject) [][]int32 {
+	var words []string
+	for _, s := range subs {
+		words = append(words, s.title...)
+	}
+	slices.Sort(words)
+	words = slices.Compact(words)
+	out := make([][]int32, len(subs))
+	for i, s := range subs {
+		out[i] = make([]int32, len(s.title))
+		for k, t := range s.title {
+			n, _ := slices.BinarySearch(words, t)
+			out[i][k] = int32(n)
+		}
+	}
+	return out
+}
+
 // titleOverlap is how much of two titles' words (sorted, with their
 // weights by rarity) the titles share, 0 to 1.
-func titleOverlap(x []string, xw []float64, y []string, yw []float64) float64 {
+func titleOverlap[T cmp.Ordered](x []T, xw []float64, y []T, yw []float64) float64 {
 	shared, all := 0.0, 0.0
 	i, j := 0, 0
 	for i < len(x) || j < len(y) {
