@@ -2,16 +2,17 @@
 // github.com/tiktoken-go/tokenizer's Codec.Count does, without building
 // its vocabulary: a Go map of 200,000 tokens that cost a process 8 to 13
 // MiB of peak memory and some 30 ms of a core the first time a text was
-// counted. The vocabulary is embedded here (o200k.bin, every token's
-// bytes in rank order, written by `go run ./gen` from that library's) and
-// found through one table of ranks, made once: 1.8 MB that the garbage
-// collector never scans.
+// counted. The vocabulary is embedded here (o200k.bin, written by
+// `go run ./gen` from that library's with [Encode]) with its table of
+// ranks made in advance: a count reads it where it lies, in the binary's
+// read-only data, and allocates no table.
 package o200k
 
 import (
 	_ "embed"
+	"encoding/binary"
 	"errors"
-	"hash/maphash"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -29,15 +30,32 @@ var data string
 // split is the o200k_base pre-tokenizer: a text is counted piece by piece.
 const split = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 
-// vocab is the embedded vocabulary, ready to look ranks up in.
+// The layout of o200k.bin (integers are 32 bits, little-endian):
+//
+//	"o200k_base v2\n", then "N S\n": N tokens, S slots (a power of two);
+//	N+1 offsets: where each token's bytes start among the tokens' bytes,
+//	then where they end;
+//	S slots: an open-addressing table by [hash], probed linearly from
+//	the hash's low bits, each slot 0 (empty) or a token's rank+1 in its
+//	low rankBits bits and the top tagBits bits of the token's hash above
+//	them (a probe compares a token's bytes only when those match);
+//	the tokens' bytes, in rank order.
+const head = "o200k_base v2\n"
+
+// A slot's two parts.
+const (
+	rankBits = 18
+	rankMask = 1<<rankBits - 1
+	tagBits  = 32 - rankBits
+)
+
+// vocab is a vocabulary in that layout, checked, ready to look ranks up
+// in.
 type vocab struct {
-	// off[r] is where token r's bytes start in data (its length byte
-	// just before); off has one more entry, the end.
-	off []uint32
-	// slots is an open-addressing table of ranks+1 (0: empty), by hash.
-	slots []uint32
-	seed  maphash.Seed
-	split *regexp2.Regexp
+	data                string
+	n, mask             uint32
+	offs, slots, tokens int // where each part starts in data
+	split               *regexp2.Regexp
 }
 
 var (
@@ -50,44 +68,47 @@ func load() {
 	loaded, err = parse(data)
 }
 
+// parse checks a vocabulary in o200k.bin's layout: a damaged one is
+// refused, not trusted in part (an offset out of its bounds, a rank past
+// the last, a table without an empty slot, which a look-up of a piece
+// that is no token would probe forever).
 func parse(data string) (*vocab, error) {
-	const head = "o200k_base v1\n"
 	if !strings.HasPrefix(data, head) {
 		return nil, errCorrupt
 	}
-	data = data[len(head):]
-	nl := strings.IndexByte(data, '\n')
-	n, perr := strconv.Atoi(data[:max(nl, 0)])
-	if nl < 0 || perr != nil || n <= 0 || n > len(data) {
+	nl := strings.IndexByte(data[len(head):], '\n')
+	if nl < 0 {
 		return nil, errCorrupt
 	}
-	start := uint32(len(head) + nl + 1)
-	body := data[nl+1:]
-	v := &vocab{off: make([]uint32, 0, n+1), seed: maphash.MakeSeed()}
-	// A power of two at least 5/4 of the tokens: 2^18 slots, 1 MiB, for
-	// o200k_base's 199,998 (a linear probe finds a token in about three).
-	size := 1
-	for size < n+n/4 {
-		size *= 2
-	}
-	v.slots = make([]uint32, size)
-	at := 0
-	for r := 0; r < n; r++ {
-		if at >= len(body) {
-			return nil, errCorrupt
-		}
-		l := int(body[at])
-		if l == 0 || at+1+l > len(body) {
-			return nil, errCorrupt
-		}
-		v.off = append(v.off, start+uint32(at+1))
-		v.put(body[at+1:at+1+l], uint32(r))
-		at += 1 + l
-	}
-	if at != len(body) {
+	ns, ss, ok := strings.Cut(data[len(head):len(head)+nl], " ")
+	n, nerr := strconv.ParseUint(ns, 10, 32)
+	size, serr := strconv.ParseUint(ss, 10, 32)
+	if !ok || nerr != nil || serr != nil || n == 0 || n >= rankMask || size <= n || size&(size-1) != 0 {
 		return nil, errCorrupt
 	}
-	v.off = append(v.off, start+uint32(at+1))
+	v := &vocab{data: data, n: uint32(n), mask: uint32(size - 1)}
+	v.offs = len(head) + nl + 1
+	v.slots = v.offs + 4*int(n+1)
+	v.tokens = v.slots + 4*int(size)
+	if v.tokens > len(data) || v.u32(v.offs) != 0 || v.tokens+int(v.u32(v.offs+4*int(n))) != len(data) {
+		return nil, errCorrupt
+	}
+	for r := range uint32(n) {
+		if v.u32(v.offs+4*int(r)) >= v.u32(v.offs+4*int(r+1)) {
+			return nil, errCorrupt // empty, or out of order
+		}
+	}
+	empty := false
+	for i := range int(size) {
+		s := v.u32(v.slots + 4*i)
+		if s&rankMask > uint32(n) || s != 0 && s&rankMask == 0 {
+			return nil, errCorrupt
+		}
+		empty = empty || s == 0
+	}
+	if !empty {
+		return nil, errCorrupt
+	}
 	// MustCompile, not Compile: only it takes the registered matcher, the
 	// library's, whose pieces are what the library counts.
 	v.split = regexp2.MustCompile(split, regexp2.None)
@@ -96,39 +117,109 @@ func parse(data string) (*vocab, error) {
 
 var errCorrupt = errors.New("o200k: the embedded vocabulary does not decode")
 
-// token is the bytes of token r.
-func (v *vocab) token(r uint32) string {
-	return data[v.off[r] : v.off[r+1]-1]
+// u32 is the integer at data[at:at+4].
+func (v *vocab) u32(at int) uint32 {
+	d := v.data[at : at+4]
+	return uint32(d[0]) | uint32(d[1])<<8 | uint32(d[2])<<16 | uint32(d[3])<<24
 }
 
-// put enters token t as rank r; a token entered twice keeps its first
-// (lowest) rank.
-func (v *vocab) put(t string, r uint32) {
-	mask := uint64(len(v.slots) - 1)
-	for i := maphash.String(v.seed, t) & mask; ; i = (i + 1) & mask {
-		s := v.slots[i]
-		if s == 0 {
-			v.slots[i] = r + 1
-			return
-		}
-		if v.token(s-1) == t {
-			return
-		}
-	}
+// token is the bytes of token r.
+func (v *vocab) token(r uint32) string {
+	return v.data[v.tokens+int(v.u32(v.offs+4*int(r))) : v.tokens+int(v.u32(v.offs+4*int(r+1)))]
 }
 
 // rank is t's rank, noRank when t is no token.
 func (v *vocab) rank(t string) uint32 {
-	mask := uint64(len(v.slots) - 1)
-	for i := maphash.String(v.seed, t) & mask; ; i = (i + 1) & mask {
-		s := v.slots[i]
+	h := hash(t)
+	tag := slotTag(h)
+	for i := uint32(h); ; i++ {
+		s := v.u32(v.slots + 4*int(i&v.mask))
 		if s == 0 {
 			return noRank
 		}
-		if v.token(s-1) == t {
-			return s - 1
+		if s&^rankMask == tag && v.token(s&rankMask-1) == t {
+			return s&rankMask - 1
 		}
 	}
+}
+
+// slotTag is the part of a slot that h fills.
+func slotTag(h uint64) uint32 { return uint32(h>>(64-tagBits)) << rankBits }
+
+// hash is a hash of s made eight bytes at a time, its bits mixed
+// (splitmix64's finaliser) so that the low ones a table of slots uses and
+// the top ones of its tag depend on every byte. It is fixed, not seeded:
+// the table is made in advance. The vocabulary is fixed too, so no input
+// makes a look-up probe more slots than the table's longest run of taken
+// ones, and a probe compares a token's bytes only when its tag matches
+// (TestProbesAreShort).
+func hash(s string) uint64 {
+	h := uint64(len(s)) * 0x9e3779b97f4a7c15
+	for ; len(s) >= 8; s = s[8:] {
+		h = (h ^ (uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56)) * 0xbf58476d1ce4e5b9
+		h ^= h >> 29
+	}
+	var tail uint64
+	for i := 0; i < len(s); i++ {
+		tail |= uint64(s[i]) << (8 * i)
+	}
+	h = (h ^ tail) * 0x94d049bb133111eb
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	h ^= h >> 31
+	return h
+}
+
+// Encode lays tokens (in rank order, each 1 to 255 bytes, fewer than
+// 2^18-1 of them) out as o200k.bin holds them, with their table of ranks;
+// a token listed twice keeps its first rank, as the library's map does.
+func Encode(tokens []string) (string, error) {
+	n := len(tokens)
+	if n == 0 || n >= rankMask {
+		return "", fmt.Errorf("%d tokens: a table holds 1 to %d", n, rankMask-1)
+	}
+	// A power of two at least 5/4 of the tokens: 2^18 slots, 1 MiB, for
+	// o200k_base's 199,998 (a linear probe finds a token in about three).
+	size := 1
+	for size < n+n/4 || size <= n { // and one slot empty at least
+		size *= 2
+	}
+	slots := make([]uint32, size)
+	var body strings.Builder
+	offs := make([]uint32, 0, n+1)
+	for r, t := range tokens {
+		if len(t) == 0 || len(t) > 255 {
+			return "", fmt.Errorf("token %d is %d bytes long", r, len(t))
+		}
+		offs = append(offs, uint32(body.Len()))
+		body.WriteString(t)
+	}
+	offs = append(offs, uint32(body.Len()))
+	all := body.String()
+	for r, t := range tokens {
+		h := hash(t)
+		for i := uint32(h); ; i++ {
+			s := &slots[i&uint32(size-1)]
+			if *s == 0 {
+				*s = uint32(r) + 1 | slotTag(h)
+				break
+			}
+			if k := *s & rankMask; all[offs[k-1]:offs[k]] == t {
+				break
+			}
+		}
+	}
+	b := []byte(head + strconv.Itoa(n) + " " + strconv.Itoa(size) + "\n")
+	for _, o := range offs {
+		b = binary.LittleEndian.AppendUint32(b, o)
+	}
+	for _, s := range slots {
+		b = binary.LittleEndian.AppendUint32(b, s)
+	}
+	return string(append(b, all...)), nil
 }
 
 const noRank = math.MaxUint32

@@ -1,6 +1,7 @@
 package o200k
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 
@@ -56,15 +57,72 @@ func TestCountCorpora(t *testing.T) {
 	}
 }
 
-// TestParseRefusesDamage: an embedded vocabulary cut short or with a
-// length byte changed does not decode.
+// TestEmbeddedIsEncoded: o200k.bin is what Encode makes of the library's
+// vocabulary (`go run ./gen` was run for this version of the library).
+func TestEmbeddedIsEncoded(t *testing.T) {
+	enc := oracle(t)
+	var tokens []string
+	for rank := uint(0); ; rank++ {
+		tok, err := enc.Decode([]uint{rank})
+		if err != nil {
+			break
+		}
+		tokens = append(tokens, tok)
+	}
+	b, err := Encode(tokens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b != data {
+		t.Fatalf("o200k.bin (%d bytes) is not Encode of the library's %d tokens (%d bytes): run `go run ./gen` in internal/o200k", len(data), len(tokens), len(b))
+	}
+	v, err := parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r, tok := range tokens {
+		if got := v.rank(tok); got != uint32(r) && (got == noRank || tokens[got] != tok || got > uint32(r)) {
+			t.Fatalf("rank(%q) = %d, want %d", tok, got, r)
+		}
+	}
+}
+
+// TestParseRefusesDamage: a vocabulary cut short, lengthened, of another
+// version, with an offset out of order, a rank past the last or no empty
+// slot does not decode.
 func TestParseRefusesDamage(t *testing.T) {
 	if _, err := parse(data); err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []string{"", data[:len(data)-1], strings.Replace(data, "o200k_base v1", "o200k_base v0", 1), data + "x"} {
+	small, err := Encode([]string{"a", "b", "ab"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := parse(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.rank("ab") != 2 || v.rank("b") != 1 || v.rank("ba") != noRank {
+		t.Fatalf("ranks of a small vocabulary: ab %d, b %d, ba %d", v.rank("ab"), v.rank("b"), v.rank("ba"))
+	}
+	put := func(s string, at int, x uint32) string {
+		b := []byte(s)
+		binary.LittleEndian.PutUint32(b[at:], x)
+		return string(b)
+	}
+	full := small
+	for i := range 4 { // every slot taken: a look-up of no token would not end
+		full = put(full, v.slots+4*i, 1)
+	}
+	for name, bad := range map[string]string{
+		"empty": "", "cut short": data[:len(data)-1], "lengthened": data + "x",
+		"another version":        strings.Replace(data, "o200k_base v2", "o200k_base v1", 1),
+		"an offset out of order": put(small, v.offs+4, 2),
+		"a rank past the last":   put(small, v.slots, 4),
+		"no empty slot":          full,
+	} {
 		if _, err := parse(bad); err == nil {
-			t.Errorf("a damaged vocabulary of %d bytes decoded", len(bad))
+			t.Errorf("a vocabulary %s decoded", name)
 		}
 	}
 }
@@ -93,5 +151,42 @@ func BenchmarkParse(b *testing.B) {
 		if _, err := parse(data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestProbesAreShort: what bounds a look-up, a piece that is no token
+// included. The table is fixed, so no input makes a look-up read more
+// slots than its longest run of taken slots (contiguous: 4 bytes each),
+// nor compare more tokens' bytes than the most slots of one tag in a
+// run.
+func TestProbesAreShort(t *testing.T) {
+	v, err := parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := int(v.mask) + 1
+	start := 0 // a run may wrap: begin after an empty slot
+	for v.u32(v.slots+4*start) != 0 {
+		start++
+	}
+	longest, compared := 0, 0
+	var run []uint32
+	for k := 1; k <= size; k++ {
+		s := v.u32(v.slots + 4*((start+k)%size))
+		if s != 0 {
+			run = append(run, s&^rankMask)
+			continue
+		}
+		longest = max(longest, len(run))
+		tags := map[uint32]int{}
+		for _, tag := range run {
+			tags[tag]++
+			compared = max(compared, tags[tag])
+		}
+		run = run[:0]
+	}
+	t.Logf("%d slots: a look-up reads at most %d and compares at most %d tokens", size, longest, compared)
+	if longest > 256 || compared > 4 {
+		t.Errorf("a look-up may read %d slots and compare %d tokens", longest, compared)
 	}
 }

@@ -1,14 +1,16 @@
 // Command gen writes o200k.bin, the o200k_base vocabulary internal/o200k
 // embeds, from github.com/tiktoken-go/tokenizer's: every token's bytes, in
-// rank order. Run it from internal/o200k: go run ./gen
+// rank order, with their table of ranks (o200k.Encode). Run it from
+// internal/o200k: go run ./gen
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 
 	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/git-adr/git-adr/internal/o200k"
 )
 
 func main() {
@@ -31,17 +33,11 @@ func run() error {
 		if err != nil {
 			break
 		}
-		if len(t) == 0 || len(t) > 255 {
-			return fmt.Errorf("token %d is %d bytes long", rank, len(t))
-		}
 		tokens = append(tokens, t)
 	}
-	var b bytes.Buffer
-	b.WriteString("o200k_base v1\n")
-	fmt.Fprintf(&b, "%d\n", len(tokens))
-	for _, t := range tokens {
-		b.WriteByte(byte(len(t)))
-		b.WriteString(t)
+	b, err := o200k.Encode(tokens)
+	if err != nil {
+		return err
 	}
-	return os.WriteFile("o200k.bin", b.Bytes(), 0o644)
+	return os.WriteFile("o200k.bin", []byte(b), 0o644)
 }
