@@ -21,9 +21,12 @@ func runCompaction(env *Env, o compactionOptions) error {
 	}
 	// The load writes nothing, not even the parse cache: the analysis
 	// promises no write at all, and a mode run checks its drafter and
-	// scope before it writes its plan.
+	// scope before it writes its plan. So a run without a parse cache
+	// (the first in a clone, in CI) parses every record: each text is let
+	// go of once parsed, and read again when the analysis reads it, as a
+	// record the parse cache serves is.
 	env.readOnly = true
-	l, err := env.Log()
+	l, err := env.LogWithoutTexts()
 	env.readOnly = o.analysisOnly()
 	if err != nil {
 		return err
