@@ -27,10 +27,39 @@ type ExportOptions struct {
 // numbers past the largest, and their own number (or "" for records
 // without one) goes in [KeyNumber].
 func Export(l *adr.Log, recs []*adr.Record, o ExportOptions) *Document {
-	d := &Document{Schema: SchemaURL, Version: Version, Tool: &o.Tool, ADRs: []ADR{}}
+	e := NewExporter(l, recs, o)
+	d := e.Envelope()
+	for i := range recs {
+		d.ADRs = append(d.ADRs, e.ADR(i))
+	}
+	return d
+}
+
+// Exporter makes a bulk export one record at a time (see [Export] and
+// [EncodeEach]): a long log's export is never whole in memory.
+type Exporter struct {
+	l       *adr.Log
+	recs    []*adr.Record
+	numbers []int
+	byPath  map[string]int
+	o       ExportOptions
+}
+
+// NewExporter prepares the export of recs, in that order.
+func NewExporter(l *adr.Log, recs []*adr.Record, o ExportOptions) *Exporter {
+	e := &Exporter{l: l, recs: recs, numbers: assignNumbers(recs), byPath: map[string]int{}, o: o}
+	for i, r := range recs {
+		e.byPath[r.Path] = e.numbers[i]
+	}
+	return e
+}
+
+// Envelope is the export without its records (ADRs is empty).
+func (e *Exporter) Envelope() *Document {
+	d := &Document{Schema: SchemaURL, Version: Version, Tool: &e.o.Tool, ADRs: []ADR{}}
 	dirs := map[string]bool{}
 	var first string
-	for _, r := range recs {
+	for _, r := range e.recs {
 		if r.Root != nil && !dirs[r.Root.Dir()] {
 			dirs[r.Root.Dir()] = true
 			if first == "" {
@@ -41,15 +70,13 @@ func Export(l *adr.Log, recs []*adr.Record, o ExportOptions) *Document {
 	if len(dirs) == 1 {
 		d.Repository = &Repository{ADRDirectory: first}
 	}
-	numbers := assignNumbers(recs)
-	byPath := map[string]int{}
-	for i, r := range recs {
-		byPath[r.Path] = numbers[i]
-	}
-	for i, r := range recs {
-		d.ADRs = append(d.ADRs, exportRecord(l, r, numbers[i], byPath, o))
-	}
 	return d
+}
+
+// ADR is the export of the i-th record. Its text is read once and not
+// kept by the record (adr.Record.PeekText).
+func (e *Exporter) ADR(i int) ADR {
+	return exportRecord(e.l, e.recs[i], e.numbers[i], e.byPath, e.o)
 }
 
 func assignNumbers(recs []*adr.Record) []int {
@@ -104,9 +131,10 @@ func exportRecord(l *adr.Log, r *adr.Record, number int, byPath map[string]int, 
 		a.CustomSections[KeyNumber] = own
 	}
 	a.Tags = r.Domains
-	a.Context = section(r, "context")
-	a.Decision = section(r, "decision")
-	if c := section(r, "consequences"); c != "" {
+	t := r.PeekText()
+	a.Context = section(r, t, "context")
+	a.Decision = section(r, t, "decision")
+	if c := section(r, t, "consequences"); c != "" {
 		a.Consequences = &Consequences{List: []string{c}}
 	}
 	var loose []map[string]string
@@ -145,7 +173,7 @@ func exportRecord(l *adr.Log, r *adr.Record, number int, byPath map[string]int, 
 	if r.Archived {
 		a.CustomSections[KeyArchived] = "true"
 	}
-	src := r.Content()
+	src := r.ContentIn(t)
 	if utf8.Valid(src) {
 		a.CustomSections[KeyBody] = string(src)
 	} else {
@@ -154,14 +182,14 @@ func exportRecord(l *adr.Log, r *adr.Record, number int, byPath map[string]int, 
 	return a
 }
 
-// section is a section's text without its heading and surrounding blank
-// lines, "" when the record has none.
-func section(r *adr.Record, anchor string) string {
+// section is a section's text in t, the record's text, without its
+// heading and surrounding blank lines, "" when the record has none.
+func section(r *adr.Record, t *adr.Text, anchor string) string {
 	u, ok := r.Unit(anchor)
-	if !ok {
+	if !ok || t == nil {
 		return ""
 	}
-	text := r.UnitText(u)
+	text := r.UnitTextIn(t, u)
 	if strings.HasPrefix(strings.TrimLeft(text, " "), "#") {
 		_, text, _ = strings.Cut(text, "\n")
 	}

@@ -180,6 +180,52 @@ func Encode(w io.Writer, d *Document) error {
 	return enc.Encode(d)
 }
 
+// EncodeEach writes d as [Encode] does with n ADRs, made one at a time
+// by adr (d.ADRs is not read): each is encoded and let go of before the
+// next is made. The bytes are Encode's (TestEncodeEachAsEncode).
+func EncodeEach(w io.Writer, d *Document, n int, adr func(i int) ADR) error {
+	head := *d
+	head.ADRs = []ADR{}
+	var b bytes.Buffer
+	if err := Encode(&b, &head); err != nil {
+		return err
+	}
+	// The ADRs are the last field: the envelope ends with them, empty.
+	const empty = "[]\n}\n"
+	out := b.Bytes()
+	if n == 0 || !bytes.HasSuffix(out, []byte(empty)) {
+		if n != 0 {
+			return fmt.Errorf("jsonadr: an envelope that does not end with its ADRs")
+		}
+		_, err := w.Write(out)
+		return err
+	}
+	if _, err := w.Write(append(out[:len(out)-len(empty)], "[\n"...)); err != nil {
+		return err
+	}
+	// An ADR inside the document's array is indented two levels.
+	var one bytes.Buffer
+	enc := json.NewEncoder(&one)
+	enc.SetIndent("    ", "  ")
+	enc.SetEscapeHTML(false)
+	for i := range n {
+		one.Reset()
+		if i > 0 {
+			one.WriteString(",\n")
+		}
+		one.WriteString("    ")
+		if err := enc.Encode(adr(i)); err != nil {
+			return err
+		}
+		one.Truncate(one.Len() - 1) // the encoder's newline
+		if _, err := w.Write(one.Bytes()); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "\n  ]\n}\n")
+	return err
+}
+
 // Decode reads a bulk export, a single ADR document or a bare ADR object,
 // checking it against the schema. A single or bare ADR is returned as a
 // document of one.

@@ -101,6 +101,15 @@ func TestCorporaRoundTrip(t *testing.T) {
 			}
 			n += len(l.Records)
 			first := exportAll(t, l)
+			// The command writes it one record at a time: the same bytes.
+			e := NewExporter(l, l.Records, ExportOptions{Tool: Tool{Name: "git-adr", Version: "test"}, Today: "2026-01-15"})
+			var each bytes.Buffer
+			if err := EncodeEach(&each, e.Envelope(), len(l.Records), e.ADR); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(each.Bytes(), first) {
+				t.Fatalf("an export written one record at a time differs from the whole one")
+			}
 			doc, err := Decode(first)
 			if err != nil {
 				t.Fatalf("decode our own export: %v", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -60,7 +61,9 @@ Examples:
 }
 
 func runExportJSON(env *Env, ids []string, output string) error {
-	l, err := env.Log()
+	// Each record's text is read when it is exported, not held from the
+	// load on (a first export at 10,000 records held every text).
+	l, err := env.LogWithoutTexts()
 	if err != nil {
 		return err
 	}
@@ -75,23 +78,29 @@ func runExportJSON(env *Env, ids []string, output string) error {
 	if err != nil {
 		return err
 	}
-	doc := jsonadr.Export(l, recs, jsonadr.ExportOptions{
+	e := jsonadr.NewExporter(l, recs, jsonadr.ExportOptions{
 		Tool:  jsonadr.Tool{Name: "git-adr", Version: buildVersion()},
 		Dates: jsonadr.AddedDates(recs, repo.AddedDates),
 		Today: today(),
 	})
-	var b bytes.Buffer
-	if err := jsonadr.Encode(&b, doc); err != nil {
-		return err
-	}
+	// One record at a time: the export is written as it is made, never
+	// whole in memory beside its records (a file named by -o is, once:
+	// it is written as one change).
 	if output == "" {
-		_, err := env.Out.Write(b.Bytes())
+		w := bufio.NewWriterSize(env.Out, 64<<10)
+		if err := jsonadr.EncodeEach(w, e.Envelope(), len(recs), e.ADR); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	var b bytes.Buffer
+	if err := jsonadr.EncodeEach(&b, e.Envelope(), len(recs), e.ADR); err != nil {
 		return err
 	}
 	if _, err := writeNamedFiles(env, []namedFile{{Path: output, Data: b.Bytes()}}); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Out, "wrote %d records to %s\n", len(doc.ADRs), adr.Escape(output))
+	fmt.Fprintf(env.Out, "wrote %d records to %s\n", len(recs), adr.Escape(output))
 	return nil
 }
 
