@@ -89,7 +89,7 @@ func BuildMentions(l *adr.Log) *Mentions {
 	m := &Mentions{live: liveRecords(l)}
 	at := map[string]int{}
 	for i, r := range m.live {
-		pathTokens(r.Content(), func(tok []byte) {
+		pathTokens(r.ContentIn(r.PeekText()), func(tok []byte) { // read, not kept
 			k, ok := at[string(tok)]
 			if !ok {
 				k = len(m.tokens)

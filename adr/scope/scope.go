@@ -8,6 +8,7 @@
 package scope
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"slices"
@@ -184,10 +185,16 @@ func (x *Index) Govern(paths []string) []Match {
 			addm(Match{Record: m.rec, Path: p, Kind: ByMarker, Why: fmt.Sprintf("marker %s at %s:%d", m.ref, p, m.line)})
 		}
 		for _, r := range x.mayName(p) {
-			if seen[r] || r.Archived || r.Text() == nil {
+			if seen[r] || r.Archived {
 				continue
 			}
-			if what := mentions(r, p); what != "" {
+			// Read, not kept: a folder many records name would otherwise
+			// hold every text (explain of a log's own folder did).
+			t := r.PeekText()
+			if t == nil {
+				continue
+			}
+			if what := mentions(r.ContentIn(t), p); what != "" {
 				addm(Match{Record: r, Path: p, Kind: ByMention, Why: "names " + what})
 			}
 		}
@@ -212,16 +219,15 @@ func (x *Index) mayName(p string) []*adr.Record {
 	return x.log.Records
 }
 
-// mentions says which of p or its package (the folder holding it) r's
-// text names ("" when none). The folder is named with its trailing slash,
-// so that a word in prose does not count; folders further up are not
-// asked about: "src/" would name every file.
-func mentions(r *adr.Record, p string) string {
-	src := string(r.Content())
-	if strings.Contains(src, p) {
+// mentions says which of p or its package (the folder holding it) src, a
+// record's text, names ("" when none). The folder is named with its
+// trailing slash, so that a word in prose does not count; folders further
+// up are not asked about: "src/" would name every file.
+func mentions(src []byte, p string) string {
+	if bytes.Contains(src, []byte(p)) {
 		return p
 	}
-	if d := path.Dir(p); d != "." && d != "/" && strings.Contains(src, d+"/") {
+	if d := path.Dir(p); d != "." && d != "/" && bytes.Contains(src, []byte(d+"/")) {
 		return d + "/"
 	}
 	return ""

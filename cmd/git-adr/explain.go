@@ -41,7 +41,8 @@ Examples:
 }
 
 func runExplain(env *Env, args []string, asJSON bool) error {
-	l, err := env.Log()
+	// The records that may name a path are read when asked, not held.
+	l, err := env.LogWithoutTexts()
 	if err != nil {
 		return err
 	}

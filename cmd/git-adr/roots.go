@@ -29,7 +29,7 @@ number in a numbered log, a FIFO, a name that is not UTF-8, ...).`,
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Destination: &verbose, Usage: "also list what each root holds that is not a record, and why"},
 		},
 		Action: func(c *cli.Context) error {
-			l, err := env.Log()
+			l, err := env.LogWithoutTexts()
 			if err != nil {
 				return err
 			}
