@@ -93,6 +93,8 @@ func commands() []command {
 		{row: "check", tool: toolGitADR, args: []string{"adr", "check"}, okCodes: []int{0, 1}},
 		{row: "graph", tool: toolGitADR, args: []string{"adr", "graph"}, verify: verifyNonEmpty},
 		{row: "compaction", tool: toolGitADR, args: []string{"adr", "compaction"}, verify: verifyNonEmpty},
+		{row: "explain", tool: toolGitADR, args: []string{"adr", "explain", "doc/adr"}, verify: verifyNonEmpty},
+		{row: "export json", tool: toolGitADR, args: []string{"adr", "export", "json"}, verify: verifyExport},
 		{row: "help", tool: toolGitADR, args: []string{"adr", "-h"}, verify: verifyNonEmpty},
 		// The floor: starting git-adr through git without reading the log,
 		// one fast process that opens and reads every record, and what
@@ -453,6 +455,20 @@ func verifyJSON(n int, _ string, stdout []byte) error {
 	}
 	if len(recs) != n {
 		return fmt.Errorf("%d records in JSON, want %d", len(recs), n)
+	}
+	return nil
+}
+
+// verifyExport: a JSON-ADR bulk export of every record.
+func verifyExport(n int, _ string, stdout []byte) error {
+	var doc struct {
+		ADRs []json.RawMessage `json:"adrs"`
+	}
+	if err := json.Unmarshal(stdout, &doc); err != nil {
+		return err
+	}
+	if len(doc.ADRs) != n {
+		return fmt.Errorf("%d records exported, want %d", len(doc.ADRs), n)
 	}
 	return nil
 }
