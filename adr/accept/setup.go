@@ -19,13 +19,16 @@ var ErrNoIdentity = errors.New("git has no committer identity to record as the a
 
 // HeadLog loads the decision log as HEAD commits it (acceptance builds
 // its commit on HEAD, so that is the log it checks), with roots relative
-// to the repository's top ([ErrNoCommit] without a commit).
-func HeadLog(repo *gitops.Repo, roots []string) (*adr.Log, error) {
+// to the repository's top ([ErrNoCommit] without a commit). cache, the
+// repository's parse cache (nil for none), serves the records whose blobs
+// it knows, as it does the work tree's: at 10,000 records a first
+// acceptance otherwise read and parsed every record at HEAD again.
+func HeadLog(repo *gitops.Repo, roots []string, cache *adr.Cache) (*adr.Log, error) {
 	tree, err := repo.TreeFS("HEAD")
 	if err != nil {
 		return nil, ErrNoCommit
 	}
-	return adr.Load(tree, adr.LoadOptions{Roots: roots, Cwd: repo.Prefix})
+	return adr.Load(tree, adr.LoadOptions{Roots: roots, Cwd: repo.Prefix, Cache: cache})
 }
 
 // InputFor is what the acceptance service reads, over l, with the trees

@@ -32,7 +32,7 @@ func headLog(env *Env) (*adr.Log, error) {
 		}
 		roots = append(roots, rel)
 	}
-	l, err := accept.HeadLog(repo, roots)
+	l, err := accept.HeadLog(repo, roots, env.parseCache(repo))
 	if errors.Is(err, accept.ErrNoCommit) {
 		return nil, failf("the repository has no commit yet; acceptance commits on top of HEAD").hint("commit the ADR records first")
 	}
