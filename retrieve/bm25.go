@@ -153,6 +153,78 @@ func (ix *Index) Expand(q []QueryTerm, w float64) []QueryTerm {
 // thesaurus group cannot outweigh the request's own words by matching many
 // of its members.
 func (ix *Index) Search(q []QueryTerm) []Hit {
+	m := ix.match(q)
+	docs, score, cover, masks, W := m.docs, m.score, m.cover, m.masks, m.W
+	// Then the order (slot numbers sorted, not Hits: a broad query
+	// matches most of a big log), then the hits in it.
+	order := make([]int32, 0, len(docs))
+	for si := range docs {
+		if score[si] > 0 {
+			order = append(order, int32(si))
+		}
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if sa, sb := score[a], score[b]; sa != sb {
+			return cmp.Compare(sb, sa)
+		}
+		return docs[a] - docs[b]
+	})
+	total := 0
+	for _, si := range order {
+		for _, m := range masks[int(si)*W : int(si)*W+W] {
+			total += bits.OnesCount64(m)
+		}
+	}
+	names := make([]string, 0, total) // every hit's Matched, one array
+	hits := make([]Hit, 0, len(order))
+	for _, s32 := range order {
+		si := int(s32)
+		cov := cover[si]
+		if m.totalGroup > 0 {
+			cov /= m.totalGroup
+		}
+		from := len(names)
+		for ti := range q {
+			if masks[si*W+ti/64]&(1<<(ti%64)) != 0 {
+				names = append(names, q[ti].Text)
+			}
+		}
+		doc := docs[si]
+		hits = append(hits, Hit{Doc: doc, ID: ix.ids[doc], Score: score[si], Coverage: cov, Matched: names[from:len(names):len(names)]})
+	}
+	return hits
+}
+
+// Scores are the documents' scores for q by document, as Search scores
+// them (0 for a document it would not return): for a caller that needs
+// no ranking, no coverage and no matched words, only each document's
+// score (a title bonus, a fused ranking), which a broad query over a
+// long log would otherwise build, sort and look up thousands of hits
+// for.
+func (ix *Index) Scores(q []QueryTerm) []float64 {
+	m := ix.match(q)
+	out := make([]float64, len(ix.ids))
+	for si, doc := range m.docs {
+		if m.score[si] > 0 {
+			out[doc] = m.score[si]
+		}
+	}
+	return out
+}
+
+// matched is what match finds: each matched document's slot (in the
+// order documents were first matched) with its score, its coverage and
+// the query terms it matched as a bit set (W words of them a slot).
+type matched struct {
+	docs         []int
+	score, cover []float64
+	masks        []uint64
+	W            int
+	totalGroup   float64
+}
+
+// match scores the documents q matches (see Search).
+func (ix *Index) match(q []QueryTerm) matched {
 	// A group weighs what its own word weighs: expansions widen what
 	// matches, not what the request asked for.
 	groupWeight := map[int]float64{}
@@ -262,42 +334,5 @@ func (ix *Index) Search(q []QueryTerm) []Hit {
 			best[doc], widest[doc] = 0, 0
 		}
 	}
-	// Then the order (slot numbers sorted, not Hits: a broad query
-	// matches most of a big log), then the hits in it.
-	order := make([]int32, 0, len(docs))
-	for si := range docs {
-		if score[si] > 0 {
-			order = append(order, int32(si))
-		}
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if sa, sb := score[a], score[b]; sa != sb {
-			return cmp.Compare(sb, sa)
-		}
-		return docs[a] - docs[b]
-	})
-	total := 0
-	for _, si := range order {
-		for _, m := range masks[int(si)*W : int(si)*W+W] {
-			total += bits.OnesCount64(m)
-		}
-	}
-	names := make([]string, 0, total) // every hit's Matched, one array
-	hits := make([]Hit, 0, len(order))
-	for _, s32 := range order {
-		si := int(s32)
-		cov := cover[si]
-		if totalGroup > 0 {
-			cov /= totalGroup
-		}
-		from := len(names)
-		for ti := range q {
-			if masks[si*W+ti/64]&(1<<(ti%64)) != 0 {
-				names = append(names, q[ti].Text)
-			}
-		}
-		doc := docs[si]
-		hits = append(hits, Hit{Doc: doc, ID: ix.ids[doc], Score: score[si], Coverage: cov, Matched: names[from:len(names):len(names)]})
-	}
-	return hits
+	return matched{docs: docs, score: score, cover: cover, masks: masks, W: W, totalGroup: totalGroup}
 }

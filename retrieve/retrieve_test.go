@@ -237,3 +237,31 @@ func TestSearchDeterministicTies(t *testing.T) {
 		}
 	}
 }
+
+// TestScoresAreSearchScores: Scores gives each document the score Search
+// gives it, to the bit, and 0 to every document Search does not return,
+// for a broad query with groups and expansions over synthetic documents.
+func TestScoresAreSearchScores(t *testing.T) {
+	common := []string{"database", "postgres", "mysql", "order", "storage", "store", "replace", "queue", "cache"}
+	vocab := common
+	for i := 0; i < 300; i++ {
+		vocab = append(vocab, fmt.Sprintf("word%d", i))
+	}
+	ix := NewIndex(synthDocs(vocab, len(common), 2000, 60))
+	for _, task := range []string{"replace MySQL with PostgreSQL for order storage", "word7 queue", "nothing matches zzzq"} {
+		q := ix.Expand(Query(task, English), 0.5)
+		scores := ix.Scores(q)
+		if len(scores) != 2000 {
+			t.Fatalf("%d scores for 2000 documents", len(scores))
+		}
+		want := make([]float64, len(scores))
+		for _, h := range ix.Search(q) {
+			want[h.Doc] = h.Score
+		}
+		for d := range want {
+			if scores[d] != want[d] {
+				t.Fatalf("%q: document %d scores %v, Search %v", task, d, scores[d], want[d])
+			}
+		}
+	}
+}

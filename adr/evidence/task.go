@@ -176,12 +176,11 @@ func (s *Service) rankTask(task string) (*ranked, error) {
 	// title (or domain, or file name) add a bonus on top of the body's
 	// BM25 score.
 	if !s.Ablate.NoTitleBonus {
-		titleScore := map[int]float64{}
-		for _, h := range tix.Search(q) {
-			titleScore[h.Doc] = h.Score
-		}
+		titleScore := tix.Scores(q) // by record: the title index numbers them as ix does
 		for i := range hits {
-			hits[i].Score += titleBonus * titleScore[hits[i].Doc]
+			if d := hits[i].Doc; d < len(titleScore) {
+				hits[i].Score += titleBonus * titleScore[d]
+			}
 		}
 	}
 	if fuseK > 0 && !s.Ablate.NoFusion {
@@ -210,17 +209,17 @@ func fusePlain(hits []retrieve.Hit, ix *retrieve.Index, plain []retrieve.QueryTe
 	if len(plain) == 0 || len(hits) == 0 {
 		return hits
 	}
-	ph := ix.Search(plain)
-	if len(ph) == 0 {
+	ps := ix.Scores(plain) // by record
+	ptop := 0.0
+	for _, sc := range ps {
+		ptop = max(ptop, sc)
+	}
+	if ptop == 0 {
 		return hits
 	}
-	top, ptop := 0.0, ph[0].Score
+	top := 0.0
 	for _, h := range hits {
 		top = max(top, h.Score)
-	}
-	ps := make(map[int]float64, len(ph))
-	for _, h := range ph {
-		ps[h.Doc] = h.Score
 	}
 	out := slices.Clone(hits)
 	for i := range out {
