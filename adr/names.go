@@ -2,6 +2,7 @@ package adr
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -336,6 +337,17 @@ func nonRecordReason(name string) string {
 // templateWords name a template file, in the languages logs are kept in.
 var templateWords = []string{"template", "plantilla", "vorlage", "modèle", "modele"}
 
+// templateAffixes are how a name starts or ends when it names a template
+// by one of templateWords ("adr-template...", "template-...",
+// "...-template"), made once: every file of a log is asked.
+var templateAffixes = func() (a struct{ prefixes, suffixes []string }) {
+	for _, w := range templateWords {
+		a.prefixes = append(a.prefixes, "adr-"+w, "adr_"+w, w+"-", w+".")
+		a.suffixes = append(a.suffixes, "-"+w, "_"+w)
+	}
+	return a
+}()
+
 // isTemplateStem reports the stem of a template file: "template",
 // MADR's "adr-template" (and "adr-template-minimal"), "0000-template",
 // "template-nygard", "plantilla", and "ADRXXX-title" (a number still to
@@ -356,11 +368,16 @@ func isTemplateStem(stem string) bool {
 // templateNamed reports whether stem names a template by a template word
 // or a placeholder for the number, numbered or not.
 func templateNamed(stem string) bool {
-	for _, w := range templateWords {
-		switch {
-		case stem == w, strings.HasPrefix(stem, "adr-"+w), strings.HasPrefix(stem, "adr_"+w),
-			strings.HasSuffix(stem, "-"+w), strings.HasSuffix(stem, "_"+w),
-			strings.HasPrefix(stem, w+"-"), strings.HasPrefix(stem, w+"."):
+	if slices.Contains(templateWords, stem) {
+		return true
+	}
+	for _, a := range templateAffixes.prefixes {
+		if strings.HasPrefix(stem, a) {
+			return true
+		}
+	}
+	for _, a := range templateAffixes.suffixes {
+		if strings.HasSuffix(stem, a) {
 			return true
 		}
 	}
