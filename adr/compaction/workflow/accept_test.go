@@ -15,7 +15,7 @@ func TestAcceptPlanThenFinishAccepted(t *testing.T) {
 	repo := gittest.Repo(t)
 	p, _, _ := drafted(t, repo)
 	head, _ := repo.ResolveRef("HEAD")
-	l, err := accept.HeadLog(repo, nil)
+	l, err := accept.HeadLog(repo, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestAcceptPlanThenFinishAccepted(t *testing.T) {
 		t.Fatalf("plan not recorded done: %+v, %v", stored, err)
 	}
 	// A replay: the commit exists, nothing is committed again.
-	if in.Log, err = accept.HeadLog(repo, nil); err != nil {
+	if in.Log, err = accept.HeadLog(repo, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	_, err = AcceptPlan(in, p.ID, p.Revision, acc.Approval, options)

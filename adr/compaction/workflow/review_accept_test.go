@@ -12,7 +12,7 @@ import (
 func TestAcceptableAndReviewArchive(t *testing.T) {
 	repo := gittest.Repo(t)
 	p, _, _ := drafted(t, repo)
-	l, err := accept.HeadLog(repo, nil)
+	l, err := accept.HeadLog(repo, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
