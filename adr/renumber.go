@@ -71,7 +71,13 @@ func (l *Log) Renumber(rec *Record, n int) (*RenumberResult, error) {
 	mention := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(strings.TrimRight(root.Prefix, "-_ ")) + `[-_ ]?0*` + strconv.Itoa(rec.Number) + `\b`)
 
 	for _, r := range l.Records {
-		t := r.Text()
+		// Read, not kept by the record: a change holds the text of a
+		// record it edits, and the others are let go of (at 10,000
+		// records every text was held).
+		t := r.PeekText()
+		if t == nil {
+			continue
+		}
 		var edits []Edit
 		for i := range t.Lines {
 			k := t.Lines[i].Kind
