@@ -434,3 +434,4 @@ func TestCursorFieldsValidated(t *testing.T) {
 		}
 	}
 }
+

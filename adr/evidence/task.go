@@ -622,7 +622,14 @@ func (s *Service) decisionWindow(r *adr.Record, w window, m matcher, limit int) 
 	if first := max(mu.Start, 1) + 1; w.start <= first && first <= w.end {
 		return window{}, false
 	}
-	return bestWindow(r, []adr.Unit{mu}, m, windowOpts{limit: limit, main: 0, wholeSentences: s.Ablate.NoSentenceFill})
+	d, ok := bestWindow(r, []adr.Unit{mu}, m, windowOpts{limit: limit, main: 0, wholeSentences: s.Ablate.NoSentenceFill})
+	// Blank lines after the heading put the decision's first words past
+	// its first line: a window that already holds all of d adds nothing
+	// but the same lines twice.
+	if ok && w.start <= d.start && d.end <= w.end {
+		return window{}, false
+	}
+	return d, ok
 }
 
 // answerUnits are the units of r a task answer may send a window of.

@@ -173,3 +173,34 @@ func TestWindowFillsWithTheNextSentence(t *testing.T) {
 		})
 	}
 }
+
+// TestDecisionWindowNotTwice: the best record's decision is not sent
+// again when its window already holds it, whatever blank lines stand
+// between the heading and its first words; a window elsewhere still
+// gets it.
+func TestDecisionWindowNotTwice(t *testing.T) {
+	text := record(1, "1. Python version", "Accepted",
+		"## Context\n\nWe set the minimum Python version to the penultimate release.",
+		"## Decision\n\n\nWe support a single minor Python version at a time.\n\nNew minor versions are supported as soon as possible.",
+		"## Consequences\n\nOur containers follow the latest Python release.")
+	l := load(t, fstest.MapFS{name(1, "python"): {Data: []byte(text)}})
+	r := l.Records[0]
+	q := retrieve.Query("which python version do we support", retrieve.English)
+	ix := retrieve.NewIndex([]retrieve.Doc{{ID: r.ID, Fields: []retrieve.Field{{Text: text}}}})
+	m := matcher{q: q, ix: ix}
+	dec, _ := r.Unit("decision")
+	con, _ := r.Unit("consequences")
+	svc := &Service{Log: l}
+	// A window from the decision's first words to the end of the record
+	// (across two sections: the record's, not a section's).
+	w := window{unit: adr.Unit{ID: r.ID}, start: dec.Start + 3, end: con.End}
+	if d, ok := svc.decisionWindow(r, w, m, 300); ok {
+		t.Errorf("decision window %d-%d sent beside window %d-%d, which holds it", d.start, d.end, w.start, w.end)
+	}
+	// A window of the context alone: the decision follows it.
+	ctx, _ := r.Unit("context")
+	w = window{unit: ctx, start: ctx.Start + 2, end: ctx.End}
+	if d, ok := svc.decisionWindow(r, w, m, 300); !ok || !strings.Contains(d.text, "single minor Python version") {
+		t.Errorf("decision window %+v, %v beside the context's: want the decision", d, ok)
+	}
+}
