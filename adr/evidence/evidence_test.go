@@ -434,4 +434,3 @@ func TestCursorFieldsValidated(t *testing.T) {
 		}
 	}
 }
-
