@@ -180,9 +180,20 @@ func TestProseSupersession(t *testing.T) {
 		// the pointer as written.
 		name(5, "vpn"): {Data: []byte(record(5, "5. A VPN for the network", "Accepted",
 			"## Decision\n\nUse a VPN for the network.\n\nWe are moving on from this decision, see ADR-42."))},
+		// It names the record it replaces, and what someone else chose:
+		// neither says it is replaced.
+		name(6, "cluster"): {Data: []byte(record(6, "6. One cluster for the network", "Accepted",
+			"## Context\n\nSee ADR-5 for the network before, which is superseded by this one.",
+			"## Decision\n\nRun one cluster for the network."))},
+		name(8, "edge"): {Data: []byte(record(8, "8. An edge for the network", "Accepted",
+			"## Context\n\nWe decommissioned the old network in favour of the proxy (see [ADR-4](0004-proxy.md)).",
+			"## Decision\n\nRun an edge for the network."))},
+		// "Withdrawn in favour of" does.
+		name(7, "mesh"): {Data: []byte(record(7, "7. A mesh for the network", "Accepted",
+			"## Decision\n\nUse a mesh for the network.\n\nWithdrawn in favour of [ADR-6](0006-cluster.md)."))},
 	}
 	svc := &Service{Log: load(t, fsys)}
-	resp := answer(t, svc, Request{Task: "ip ranges, dns, vpn and proxy for the network"})
+	resp := answer(t, svc, Request{Task: "ip ranges, dns, vpn, cluster, mesh, edge and proxy for the network"})
 	notes := map[string]string{}
 	for _, u := range resp.Units {
 		notes[strings.Split(u.ID, "#")[0]] = u.Note
@@ -204,6 +215,14 @@ func TestProseSupersession(t *testing.T) {
 	}
 	if n := notes["ADR-0005"]; !strings.Contains(n, "moving on from this decision") || !strings.HasSuffix(n, "(ADR-42 names no record of this log)") {
 		t.Errorf("ADR-0005 note %q (a pointer to a record that is not there)", n)
+	}
+	for _, id := range []string{"ADR-0006", "ADR-0008"} {
+		if n, ok := notes[id]; !ok || n != "" {
+			t.Errorf("%s note %q (in the answer: %v), flagged for the record it replaces or what someone chose", id, n, ok)
+		}
+	}
+	if n := notes["ADR-0007"]; !strings.Contains(n, "Withdrawn in favour of") || !strings.HasSuffix(n, "(see ADR-0006)") {
+		t.Errorf("ADR-0007 note %q", n)
 	}
 }
 

@@ -22,10 +22,34 @@ type standing struct {
 
 // replacedWords are the phrases with which a record's own text says it
 // is superseded, in the English the corpora use ("superseded by",
-// "replaced by", "deprecated in favour of", "we are moving on from this
-// decision"). A phrase counts only on a line that also names another
-// record, so "will be replaced by a Send method" does not.
-var replacedWords = lazyre.New(`(?i)\b(super[sc]e+ded|replaced|obsoleted|deprecated?|retired)\b[^.\n]{0,40}\b(by|in favou?r of|with)\b|\bmoving on from\b|\bno longer (in force|valid|applies|applicable)\b|\bin favou?r of\b`)
+// "replaced by", "deprecated in favour of", "withdrawn in favour of", "we
+// are moving on from this decision"). A phrase counts only on a line that
+// also names another record, so "will be replaced by a Send method" does
+// not, and only when "this" does not follow it (see [saysReplaced]). "In
+// favour of" alone says what someone chose, not what the record is: "we
+// decommissioned the old cluster in favour of EKS (see ADR-022)".
+var replacedWords = lazyre.New(`(?i)\b(super[sc]e+ded|replaced|obsoleted|deprecated?|retired|withdrawn|abandoned|retracted)\b[^.\n]{0,40}\b(by|in favou?r of|with)\b|\bmoving on from\b|\bno longer (in force|valid|applies|applicable)\b`)
+
+// byThis is what follows a phrase of replacedWords that names the record
+// as the one that replaces: "ADR 07, which is superseded by this one".
+var byThis = lazyre.New(`(?i)^\s*this\b`)
+
+// saysReplaced reports whether line says its record is replaced: it holds
+// a phrase of replacedWords, and "this" does not follow one that ends in
+// "by", "in favour of" or "with".
+func saysReplaced(line string) bool {
+	if !mayBeReplaced(line) {
+		return false
+	}
+	for _, m := range replacedWords.Re().FindAllStringSubmatchIndex(line, -1) {
+		// m[2] is where a verb starts ("superseded by"): "moving on from
+		// this decision" says this record is left.
+		if m[2] < 0 || !byThis.MatchString(line[m[1]:]) {
+			return true
+		}
+	}
+	return false
+}
 
 // recordMention finds references to other records on a line: Markdown
 // link targets and bare IDs such as ADR-9, ADR #0033.
@@ -102,7 +126,7 @@ func (s *Service) replacedInProse(r *adr.Record) (by *adr.Record, line, pointer 
 			continue
 		}
 		line = t.LineText(i)
-		if !mayBeReplaced(line) || !replacedWords.MatchString(line) {
+		if !saysReplaced(line) {
 			continue
 		}
 		links := linkTarget.FindAllStringSubmatch(line, -1)

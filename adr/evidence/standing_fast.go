@@ -4,7 +4,7 @@ import "strings"
 
 // replacedLiterals are words one of which every match of replacedWords
 // contains, in lower case.
-var replacedLiterals = []string{"super", "replaced", "obsoleted", "deprecate", "retired", "moving on from", "no longer ", "in favo"}
+var replacedLiterals = []string{"super", "replaced", "obsoleted", "deprecate", "retired", "withdrawn", "abandoned", "retracted", "moving on from", "no longer "}
 
 // mayBeReplaced reports whether replacedWords can match line: it cannot
 // when an ASCII line holds none of replacedLiterals. The regular expression

@@ -9,7 +9,7 @@ import (
 // TestMayBeReplacedIsAFilter: no line the expression matches is filtered
 // out, over lines made of its own words, their case variants and noise.
 func TestMayBeReplacedIsAFilter(t *testing.T) {
-	parts := []string{"superseded", "SUPERSCEEDED", "Replaced", "obsoleted", "deprecate", "Deprecated", "retired", " by ", " with ",
+	parts := []string{"superseded", "SUPERSCEEDED", "Replaced", "obsoleted", "deprecate", "Deprecated", "retired", "Withdrawn", "abandoned", "RETRACTED", " by ", " with ",
 		" in favour of ", " in favor of ", "moving on from", "no longer in force", "No Longer valid", "no longer applies",
 		"ADR-0009", "[x](0009-x.md)", " ", ".", "the", "ſuperseded", "K", "décision", "retir", "replace", "favo", "longer"}
 	rng := rand.New(rand.NewSource(3))
