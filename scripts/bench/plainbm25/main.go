@@ -10,7 +10,11 @@
 // With -task-words it counts only the task's words in each file (a
 // grep-like scan, the least work that can rank every file); without it,
 // it indexes every word of every file first, as anything that keeps an
-// index for the next question must.
+// index for the next question must: each worker numbers the words it
+// meets (one copy of each, as an index's vocabulary) and keeps each file
+// as its sorted word numbers and their counts, the plainest compact
+// index (a map of words for each file, its first form, took 0.29 s
+// against 0.18 s at 10,000 records and 110 MiB against 32).
 package main
 
 import (
@@ -45,10 +49,15 @@ func main() {
 	}
 }
 
+// doc is a file's index: its word count and its distinct words as its
+// worker's numbers (sorted) with their counts, or with task words only
+// the task's words' counts.
 type doc struct {
-	name string
-	n    int            // words
-	tf   map[string]int // every word, or the task's words only
+	name   string
+	n      int // words
+	worker int
+	terms  []uint32
+	counts []uint32
 }
 
 type hit struct {
@@ -69,15 +78,23 @@ func rank(dir, task string, taskWords bool) ([]hit, error) {
 	})
 	docs := make([]doc, len(ents))
 	errs := make([]error, len(ents))
-	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)
+	// Each worker numbers the words it has seen, one copy of each: the
+	// index holds its vocabulary, not every file's text.
+	vocabs := make([]map[string]uint32, workers)
+	var wg sync.WaitGroup
 	for k := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// Each worker keeps one copy of every word it has seen: the
-			// index holds its vocabulary, not every file's text.
-			intern := map[string]string{}
+			vocab := map[string]uint32{}
+			if taskWords {
+				for i, q := range query {
+					vocab[q] = uint32(i)
+				}
+			}
+			counts := make([]uint32, len(vocab))
+			var touched []uint32
 			for i := k; i < len(ents); i += workers {
 				if !ents[i].Type().IsRegular() {
 					continue
@@ -87,27 +104,33 @@ func rank(dir, task string, taskWords bool) ([]hit, error) {
 					errs[i] = err
 					continue
 				}
-				data = lowerInPlace(data)
-				d := doc{name: ents[i].Name(), tf: map[string]int{}}
-				words(data, func(w []byte) {
+				d := doc{name: ents[i].Name(), worker: k}
+				touched = touched[:0]
+				words(lowerInPlace(data), func(w []byte) {
 					d.n++
-					if !taskWords {
-						key, ok := intern[string(w)]
-						if !ok {
-							key = string(w)
-							intern[key] = key
+					id, ok := vocab[string(w)]
+					if !ok {
+						if taskWords {
+							return
 						}
-						d.tf[key]++
-						return
+						id = uint32(len(vocab))
+						vocab[string(w)] = id
+						counts = append(counts, 0)
 					}
-					for _, q := range query {
-						if string(w) == q {
-							d.tf[q]++
-						}
+					if counts[id] == 0 {
+						touched = append(touched, id)
 					}
+					counts[id]++
 				})
+				slices.Sort(touched)
+				d.terms = slices.Clone(touched)
+				d.counts = make([]uint32, len(touched))
+				for j, id := range touched {
+					d.counts[j], counts[id] = counts[id], 0
+				}
 				docs[i] = d
 			}
+			vocabs[k] = vocab
 		}()
 	}
 	wg.Wait()
@@ -116,17 +139,30 @@ func rank(dir, task string, taskWords bool) ([]hit, error) {
 			return nil, err
 		}
 	}
-	df := map[string]int{}
+	// tf is the count of the task's word j in d, looked up by the number
+	// d's worker gave it.
+	tf := func(d *doc, j int) float64 {
+		id, ok := vocabs[d.worker][query[j]]
+		if !ok {
+			return 0
+		}
+		if p, ok := slices.BinarySearch(d.terms, id); ok {
+			return float64(d.counts[p])
+		}
+		return 0
+	}
+	df := make([]int, len(query))
 	total, count := 0, 0
-	for _, d := range docs {
-		if d.tf == nil {
+	for i := range docs {
+		d := &docs[i]
+		if d.name == "" {
 			continue
 		}
 		count++
 		total += d.n
-		for _, q := range query {
-			if d.tf[q] > 0 {
-				df[q]++
+		for j := range query {
+			if tf(d, j) > 0 {
+				df[j]++
 			}
 		}
 	}
@@ -135,17 +171,18 @@ func rank(dir, task string, taskWords bool) ([]hit, error) {
 	}
 	avg := float64(total) / float64(count)
 	var hits []hit
-	for _, d := range docs {
-		if d.tf == nil {
+	for i := range docs {
+		d := &docs[i]
+		if d.name == "" {
 			continue
 		}
 		s := 0.0
-		for _, q := range query {
-			f := float64(d.tf[q])
+		for j := range query {
+			f := tf(d, j)
 			if f == 0 {
 				continue
 			}
-			idf := math.Log(1 + (float64(count)-float64(df[q])+0.5)/(float64(df[q])+0.5))
+			idf := math.Log(1 + (float64(count)-float64(df[j])+0.5)/(float64(df[j])+0.5))
 			s += idf * f * 2.2 / (f + 1.2*(0.25+0.75*float64(d.n)/avg))
 		}
 		hits = append(hits, hit{d.name, s})
