@@ -184,19 +184,17 @@ func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 	if maxBlock <= 0 {
 		maxBlock = 64
 	}
-	type entry struct {
-		key uint64
-		doc int32
-	}
 	const single = math.MaxUint32
 	// At most a key for each heavy term and each two of them: one
 	// allocation, where growing by appends made twice as much garbage.
+	// Document i's keys are keys[docAt[i]:docAt[i+1]].
 	most := 0
 	for _, d := range v.docs {
 		h := min(top, len(d.terms))
 		most += h * (h + 1) / 2
 	}
-	entries := make([]entry, 0, most)
+	keys := make([]uint64, 0, most)
+	docAt := make([]int32, len(v.docs)+1)
 	heavy := make([]int32, 0, top)
 	var idx []int
 	for i, d := range v.docs {
@@ -219,31 +217,31 @@ func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 		for x, a := range heavy {
 			rareA := int(v.DF[a]) <= maxBlock
 			if rareA {
-				entries = append(entries, entry{uint64(a)<<32 | single, int32(i)})
+				keys = append(keys, uint64(a)<<32|single)
 			}
 			for _, b := range heavy[x+1:] {
 				// Two rare terms block nothing their own blocks do not.
 				if !rareA || int(v.DF[b]) > maxBlock {
-					entries = append(entries, entry{uint64(a)<<32 | uint64(b), int32(i)})
+					keys = append(keys, uint64(a)<<32|uint64(b))
 				}
 			}
 		}
+		docAt[i+1] = int32(len(keys))
 	}
-	// Blocks: each key's documents, in document order (the order of
-	// entries), laid out key by key in one slab; numbering the keys in
-	// a map is cheaper than sorting the entries.
-	num := make(map[uint64]int32, len(entries)/4)
-	keyOf := make([]int32, len(entries))
+	// Blocks: each key's documents, in document order, laid out key by
+	// key in one slab; numbering the keys in a map is cheaper than
+	// sorting them. A key's number takes its place in keys.
+	num := make(map[uint64]int32, len(keys)/4)
 	var count []int32
-	for k, e := range entries {
-		n, ok := num[e.key]
+	for k, key := range keys {
+		n, ok := num[key]
 		if !ok {
 			n = int32(len(count))
-			num[e.key] = n
+			num[key] = n
 			count = append(count, 0)
 		}
 		count[n]++
-		keyOf[k] = n
+		keys[k] = uint64(n)
 	}
 	at := make([]int32, len(count)+1)
 	for n, c := range count {
@@ -256,14 +254,16 @@ func (v *Vectors) SimilarPairs(o PairOptions) []Pair {
 	next := slices.Clone(at[:len(count)])
 	// blocks[i] are the blocks document i is in.
 	blocks := make([][]int32, len(v.docs))
-	for k, e := range entries {
-		n := keyOf[k]
-		if at[n+1] == at[n] {
-			continue
+	for i := range v.docs {
+		for _, kn := range keys[docAt[i]:docAt[i+1]] {
+			n := int32(kn)
+			if at[n+1] == at[n] {
+				continue
+			}
+			slab[next[n]] = int32(i)
+			next[n]++
+			blocks[i] = append(blocks[i], n)
 		}
-		slab[next[n]] = e.doc
-		next[n]++
-		blocks[e.doc] = append(blocks[e.doc], n)
 	}
 	// Each document is compared with the later documents of its blocks,
 	// once each, on every CPU; each worker's pairs come in document
