@@ -14,6 +14,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/ledger"
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/gcpolicy"
 	"github.com/git-adr/git-adr/workspace"
 	"github.com/urfave/cli/v2"
 )
@@ -98,6 +99,9 @@ func (e *Env) workspace() (*workspace.Workspace, error) {
 	if e.ws != nil {
 		return e.ws, nil
 	}
+	// A workspace command reads many repositories and holds little of
+	// each: collected at the default pace it collects all the time.
+	gcpolicy.Floor()
 	if e.Workspace == "" {
 		return nil, usagef("no workspace file named").hint("pass --workspace FILE (or set " + workspace.EnvVar + "), or name the FILE after the command")
 	}

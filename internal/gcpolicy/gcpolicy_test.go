@@ -1,9 +1,12 @@
 package gcpolicy
 
 import (
+	"math"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"testing"
+	"time"
 )
 
 // GOGC or GOMEMLIMIT in the environment decide; and only the first call
@@ -45,5 +48,53 @@ func TestHoldSets(t *testing.T) {
 	}
 	if l := debug.SetMemoryLimit(-1); l != ShortLivedHeap {
 		t.Errorf("memory limit = %d, want %d", l, ShortLivedHeap)
+	}
+}
+
+// Floor turns the collector off up to its limit and keeps it so while
+// little is live; a cycle that finds more than half the limit live gives
+// the pace back to the default.
+func TestFloorHandsBack(t *testing.T) {
+	once = sync.Once{}
+	defer func() { once = sync.Once{} }()
+	oldPercent, oldLimit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	defer func() {
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	}()
+	const limit = 16 << 20
+	if !floor(limit, func(string) string { return "" }) {
+		t.Fatal("floor changed nothing")
+	}
+	percent := func() int {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
+	}
+	// Cycles that find little live keep the floor.
+	for range 3 {
+		runtime.GC()
+		runtime.GC() // the finalizer of the cycle before has run
+	}
+	if p, l := percent(), debug.SetMemoryLimit(-1); p != -1 || l != limit {
+		t.Fatalf("after cycles with little live: GC percent %d, limit %d; want -1 and %d", p, l, limit)
+	}
+	// A cycle that finds more than half the limit live hands back.
+	held := make([]byte, limit)
+	for i := range held {
+		held[i] = 1
+	}
+	// The finalizer that hands back runs after a cycle, on its own
+	// goroutine: wait for it, a cycle at a time.
+	for range 5000 {
+		runtime.GC()
+		if percent() == 100 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	runtime.KeepAlive(held)
+	if p, l := percent(), debug.SetMemoryLimit(-1); p != 100 || l != math.MaxInt64 {
+		t.Errorf("with %d bytes live: GC percent %d, limit %d; want 100 and no limit", limit, p, l)
 	}
 }
