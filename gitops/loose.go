@@ -73,16 +73,18 @@ func readExactly(r io.Reader, n int) ([]byte, bool) {
 	return body, true
 }
 
-// storedObject reads an object of the given kind loose or stored whole in
-// a pack, in process; false sends the caller to go-git (a delta) or to git.
-// Only for a repository go-git reads: one in another object format or with
-// an extension is never read here.
+// storedObject reads an object of the given kind from a pack or loose, in
+// process; false sends the caller to go-git or to git. Only for a
+// repository go-git reads: one in another object format or with an
+// extension is never read here. Packs are asked first: a repository
+// read from a commit (a mirror, a ref) holds most of its objects there,
+// and a loose look-up that finds nothing is a failed open.
 func (r *Repo) storedObject(h, kind string) ([]byte, bool) {
 	if r.goGit() == nil {
 		return nil, false
 	}
-	if b, ok := r.looseObject(h, kind); ok {
+	if b, ok := r.packedObject(h, kind); ok {
 		return b, true
 	}
-	return r.packedObject(h, kind)
+	return r.looseObject(h, kind)
 }

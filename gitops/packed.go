@@ -15,10 +15,11 @@ import (
 
 // A pack holds most objects of a repository that has been collected. go-git
 // reads them byte by byte through its scanner (16 ms for three trees of a
-// 10,000-record log); git-adr reads an object stored whole itself: its
-// offset from the pack's index (version 2), then its header and its zlib
-// stream. A deltified object, an index of another version, or anything
-// unexpected goes to go-git, which reads everything.
+// 10,000-record log); git-adr reads an object itself: its offset from the
+// pack's index (version 2), then its header and its zlib stream, and for
+// a delta its chain of bases (delta.go). An index of another version, a
+// delta whose base is in another pack, or anything unexpected goes to
+// go-git, which reads everything.
 
 // packIndex is one pack's index file, open for the process: its fan-out
 // table is read once, and each lookup reads the names its binary search
@@ -34,6 +35,9 @@ type packIndex struct {
 	// thousands, and an open and a close for each cost more than the read.
 	packOnce sync.Once
 	packFile *os.File
+
+	// bases are what its chains of deltas made, for the next reads.
+	bases baseCache
 }
 
 // packReader is the open .pack file, nil when it does not open.
@@ -197,14 +201,15 @@ func (ix *packIndex) offset(raw []byte) (int64, bool) {
 }
 
 // packTypes are the pack's object type numbers of the kinds read here.
-var packTypes = map[string]byte{"commit": 1, "tree": 2, "blob": 3}
+var packTypes = map[string]byte{"commit": packCommit, "tree": packTree, "blob": packBlob}
 
-// packedObject reads an object of the given kind stored whole in a pack;
-// false when it is not in one, is deltified, or is not what it should
-// be (the caller then asks go-git).
+// packedObject reads an object of the given kind from a pack; false when
+// it is not in one, or is not what it should be (the caller then asks
+// go-git).
 func (r *Repo) packedObject(h, kind string) ([]byte, bool) {
+	want := packTypes[kind]
 	raw, err := hex.DecodeString(h)
-	if err != nil || len(raw) != 20 {
+	if err != nil || len(raw) != 20 || want == 0 {
 		return nil, false
 	}
 	for _, ix := range r.packIndexes() {
@@ -216,47 +221,15 @@ func (r *Repo) packedObject(h, kind string) ([]byte, bool) {
 		if pf == nil {
 			return nil, false
 		}
-		return readPacked(pf, off, packTypes[kind])
+		return ix.object(pf, off, want)
 	}
 	return nil, false
 }
 
-// readPacked reads the object at off of a pack file: a header of type
-// (three bits) and size (a little-endian base-128 number), then the
-// object's bytes, deflated.
-// packReaders are the buffered readers readPacked reads objects through:
-// a load of a long log from git objects reads thousands, and a new 32 KiB
+// packReaders are the buffered readers pack entries are read through: a
+// load of a long log from git objects reads thousands, and a new 32 KiB
 // buffer for each was most of what check --since allocated.
 var packReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 32<<10) }}
 
 // nameBufs hold the names of one first byte while an index is searched.
 var nameBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
-
-func readPacked(f io.ReaderAt, off int64, want byte) ([]byte, bool) {
-	if want == 0 {
-		return nil, false
-	}
-	br := packReaders.Get().(*bufio.Reader)
-	br.Reset(io.NewSectionReader(f, off, 1<<62))
-	defer packReaders.Put(br)
-	c, err := br.ReadByte()
-	if err != nil || (c>>4)&7 != want {
-		return nil, false // another type, or a delta
-	}
-	size := uint64(c & 0x0f)
-	for shift := 4; c&0x80 != 0; shift += 7 {
-		if c, err = br.ReadByte(); err != nil || shift > 60 {
-			return nil, false
-		}
-		size |= uint64(c&0x7f) << shift
-	}
-	if size > maxObject {
-		return nil, false
-	}
-	zr, ok := inflater(br)
-	if !ok {
-		return nil, false
-	}
-	defer zlibReaders.Put(zr)
-	return readExactly(zr, int(size))
-}

@@ -11,10 +11,10 @@ import (
 	"testing"
 )
 
-// Every object read from a pack is byte for byte what git cat-file gives;
-// deltified objects are left to go-git, and stored ones (the newest
-// versions) are read here. Packs of three kinds: a plain gc, an
-// aggressive one, and a repack with deltas of depth one.
+// Every object read from a pack is byte for byte what git cat-file gives,
+// stored whole or made from its chain of deltas, and none is left to
+// go-git. Packs of three kinds: a plain gc, an aggressive one, and a
+// repack with deltas of depth one, and one whose deltas name their bases.
 func TestPackedObjectsMatchGit(t *testing.T) {
 	files := map[string]string{}
 	for i := 0; i < 40; i++ {
@@ -34,7 +34,9 @@ func TestPackedObjectsMatchGit(t *testing.T) {
 		}
 		runGit(t, dir, "commit", "-qam", fmt.Sprintf("edit %d", k))
 	}
-	for _, gc := range [][]string{{"gc", "-q"}, {"gc", "-q", "--aggressive"}, {"-c", "pack.indexVersion=2", "repack", "-adq", "--depth=1"}} {
+	for _, gc := range [][]string{{"gc", "-q"}, {"gc", "-q", "--aggressive"}, {"-c", "pack.indexVersion=2", "repack", "-adq", "--depth=1"},
+		// Bases named, not offsets (REF_DELTA).
+		{"-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq"}} {
 		runGit(t, dir, gc...)
 		r, err := Open(dir)
 		if err != nil {
@@ -69,10 +71,16 @@ func TestPackedObjectsMatchGit(t *testing.T) {
 				}
 			}
 		}
-		if read == 0 || kept == 0 {
-			t.Errorf("%v: %d objects read from the pack, %d (deltas) left to go-git: want both", gc, read, kept)
+		deltas := 0
+		for _, line := range strings.Split(runGit(t, dir, "verify-pack", "-v", filepath.Join(dir, ".git", "objects", "pack", packName(t, dir))), "\n") {
+			if f := strings.Fields(line); len(f) == 7 && len(f[0]) == 40 {
+				deltas++ // name, type, size, size in pack, offset, depth, base
+			}
 		}
-		t.Logf("%v: %d read, %d deltas left to go-git", gc, read, kept)
+		if read == 0 || kept != 0 || deltas == 0 {
+			t.Errorf("%v: %d objects read from the pack, %d left to go-git, %d of them deltas: want all read, some deltas", gc, read, kept, deltas)
+		}
+		t.Logf("%v: %d read, %d of them deltas", gc, read, deltas)
 		// What is not in any pack is not found.
 		if _, ok := r.packedObject(strings.Repeat("ab", 20), "blob"); ok {
 			t.Error("an object no pack holds was found")
