@@ -187,23 +187,12 @@ func applyDelta(base, delta []byte) ([]byte, bool) {
 		switch {
 		case op&0x80 != 0:
 			var off, size uint64
-			for i := range 4 {
-				if op&(1<<i) != 0 {
-					if len(delta) == 0 {
-						return nil, false
-					}
-					off |= uint64(delta[0]) << (8 * i)
-					delta = delta[1:]
-				}
+			var ok bool
+			if off, delta, ok = copyArg(op, 0, 4, delta); !ok {
+				return nil, false
 			}
-			for i := range 3 {
-				if op&(0x10<<i) != 0 {
-					if len(delta) == 0 {
-						return nil, false
-					}
-					size |= uint64(delta[0]) << (8 * i)
-					delta = delta[1:]
-				}
+			if size, delta, ok = copyArg(op, 4, 3, delta); !ok {
+				return nil, false
 			}
 			if size == 0 {
 				size = 0x10000
@@ -226,6 +215,21 @@ func applyDelta(base, delta []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// copyArg reads a copy's offset (bits 0 to 3 of op) or size (bits 4 to
+// 6): a byte of delta for each bit set, the least significant first.
+func copyArg(op byte, first, n int, delta []byte) (v uint64, rest []byte, ok bool) {
+	for i := range n {
+		if op&(1<<(first+i)) != 0 {
+			if len(delta) == 0 {
+				return 0, nil, false
+			}
+			v |= uint64(delta[0]) << (8 * i)
+			delta = delta[1:]
+		}
+	}
+	return v, delta, true
 }
 
 // baseCache holds the bases a pack's chains made, by offset, up to

@@ -44,55 +44,36 @@ var once sync.Once
 // every pointer write while it ran. A run that allocates more (a long
 // `context` or the MCP server) is collected as usual from then on, so
 // neither its peak memory nor its pace changes beyond the first cycle.
-func Defer() { hold(Hold, true, os.Getenv) }
+func Defer() { hold(Hold, firstCycle, os.Getenv) }
 
 // ShortLived turns the garbage collector off for a process that exits in
 // milliseconds (a commit's hooks): a collection there costs more than it
 // frees, and the memory goes back when the process ends. The memory
 // limit keeps a huge commit from growing without bound.
-func ShortLived() { hold(ShortLivedHeap, false, os.Getenv) }
-
-// hold turns the collector off until the heap reaches limit; with
-// restore, the defaults come back after that first cycle. It reports
-// whether it changed anything.
-func hold(limit int64, restore bool, getenv func(string) string) (changed bool) {
-	once.Do(func() {
-		if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
-			return
-		}
-		changed = true
-		oldPercent := debug.SetGCPercent(-1)
-		oldLimit := debug.SetMemoryLimit(limit)
-		if !restore {
-			return
-		}
-		// The finalizer runs after the first cycle, which the limit starts
-		// (the sentinel holds a pointer: the tiny allocator, whose objects
-		// may never be finalized, takes only pointer-free ones).
-		sentinel := &struct{ _ *byte }{}
-		runtime.SetFinalizer(sentinel, func(*struct{ _ *byte }) {
-			debug.SetGCPercent(oldPercent)
-			debug.SetMemoryLimit(oldLimit)
-		})
-	})
-	return changed
-}
+func ShortLived() { hold(ShortLivedHeap, never, os.Getenv) }
 
 // Floor paces the collector for a command that reads many repositories
 // one after another and holds little of each (a workspace's sync and its
 // questions): each collection waits until the process holds FloorHeap,
 // not twice what the last one found live. The default pace collected a
 // first sync of 100 repositories 170 times (a goal of 4 to 6 MB: each
-// repository's parse and summary is garbage once written), and its own
-// CPU fell by a tenth with the floor. A cycle that finds more than half
-// of FloorHeap live hands the pace back to the default, so a command
-// that holds more is collected as usual.
-func Floor() { floor(FloorHeap, os.Getenv) }
+// repository's parse and summary is garbage once written). A cycle that
+// finds more than half of FloorHeap live hands the pace back to the
+// default, so a command that holds more is collected as usual.
+func Floor() { hold(FloorHeap, muchLive, os.Getenv) }
 
-// floor turns the collector off until the process holds limit, cycle
-// after cycle, until one finds more than limit/2 live. It reports
-// whether it changed anything.
-func floor(limit int64, getenv func(string) string) (changed bool) {
+// until says when [hold] gives the collector its defaults back.
+type until int
+
+const (
+	never      until = iota // the process ends first
+	firstCycle              // after the first collection
+	muchLive                // after a collection that finds more than half the limit live
+)
+
+// hold turns the collector off until the process holds limit, and gives
+// the defaults back as back says. It reports whether it changed anything.
+func hold(limit int64, back until, getenv func(string) string) (changed bool) {
 	once.Do(func() {
 		if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 			return
@@ -100,23 +81,35 @@ func floor(limit int64, getenv func(string) string) (changed bool) {
 		changed = true
 		oldPercent := debug.SetGCPercent(-1)
 		oldLimit := debug.SetMemoryLimit(limit)
-		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		var arm func()
-		arm = func() {
-			// A finalizer runs once after the cycle that finds its
-			// sentinel unreachable: one is set for every cycle.
-			sentinel := &struct{ _ *byte }{}
-			runtime.SetFinalizer(sentinel, func(*struct{ _ *byte }) {
+		restore := func() {
+			debug.SetGCPercent(oldPercent)
+			debug.SetMemoryLimit(oldLimit)
+		}
+		switch back {
+		case firstCycle:
+			afterCycle(restore)
+		case muchLive:
+			live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+			var check func()
+			check = func() {
 				metrics.Read(live)
 				if live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() > uint64(limit/2) {
-					debug.SetGCPercent(oldPercent)
-					debug.SetMemoryLimit(oldLimit)
+					restore()
 					return
 				}
-				arm()
-			})
+				afterCycle(check)
+			}
+			afterCycle(check)
 		}
-		arm()
 	})
 	return changed
+}
+
+// afterCycle runs fn once the next collection is over: a finalizer runs
+// after the cycle that finds its sentinel unreachable (the sentinel holds
+// a pointer: the tiny allocator, whose objects may never be finalized,
+// takes only pointer-free ones).
+func afterCycle(fn func()) {
+	sentinel := &struct{ _ *byte }{}
+	runtime.SetFinalizer(sentinel, func(*struct{ _ *byte }) { fn() })
 }

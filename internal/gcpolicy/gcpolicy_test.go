@@ -20,13 +20,13 @@ func TestHoldOnce(t *testing.T) {
 		}
 		return ""
 	}
-	if hold(Hold, true, env) {
+	if hold(Hold, firstCycle, env) {
 		t.Fatal("hold changed the collector although GOGC is set")
 	}
 	if p := debug.SetGCPercent(before); p != before {
 		t.Fatalf("GC percent = %d, want %d", p, before)
 	}
-	if hold(Hold, true, func(string) string { return "" }) {
+	if hold(Hold, firstCycle, func(string) string { return "" }) {
 		t.Fatal("a second call changed the collector")
 	}
 }
@@ -40,7 +40,7 @@ func TestHoldSets(t *testing.T) {
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
 	}()
-	if !hold(ShortLivedHeap, false, func(string) string { return "" }) {
+	if !hold(ShortLivedHeap, never, func(string) string { return "" }) {
 		t.Fatal("hold changed nothing")
 	}
 	if p := debug.SetGCPercent(-1); p != -1 {
@@ -63,7 +63,7 @@ func TestFloorHandsBack(t *testing.T) {
 		debug.SetMemoryLimit(oldLimit)
 	}()
 	const limit = 16 << 20
-	if !floor(limit, func(string) string { return "" }) {
+	if !hold(limit, muchLive, func(string) string { return "" }) {
 		t.Fatal("floor changed nothing")
 	}
 	percent := func() int {
