@@ -320,7 +320,11 @@ func runWorkspaceList(env *Env, o listOptions, want adr.Status) error {
 			if r.Archived {
 				title += " (archived)"
 			}
-			rows = append(rows, [4]string{adr.Escape(qid), string(r.Status), adr.Escape(date), adr.Escape(title)})
+			// Copies: a record's strings are views of its log's parse
+			// cache, which would stay alive for every member until the
+			// columns are written (148-160 MiB over 1,000 members of 100
+			// records, 77 MiB with copies).
+			rows = append(rows, [4]string{adr.Escape(qid), strings.Clone(string(r.Status)), strings.Clone(adr.Escape(date)), strings.Clone(adr.Escape(title))})
 		}
 		return nil
 	})
