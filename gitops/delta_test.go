@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"math/rand"
+	"sort"
 	"testing"
 )
 
@@ -202,4 +203,66 @@ func FuzzPackEntry(f *testing.F) {
 		}
 		ix.object(bytes.NewReader(pack), int64(off), packBlob)
 	})
+}
+
+// packIndexOf writes a version 2 pack index naming objects at offsets.
+func packIndexOf(names [][20]byte, offs []uint32) []byte {
+	order := make([]int, len(names))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return bytes.Compare(names[order[a]][:], names[order[b]][:]) < 0 })
+	b := []byte("\377tOc\x00\x00\x00\x02")
+	for first := range 256 {
+		n := 0
+		for _, nm := range names {
+			if int(nm[0]) <= first {
+				n++
+			}
+		}
+		b = binary.BigEndian.AppendUint32(b, uint32(n))
+	}
+	for _, i := range order {
+		b = append(b, names[i][:]...)
+	}
+	for range order {
+		b = append(b, 0, 0, 0, 0) // CRCs, not read
+	}
+	for _, i := range order {
+		b = binary.BigEndian.AppendUint32(b, offs[i])
+	}
+	return append(b, make([]byte, 40)...) // the checksums, not read
+}
+
+// Two REF_DELTAs that name each other as their base are a loop no real
+// pack holds: the chain stops at maxDeltaChain and the object is
+// refused, not read forever.
+func TestRefDeltaLoopRefused(t *testing.T) {
+	a, b := [20]byte{1}, [20]byte{2}
+	entry := func(base [20]byte) []byte {
+		e := packEntryBytes(refDelta, []byte{1, 1, 'x'}, 0)
+		// The header is one byte (a size under 16); the base's name
+		// follows it, before the zlib data.
+		return append(append([]byte{e[0]}, base[:]...), e[1:]...)
+	}
+	pack := entry(b)
+	offB := uint32(len(pack))
+	pack = append(pack, entry(a)...)
+	idx := packIndexOf([][20]byte{a, b}, []uint32{0, offB})
+	ix, ok := openPackIndex(bytes.NewReader(idx), int64(len(idx)))
+	if !ok {
+		t.Fatal("the index does not open")
+	}
+	if off, ok := ix.offset(b[:]); !ok || off != int64(offB) {
+		t.Fatalf("b at %d, %v; want %d", off, ok, offB)
+	}
+	// Each entry reads, and names the other: the loop is real.
+	for _, at := range [][2]int64{{0, int64(offB)}, {int64(offB), 0}} {
+		if e, ok := ix.readEntry(bytes.NewReader(pack), at[0]); !ok || e.typ != refDelta || e.base != at[1] {
+			t.Fatalf("entry at %d: %+v, %v; want a REF_DELTA on %d", at[0], e, ok, at[1])
+		}
+	}
+	if got, ok := ix.object(bytes.NewReader(pack), 0, packBlob); ok {
+		t.Fatalf("a loop of deltas made %q", got)
+	}
 }

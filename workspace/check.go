@@ -35,7 +35,8 @@ type Finding struct {
 // and an ID (ADR-0012, RFC-7) or a number.
 var mentionRE = regexp.MustCompile(`(?:^|[^A-Za-z0-9._/-])([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([A-Za-z][A-Za-z0-9]*-[0-9]+[a-z]?|[0-9]+)\b`)
 
-// mayMention reports whether line can hold a match of mentionRE: every
+// mayMention reports whether line (or a text of lines) can hold a match
+// of mentionRE: every
 // match has a colon with a letter or a digit after it, which most lines
 // of a record do not ("Date: 2026-01-05", a URL's "://"). The expression
 // tries every position of a line it is given: run on every line of every
@@ -140,8 +141,12 @@ func normTitle(t string) string { return strings.Join(strings.Fields(strings.ToL
 
 // mentions are the qualified IDs in a record's text that name a member.
 func (w *Workspace) mentions(ld *Loaded, r *adr.Record) []mention {
+	content := r.Content()
+	if !mayMention(content) {
+		return nil // most records: no line is split out
+	}
 	var out []mention
-	lines := bytes.Split(r.Content(), []byte("\n"))
+	lines := bytes.Split(content, []byte("\n"))
 	first, _ := r.LineRange()
 	first = max(first, 1)
 	for i, line := range lines {
