@@ -119,10 +119,10 @@ func FuzzPackIndex(f *testing.F) {
 	})
 }
 
-// TestDeltaBlobsReadConcurrently: blobs stored as deltas (which go-git
-// reads) read from many goroutines at once are each what git says, and
-// the first reads do not race go-git's building of its pack index (run
-// with -race).
+// TestDeltaBlobsReadConcurrently: blobs stored as deltas, read from many
+// goroutines at once, are each what git says: the bases one read keeps
+// for the next are shared between them (run with -race), and the first
+// reads do not race go-git's opening of the repository.
 func TestDeltaBlobsReadConcurrently(t *testing.T) {
 	base := strings.Repeat("We decided to keep the orders in PostgreSQL for now.\n", 40)
 	files := map[string]string{}
@@ -145,7 +145,7 @@ func TestDeltaBlobsReadConcurrently(t *testing.T) {
 		}
 	}
 	if deltas < 10 {
-		t.Fatalf("git stored %d blobs as deltas; the test needs go-git to read many", deltas)
+		t.Fatalf("git stored %d blobs as deltas; the test needs many", deltas)
 	}
 	r, err := Open(dir)
 	if err != nil {
