@@ -180,7 +180,9 @@ func applyDelta(base, delta []byte) ([]byte, bool) {
 		return nil, false
 	}
 	delta = delta[n:]
-	out := make([]byte, 0, dst)
+	// The size is the delta's claim: the first buffer holds what a base
+	// and its inserts usually make, and grows only as copies fill it.
+	out := make([]byte, 0, min(dst, uint64(len(base)+len(delta))))
 	for len(delta) > 0 {
 		op := delta[0]
 		delta = delta[1:]

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"math/rand"
+	"runtime"
 	"sort"
 	"testing"
 )
@@ -264,5 +265,44 @@ func TestRefDeltaLoopRefused(t *testing.T) {
 	}
 	if got, ok := ix.object(bytes.NewReader(pack), 0, packBlob); ok {
 		t.Fatalf("a loop of deltas made %q", got)
+	}
+}
+
+// A size is what an entry claims, not what it holds: an entry, a delta
+// or a loose object that says 1 GiB before five bytes is refused having
+// allocated about what it held (readExactly grows as bytes arrive).
+func TestForgedSizesAllocateLittle(t *testing.T) {
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	w.Write([]byte("hello"))
+	w.Close()
+	entry := []byte{packBlob<<4 | 0x80}
+	entry = append(entry, binary.AppendUvarint(nil, maxObject>>4)...)
+	entry = append(entry, z.Bytes()...)
+	delta := append(binary.AppendUvarint([]byte{5}, maxObject), 5, 'h', 'e', 'l', 'l', 'o')
+	for name, read := range map[string]func() bool{
+		"pack entry": func() bool {
+			_, ok := (&packIndex{}).readEntry(bytes.NewReader(entry), 0)
+			return ok
+		},
+		"delta": func() bool {
+			_, ok := applyDelta([]byte("world"), delta)
+			return ok
+		},
+		"loose object": func() bool {
+			_, ok := readExactly(bytes.NewReader([]byte("hello")), maxObject)
+			return ok
+		},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		ok := read()
+		runtime.ReadMemStats(&after)
+		if ok {
+			t.Errorf("%s: a forged size was read", name)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+			t.Errorf("%s: %d bytes allocated for five", name, got)
+		}
 	}
 }

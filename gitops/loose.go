@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -60,11 +61,21 @@ func inflater(r io.Reader) (io.ReadCloser, bool) {
 }
 
 // readExactly reads n bytes of r, which must end there: an object
-// longer than its header says is not what it claims.
+// longer than its header says is not what it claims. n is the header's
+// claim, so the buffer grows as the bytes arrive (from 1 MiB, doubling)
+// rather than being made whole first: a forged header of 1 GiB before a
+// few bytes costs a megabyte, not a gigabyte.
 func readExactly(r io.Reader, n int) ([]byte, bool) {
-	body := make([]byte, n)
-	if _, err := io.ReadFull(r, body); err != nil {
-		return nil, false
+	body := make([]byte, 0, min(n, readStep))
+	for len(body) < n {
+		if len(body) == cap(body) {
+			body = slices.Grow(body, min(n-len(body), len(body)))
+		}
+		m, err := io.ReadFull(r, body[len(body):min(n, cap(body))])
+		body = body[:len(body)+m]
+		if err != nil {
+			return nil, false
+		}
 	}
 	var one [1]byte
 	if m, _ := r.Read(one[:]); m != 0 {
@@ -72,6 +83,9 @@ func readExactly(r io.Reader, n int) ([]byte, bool) {
 	}
 	return body, true
 }
+
+// readStep is readExactly's first buffer at most.
+const readStep = 1 << 20
 
 // storedObject reads an object of the given kind from a pack or loose, in
 // process; false sends the caller to go-git or to git. Only for a
