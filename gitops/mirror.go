@@ -170,22 +170,34 @@ func (r *Repo) FetchRef(url, ref, into string) error {
 			return err
 		}
 	}
-	err := r.fetchRef("--depth=1", url, ref, into)
+	empty := noObjects(r.CommonDir)
+	err := r.fetchRef("--depth=1", url, ref, into, empty)
 	var ge *GitError
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "does not support shallow") {
-		err = r.fetchRef("", url, ref, into)
+		err = r.fetchRef("", url, ref, into, empty)
 	}
 	return err
 }
 
-// fetchRef fetches ref into into, with option (one, or "").
-func (r *Repo) fetchRef(option, url, ref, into string) error {
+// fetchRef fetches ref into into, with option (one, or ""). A fetch into
+// a mirror that held no object (empty) runs no automatic maintenance.
+func (r *Repo) fetchRef(option, url, ref, into string, empty bool) error {
 	// No hook runs in a mirror (git runs reference-transaction and
 	// pre-auto-gc hooks in a fetch; a mirror's hooks folder is nobody's
 	// to fill), and never the ext transport, whatever the user's config
 	// allows (a workspace file refuses it before; this is the last word).
-	args := []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "protocol.ext.allow=never",
-		"fetch", "--quiet", "--no-tags", "--no-write-fetch-head"}
+	args := []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "protocol.ext.allow=never"}
+	if empty {
+		// git runs `git maintenance run --auto` after every fetch: a
+		// process that packs loose objects past gc.auto (6,700) and
+		// packs past gc.autoPackLimit (50). A fetch into an empty
+		// mirror leaves one pack, or fewer loose objects than
+		// fetch.unpackLimit (100): there is nothing to do, and the
+		// process was about 3% of a first sync's CPU. The next fetch
+		// runs it as git does.
+		args = append(args, "-c", "maintenance.auto=false")
+	}
+	args = append(args, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head")
 	if option != "" {
 		args = append(args, option)
 	}
@@ -205,6 +217,27 @@ func (r *Repo) fetchRef(option, url, ref, into string) error {
 		err = r.fetch(args)
 	}
 	return err
+}
+
+// noObjects reports whether the object store of the repository at dir
+// holds nothing: no pack, and no folder of loose objects.
+func noObjects(dir string) bool {
+	objects, err := os.ReadDir(filepath.Join(dir, "objects"))
+	if err != nil {
+		return false
+	}
+	for _, e := range objects {
+		switch e.Name() {
+		case "info":
+		case "pack":
+			if packs, err := os.ReadDir(filepath.Join(dir, "objects", "pack")); err != nil || len(packs) > 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // fetch runs one git fetch in the mirror.

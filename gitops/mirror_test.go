@@ -172,3 +172,45 @@ func fetchedMirror(t *testing.T, src string) *Repo {
 	}
 	return m
 }
+
+// A fetch into a mirror that holds no object runs no automatic
+// maintenance (it could have nothing to do); a fetch into one that holds
+// objects runs it, as git does.
+func TestMirrorFirstFetchSkipsMaintenance(t *testing.T) {
+	src := newRepo(t, map[string]string{"doc/adr/0001-a.md": "# 1. A\n"})
+	dir := filepath.Join(t.TempDir(), "m.git")
+	m, err := OpenMirror(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if !noObjects(dir) {
+		t.Fatal("a new mirror holds objects")
+	}
+	trace := filepath.Join(t.TempDir(), "trace")
+	t.Setenv("GIT_TRACE", trace)
+	maintained := func() bool {
+		data, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(trace)
+		return strings.Contains(string(data), "maintenance run --auto")
+	}
+	if err := m.FetchRef("file://"+src, "main", "refs/adr-workspace/tip"); err != nil {
+		t.Fatal(err)
+	}
+	if maintained() {
+		t.Error("the first fetch into an empty mirror ran git maintenance")
+	}
+	if noObjects(dir) {
+		t.Fatal("the fetch left no object")
+	}
+	runGit(t, src, "commit", "-q", "--allow-empty", "-m", "second")
+	if err := m.FetchRef("file://"+src, "main", "refs/adr-workspace/tip"); err != nil {
+		t.Fatal(err)
+	}
+	if !maintained() {
+		t.Error("a fetch into a mirror holding objects ran no git maintenance")
+	}
+}
