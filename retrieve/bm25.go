@@ -37,14 +37,27 @@ type DocTerms struct {
 func Analyze(d Doc) DocTerms {
 	c := counterFor(d.Lang)
 	defer counters.Put(c)
-	for _, f := range d.Fields {
-		w := f.Weight
-		if w == 0 {
-			w = 1
-		}
-		c.field(f.Text, w)
-	}
+	c.fields(d)
 	return c.docTerms()
+}
+
+// AnalyzeInto is v.Number(WithGlossary(Analyze(d), abbrs)), made
+// without the terms' strings in between: the analysis numbers the terms
+// it meets, and remembers their numbers in v for the next document (one
+// goroutine's analyses meet most of their words again). Several
+// goroutines may number in one v at once: each holds lock while v is
+// used, which is only after the document is analysed.
+func AnalyzeInto(d Doc, abbrs []Abbreviation, v *Vocabulary, lock sync.Locker) NumberedTerms {
+	c := counterFor(d.Lang)
+	defer counters.Put(c)
+	c.fields(d)
+	var extra []string
+	if len(abbrs) > 0 {
+		extra = glossaryTerms(abbrs)
+	}
+	lock.Lock()
+	defer lock.Unlock()
+	return c.numbered(v, extra)
 }
 
 // Index is an in-memory inverted BM25F index.

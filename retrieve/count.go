@@ -43,6 +43,12 @@ type counter struct {
 	buf     []byte
 	parts   [][2]int
 	scratch []Term
+
+	// numberedIn is the vocabulary toVocab numbers in: for each number
+	// of vocab, its term's number there, or -1 when not yet looked up
+	// (AnalyzeInto).
+	numberedIn *Vocabulary
+	toVocab    []int32
 }
 
 var counters = sync.Pool{New: func() any { return &counter{doc: 1} }}
@@ -55,6 +61,7 @@ func counterFor(lang Language) *counter {
 		c.byLang, c.ids = map[Language]map[string]int32{}, map[string]int32{}
 		c.shortsByLang = map[Language]*shortWords{}
 		c.vocab, c.seen, c.slot, c.doc = c.vocab[:0], c.seen[:0], c.slot[:0], 1
+		c.numberedIn, c.toVocab = nil, c.toVocab[:0]
 	}
 	c.lang = lang
 	c.stems, c.short = c.byLang[lang], c.shortsByLang[lang]
@@ -79,6 +86,18 @@ func (c *counter) id(t string) int32 {
 	c.slot = append(c.slot, 0)
 	c.ids[t] = n
 	return n
+}
+
+// fields counts the terms of d's fields, each at its weight (1 when it
+// has none).
+func (c *counter) fields(d Doc) {
+	for _, f := range d.Fields {
+		w := f.Weight
+		if w == 0 {
+			w = 1
+		}
+		c.field(f.Text, w)
+	}
 }
 
 // field counts the terms of text, each weighing w.
@@ -277,6 +296,32 @@ func (c *counter) docTerms() DocTerms {
 		dt.Terms[i], dt.TF[i] = c.vocab[n], float32(c.freq[i])
 	}
 	return dt
+}
+
+// numbered is what the counter counted, numbered in v, then extra terms
+// at a frequency of zero: v.Number(docTerms()) with the extra terms
+// appended, but a term the counter has numbered in v before costs no
+// look-up of its string. The caller holds v.
+func (c *counter) numbered(v *Vocabulary, extra []string) NumberedTerms {
+	if c.numberedIn != v {
+		c.numberedIn, c.toVocab = v, c.toVocab[:0]
+	}
+	for len(c.toVocab) < len(c.vocab) {
+		c.toVocab = append(c.toVocab, -1)
+	}
+	v.pairs = v.pairs[:0]
+	for i, n := range c.order {
+		x := c.toVocab[n]
+		if x < 0 {
+			x = v.Add(c.vocab[n])
+			c.toVocab[n] = x
+		}
+		v.pairs = append(v.pairs, uint32(x), v.freqNumber(float32(c.freq[i])))
+	}
+	for _, t := range extra {
+		v.pairs = append(v.pairs, uint32(v.Add(t)), v.freqNumber(0))
+	}
+	return v.pack(float32(c.total))
 }
 
 // byteClass says what a byte of a word is: 0 for a lower-case letter a to

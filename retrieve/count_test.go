@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -104,6 +105,36 @@ func checkAnalyze(t *testing.T, d Doc) {
 	// Twice: the second time the pooled counter has the words cached.
 	if got := sortedTerms(Analyze(d)); !reflect.DeepEqual(got, want) {
 		t.Fatalf("second Analyze(%v, %s) =\n%v\nwant\n%v", d.Fields, d.Lang, got, want)
+	}
+	checkAnalyzeInto(t, d)
+}
+
+// intoVocab and numberVocab are numbered in by every check, so that the
+// numbers AnalyzeInto remembers are used across documents.
+var (
+	intoVocab, numberVocab = NewVocabulary(0), NewVocabulary(0)
+	intoMu                 sync.Mutex
+)
+
+// checkAnalyzeInto checks that AnalyzeInto numbers what Number numbers
+// of Analyze's terms and the glossary's, in the same order: in a
+// vocabulary it has numbered in before, in a new one, and in the first
+// again.
+func checkAnalyzeInto(t *testing.T, d Doc) {
+	t.Helper()
+	abbrs := []Abbreviation{{Short: "db", Long: []string{"data", "base"}}}
+	decode := func(nt NumberedTerms, v *Vocabulary) (out []string) {
+		for n, tf := range nt.All(v) {
+			out = append(out, fmt.Sprintf("%s=%g", v.Term(n), tf))
+		}
+		return append(out, fmt.Sprintf("len=%g count=%d", nt.Len, nt.Count()))
+	}
+	want := decode(numberVocab.Number(WithGlossary(Analyze(d), abbrs)), numberVocab)
+	fresh := NewVocabulary(0)
+	for i, v := range []*Vocabulary{intoVocab, fresh, intoVocab} {
+		if got := decode(AnalyzeInto(d, abbrs, v, &intoMu), v); !reflect.DeepEqual(got, want) {
+			t.Fatalf("AnalyzeInto(%v, %s), vocabulary %d =\n%v\nwant\n%v", d.Fields, d.Lang, i, got, want)
+		}
 	}
 }
 
