@@ -14,12 +14,19 @@ import (
 // (GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS from git -c) sets nothing that
 // could. It costs a few file reads where asking git costs a process, for
 // keys that are seldom set.
-func (r *Repo) ConfigMayMention(word string) bool {
+func (r *Repo) ConfigMayMention(word string) bool { return r.configMayMention(word) }
+
+// configMayMention is ConfigMayMention for any of words, in one read of
+// each file.
+func (r *Repo) configMayMention(words ...string) bool {
 	if _, set := os.LookupEnv("GIT_CONFIG_COUNT"); set {
 		return true
 	}
-	if p := strings.ToLower(os.Getenv("GIT_CONFIG_PARAMETERS")); strings.Contains(p, word) {
-		return true
+	params := strings.ToLower(os.Getenv("GIT_CONFIG_PARAMETERS"))
+	for _, w := range words {
+		if strings.Contains(params, w) {
+			return true
+		}
 	}
 	files := []string{filepath.Join(r.CommonDir, "config"), filepath.Join(r.GitDir, "config.worktree")}
 	home := os.Getenv("HOME")
@@ -53,8 +60,13 @@ func (r *Repo) ConfigMayMention(word string) bool {
 			return true
 		}
 		low := bytes.ToLower(data)
-		if bytes.Contains(low, []byte(word)) || bytes.Contains(low, []byte("include")) {
+		if bytes.Contains(low, []byte("include")) {
 			return true
+		}
+		for _, w := range words {
+			if bytes.Contains(low, []byte(w)) {
+				return true
+			}
 		}
 	}
 	return false

@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -212,5 +214,91 @@ func TestMirrorFirstFetchSkipsMaintenance(t *testing.T) {
 	}
 	if !maintained() {
 		t.Error("a fetch into a mirror holding objects ran no git maintenance")
+	}
+}
+
+// A mirror made in process is what git init --bare --template= makes
+// (the same folders and files, modes, HEAD and config), git fetches into
+// it and reads it; with GIT_DEFAULT_HASH or a configuration that may name
+// an object format, git makes it.
+func TestMirrorInitAsGit(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("made in process on Linux only")
+	}
+	describe := func(dir string) map[string]string {
+		out := map[string]string{}
+		filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				t.Fatal(err)
+			}
+			fi, _ := e.Info()
+			rel, _ := filepath.Rel(dir, p)
+			out[rel] = fi.Mode().String()
+			if !e.IsDir() {
+				data, _ := os.ReadFile(p)
+				if rel == "HEAD" {
+					// Which branch HEAD names (init.defaultBranch)
+					// is nothing to a mirror, read at its own ref.
+					data, _, _ = bytes.Cut(data, []byte("refs/heads/"))
+				}
+				out[rel] += " " + string(data)
+			}
+			return nil
+		})
+		return out
+	}
+	byGit := filepath.Join(t.TempDir(), "git")
+	runGit(t, t.TempDir(), "init", "--bare", "-q", "--template=", byGit)
+	here := filepath.Join(t.TempDir(), "here")
+	if err := os.Mkdir(here, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if !initInProcess(here) {
+		t.Fatal("a plain environment does not make the mirror in process")
+	}
+	if err := initMirror(here); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := describe(here), describe(byGit); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("made in process:\n%v\nby git:\n%v", got, want)
+	}
+	if what := foreignMirrorConfig(here); what != "" {
+		t.Fatalf("the mirror's own config is refused: %s", what)
+	}
+	src := newRepo(t, map[string]string{"doc/adr/0001-a.md": "# 1. A\n"})
+	dir := filepath.Join(t.TempDir(), "m.git")
+	if err := os.Rename(here, dir); err != nil {
+		t.Fatal(err)
+	}
+	m, err := OpenMirror(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.FetchRef("file://"+src, "main", "refs/adr-workspace/tip"); err != nil {
+		t.Fatal(err)
+	}
+	if out := runGit(t, dir, "cat-file", "-p", "refs/adr-workspace/tip:doc/adr/0001-a.md"); out != "# 1. A\n" {
+		t.Fatalf("read %q", out)
+	}
+	runGit(t, dir, "fsck", "--no-progress")
+
+	t.Setenv("GIT_DEFAULT_HASH", "sha256")
+	if initInProcess(t.TempDir()) {
+		t.Error("GIT_DEFAULT_HASH set, and the mirror is made in process")
+	}
+	made := filepath.Join(t.TempDir(), "sha256.git")
+	if _, err := OpenMirror(made); err != nil {
+		t.Fatal(err)
+	}
+	if out := runGit(t, made, "rev-parse", "--show-object-format"); out != "sha256\n" {
+		t.Errorf("GIT_DEFAULT_HASH=sha256 made a %q mirror", out)
+	}
+	t.Setenv("GIT_DEFAULT_HASH", "")
+	global := filepath.Join(t.TempDir(), "gitconfig")
+	os.WriteFile(global, []byte("[init]\n\tdefaultObjectFormat = sha256\n"), 0o644)
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+	if initInProcess(t.TempDir()) {
+		t.Error("init.defaultObjectFormat set, and the mirror is made in process")
 	}
 }

@@ -150,19 +150,33 @@ func (b *bench) workspace(n, m int) error {
 	gitADR := func(label string, args ...string) wsRow { return gitADRIn(wsFile, label, args...) }
 	// The first sync and git's floor, alternately, firstRounds times:
 	// one run of each is at the mercy of what else the machine does.
-	// Each round starts from no mirror; the last round's are kept.
+	// Each round starts from no mirror; the last round's are kept. The
+	// order turns each round (git first, then sync first, ...): the
+	// second of a pair runs while the first's writes are still being
+	// flushed to disk.
 	var peers, firsts []wsRow
 	for k := range firstRounds {
 		os.RemoveAll(filepath.Join(root, "fetch"))
 		os.RemoveAll(filepath.Join(root, "cache"))
-		fmt.Fprintf(os.Stderr, "bench: git fetch of every repository (round %d of %d)\n", k+1, firstRounds)
-		peer, err := fetchAll(root, src, env, n)
-		if err != nil {
+		fetch := func() error {
+			fmt.Fprintf(os.Stderr, "bench: git fetch of every repository (round %d of %d)\n", k+1, firstRounds)
+			peer, err := fetchAll(root, src, env, n)
+			peers = append(peers, peer)
 			return err
 		}
-		peers = append(peers, peer)
-		fmt.Fprintf(os.Stderr, "bench: workspace sync (first, round %d of %d)\n", k+1, firstRounds)
-		firsts = append(firsts, runOnce(root, env, io.Discard, "git", "adr", "--workspace", wsFile, "workspace", "sync"))
+		sync := func() {
+			fmt.Fprintf(os.Stderr, "bench: workspace sync (first, round %d of %d)\n", k+1, firstRounds)
+			firsts = append(firsts, runOnce(root, env, io.Discard, "git", "adr", "--workspace", wsFile, "workspace", "sync"))
+		}
+		if k%2 == 1 {
+			sync()
+		}
+		if err := fetch(); err != nil {
+			return err
+		}
+		if k%2 == 0 {
+			sync()
+		}
 	}
 	peer, first := medianRow(peers), medianRow(firsts)
 	peer.name = fmt.Sprintf("git init --bare + git fetch, %d repositories, %d at once (median of %d)", n, syncJobs, firstRounds)
