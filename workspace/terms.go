@@ -147,7 +147,11 @@ func summarise(ld *Loaded) *Terms {
 	if t.Commit == "" {
 		t.Commit = logStamp(ld.Log) // a work tree's
 	}
-	var docs, titles []retrieve.DocTerms
+	// The records' terms are numbered as they are analysed: score sums
+	// by number, and a term met before costs no look-up of its string.
+	v := retrieve.NewVocabulary(0)
+	var unshared sync.Mutex // one goroutine analyses
+	var docs, titles []retrieve.NumberedTerms
 	for _, r := range ld.Log.Records {
 		if r.Archived {
 			continue // as the engine: archived bodies are not ranked
@@ -159,11 +163,11 @@ func summarise(ld *Loaded) *Terms {
 			{Text: strings.Join(r.Domains, " "), Weight: 2},
 			{Text: strings.TrimSuffix(path.Base(r.Path), ".md"), Weight: 1.5},
 		}
-		docs = append(docs, retrieve.Analyze(retrieve.Doc{Lang: lang, Fields: append(head[:3:3], retrieve.Field{Text: content, Weight: 1})}))
-		titles = append(titles, retrieve.Analyze(retrieve.Doc{Lang: lang, Fields: head}))
+		docs = append(docs, retrieve.AnalyzeInto(retrieve.Doc{Lang: lang, Fields: append(head[:3:3], retrieve.Field{Text: content, Weight: 1})}, nil, v, &unshared))
+		titles = append(titles, retrieve.AnalyzeInto(retrieve.Doc{Lang: lang, Fields: head}, nil, v, &unshared))
 	}
 	t.Docs = len(docs)
-	t.Postings = score(docs, titles)
+	t.Postings = score(v, docs, titles)
 	return t
 }
 
@@ -174,63 +178,43 @@ const titleBonus = 1.0
 // score gives each term of docs its postings: each record's BM25 score
 // for it over docs plus titleBonus times its score over titles (the same
 // records' titles, domains and file names, so their terms are the
-// records' own), records in order. Terms are numbered as first met: the
-// scores are summed in slices, with one map lookup per term of a record
-// and of its title.
-func score(docs, titles []retrieve.DocTerms) map[string][]posting {
-	num := map[string]int32{}
-	var terms []string
-	number := func(term string) int32 {
-		n, ok := num[term]
-		if !ok {
-			n = int32(len(terms))
-			num[term] = n
-			terms = append(terms, term)
-		}
-		return n
-	}
-	// Every record's term numbers, laid end to end, and each term's
-	// document frequency in docs and in titles.
-	var bodyIDs, titleIDs []int32
-	var bodyDF, titleDF []int
-	count := func(dts []retrieve.DocTerms, ids *[]int32, df *[]int) {
-		for _, d := range dts {
-			for _, term := range d.Terms {
-				n := number(term)
-				*ids = append(*ids, n)
-				if int(n) >= len(*df) {
-					*df = append(*df, make([]int, int(n)+1-len(*df))...)
-				}
-				(*df)[n]++
-			}
+// records' own), records in order. The documents are numbered in v: the
+// scores are summed in slices indexed by those numbers.
+func score(v *retrieve.Vocabulary, docs, titles []retrieve.NumberedTerms) map[string][]posting {
+	// Each term's document frequency in docs and in titles.
+	bodyDF, titleDF := make([]int, v.Len()), make([]int, v.Len())
+	for _, d := range docs {
+		for n := range d.All(v) {
+			bodyDF[n]++
 		}
 	}
-	count(docs, &bodyIDs, &bodyDF)
-	count(titles, &titleIDs, &titleDF)
+	for _, h := range titles {
+		for n := range h.All(v) {
+			titleDF[n]++
+		}
+	}
 	// The scores are summed in float64, a record's body then its title,
 	// and rounded once, as a map of sums would.
 	type sum struct {
 		doc   int
 		score float64
 	}
-	sums := make([][]sum, len(terms))
+	sums := make([][]sum, v.Len())
 	bodyIDF, titleIDF := idfs(len(docs), bodyDF), idfs(len(titles), titleDF)
 	bodyAvg, titleAvg := avgLen(docs), avgLen(titles)
-	for i := range docs {
-		d := docs[i]
+	for i, d := range docs {
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(d.Len)/bodyAvg)
-		for j, n := range bodyIDs[:len(d.Terms)] {
-			tf := float64(d.TF[j])
+		for n, tf32 := range d.All(v) {
+			tf := float64(tf32)
 			sums[n] = append(sums[n], sum{i, bodyIDF[n] * tf * (bm25K1 + 1) / (tf + norm)})
 		}
-		bodyIDs = bodyIDs[len(d.Terms):]
 		if i >= len(titles) {
 			continue
 		}
 		h := titles[i]
 		norm = bm25K1 * (1 - bm25B + bm25B*float64(h.Len)/titleAvg)
-		for j, n := range titleIDs[:len(h.Terms)] {
-			tf := float64(h.TF[j])
+		for n, tf32 := range h.All(v) {
+			tf := float64(tf32)
 			s := titleBonus * titleIDF[n] * tf * (bm25K1 + 1) / (tf + norm)
 			if last := len(sums[n]) - 1; last >= 0 && sums[n][last].doc == i {
 				sums[n][last].score += s
@@ -238,15 +222,17 @@ func score(docs, titles []retrieve.DocTerms) map[string][]posting {
 				sums[n] = append(sums[n], sum{i, s})
 			}
 		}
-		titleIDs = titleIDs[len(h.Terms):]
 	}
-	out := make(map[string][]posting, len(terms))
+	out := make(map[string][]posting, len(sums))
 	for n, ss := range sums {
+		if len(ss) == 0 {
+			continue
+		}
 		ps := make([]posting, len(ss))
 		for k, s := range ss {
 			ps[k] = posting{s.doc, float32(s.score)}
 		}
-		out[terms[n]] = ps
+		out[v.Term(int32(n))] = ps
 	}
 	return out
 }
@@ -262,7 +248,7 @@ func idfs(n int, df []int) []float64 {
 
 // avgLen is the documents' mean length (at least 1), as BM25 normalises
 // by it.
-func avgLen(docs []retrieve.DocTerms) float64 {
+func avgLen(docs []retrieve.NumberedTerms) float64 {
 	total := 0.0
 	for _, d := range docs {
 		total += float64(d.Len)
