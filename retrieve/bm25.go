@@ -46,7 +46,8 @@ func Analyze(d Doc) DocTerms {
 // it meets, and remembers their numbers in v for the next document (one
 // goroutine's analyses meet most of their words again). Several
 // goroutines may number in one v at once: each holds lock while v is
-// used, which is only after the document is analysed.
+// used, which is only after the document is analysed; lock is nil when
+// one goroutine numbers in v.
 func AnalyzeInto(d Doc, abbrs []Abbreviation, v *Vocabulary, lock sync.Locker) NumberedTerms {
 	c := counterFor(d.Lang)
 	defer counters.Put(c)
@@ -55,8 +56,10 @@ func AnalyzeInto(d Doc, abbrs []Abbreviation, v *Vocabulary, lock sync.Locker) N
 	if len(abbrs) > 0 {
 		extra = glossaryTerms(abbrs)
 	}
-	lock.Lock()
-	defer lock.Unlock()
+	if lock != nil {
+		lock.Lock()
+		defer lock.Unlock()
+	}
 	return c.numbered(v, extra)
 }
 

@@ -150,7 +150,6 @@ func summarise(ld *Loaded) *Terms {
 	// The records' terms are numbered as they are analysed: score sums
 	// by number, and a term met before costs no look-up of its string.
 	v := retrieve.NewVocabulary(0)
-	var unshared sync.Mutex // one goroutine analyses
 	var docs, titles []retrieve.NumberedTerms
 	for _, r := range ld.Log.Records {
 		if r.Archived {
@@ -163,8 +162,8 @@ func summarise(ld *Loaded) *Terms {
 			{Text: strings.Join(r.Domains, " "), Weight: 2},
 			{Text: strings.TrimSuffix(path.Base(r.Path), ".md"), Weight: 1.5},
 		}
-		docs = append(docs, retrieve.AnalyzeInto(retrieve.Doc{Lang: lang, Fields: append(head[:3:3], retrieve.Field{Text: content, Weight: 1})}, nil, v, &unshared))
-		titles = append(titles, retrieve.AnalyzeInto(retrieve.Doc{Lang: lang, Fields: head}, nil, v, &unshared))
+		docs = append(docs, retrieve.AnalyzeInto(retrieve.Doc{Lang: lang, Fields: append(head[:3:3], retrieve.Field{Text: content, Weight: 1})}, nil, v, nil))
+		titles = append(titles, retrieve.AnalyzeInto(retrieve.Doc{Lang: lang, Fields: head}, nil, v, nil))
 	}
 	t.Docs = len(docs)
 	t.Postings = score(v, docs, titles)
