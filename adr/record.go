@@ -438,9 +438,13 @@ func hashLines(t *Text, from, to int) string {
 var newline = []byte{'\n'}
 
 // Unit finds a unit by anchor ("decision", "§3", "3"), case-insensitively.
-func (r *Record) Unit(anchor string) (Unit, bool) {
+func (r *Record) Unit(anchor string) (Unit, bool) { return FindUnit(r.Units(), anchor) }
+
+// FindUnit is the unit of us with the anchor, as [Record.Unit] finds it:
+// for a caller that holds a record's units from [Record.PeekUnits].
+func FindUnit(us []Unit, anchor string) (Unit, bool) {
 	a := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(anchor, "#"), "§"))
-	for _, u := range r.Units() {
+	for _, u := range us {
 		ua := strings.ToLower(strings.TrimPrefix(u.Anchor, "§"))
 		if ua == a {
 			return u, true

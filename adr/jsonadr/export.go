@@ -131,10 +131,12 @@ func exportRecord(l *adr.Log, r *adr.Record, number int, byPath map[string]int, 
 		a.CustomSections[KeyNumber] = own
 	}
 	a.Tags = r.Domains
-	t := r.PeekText()
-	a.Context = section(r, t, "context")
-	a.Decision = section(r, t, "decision")
-	if c := section(r, t, "consequences"); c != "" {
+	// Peeked, not kept: an export of every record decodes each one's
+	// units and reads its text once.
+	t, us := r.PeekText(), r.PeekUnits()
+	a.Context = section(r, t, us, "context")
+	a.Decision = section(r, t, us, "decision")
+	if c := section(r, t, us, "consequences"); c != "" {
 		a.Consequences = &Consequences{List: []string{c}}
 	}
 	var loose []map[string]string
@@ -184,8 +186,8 @@ func exportRecord(l *adr.Log, r *adr.Record, number int, byPath map[string]int, 
 
 // section is a section's text in t, the record's text, without its
 // heading and surrounding blank lines, "" when the record has none.
-func section(r *adr.Record, t *adr.Text, anchor string) string {
-	u, ok := r.Unit(anchor)
+func section(r *adr.Record, t *adr.Text, us []adr.Unit, anchor string) string {
+	u, ok := adr.FindUnit(us, anchor)
 	if !ok || t == nil {
 		return ""
 	}
