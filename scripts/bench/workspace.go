@@ -151,21 +151,24 @@ func (b *bench) workspace(n, m int) error {
 	// The first sync and git's floor, alternately, firstRounds times:
 	// one run of each is at the mercy of what else the machine does.
 	// Each round starts from no mirror; the last round's are kept. The
-	// order turns each round (git first, then sync first, ...): the
-	// second of a pair runs while the first's writes are still being
-	// flushed to disk.
+	// order turns each round (git first, then sync first, ...), and the
+	// file system is flushed before each run (syscall.Sync): without it
+	// the second of a pair ran while the first's writes, and the last
+	// round's removals, were being written back.
 	var peers, firsts []wsRow
 	for k := range firstRounds {
 		os.RemoveAll(filepath.Join(root, "fetch"))
 		os.RemoveAll(filepath.Join(root, "cache"))
 		fetch := func() error {
 			fmt.Fprintf(os.Stderr, "bench: git fetch of every repository (round %d of %d)\n", k+1, firstRounds)
+			syscall.Sync()
 			peer, err := fetchAll(root, src, env, n)
 			peers = append(peers, peer)
 			return err
 		}
 		sync := func() {
 			fmt.Fprintf(os.Stderr, "bench: workspace sync (first, round %d of %d)\n", k+1, firstRounds)
+			syscall.Sync()
 			firsts = append(firsts, runOnce(root, env, io.Discard, "git", "adr", "--workspace", wsFile, "workspace", "sync"))
 		}
 		if k%2 == 1 {
