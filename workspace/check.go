@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -18,6 +19,11 @@ const (
 	// SharedStatus: records of several repositories share a title (a
 	// shared decision each claims) but not a status.
 	SharedStatus = "shared-decision-status"
+	// NotReadRepository: a repository of the workspace could not be read
+	// (not synced yet, not cloned here): neither its records nor the
+	// links into it were checked. Only a [Workspace.Reading] view goes
+	// on without it; its Path and Line are empty.
+	NotReadRepository = "repository-not-read"
 )
 
 // Finding is one problem across repositories.
@@ -91,6 +97,22 @@ func (w *Workspace) Check() ([]Finding, error) {
 		return nil, err
 	}
 	var out []Finding
+	if w.skips != nil {
+		for _, u := range w.skips.List(w) {
+			var fix string
+			switch {
+			case errors.Is(u.Err, ErrNotSynced):
+				fix = fmt.Sprintf("run `git adr workspace sync`; if %s's remote is gone, remove it from the workspace file", u.Member.Name)
+			case errors.Is(u.Err, ErrNoPath):
+				fix = fmt.Sprintf("clone %s at %s, or fix its path in the workspace file", u.Member.Name, u.Member.Given)
+			default:
+				fix = fmt.Sprintf("make %s the top of a git repository, or fix its path in the workspace file", u.Member.Given)
+			}
+			out = append(out, Finding{Kind: NotReadRepository, Repository: u.Member.Name,
+				Message: fmt.Sprintf("%s could not be read (%s): its records were not checked, nor the links into it", u.Member.Name, u.Reason()),
+				Fix:     fix})
+		}
+	}
 	err = w.resolveMentions(mentions, func(m mention, mem *Member, target *adr.Record) {
 		if target == nil {
 			f := m.from
@@ -180,6 +202,9 @@ func (w *Workspace) resolveMentions(ms []mention, fn func(m mention, mem *Member
 			continue
 		}
 		ld, err := mem.Open(true)
+		if err != nil && w.skip(mem, err) {
+			continue // neither found nor missing: fn is not called
+		}
 		if err != nil {
 			return err
 		}

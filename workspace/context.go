@@ -46,7 +46,15 @@ type MemberAnswer struct {
 	// NotAsked: the workspace term index answered for the member (its
 	// confidence "none" or "skipped") without asking it.
 	NotAsked bool `json:"-"`
+	// Unavailable says why the member was not read ("not synced yet",
+	// "not a git repository"), its confidence then NotRead; "" when it
+	// was (see [Workspace.Reading]).
+	Unavailable string `json:"unavailable,omitempty"`
 }
+
+// NotRead is the confidence of a member a [Workspace.Reading] view went
+// on without.
+const NotRead = "not read"
 
 // ContextAnswer is a task answer across a workspace: each member ranks
 // its own records (the context service, within the request's unit
@@ -183,8 +191,16 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 		}
 		return nil
 	})
+	if err == nil {
+		err = w.noneRead()
+	}
 	if err != nil {
 		return nil, err
+	}
+	for i, m := range w.Members {
+		if err := w.skipped(m); err != nil {
+			results[i] = result{ma: MemberAnswer{Name: m.Name, Confidence: NotRead, Unavailable: Unavailable{m, err}.Reason()}}
+		}
 	}
 	ans := &ContextAnswer{Task: req.Task}
 	if ask != nil {

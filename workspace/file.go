@@ -27,6 +27,9 @@ type Workspace struct {
 	Members   []*Member
 	// CacheDir holds the mirrors of remote repositories.
 	CacheDir string
+	// skips, in a view from [Workspace.Reading], collects the members
+	// the view's reads went on without.
+	skips *Skips
 }
 
 // Member is one repository of a workspace.
@@ -36,6 +39,9 @@ type Member struct {
 	// Path is the absolute local repository ("" for a remote one);
 	// Given is the path as the workspace file writes it.
 	Path, Given string
+	// missing: Given named nothing when the file was loaded (a local
+	// repository not cloned here); the member cannot be opened.
+	missing bool
 	// URL and Ref name a remote repository and the ref read from it; Ref
 	// may also name a ref of a local repository (read from its tree,
 	// not from the work tree).
@@ -211,7 +217,12 @@ func Load(path, cacheDir string) (*Workspace, error) {
 		if r.Path != "" {
 			p, err := w.confine(r.Path)
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, &Error{File: path, Member: r.Name, Msg: fmt.Sprintf("path %q does not exist", r.Path), Hint: "clone the repository there, or fix its path (relative to the workspace file)"}
+				// Not cloned here (a workspace file is often shared): the
+				// member is unavailable, and nothing is ever read at a
+				// path that was not there to be confined.
+				m.Given, m.missing = filepath.ToSlash(filepath.Clean(r.Path)), true
+				w.Members = append(w.Members, m)
+				continue
 			}
 			var le *leaveError
 			if errors.As(err, &le) {

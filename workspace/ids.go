@@ -89,6 +89,9 @@ func (w *Workspace) Find(ref string) (*Found, error) {
 	var first *Found
 	for _, m := range w.Members {
 		ld, err := m.Open(true)
+		if err != nil && w.skip(m, err) {
+			continue
+		}
 		if err != nil {
 			if first != nil {
 				first.Close()
@@ -120,6 +123,9 @@ func (w *Workspace) Find(ref string) (*Found, error) {
 			return nil, fmt.Errorf("repo %q: %w", m.Name, err)
 		}
 		ld.Close()
+	}
+	if err := w.noneRead(); err != nil {
+		return nil, err
 	}
 	switch {
 	case len(hits) == 0:

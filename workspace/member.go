@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,6 +17,10 @@ import (
 // ErrNotRepository means a local member's path is not the top of a git
 // repository.
 var ErrNotRepository = errors.New("not a git repository")
+
+// ErrNoPath means a local member's path named nothing when the workspace
+// file was loaded: the repository is not cloned on this machine.
+var ErrNoPath = errors.New("no such path")
 
 // ErrNotSynced means a remote member has no mirror, or its mirror lacks
 // the ref: `git adr workspace sync` fetches it.
@@ -42,6 +47,9 @@ func (l *Loaded) Close() { l.Repo.Close() }
 // openLocal opens a local member, which must be the top of a repository
 // (a folder inside another repository is not one).
 func (m *Member) openLocal() (*gitops.Repo, error) {
+	if m.missing {
+		return nil, fmt.Errorf("path %q: %w", m.Given, ErrNoPath)
+	}
 	r, err := gitops.Open(m.Path)
 	if errors.Is(err, gitops.ErrBare) {
 		return r, nil
@@ -135,18 +143,38 @@ func (m *Member) load(r *gitops.Repo, commit string, lazy bool) (*Loaded, error)
 }
 
 // Each opens every member in order and calls fn with its log, closing
-// it before the next opens: only one log is held at a time.
+// it before the next opens: only one log is held at a time. In a
+// [Workspace.Reading] view an unavailable member is noted and passed over.
 func (w *Workspace) Each(lazy bool, fn func(*Loaded) error) error {
+	return w.each(lazy, fn, nil)
+}
+
+// each is Each, calling skipped, when not nil, in the members' order for
+// a member passed over.
+func (w *Workspace) each(lazy bool, fn func(*Loaded) error, skipped func(Unavailable)) error {
+	var first error
+	read := 0
 	for _, m := range w.Members {
 		ld, err := m.Open(lazy)
 		if err != nil {
+			if w.skip(m, err) {
+				first = cmp.Or(first, err)
+				if skipped != nil {
+					skipped(Unavailable{m, err})
+				}
+				continue
+			}
 			return err
 		}
+		read++
 		err = fn(ld)
 		ld.Close()
 		if err != nil {
 			return err
 		}
+	}
+	if read == 0 {
+		return first // none could be read: an answer would say nothing
 	}
 	return nil
 }
@@ -186,6 +214,8 @@ func (w *Workspace) eachParallel(ask []int, progress func(done, total int), fn f
 				if err == nil {
 					err = fn(i, ld)
 					ld.Close()
+				} else if w.skip(w.Members[i], err) {
+					err = nil
 				}
 				errs[k] = err
 				if progress != nil {

@@ -22,7 +22,27 @@ type RecordsPage struct {
 	Records []RecordRow `json:"records"`
 	Total   int         `json:"total"`
 	Next    *int        `json:"next_offset"`
+	// Unavailable are the repositories left out (in a [Workspace.Reading]
+	// view), at most maxUnavailableRows of them, and UnavailableTotal
+	// how many there are.
+	Unavailable      []UnavailableRow `json:"unavailable,omitempty"`
+	UnavailableTotal int              `json:"unavailable_total,omitempty"`
 }
+
+// UnavailableRow is a repository a page of records leaves out.
+type UnavailableRow struct {
+	Repository string `json:"repository"`
+	Reason     string `json:"reason"`
+}
+
+// maxUnavailableRows bounds the repositories a page names as left out: a
+// page is sized to fit a message.
+const maxUnavailableRows = 10
+
+// UnavailableBudget is the most that the repositories a page leaves out
+// add to its JSON, in bytes (names are ASCII, at most 64 bytes): a
+// caller that sizes pages to a message keeps this much free.
+const UnavailableBudget = maxUnavailableRows*(len(`{"repository":"","reason":"not a git repository"},`)+64) + len(`,"unavailable":[],"unavailable_total":1000000`)
 
 // Records pages the records of every member in order (of the member named
 // repository alone when it is not ""), those of status want when it is
@@ -64,6 +84,21 @@ func (w *Workspace) Records(repository string, want adr.Status, offset int, fits
 	})
 	if err != nil {
 		return nil, err
+	}
+	if m := w.Member(repository); m != nil {
+		if err := w.skipped(m); err != nil {
+			return nil, err // the one repository asked for
+		}
+	}
+	if w.skips != nil {
+		for _, u := range w.skips.List(w) {
+			if repository != "" && !strings.EqualFold(repository, u.Member.Name) {
+				continue
+			}
+			if page.UnavailableTotal++; len(page.Unavailable) < maxUnavailableRows {
+				page.Unavailable = append(page.Unavailable, UnavailableRow{u.Member.Name, u.Reason()})
+			}
+		}
 	}
 	return page, nil
 }

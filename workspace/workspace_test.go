@@ -57,7 +57,6 @@ func TestLoadRefuses(t *testing.T) {
 		"[[repo]]\nname = \"x\"\npath = \"../x\"\n":                                    `repo "x": path "../x" leaves the workspace folder`,
 		"[[repo]]\nname = \"x\"\npath = \"out\"\n":                                     `repo "x": path "out" leads out of the workspace folder (through a link)`,
 		"[[repo]]\nname = \"x\"\npath = \"/etc\"\n":                                    `repo "x": path "/etc" is absolute`,
-		"[[repo]]\nname = \"x\"\npath = \"nope\"\n":                                    `repo "x": path "nope" does not exist`,
 		"[[repo]]\nname = \"x\"\nurl = \"--upload-pack=sh\"\n":                         `repo "x": url "--upload-pack=sh" starts with '-'`,
 		"[[repo]]\nname = \"x\"\nurl = \"ext::sh -c id\"\n":                            `names the transport "ext"`,
 		"[[repo]]\nname = \"x\"\nurl = \"fd::3\"\n":                                    `names the transport "fd"`,

@@ -55,6 +55,7 @@ func run(env *Env, args []string) int {
 	env.command = commandLine(args)
 	app := newApp(env)
 	err := app.Run(permuteArgs(app, args))
+	env.warnUnavailable()
 	if err == nil {
 		return env.exit
 	}

@@ -29,6 +29,9 @@ type Env struct {
 	// it loaded (workspace.go).
 	Workspace string
 	ws        *workspace.Workspace
+	// wsSkips are the repositories ws's reads went on without
+	// (workspace.Workspace.Reading), warned of when the command ends.
+	wsSkips *workspace.Skips
 
 	repo *gitops.Repo
 	log  *adr.Log

@@ -72,8 +72,16 @@ Examples:
 					if err != nil {
 						return err
 					}
-					_, err = ws.Export(env.Out)
-					return wsErr(err)
+					if _, err = ws.Export(env.Out); err != nil {
+						return wsErr(err)
+					}
+					// A bulk indexer must not take a partial export for
+					// the whole: the records written are whole, the exit
+					// says some repositories are missing.
+					if len(env.wsSkips.List(ws)) > 0 {
+						return silentExit(ExitFailure)
+					}
+					return nil
 				},
 			},
 		},
@@ -113,8 +121,49 @@ func (e *Env) workspace() (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, wsErr(err)
 	}
-	e.ws = ws
-	return ws, nil
+	// A repository that is not synced or not cloned here is left out of
+	// an answer across the others, and named when the command ends.
+	e.ws, e.wsSkips = ws.Reading()
+	return e.ws, nil
+}
+
+// maxNamedUnavailable bounds the repositories a warning names one by one.
+const maxNamedUnavailable = 10
+
+// warnUnavailable prints, when the command read a workspace, the
+// repositories it went on without and how to make them readable: what
+// it printed is then from the others.
+func (e *Env) warnUnavailable() {
+	if e.wsSkips == nil {
+		return
+	}
+	list := e.wsSkips.List(e.ws)
+	if len(list) == 0 || len(list) == len(e.ws.Members) {
+		return // none was read: the command failed, saying why
+	}
+	var names []string
+	synced, cloned := false, false
+	for i, u := range list {
+		if i < maxNamedUnavailable {
+			names = append(names, fmt.Sprintf("%s (%s)", u.Member.Name, u.Reason()))
+		}
+		if errors.Is(u.Err, workspace.ErrNotSynced) {
+			synced = true
+		} else {
+			cloned = true
+		}
+	}
+	if len(list) > maxNamedUnavailable {
+		names = append(names, fmt.Sprintf("and %d more", len(list)-maxNamedUnavailable))
+	}
+	fmt.Fprintf(e.Err, "git-adr: warning: %d of %d repositories not read: %s\n",
+		len(list), len(e.ws.Members), adr.EscapeBody(strings.Join(names, ", ")))
+	if synced {
+		fmt.Fprintln(e.Err, "hint: run `git adr workspace sync` to fetch what is not synced (`git adr workspace ls` shows each repository's state)")
+	}
+	if cloned {
+		fmt.Fprintln(e.Err, "hint: clone what is missing here, or fix its path in the workspace file")
+	}
 }
 
 // wsErr words the workspace's errors for people: what is wrong, then the
@@ -145,6 +194,9 @@ func wsErr(err error) error {
 	}
 	if errors.Is(err, workspace.ErrNotSynced) {
 		return failf("%v", err).hint("run `git adr workspace sync` to fetch it")
+	}
+	if errors.Is(err, workspace.ErrNoPath) {
+		return failf("%v", err).hint("clone the repository there, or fix its path in the workspace file (relative to it)")
 	}
 	if errors.Is(err, workspace.ErrNotRepository) {
 		return failf("%v", err).hint("clone or `git init` the repository there, or fix its path in the workspace file")
@@ -248,6 +300,10 @@ func runWorkspaceLs(env *Env) error {
 		switch {
 		case errors.Is(st.Err, workspace.ErrNotSynced):
 			read = "not synced"
+		case errors.Is(st.Err, workspace.ErrNoPath):
+			read = "no such path"
+		case errors.Is(st.Err, workspace.ErrNotRepository):
+			read = "not a git repository"
 		case st.Err != nil:
 			read = "error: " + st.Err.Error()
 		default:

@@ -21,6 +21,7 @@ func runWorkspaceCheck(env *Env, o checkOptions) error {
 	if err != nil {
 		return wsErr(err)
 	}
+	env.wsSkips = nil // each is a finding (repository-not-read), not a warning
 	if o.json {
 		if fs == nil {
 			fs = []workspace.Finding{}
@@ -33,6 +34,10 @@ func runWorkspaceCheck(env *Env, o checkOptions) error {
 	} else {
 		w := bulkWriter(env.Out)
 		for _, f := range fs {
+			if f.Path == "" { // the repository itself (repository-not-read)
+				fmt.Fprintf(w, "%s: %s: %s\n  fix: %s\n", adr.Escape(f.Repository), f.Kind, adr.Escape(f.Message), adr.Escape(f.Fix))
+				continue
+			}
 			fmt.Fprintf(w, "%s:%s:%d: %s: %s\n  fix: %s\n", adr.Escape(f.Repository), adr.Escape(f.Path), f.Line, f.Kind, adr.Escape(f.Message), adr.Escape(f.Fix))
 		}
 		if err := w.Flush(); err != nil {

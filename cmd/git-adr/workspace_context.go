@@ -126,13 +126,24 @@ func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte
 	esc := adr.Escape
 	fmt.Fprintf(&b, "context: task %q (current) across %d repositories, %d records\n", a.Task, len(a.Members), a.Records)
 	var conf []string
-	notAsked := 0
+	notAsked, notRead := 0, 0
 	for _, m := range a.Members {
-		if m.NotAsked {
+		switch {
+		case m.NotAsked:
 			notAsked++
+			continue
+		case m.Unavailable != "":
+			// Named up to a few: a workspace never synced names all.
+			if notRead++; notRead > maxNamedUnavailable {
+				continue
+			}
+			conf = append(conf, fmt.Sprintf("%s %s (%s)", esc(m.Name), m.Confidence, m.Unavailable))
 			continue
 		}
 		conf = append(conf, fmt.Sprintf("%s %s", esc(m.Name), m.Confidence))
+	}
+	if notRead > maxNamedUnavailable {
+		conf = append(conf, fmt.Sprintf("%d more not read", notRead-maxNamedUnavailable))
 	}
 	if notAsked > 0 {
 		// The members the term index did not ask are counted, not

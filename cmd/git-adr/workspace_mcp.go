@@ -95,6 +95,7 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 			"and merged within one budget (default 16 units, 5,000 code points, the whole result). Each unit names its repository, " +
 			"qualified ID, path, line range and status. With id (qualified), that repository's context for the record.",
 		Handle: func(_ context.Context, a wsContextArgs) (any, error) {
+			ws, _ := ws.Reading() // this call's own view: the server outlives syncs
 			o := contextOptions{task: a.Task, json: true}
 			if a.MaxUnits != nil {
 				o.maxUnits = *a.MaxUnits
@@ -153,6 +154,7 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 		Description: "One record (or one unit of it) by qualified ID: its repository, metadata and exact text, a page of lines at a time. " +
 			"Returns JSON {repository, record, start_line, line_count, total_lines, content, next_start_line}.",
 		Handle: func(_ context.Context, a wsShowArgs) (any, error) {
+			ws, _ := ws.Reading()
 			f, err := ws.Find(a.ID)
 			if err != nil {
 				return nil, mcpErr(err)
@@ -186,6 +188,7 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 		Description: "The records of every repository (or of one), in pages: qualified ID, status, date, title, path. " +
 			"Returns JSON {records: [...], total, next_offset}.",
 		Handle: func(_ context.Context, a wsRecordsArgs) (any, error) {
+			ws, _ := ws.Reading()
 			var want adr.Status
 			if a.Status != "" {
 				st, ok := adr.ParseStatus(a.Status)
@@ -203,7 +206,7 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 			}
 			page, err := ws.Records(a.Repository, want, offset, func(p *workspace.RecordsPage) bool {
 				enc, _ := mcpserver.Encode(p)
-				return srv.TextCost(enc) <= mcpserver.MessageBudget-100
+				return srv.TextCost(enc) <= mcpserver.MessageBudget-100-workspace.UnavailableBudget
 			})
 			if err != nil {
 				return nil, mcpErr(err)

@@ -1,0 +1,62 @@
+package workspace
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A member whose path names nothing loads (the workspace file may be
+// shared by people who cloned different repositories) and cannot be
+// opened; a path that leaves the folder is still refused, existing or not.
+func TestMissingPathIsUnavailable(t *testing.T) {
+	hermetic(t)
+	dir := t.TempDir()
+	ws, err := Load(writeWS(t, dir, "[[repo]]\nname = \"x\"\npath = \"nope\"\n"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Members[0].Open(true); !errors.Is(err, ErrNoPath) {
+		t.Fatalf("open: %v, want ErrNoPath", err)
+	}
+	// Made after the load: still not read (it was never confined).
+	os.MkdirAll(filepath.Join(dir, "nope", ".git"), 0o755)
+	if _, err := ws.Members[0].Open(true); !errors.Is(err, ErrNoPath) {
+		t.Fatalf("open after the path appeared: %v, want ErrNoPath", err)
+	}
+	if _, err := Load(writeWS(t, dir, "[[repo]]\nname = \"x\"\npath = \"../nope\"\n"), t.TempDir()); err == nil {
+		t.Fatal("a missing path outside the folder loaded")
+	}
+}
+
+// Each view collects its own skips: the MCP server asks through one view
+// per call, and a call must not report what an earlier one left out.
+func TestReadingViewsAreSeparate(t *testing.T) {
+	hermetic(t)
+	dir := t.TempDir()
+	ws, err := Load(writeWS(t, dir, "[[repo]]\nname = \"x\"\npath = \"nope\"\n\n[[repo]]\nname = \"y\"\nurl = \"file:///nowhere\"\n"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not a view: the first member that cannot be opened fails the read.
+	if err := ws.Each(true, func(*Loaded) error { return nil }); !errors.Is(err, ErrNoPath) {
+		t.Fatalf("Each outside a view: %v, want ErrNoPath", err)
+	}
+	a, skipsA := ws.Reading()
+	b, skipsB := ws.Reading()
+	// In a view, none readable: the first member's error, both noted.
+	if err := a.Each(true, func(*Loaded) error { return nil }); !errors.Is(err, ErrNoPath) {
+		t.Fatalf("Each in a view with none readable: %v, want ErrNoPath", err)
+	}
+	got := skipsA.List(a)
+	if len(got) != 2 || got[0].Reason() != "no such path" || got[1].Reason() != "not synced yet" {
+		t.Fatalf("skips of view a: %+v", got)
+	}
+	if n := len(skipsB.List(b)); n != 0 {
+		t.Fatalf("view b noted %d skips from view a's read", n)
+	}
+	if _, err := b.Find("ADR-0001"); !errors.Is(err, ErrNoPath) {
+		t.Fatalf("Find in a view with none readable: %v, want ErrNoPath", err)
+	}
+}
