@@ -93,7 +93,7 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 		Name: evidence.ToolName, Budget: evidence.MaxCharsLimit, Title: "Decision context across repositories",
 		Description: "The architecture decisions of every repository in the workspace that matter for a task, ranked per repository " +
 			"and merged within one budget (default 16 units, 5,000 code points, the whole result). Each unit names its repository, " +
-			"qualified ID, path, line range and status. With id (qualified), that repository's context for the record.",
+			"qualified ID, path, line range and status; a repository that could not be read has confidence \"not read\" and says why. With id (qualified), that repository's context for the record.",
 		Handle: func(_ context.Context, a wsContextArgs) (any, error) {
 			ws, _ := ws.Reading() // this call's own view: the server outlives syncs
 			o := contextOptions{task: a.Task, json: true}
@@ -186,7 +186,7 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 	mcpserver.Add(srv, mcpserver.Tool[wsRecordsArgs]{
 		Name: "adr_records", Title: "Records of the workspace",
 		Description: "The records of every repository (or of one), in pages: qualified ID, status, date, title, path. " +
-			"Returns JSON {records: [...], total, next_offset}.",
+			"Returns JSON {records: [...], total, next_offset}, and unavailable: [{repository, reason}] with unavailable_total when repositories could not be read (not synced yet, not cloned here).",
 		Handle: func(_ context.Context, a wsRecordsArgs) (any, error) {
 			ws, _ := ws.Reading()
 			var want adr.Status
