@@ -7,8 +7,8 @@ import (
 
 // Unavailable is a member a read of the workspace went on without: a
 // remote one not synced yet (its first fetch failed or never ran), or a
-// local one whose path holds no repository (not cloned on this machine).
-// Err is the error opening it gave.
+// local one whose path does not exist (not cloned on this machine) or
+// holds no repository. Err is the error opening it gave.
 type Unavailable struct {
 	Member *Member
 	Err    error
