@@ -95,7 +95,7 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 			"and merged within one budget (default 16 units, 5,000 code points, the whole result). Each unit names its repository, " +
 			"qualified ID, path, line range and status; a repository that could not be read has confidence \"not read\" and says why. With id (qualified), that repository's context for the record.",
 		Handle: func(_ context.Context, a wsContextArgs) (any, error) {
-			ws, _ := ws.Reading() // this call's own view: the server outlives syncs
+			ws, skips := ws.Reading() // this call's own view: the server outlives syncs
 			o := contextOptions{task: a.Task, json: true}
 			if a.MaxUnits != nil {
 				o.maxUnits = *a.MaxUnits
@@ -112,7 +112,7 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 			case a.ID != "":
 				f, err := ws.Find(a.ID)
 				if err != nil {
-					return nil, mcpErr(err)
+					return nil, mcpFindErr(err, ws, skips)
 				}
 				defer f.Close()
 				ld, err := f.Member.Open(false)
@@ -154,10 +154,10 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 		Description: "One record (or one unit of it) by qualified ID: its repository, metadata and exact text, a page of lines at a time. " +
 			"Returns JSON {repository, record, start_line, line_count, total_lines, content, next_start_line}.",
 		Handle: func(_ context.Context, a wsShowArgs) (any, error) {
-			ws, _ := ws.Reading()
+			ws, skips := ws.Reading()
 			f, err := ws.Find(a.ID)
 			if err != nil {
-				return nil, mcpErr(err)
+				return nil, mcpFindErr(err, ws, skips)
 			}
 			defer f.Close()
 			start := 1
@@ -214,6 +214,26 @@ func addWorkspaceTools(srv *mcpserver.Server, ws *workspace.Workspace) {
 			return page, nil
 		},
 	})
+}
+
+// mcpFindErr is mcpErr for an ID looked up in every repository: a record
+// not found names the repositories that could not be searched, where it
+// may be.
+func mcpFindErr(err error, ws *workspace.Workspace, skips *workspace.Skips) error {
+	list := skips.List(ws)
+	if !adr.IsNotFound(err) || len(list) == 0 {
+		return mcpErr(err)
+	}
+	var names []string
+	for i, u := range list {
+		if i == maxNamedUnavailable {
+			names = append(names, fmt.Sprintf("and %d more", len(list)-i))
+			break
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", u.Member.Name, u.Reason()))
+	}
+	return mcpserver.WithHints(err, fmt.Sprintf("%d of %d repositories could not be read, and the record may be in one of them: %s", len(list), len(ws.Members), strings.Join(names, ", ")),
+		"call adr_records to see the qualified IDs, or adr_context with a task to find records")
 }
 
 func memberNames(ws *workspace.Workspace) []string {
