@@ -73,7 +73,8 @@ type claim struct {
 
 // Check reports what only a workspace can see: qualified IDs in a record
 // that name no record of the repository they name, and records of
-// several repositories that share a title but not a status. It reads
+// several repositories that share a title but not a status (of those
+// that state one). It reads
 // each member twice at most (its records, then the targets of mentions
 // into it), one at a time.
 func (w *Workspace) Check() ([]Finding, error) {
@@ -84,7 +85,10 @@ func (w *Workspace) Check() ([]Finding, error) {
 			if r.Archived {
 				continue
 			}
-			if t := normTitle(r.Title); t != "" {
+			// A record that states no status (as MADR allows) claims
+			// none, so it cannot differ from another's: context holds it
+			// in force, as an accepted one.
+			if t := normTitle(r.Title); t != "" && (r.Status != adr.Unknown || r.RawStatus != "") {
 				// Copies: a record's strings can be views of its log's
 				// whole text, which must not outlive the member.
 				titles[t] = append(titles[t], claim{ld.Member.Name, strings.Clone(r.ID), strings.Clone(r.Path), strings.Clone(r.Title), adr.Status(strings.Clone(string(r.Status)))})
