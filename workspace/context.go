@@ -81,12 +81,14 @@ type ContextAnswer struct {
 }
 
 // Prefilter is the provenance of an answer whose members were chosen by
-// the workspace term index: Asked of Repositories ranked the task; the
-// others hold none of its words (confidence "none") or fewer of its best
-// matches (confidence "skipped").
+// the workspace term index: Asked of Repositories ranked the task; of the
+// others, None hold too few of its words (confidence "none") and Skipped
+// fewer of its best matches (confidence "skipped").
 type Prefilter struct {
 	Asked        int `json:"asked"`
 	Repositories int `json:"repositories"`
+	None         int `json:"none"`
+	Skipped      int `json:"skipped"`
 }
 
 // Reference is a record a unit names in another repository.
@@ -205,6 +207,15 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 	ans := &ContextAnswer{Task: req.Task}
 	if ask != nil {
 		ans.Prefilter = &Prefilter{Asked: len(ask), Repositories: len(w.Members)}
+		for _, ma := range pre {
+			switch {
+			case ma == nil:
+			case ma.Confidence == Skipped:
+				ans.Prefilter.Skipped++
+			default:
+				ans.Prefilter.None++
+			}
+		}
 	}
 	for _, r := range results {
 		ans.Members = append(ans.Members, r.ma)

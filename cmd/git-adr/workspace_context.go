@@ -94,9 +94,14 @@ func workspaceContextID(env *Env, ws *workspace.Workspace, id string, o contextO
 }
 
 type wsContextJSON struct {
-	Selector     string                     `json:"selector"`
-	Query        string                     `json:"query"`
+	Selector string `json:"selector"`
+	Query    string `json:"query"`
+	// Repositories are those asked, and the first maxNamedUnavailable
+	// not read; the term index's others are counted in Prefilter, the
+	// rest not read in NotRead: a workspace of hundreds listed whole
+	// took the budget of every unit.
 	Repositories []workspace.MemberAnswer   `json:"repositories"`
+	NotRead      int                        `json:"not_read,omitempty"`
 	Records      int                        `json:"records"`
 	Prefilter    *workspace.Prefilter       `json:"prefilter,omitempty"`
 	Units        []json.RawMessage          `json:"units"`
@@ -107,7 +112,18 @@ type wsContextJSON struct {
 func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte {
 	var b bytes.Buffer
 	if o.json {
-		v := wsContextJSON{Selector: "task", Query: a.Task, Repositories: a.Members, Records: a.Records, Prefilter: a.Prefilter, Units: []json.RawMessage{}, References: a.References(), Omitted: a.Omitted}
+		v := wsContextJSON{Selector: "task", Query: a.Task, Repositories: []workspace.MemberAnswer{}, Records: a.Records, Prefilter: a.Prefilter, Units: []json.RawMessage{}, References: a.References(), Omitted: a.Omitted}
+		for _, m := range a.Members {
+			switch {
+			case m.NotAsked:
+				continue
+			case m.Unavailable != "":
+				if v.NotRead++; v.NotRead > maxNamedUnavailable {
+					continue
+				}
+			}
+			v.Repositories = append(v.Repositories, m)
+		}
 		for _, u := range a.Units {
 			raw, _ := json.Marshal(u.Unit)
 			// The repository leads each unit.
