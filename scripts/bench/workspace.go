@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -77,6 +78,32 @@ func runOnce(dir string, env []string, stdout io.Writer, argv ...string) wsRow {
 		if !(errorsAs(err, &ee) && ee.ExitCode() == 1 && argv[len(argv)-1] == "check") {
 			r.err = fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
 		}
+	}
+	return r
+}
+
+// jsonAnswerRow asks the task as MCP's adr_context does (JSON, the
+// default budget) and names in the row how many units the answer sent:
+// one that sends none fails the row (over 100 repositories the list of
+// every repository once took the whole budget; ADR-0050).
+func jsonAnswerRow(root string, env []string, wsFile string) wsRow {
+	fmt.Fprintf(os.Stderr, "bench: context --task --json (warm)\n")
+	var out bytes.Buffer
+	r := runOnce(root, env, &out, "git", "adr", "--workspace", wsFile, "context", "--task", benchTask, "--json")
+	var ans struct {
+		Units   []json.RawMessage `json:"units"`
+		Omitted int               `json:"omitted"`
+	}
+	if r.err == nil {
+		if err := json.Unmarshal(out.Bytes(), &ans); err != nil {
+			r.err = fmt.Errorf("context --task --json: %v", err)
+		} else if len(ans.Units) == 0 {
+			r.err = fmt.Errorf("context --task --json sent no unit (%d omitted)", ans.Omitted)
+		}
+	}
+	r.name = fmt.Sprintf("context --task --json (warm, as MCP sends it: %d units sent, %d omitted)", len(ans.Units), ans.Omitted)
+	if r.err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %s FAILED: %v\n", r.name, r.err)
 	}
 	return r
 }
@@ -201,6 +228,7 @@ func (b *bench) workspace(n, m int) error {
 	gitADR("context --task (cold caches)", "context", "--task", benchTask)
 	gitADR("context --task (warm, 1st)", "context", "--task", benchTask)
 	gitADR("context --task (warm, 2nd)", "context", "--task", benchTask)
+	rows = append(rows, jsonAnswerRow(root, env, wsFile))
 	gitADR("list", "list")
 	gitADR("list --json", "list", "--json")
 	gitADR("show (qualified)", "show", fmt.Sprintf("r%04d:%d", n/2, max(1, m/2)))
