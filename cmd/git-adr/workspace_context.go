@@ -96,10 +96,12 @@ func workspaceContextID(env *Env, ws *workspace.Workspace, id string, o contextO
 type wsContextJSON struct {
 	Selector string `json:"selector"`
 	Query    string `json:"query"`
-	// Repositories are those asked, and the first maxNamedUnavailable
-	// not read; the term index's others are counted in Prefilter, the
-	// rest not read in NotRead: a workspace of hundreds listed whole
-	// took the budget of every unit.
+	// Repositories are every repository with its confidence, and the
+	// first maxNamedUnavailable not read (NotRead counts them all). When
+	// the term index chose who was asked (Prefilter), only those whose
+	// units the answer sends are listed, with those not read: the rest
+	// are counted in Prefilter. Listed whole, the repositories of a
+	// workspace of a hundred took the budget of every unit (ADR-0050).
 	Repositories []workspace.MemberAnswer   `json:"repositories"`
 	NotRead      int                        `json:"not_read,omitempty"`
 	Records      int                        `json:"records"`
@@ -113,9 +115,13 @@ func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte
 	var b bytes.Buffer
 	if o.json {
 		v := wsContextJSON{Selector: "task", Query: a.Task, Repositories: []workspace.MemberAnswer{}, Records: a.Records, Prefilter: a.Prefilter, Units: []json.RawMessage{}, References: a.References(), Omitted: a.Omitted}
+		sent := map[string]bool{}
+		for _, u := range a.Units {
+			sent[u.Repository] = true
+		}
 		for _, m := range a.Members {
 			switch {
-			case m.NotAsked:
+			case m.NotAsked, a.Prefilter != nil && m.Unavailable == "" && !sent[m.Name]:
 				continue
 			case m.Unavailable != "":
 				if v.NotRead++; v.NotRead > maxNamedUnavailable {
