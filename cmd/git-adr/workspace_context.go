@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -96,13 +97,16 @@ func workspaceContextID(env *Env, ws *workspace.Workspace, id string, o contextO
 type wsContextJSON struct {
 	Selector string `json:"selector"`
 	Query    string `json:"query"`
-	// Repositories are every repository with its confidence, and the
-	// first maxNamedUnavailable not read (NotRead counts them all). When
-	// the term index chose who was asked (Prefilter), only those whose
-	// units the answer sends are listed, with those not read: the rest
-	// are counted in Prefilter. Listed whole, the repositories of a
-	// workspace of a hundred took the budget of every unit (ADR-0050).
+	// Repositories are the repositories asked with their confidence,
+	// when they take a tenth of the budget at most (as the text's
+	// confidence line does); else only those whose units the answer
+	// sends, and Unlisted counts the others asked. The first
+	// maxNamedUnavailable not read are always listed (NotRead counts them
+	// all); those the term index did not ask are counted in Prefilter.
+	// Listed whole, the repositories of a workspace of a hundred took
+	// the budget of every unit (ADR-0050).
 	Repositories []workspace.MemberAnswer   `json:"repositories"`
+	Unlisted     int                        `json:"unlisted,omitempty"`
 	NotRead      int                        `json:"not_read,omitempty"`
 	Records      int                        `json:"records"`
 	Prefilter    *workspace.Prefilter       `json:"prefilter,omitempty"`
@@ -111,25 +115,54 @@ type wsContextJSON struct {
 	Omitted      int                        `json:"omitted"`
 }
 
+// listedRepositories chooses the repositories a JSON answer lists (see
+// wsContextJSON.Repositories) within maxChars (0: the default budget).
+func listedRepositories(a *workspace.ContextAnswer, maxChars int) (listed []workspace.MemberAnswer, unlisted, notRead int) {
+	if maxChars == 0 {
+		maxChars = evidence.DefaultTaskMaxChars
+	}
+	sent := map[string]bool{}
+	for _, u := range a.Units {
+		sent[u.Repository] = true
+	}
+	var asked []workspace.MemberAnswer
+	size := 0
+	listed = []workspace.MemberAnswer{}
+	for _, m := range a.Members {
+		switch {
+		case m.NotAsked:
+		case m.Unavailable != "":
+			if notRead++; notRead <= maxNamedUnavailable {
+				listed = append(listed, m)
+			}
+		default:
+			asked = append(asked, m)
+			enc, _ := json.Marshal(m)
+			size += utf8.RuneCount(enc) + 1
+		}
+	}
+	whole := size <= maxChars/10
+	for _, m := range asked {
+		if whole || sent[m.Name] {
+			listed = append(listed, m)
+		} else {
+			unlisted++
+		}
+	}
+	// In the order of the workspace, as the members are.
+	order := map[string]int{}
+	for i, m := range a.Members {
+		order[m.Name] = i
+	}
+	slices.SortStableFunc(listed, func(x, y workspace.MemberAnswer) int { return order[x.Name] - order[y.Name] })
+	return listed, unlisted, notRead
+}
+
 func renderWorkspaceContext(a *workspace.ContextAnswer, o contextOptions) []byte {
 	var b bytes.Buffer
 	if o.json {
 		v := wsContextJSON{Selector: "task", Query: a.Task, Repositories: []workspace.MemberAnswer{}, Records: a.Records, Prefilter: a.Prefilter, Units: []json.RawMessage{}, References: a.References(), Omitted: a.Omitted}
-		sent := map[string]bool{}
-		for _, u := range a.Units {
-			sent[u.Repository] = true
-		}
-		for _, m := range a.Members {
-			switch {
-			case m.NotAsked, a.Prefilter != nil && m.Unavailable == "" && !sent[m.Name]:
-				continue
-			case m.Unavailable != "":
-				if v.NotRead++; v.NotRead > maxNamedUnavailable {
-					continue
-				}
-			}
-			v.Repositories = append(v.Repositories, m)
-		}
+		v.Repositories, v.Unlisted, v.NotRead = listedRepositories(a, o.maxChars)
 		for _, u := range a.Units {
 			raw, _ := json.Marshal(u.Unit)
 			// The repository leads each unit.
