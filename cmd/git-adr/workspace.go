@@ -130,6 +130,20 @@ func (e *Env) workspace() (*workspace.Workspace, error) {
 // maxNamedUnavailable bounds the repositories a warning names one by one.
 const maxNamedUnavailable = 10
 
+// unavailableNames names the repositories left out with their reasons,
+// the first maxNamedUnavailable of them, and counts the rest.
+func unavailableNames(list []workspace.Unavailable) string {
+	var names []string
+	for i, u := range list {
+		if i == maxNamedUnavailable {
+			names = append(names, fmt.Sprintf("and %d more", len(list)-i))
+			break
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", u.Member.Name, u.Reason()))
+	}
+	return strings.Join(names, ", ")
+}
+
 // warnUnavailable prints, when the command read a workspace, the
 // repositories it went on without and how to make them readable: what
 // it printed is then from the others.
@@ -141,23 +155,16 @@ func (e *Env) warnUnavailable() {
 	if len(list) == 0 || len(list) == len(e.ws.Members) {
 		return // none was read: the command failed, saying why
 	}
-	var names []string
 	synced, cloned := false, false
-	for i, u := range list {
-		if i < maxNamedUnavailable {
-			names = append(names, fmt.Sprintf("%s (%s)", u.Member.Name, u.Reason()))
-		}
+	for _, u := range list {
 		if errors.Is(u.Err, workspace.ErrNotSynced) {
 			synced = true
 		} else {
 			cloned = true
 		}
 	}
-	if len(list) > maxNamedUnavailable {
-		names = append(names, fmt.Sprintf("and %d more", len(list)-maxNamedUnavailable))
-	}
 	fmt.Fprintf(e.Err, "git-adr: warning: %d of %d repositories not read: %s\n",
-		len(list), len(e.ws.Members), adr.EscapeBody(strings.Join(names, ", ")))
+		len(list), len(e.ws.Members), adr.EscapeBody(unavailableNames(list)))
 	if synced {
 		fmt.Fprintln(e.Err, "hint: run `git adr workspace sync` to fetch what is not synced (`git adr workspace ls` shows each repository's state)")
 	}

@@ -224,15 +224,7 @@ func mcpFindErr(err error, ws *workspace.Workspace, skips *workspace.Skips) erro
 	if !adr.IsNotFound(err) || len(list) == 0 {
 		return mcpErr(err)
 	}
-	var names []string
-	for i, u := range list {
-		if i == maxNamedUnavailable {
-			names = append(names, fmt.Sprintf("and %d more", len(list)-i))
-			break
-		}
-		names = append(names, fmt.Sprintf("%s (%s)", u.Member.Name, u.Reason()))
-	}
-	return mcpserver.WithHints(err, fmt.Sprintf("%d of %d repositories could not be read, and the record may be in one of them: %s", len(list), len(ws.Members), strings.Join(names, ", ")),
+	return mcpserver.WithHints(err, fmt.Sprintf("%d of %d repositories could not be read, and the record may be in one of them: %s", len(list), len(ws.Members), unavailableNames(list)),
 		"call adr_records to see the qualified IDs, or adr_context with a task to find records")
 }
 
