@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -152,13 +151,10 @@ func (w *Workspace) Each(lazy bool, fn func(*Loaded) error) error {
 // each is Each, calling skipped, when not nil, in the members' order for
 // a member passed over.
 func (w *Workspace) each(lazy bool, fn func(*Loaded) error, skipped func(Unavailable)) error {
-	var first error
-	read := 0
 	for _, m := range w.Members {
 		ld, err := m.Open(lazy)
 		if err != nil {
 			if w.skip(m, err) {
-				first = cmp.Or(first, err)
 				if skipped != nil {
 					skipped(Unavailable{m, err})
 				}
@@ -166,17 +162,13 @@ func (w *Workspace) each(lazy bool, fn func(*Loaded) error, skipped func(Unavail
 			}
 			return err
 		}
-		read++
 		err = fn(ld)
 		ld.Close()
 		if err != nil {
 			return err
 		}
 	}
-	if read == 0 {
-		return first // none could be read: an answer would say nothing
-	}
-	return nil
+	return w.noneRead() // none could be read: an answer would say nothing
 }
 
 // maxParallel bounds how many members [Workspace.eachParallel] reads at

@@ -1,8 +1,6 @@
 package workspace
 
 import (
-	"strings"
-
 	"github.com/git-adr/git-adr/adr"
 )
 
@@ -50,12 +48,19 @@ const UnavailableBudget = maxUnavailableRows*(len(`{"repository":"","reason":"no
 // carries it: the page ends before the first record that does not, and
 // the count goes on. Members are read lazily, one at a time.
 func (w *Workspace) Records(repository string, want adr.Status, offset int, fits func(*RecordsPage) bool) (*RecordsPage, error) {
+	if repository != "" {
+		// That repository alone is read: a view of the one member,
+		// whose error is then the answer's (noneRead).
+		one := *w
+		one.Members = nil
+		if m := w.Member(repository); m != nil {
+			one.Members = []*Member{m}
+		}
+		w = &one
+	}
 	page := &RecordsPage{Records: []RecordRow{}}
 	full := false
 	err := w.Each(true, func(ld *Loaded) error {
-		if repository != "" && !strings.EqualFold(repository, ld.Member.Name) {
-			return nil
-		}
 		for _, r := range ld.Log.Records {
 			if want != "" {
 				if err := ld.Log.Ensure(r); err != nil {
@@ -85,16 +90,8 @@ func (w *Workspace) Records(repository string, want adr.Status, offset int, fits
 	if err != nil {
 		return nil, err
 	}
-	if m := w.Member(repository); m != nil {
-		if err := w.skipped(m); err != nil {
-			return nil, err // the one repository asked for
-		}
-	}
 	if w.skips != nil {
 		for _, u := range w.skips.List(w) {
-			if repository != "" && !strings.EqualFold(repository, u.Member.Name) {
-				continue
-			}
 			if page.UnavailableTotal++; len(page.Unavailable) < maxUnavailableRows {
 				page.Unavailable = append(page.Unavailable, UnavailableRow{u.Member.Name, u.Reason()})
 			}

@@ -16,19 +16,21 @@ type Unavailable struct {
 
 // Reason is what keeps the member from being read, in a few words ("not
 // synced yet", "not a git repository").
-func (u Unavailable) Reason() string {
-	for _, e := range []error{ErrNotSynced, ErrNoPath} {
-		if errors.Is(u.Err, e) {
+func (u Unavailable) Reason() string { return unavailableReason(u.Err) }
+
+// unavailableErrs are the errors opening a member gives that a read of
+// every member goes on without (see [Workspace.Reading]).
+var unavailableErrs = []error{ErrNotSynced, ErrNoPath, ErrNotRepository}
+
+// unavailableReason is the one of unavailableErrs that err is, in words,
+// "" when it is none.
+func unavailableReason(err error) string {
+	for _, e := range unavailableErrs {
+		if errors.Is(err, e) {
 			return e.Error()
 		}
 	}
-	return ErrNotRepository.Error()
-}
-
-// isUnavailable reports whether err, from opening a member, is one a
-// read of every member goes on without (see [Workspace.Reading]).
-func isUnavailable(err error) bool {
-	return errors.Is(err, ErrNotSynced) || errors.Is(err, ErrNoPath) || errors.Is(err, ErrNotRepository)
+	return ""
 }
 
 // Skips collects the members one read of a workspace went on without.
@@ -55,7 +57,7 @@ func (w *Workspace) Reading() (*Workspace, *Skips) {
 // reports whether the read goes on without it: false when w is not a
 // [Workspace.Reading] view or err is another kind of failure.
 func (w *Workspace) skip(m *Member, err error) bool {
-	if w.skips == nil || !isUnavailable(err) {
+	if w.skips == nil || unavailableReason(err) == "" {
 		return false
 	}
 	w.skips.mu.Lock()
@@ -86,15 +88,17 @@ func (w *Workspace) noneRead() error {
 	}
 	w.skips.mu.Lock()
 	defer w.skips.mu.Unlock()
-	if len(w.skips.err) < len(w.Members) {
-		return nil
-	}
+	var first error
 	for _, m := range w.Members {
-		if err := w.skips.err[m]; err != nil {
-			return err
+		err := w.skips.err[m]
+		if err == nil {
+			return nil // this one was read (or not tried)
+		}
+		if first == nil {
+			first = err
 		}
 	}
-	return nil
+	return first
 }
 
 // List is the members left out, in the order of the workspace file.

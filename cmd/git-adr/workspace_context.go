@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -125,8 +124,14 @@ func listedRepositories(a *workspace.ContextAnswer, maxChars int) (listed []work
 	for _, u := range a.Units {
 		sent[u.Repository] = true
 	}
-	var asked []workspace.MemberAnswer
-	size := 0
+	size := 0 // of the repositories asked, listed whole
+	for _, m := range a.Members {
+		if !m.NotAsked && m.Unavailable == "" {
+			enc, _ := json.Marshal(m)
+			size += utf8.RuneCount(enc) + 1
+		}
+	}
+	whole := size <= maxChars/10
 	listed = []workspace.MemberAnswer{}
 	for _, m := range a.Members {
 		switch {
@@ -135,26 +140,12 @@ func listedRepositories(a *workspace.ContextAnswer, maxChars int) (listed []work
 			if notRead++; notRead <= maxNamedUnavailable {
 				listed = append(listed, m)
 			}
-		default:
-			asked = append(asked, m)
-			enc, _ := json.Marshal(m)
-			size += utf8.RuneCount(enc) + 1
-		}
-	}
-	whole := size <= maxChars/10
-	for _, m := range asked {
-		if whole || sent[m.Name] {
+		case whole || sent[m.Name]:
 			listed = append(listed, m)
-		} else {
+		default:
 			unlisted++
 		}
 	}
-	// In the order of the workspace, as the members are.
-	order := map[string]int{}
-	for i, m := range a.Members {
-		order[m.Name] = i
-	}
-	slices.SortStableFunc(listed, func(x, y workspace.MemberAnswer) int { return order[x.Name] - order[y.Name] })
 	return listed, unlisted, notRead
 }
 
