@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -20,10 +21,21 @@ func TestMissingPathIsUnavailable(t *testing.T) {
 	if _, err := ws.Members[0].Open(true); !errors.Is(err, ErrNoPath) {
 		t.Fatalf("open: %v, want ErrNoPath", err)
 	}
-	// Made after the load: still not read (it was never confined).
-	os.MkdirAll(filepath.Join(dir, "nope", ".git"), 0o755)
+	// A link made there after the load, to a repository outside the
+	// folder: still not read (the path was never confined).
+	outside := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", outside).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "nope")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
 	if _, err := ws.Members[0].Open(true); !errors.Is(err, ErrNoPath) {
-		t.Fatalf("open after the path appeared: %v, want ErrNoPath", err)
+		t.Fatalf("open after a link to %s appeared: %v, want ErrNoPath", outside, err)
+	}
+	// Loaded again, the same link is refused as leading out.
+	if _, err := Load(writeWS(t, dir, "[[repo]]\nname = \"x\"\npath = \"nope\"\n"), t.TempDir()); err == nil {
+		t.Fatal("a link out of the folder loaded")
 	}
 	if _, err := Load(writeWS(t, dir, "[[repo]]\nname = \"x\"\npath = \"../nope\"\n"), t.TempDir()); err == nil {
 		t.Fatal("a missing path outside the folder loaded")
