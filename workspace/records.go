@@ -40,7 +40,7 @@ const maxUnavailableRows = 10
 // UnavailableBudget is the most that the repositories a page leaves out
 // add to its JSON, in bytes (names are ASCII, at most 64 bytes): a
 // caller that sizes pages to a message keeps this much free.
-const UnavailableBudget = maxUnavailableRows*(len(`{"repository":"","reason":"not a git repository"},`)+64) + len(`,"unavailable":[],"unavailable_total":1000000`)
+const UnavailableBudget = maxUnavailableRows*(len(`{"repository":"","reason":"not a git repository"},`)+maxName) + len(`,"unavailable":[],"unavailable_total":1000000`)
 
 // Records pages the records of every member in order (of the member named
 // repository alone when it is not ""), those of status want when it is

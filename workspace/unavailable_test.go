@@ -1,10 +1,12 @@
 package workspace
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +72,25 @@ func TestReadingViewsAreSeparate(t *testing.T) {
 	}
 	if _, err := b.Find("ADR-0001"); !errors.Is(err, ErrNoPath) {
 		t.Fatalf("Find in a view with none readable: %v, want ErrNoPath", err)
+	}
+}
+
+// UnavailableBudget holds the most that ten unavailable rows add to a
+// page's JSON: names of 64 bytes, the longest reason.
+func TestUnavailableBudget(t *testing.T) {
+	page := &RecordsPage{Records: []RecordRow{}}
+	without, _ := json.Marshal(page)
+	for range maxUnavailableRows {
+		page.Unavailable = append(page.Unavailable, UnavailableRow{strings.Repeat("n", maxName), unavailableReason(ErrNotRepository)})
+	}
+	for _, e := range unavailableErrs {
+		if r := unavailableReason(e); len(r) > len(ErrNotRepository.Error()) {
+			t.Fatalf("reason %q is longer than the one UnavailableBudget counts", r)
+		}
+	}
+	page.UnavailableTotal = 999_999
+	with, _ := json.Marshal(page)
+	if added := len(with) - len(without); added > UnavailableBudget {
+		t.Fatalf("ten rows add %d bytes, UnavailableBudget is %d", added, UnavailableBudget)
 	}
 }
