@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,9 +25,7 @@ func TestMissingPathIsUnavailable(t *testing.T) {
 	// A link made there after the load, to a repository outside the
 	// folder: still not read (the path was never confined).
 	outside := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", outside).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v: %s", err, out)
-	}
+	repo(t, outside, map[string]string{"0001-a.md": record(1, "A", "Accepted")})
 	if err := os.Symlink(outside, filepath.Join(dir, "nope")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
