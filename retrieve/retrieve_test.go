@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -261,6 +262,43 @@ func TestScoresAreSearchScores(t *testing.T) {
 		for d := range want {
 			if scores[d] != want[d] {
 				t.Fatalf("%q: document %d scores %v, Search %v", task, d, scores[d], want[d])
+			}
+		}
+	}
+}
+
+// TermNorms times a term's IDF is the score a one-term query gives each
+// document; its document frequency is the term's.
+func TestTermNormsAreOneTermScores(t *testing.T) {
+	common := []string{"database", "postgres", "queue", "cache"}
+	vocab := common
+	for i := 0; i < 100; i++ {
+		vocab = append(vocab, fmt.Sprintf("word%d", i))
+	}
+	ix := NewIndex(synthDocs(vocab, len(common), 300, 40))
+	if ix.Len() != 300 {
+		t.Fatalf("Len %d, want 300", ix.Len())
+	}
+	docs := []int{0, 7, 42, 299}
+	for _, word := range []string{"queue", "word3", "cache", "absent"} {
+		term := Query(word, English)[0].Text
+		scores := ix.Scores([]QueryTerm{{Text: term, Weight: 1}})
+		df, norms := ix.TermNorms(term, docs)
+		matched := 0
+		for _, s := range scores {
+			if s > 0 {
+				matched++
+			}
+		}
+		if df != matched {
+			t.Errorf("%q: df %d, %d documents score", term, df, matched)
+		}
+		if (df == 0) != (word == "absent") {
+			t.Errorf("%q: df %d", term, df)
+		}
+		for i, d := range docs {
+			if got, want := ix.IDF(term)*norms[i], scores[d]; math.Abs(got-want) > 1e-9 {
+				t.Errorf("%q: document %d: IDF × norm %v, score %v", term, d, got, want)
 			}
 		}
 	}

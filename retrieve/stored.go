@@ -372,3 +372,32 @@ func (ix *Index) sortVocab() {
 	}
 	sort.Strings(ix.vocab)
 }
+
+// Len is the number of documents the index holds.
+func (ix *Index) Len() int { return len(ix.ids) }
+
+// TermNorms says what the index holds of term t for a BM25 score made
+// on another scale (the statistics of several indexes at once): the
+// number of documents that contain t, and for each of docs (distinct
+// document numbers) BM25's term
+// factor, the frequency of t saturated and normalised by the document's
+// length against this index's mean length (0 where t is absent). A
+// score is the sum, over the terms, of each term's IDF times this
+// factor.
+func (ix *Index) TermNorms(t string, docs []int) (df int, norms []float64) {
+	norms = make([]float64, len(docs))
+	at := make(map[int]int, len(docs))
+	for i, d := range docs {
+		at[d] = i
+	}
+	avg := math.Max(ix.avgLen, 1)
+	for _, p := range ix.postingsOf(t) {
+		i, ok := at[int(p.doc)]
+		if !ok || int(p.doc) >= len(ix.docLen) {
+			continue
+		}
+		tf := float64(p.tf)
+		norms[i] = tf * (ix.K1 + 1) / (tf + ix.K1*(1-ix.B+ix.B*ix.docLen[p.doc]/avg))
+	}
+	return ix.docFreq(t), norms
+}
