@@ -70,6 +70,10 @@ type Service struct {
 	// task to its lexical matches, labelled (embeddings.go); nil: the
 	// ranking is lexical alone.
 	Embeddings *Embeddings
+	// KeepIndexes keeps the indexes of the last task answer for
+	// WordStats (a workspace member's service, which answers once and is
+	// then asked how its units score on the workspace's scale).
+	KeepIndexes bool
 
 	fingerprint string
 	cursorKey   []byte
@@ -80,6 +84,7 @@ type Service struct {
 	// saving holds the cache writes a task query started, which Answer
 	// waits for before it returns.
 	saving pendingWrites
+	kept   keptIndexes
 }
 
 // pendingWrites are writes running beside an answer. Unlike a

@@ -163,6 +163,9 @@ func (s *Service) rankTask(task string) (*ranked, error) {
 		q = retrieve.WithAlternateStems(task, qlang, q)
 	}
 	recs, ix, tix := s.taskIndexes()
+	if s.KeepIndexes {
+		s.kept.keep(recs, ix, tix)
+	}
 	if !s.Ablate.NoStemPrefix {
 		q = ix.Expand(q, 0.5)
 	}
