@@ -18,6 +18,18 @@ type ContextRequest struct {
 	MaxUnits, MaxChars int
 	// MCP words a refused request for a tool call ("task", not "--task").
 	MCP bool
+	// Ablate switches the merge's heuristics off, for measurements.
+	Ablate MergeAblation
+}
+
+// MergeAblation switches off how a task answer across a workspace
+// orders its members' units (bench-context -labelled -workspace).
+type MergeAblation struct {
+	evidence.MergeAblation
+	// MemberOrder merges as before the workspace's scale: the surest
+	// member first (its confidence), then each unit's place in its
+	// member's answer.
+	MemberOrder bool
 }
 
 // maxTaskChars is the context service's bound on a task (in code
@@ -30,8 +42,10 @@ const maxTaskChars = 1000
 type ContextUnit struct {
 	Repository string
 	evidence.Unit
-	// confidence and rank order the merge: the member's confidence in
-	// its answer, then the unit's place in it.
+	// score orders the merge: the unit's record scored on the scale of
+	// every member asked (evidence.MergedScores); equal scores go by the
+	// member's confidence in its answer, then the unit's place in it.
+	score      float64
 	confidence int
 	rank       int
 	member     int
@@ -154,6 +168,7 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 	type result struct {
 		ma    MemberAnswer
 		units []ContextUnit
+		stats evidence.WordStats
 	}
 	results := make([]result, len(w.Members))
 	ask, pre := w.selectMembers(req)
@@ -168,7 +183,7 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 		if len(ld.Log.Roots) == 0 {
 			return nil
 		}
-		svc := &evidence.Service{Log: ld.Log, CacheDir: ld.CacheDir}
+		svc := &evidence.Service{Log: ld.Log, CacheDir: ld.CacheDir, KeepIndexes: true}
 		// No member can send more than the whole answer holds: its own
 		// answer is asked within the same budget.
 		resp, _, err := svc.Answer(evidence.Request{Task: req.Task, MaxUnits: req.MaxUnits, MaxChars: req.MaxChars, Format: evidence.CompactJSON})
@@ -182,10 +197,14 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 		if resp.Confidence != "" {
 			ma.Confidence = resp.Confidence
 		}
+		var kept []evidence.Unit
 		for _, u := range resp.Units {
-			if u.Kind != "decision" && u.Kind != "excerpt" {
-				continue
+			if u.Kind == "decision" || u.Kind == "excerpt" {
+				kept = append(kept, u)
 			}
+		}
+		results[i].stats = svc.WordStats(req.Task, kept, req.Ablate.MergeAblation)
+		for _, u := range kept {
 			u.ID = Qualify(ld.Member.Name, u.ID)
 			results[i].units = append(results[i].units, ContextUnit{Repository: ld.Member.Name, Unit: u,
 				confidence: confidenceRank[resp.Confidence], rank: ma.Units, member: i})
@@ -217,10 +236,22 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 			}
 		}
 	}
-	for _, r := range results {
+	// Each member ranked its records by its own statistics: the merge
+	// scores every unit's record by those of all the members asked.
+	stats := make([]evidence.WordStats, len(results))
+	for i, r := range results {
+		stats[i] = r.stats
+	}
+	scores := evidence.MergedScores(stats, req.Ablate.MergeAblation)
+	for i, r := range results {
 		ans.Members = append(ans.Members, r.ma)
 		ans.Records += r.ma.Records
-		ans.Candidates = append(ans.Candidates, r.units...)
+		for k, u := range r.units {
+			if !req.Ablate.MemberOrder {
+				u.score = scores[i][k]
+			}
+			ans.Candidates = append(ans.Candidates, u)
+		}
 	}
 	// Only the best MaxUnits can be shown; as many more stand by for
 	// units that do not fit the code points left.
@@ -256,6 +287,9 @@ func (w *Workspace) follow(ans *ContextAnswer) error {
 func (a *ContextAnswer) sort() {
 	sort.SliceStable(a.Candidates, func(i, j int) bool {
 		x, y := a.Candidates[i], a.Candidates[j]
+		if x.score != y.score {
+			return x.score > y.score
+		}
 		if x.confidence != y.confidence {
 			return x.confidence > y.confidence
 		}
