@@ -4,10 +4,13 @@
 //
 //	go run ./scripts/bench-context [-sizes 10,100,1000,10000] [-tasks 20] [-out docs/benchmarks-context.md]
 //	go run ./scripts/bench-context -labelled [-heldout-corpora DIR] [-compare LABEL=BIN] [-out docs/benchmarks-context.md]
+//	go run ./scripts/bench-context -labelled -workspace [-sets WORDS] [-heldout-corpora DIR] [-compare LABEL=BIN]
 //
 // With -labelled it measures the hand-labelled task sets instead (see
 // labelled.go): recall with and without each retrieval heuristic, and how
-// well confidence predicts correctness.
+// well confidence predicts correctness. With -labelled -workspace it asks
+// the labelled tasks across one workspace of all the sets' corpora
+// (workspace.go).
 //
 // For each size and method it prints the evidence an agent would read (code
 // points and o200k tokens), relevant-record recall, and latency per call.
@@ -79,7 +82,25 @@ func main() {
 	misses := flag.Bool("misses", false, "with -labelled: print each missed record")
 	ranks := flag.Bool("ranks", false, "with -labelled: print how each ranking places the relevant records (recall at 1, 3, 5, 8, 10, 15)")
 	extra := flag.String("extra-sets", "", "with -labelled: comma-separated labelled set files to measure besides the repository's")
+	ws := flag.Bool("workspace", false, "with -labelled: ask every task of the chosen sets across one workspace of all their corpora (this build, then each of -compare)")
 	flag.Parse()
+	if *lab && *ws {
+		tmp, err := os.MkdirTemp("", "bench-context-build-")
+		check(err)
+		defer os.RemoveAll(tmp)
+		bin := filepath.Join(tmp, "git-adr")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/git-adr")
+		build.Stderr = os.Stderr
+		check(build.Run())
+		bins := []string{"this tree=" + bin}
+		for _, c := range strings.Split(*compare, ",") {
+			if c != "" {
+				bins = append(bins, c)
+			}
+		}
+		workspaceMain(labelledOptions{out: *out, heldout: *heldout, only: *only, misses: *misses, extra: *extra}, bins)
+		return
+	}
 	if *lab {
 		labelledMain(labelledOptions{out: *out, heldout: *heldout, compare: *compare, quick: *quick, ranks: *ranks, only: *only, misses: *misses, extra: *extra})
 		return

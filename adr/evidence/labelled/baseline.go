@@ -261,3 +261,23 @@ func (b Baseline) Ranking(l *adr.Log, task string) []*adr.Record {
 	}
 	return out
 }
+
+// Pooled is one baseline index over the live records of several logs at
+// once (a workspace's repositories): the plain answer across
+// repositories ranks every record by the statistics of them all.
+type Pooled struct{ bx *baselineIndex }
+
+// NewPooled indexes the records of logs together.
+func NewPooled(logs ...*adr.Log) *Pooled {
+	var all []*adr.Record
+	for _, l := range logs {
+		all = append(all, l.Records...)
+	}
+	return &Pooled{bx: newBaselineIndex(&adr.Log{Records: all})}
+}
+
+// Passages is the baseline's answer to task over the pooled records
+// within size code points; each passage names its record.
+func (b Baseline) Passages(p *Pooled, task string, size int) []Passage {
+	return b.answer(p.bx, task, size)
+}
