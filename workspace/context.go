@@ -72,7 +72,8 @@ const NotRead = "not read"
 
 // ContextAnswer is a task answer across a workspace: each member ranks
 // its own records (the context service, within the request's unit
-// budget), and the answers are merged, surest member first.
+// budget), and the answers are merged by each unit's record's score on
+// the scale of every member asked (evidence.MergedScores).
 type ContextAnswer struct {
 	Task    string
 	Members []MemberAnswer

@@ -7,13 +7,29 @@ import (
 	"github.com/git-adr/git-adr/adr/evidence"
 )
 
-// The merge puts the surest repository first, then each unit's rank in
-// its own answer, then the order of the workspace file; Pack keeps what
-// fits the units and the measured size, skipping a unit too big for what
-// is left rather than stopping at it.
+// The merge orders units by their records' scores on the workspace's
+// scale; equal scores go by the repository's confidence, then each
+// unit's rank in its own answer, then the order of the workspace file;
+// Pack keeps what fits the units and the measured size, skipping a unit
+// too big for what is left rather than stopping at it.
 func TestMergeAndPack(t *testing.T) {
 	unit := func(repo, id string, conf, rank, member int, text string) ContextUnit {
 		return ContextUnit{Repository: repo, Unit: evidence.Unit{ID: repo + ":" + id, Text: text}, confidence: conf, rank: rank, member: member}
+	}
+	scored := func(u ContextUnit, score float64) ContextUnit { u.score = score; return u }
+	s := &ContextAnswer{Candidates: []ContextUnit{
+		scored(unit("high", "ADR-0001", 3, 0, 0, "a"), 2),
+		scored(unit("low", "ADR-0007", 1, 0, 1, "b"), 9),
+		scored(unit("high", "ADR-0002", 3, 1, 0, "c"), 2),
+		scored(unit("low", "ADR-0008", 1, 1, 1, "d"), 1),
+	}}
+	s.sort()
+	var byScore []string
+	for _, c := range s.Candidates {
+		byScore = append(byScore, c.ID)
+	}
+	if got := strings.Join(byScore, " "); got != "low:ADR-0007 high:ADR-0001 high:ADR-0002 low:ADR-0008" {
+		t.Fatalf("merged by score %s", got)
 	}
 	a := &ContextAnswer{Candidates: []ContextUnit{
 		unit("low", "ADR-0001", 1, 0, 0, "a"),

@@ -158,7 +158,7 @@ func workspaceMain(o labelledOptions, bins []string) {
 						n += utf8.RuneCountInString(p.Text)
 					}
 					i++
-					bt.add(logs, t, units, n, false, "")
+					bt.add(logs, t, units, n, o.misses, "baseline")
 				}
 			}
 			bt.row(&table, label, "plain BM25 over every repository's records, best windows at the same size")
