@@ -267,9 +267,10 @@ func TestScoresAreSearchScores(t *testing.T) {
 	}
 }
 
-// TermNorms times a term's IDF is the score a one-term query gives each
+// A term's frequencies (TermFreqs), the documents' lengths and the mean
+// length make, with its IDF, the score a one-term query gives each
 // document; its document frequency is the term's.
-func TestTermNormsAreOneTermScores(t *testing.T) {
+func TestTermFreqsMakeOneTermScores(t *testing.T) {
 	common := []string{"database", "postgres", "queue", "cache"}
 	vocab := common
 	for i := 0; i < 100; i++ {
@@ -283,7 +284,7 @@ func TestTermNormsAreOneTermScores(t *testing.T) {
 	for _, word := range []string{"queue", "word3", "cache", "absent"} {
 		term := Query(word, English)[0].Text
 		scores := ix.Scores([]QueryTerm{{Text: term, Weight: 1}})
-		df, norms := ix.TermNorms(term, docs)
+		df, tfs := ix.TermFreqs(term, docs)
 		matched := 0
 		for _, s := range scores {
 			if s > 0 {
@@ -297,8 +298,10 @@ func TestTermNormsAreOneTermScores(t *testing.T) {
 			t.Errorf("%q: df %d", term, df)
 		}
 		for i, d := range docs {
-			if got, want := ix.IDF(term)*norms[i], scores[d]; math.Abs(got-want) > 1e-9 {
-				t.Errorf("%q: document %d: IDF × norm %v, score %v", term, d, got, want)
+			tf := tfs[i]
+			norm := tf * (ix.K1 + 1) / (tf + ix.K1*(1-ix.B+ix.B*ix.DocLen(d)/ix.AvgLen()))
+			if got, want := ix.IDF(term)*norm, scores[d]; math.Abs(got-want) > 1e-9 {
+				t.Errorf("%q: document %d: IDF × BM25 factor %v, score %v", term, d, got, want)
 			}
 		}
 	}

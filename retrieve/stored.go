@@ -376,28 +376,27 @@ func (ix *Index) sortVocab() {
 // Len is the number of documents the index holds.
 func (ix *Index) Len() int { return len(ix.ids) }
 
-// TermNorms says what the index holds of term t for a BM25 score made
+// TermFreqs says what the index holds of term t for a BM25 score made
 // on another scale (the statistics of several indexes at once): the
-// number of documents that contain t, and for each of docs (distinct
-// document numbers) BM25's term
-// factor, the frequency of t saturated and normalised by the document's
-// length against this index's mean length (0 where t is absent). A
-// score is the sum, over the terms, of each term's IDF times this
-// factor.
-func (ix *Index) TermNorms(t string, docs []int) (df int, norms []float64) {
-	norms = make([]float64, len(docs))
+// number of documents that contain t, and its frequency in each of docs
+// (distinct document numbers; 0 where t is absent).
+func (ix *Index) TermFreqs(t string, docs []int) (df int, tfs []float64) {
+	tfs = make([]float64, len(docs))
 	at := make(map[int]int, len(docs))
 	for i, d := range docs {
 		at[d] = i
 	}
-	avg := math.Max(ix.avgLen, 1)
 	for _, p := range ix.postingsOf(t) {
-		i, ok := at[int(p.doc)]
-		if !ok || int(p.doc) >= len(ix.docLen) {
-			continue
+		if i, ok := at[int(p.doc)]; ok {
+			tfs[i] = float64(p.tf)
 		}
-		tf := float64(p.tf)
-		norms[i] = tf * (ix.K1 + 1) / (tf + ix.K1*(1-ix.B+ix.B*ix.docLen[p.doc]/avg))
 	}
-	return ix.docFreq(t), norms
+	return ix.docFreq(t), tfs
 }
+
+// DocLen is the length of document d, as BM25 normalises by it; AvgLen
+// is their mean.
+func (ix *Index) DocLen(d int) float64 { return ix.docLen[d] }
+
+// AvgLen is the mean length of the index's documents.
+func (ix *Index) AvgLen() float64 { return ix.avgLen }

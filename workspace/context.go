@@ -30,6 +30,10 @@ type MergeAblation struct {
 	// member first (its confidence), then each unit's place in its
 	// member's answer.
 	MemberOrder bool
+	// RecordsTogether keeps a record's units together in the score
+	// order, where a record's later units stand behind every record's
+	// first.
+	RecordsTogether bool
 }
 
 // maxTaskChars is the context service's bound on a task (in code
@@ -45,7 +49,11 @@ type ContextUnit struct {
 	// score orders the merge: the unit's record scored on the scale of
 	// every member asked (evidence.MergedScores); equal scores go by the
 	// member's confidence in its answer, then the unit's place in it.
-	score      float64
+	score float64
+	// later counts the units of the same record before this one in its
+	// member's answer: a record's later units stand behind every
+	// record's first, so that a budget holds more records.
+	later      int
 	confidence int
 	rank       int
 	member     int
@@ -205,10 +213,16 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 			}
 		}
 		results[i].stats = svc.WordStats(req.Task, kept, req.Ablate.MergeAblation)
+		seen := map[string]int{} // units of each record so far
 		for _, u := range kept {
-			u.ID = Qualify(ld.Member.Name, u.ID)
-			results[i].units = append(results[i].units, ContextUnit{Repository: ld.Member.Name, Unit: u,
-				confidence: confidenceRank[resp.Confidence], rank: ma.Units, member: i})
+			c := ContextUnit{Repository: ld.Member.Name, Unit: u, confidence: confidenceRank[resp.Confidence], rank: ma.Units, member: i}
+			if !req.Ablate.MemberOrder && !req.Ablate.RecordsTogether {
+				id, _, _ := strings.Cut(u.ID, "#")
+				c.later = seen[u.Path+"\x00"+id]
+				seen[u.Path+"\x00"+id]++
+			}
+			c.ID = Qualify(ld.Member.Name, u.ID)
+			results[i].units = append(results[i].units, c)
 			ma.Units++
 		}
 		return nil
@@ -288,6 +302,9 @@ func (w *Workspace) follow(ans *ContextAnswer) error {
 func (a *ContextAnswer) sort() {
 	sort.SliceStable(a.Candidates, func(i, j int) bool {
 		x, y := a.Candidates[i], a.Candidates[j]
+		if x.later != y.later {
+			return x.later < y.later
+		}
 		if x.score != y.score {
 			return x.score > y.score
 		}

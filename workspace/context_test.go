@@ -31,6 +31,14 @@ func TestMergeAndPack(t *testing.T) {
 	if got := strings.Join(byScore, " "); got != "low:ADR-0007 high:ADR-0001 high:ADR-0002 low:ADR-0008" {
 		t.Fatalf("merged by score %s", got)
 	}
+	// A record's later units stand behind every record's first.
+	second := scored(unit("low", "ADR-0007#decision", 1, 1, 1, "e"), 9)
+	second.later = 1
+	s.Candidates = append(s.Candidates, second)
+	s.sort()
+	if got := s.Candidates[len(s.Candidates)-1].ID; got != "low:ADR-0007#decision" {
+		t.Fatalf("a record's second unit merged before another record's first: last is %s", got)
+	}
 	a := &ContextAnswer{Candidates: []ContextUnit{
 		unit("low", "ADR-0001", 1, 0, 0, "a"),
 		unit("high", "ADR-0002", 3, 1, 2, "b"),

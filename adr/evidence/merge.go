@@ -27,12 +27,16 @@ type WordStats struct {
 	// title index (titles, domains, file names).
 	Terms       []retrieve.QueryTerm
 	DF, TitleDF []int
-	// Norms and TitleNorms hold, for each unit asked about, its record's
-	// BM25 term factor for each term (by this log's mean lengths: see
-	// retrieve.Index.TermNorms), and Prior its status prior; nil and 0
-	// for a unit that is not a live record's.
-	Norms, TitleNorms [][]float64
-	Prior             []float64
+	// AvgLen and TitleAvgLen are the mean lengths of the records' bodies
+	// and titles, K1 and B the BM25 parameters of the indexes.
+	AvgLen, TitleAvgLen, K1, B float64
+	// TF and TitleTF hold, for each unit asked about, each term's
+	// frequency in its record's body and title; Len and TitleLen are
+	// their lengths, and Prior its status prior; nil and 0 for a unit
+	// that is not a live record's.
+	TF, TitleTF   [][]float64
+	Len, TitleLen []float64
+	Prior         []float64
 }
 
 // MergeAblation switches the heuristics of MergedScores off, for
@@ -41,6 +45,7 @@ type MergeAblation struct {
 	PlainTerms    bool // the task's words alone: no concept groups, phrases or alternate stems
 	NoTitleBonus  bool // the body's score alone
 	NoStatusPrior bool // every status alike
+	OwnLengths    bool // each record's length against its own log's mean, not every log's
 }
 
 // keptIndexes are the indexes of a service's last task answer, kept for
@@ -79,7 +84,9 @@ func (s *Service) WordStats(task string, units []Unit, a MergeAblation) WordStat
 		recs, ix, tix = s.taskIndexes()
 		s.saving.Wait()
 	}
-	st := WordStats{Docs: ix.Len(), Norms: make([][]float64, len(units)), TitleNorms: make([][]float64, len(units)), Prior: make([]float64, len(units))}
+	n := len(units)
+	st := WordStats{Docs: ix.Len(), AvgLen: ix.AvgLen(), TitleAvgLen: tix.AvgLen(), K1: ix.K1, B: ix.B,
+		TF: make([][]float64, n), TitleTF: make([][]float64, n), Len: make([]float64, n), TitleLen: make([]float64, n), Prior: make([]float64, n)}
 	// Each unit's record: by its path, and the record ID its own ID
 	// starts with where one path holds several records (a single-file
 	// log).
@@ -100,6 +107,7 @@ func (s *Service) WordStats(task string, units []Unit, a MergeAblation) WordStat
 		}
 		if d := docOf[i]; d >= 0 {
 			st.Prior[i] = statusPrior[recs[d].Status]
+			st.Len[i], st.TitleLen[i] = ix.DocLen(d), tix.DocLen(d)
 			if !seen[d] {
 				seen[d] = true
 				docs = append(docs, d)
@@ -111,14 +119,14 @@ func (s *Service) WordStats(task string, units []Unit, a MergeAblation) WordStat
 		at[d] = k
 	}
 	for _, t := range q {
-		df, norms := ix.TermNorms(t.Text, docs)
-		tdf, tnorms := tix.TermNorms(t.Text, docs)
+		df, tfs := ix.TermFreqs(t.Text, docs)
+		tdf, ttfs := tix.TermFreqs(t.Text, docs)
 		st.Terms = append(st.Terms, t)
 		st.DF, st.TitleDF = append(st.DF, df), append(st.TitleDF, tdf)
 		for i, d := range docOf {
 			if d >= 0 {
-				st.Norms[i] = append(st.Norms[i], norms[at[d]])
-				st.TitleNorms[i] = append(st.TitleNorms[i], tnorms[at[d]])
+				st.TF[i] = append(st.TF[i], tfs[at[d]])
+				st.TitleTF[i] = append(st.TitleTF[i], ttfs[at[d]])
 			}
 		}
 	}
@@ -129,20 +137,26 @@ func (s *Service) WordStats(task string, units []Unit, a MergeAblation) WordStat
 // scale, stats[i] describing answer i's: each unit's record as the
 // answer's ranking scores a record (BM25 of its body, plus TitleBonus
 // times that of its title, domains and file name, times its status
-// prior), with the document frequencies and numbers of records of every
-// answer's log summed (each record's term factors stay those of its own
-// log's mean length). Logs that answered nothing (no terms) add nothing.
+// prior), with the statistics of every answer's log together: the
+// numbers of records, the document frequencies and the lengths summed,
+// so that a record is as long as the records of every log make it. Logs
+// that answered nothing (no terms) add nothing.
 func MergedScores(stats []WordStats, a MergeAblation) [][]float64 {
 	docs := 0
 	var terms []retrieve.QueryTerm
 	var df, tdf []float64
+	var length, titleLength float64
+	k1, b := 1.2, 0.75
 	for _, st := range stats {
 		if len(st.Terms) == 0 {
 			continue
 		}
 		docs += st.Docs
+		length += st.AvgLen * float64(st.Docs)
+		titleLength += st.TitleAvgLen * float64(st.Docs)
 		if terms == nil {
 			terms, df, tdf = st.Terms, make([]float64, len(st.Terms)), make([]float64, len(st.Terms))
+			k1, b = st.K1, st.B
 		}
 		for k := range min(len(terms), len(st.Terms)) {
 			df[k] += float64(st.DF[k])
@@ -157,19 +171,34 @@ func MergedScores(stats []WordStats, a MergeAblation) [][]float64 {
 	for k := range terms {
 		bodyIDF[k], titleIDF[k] = idf(df[k]), idf(tdf[k])
 	}
+	avg, titleAvg := math.Max(length/math.Max(float64(docs), 1), 1), math.Max(titleLength/math.Max(float64(docs), 1), 1)
 	out := make([][]float64, len(stats))
 	for i, st := range stats {
-		out[i] = make([]float64, len(st.Norms))
-		for u := range st.Norms {
-			sc := groupScore(terms, bodyIDF, st.Norms[u])
+		out[i] = make([]float64, len(st.TF))
+		bodyAvg, headAvg := avg, titleAvg
+		if a.OwnLengths {
+			bodyAvg, headAvg = math.Max(st.AvgLen, 1), math.Max(st.TitleAvgLen, 1)
+		}
+		for u := range st.TF {
+			sc := groupScore(terms, bodyIDF, norms(st.TF[u], st.Len[u], bodyAvg, k1, b))
 			if !a.NoTitleBonus {
-				sc += titleBonus * groupScore(terms, titleIDF, st.TitleNorms[u])
+				sc += titleBonus * groupScore(terms, titleIDF, norms(st.TitleTF[u], st.TitleLen[u], headAvg, k1, b))
 			}
 			if !a.NoStatusPrior {
 				sc *= st.Prior[u]
 			}
 			out[i][u] = sc
 		}
+	}
+	return out
+}
+
+// norms are BM25's term factors of a document of length n, whose terms
+// occur tfs times, among documents of mean length avg.
+func norms(tfs []float64, n, avg, k1, b float64) []float64 {
+	out := make([]float64, len(tfs))
+	for k, tf := range tfs {
+		out[k] = tf * (k1 + 1) / (tf + k1*(1-b+b*n/avg))
 	}
 	return out
 }
