@@ -74,7 +74,11 @@ const labelledDay = "2026-12-03"
 
 type labelledOptions struct {
 	out, heldout, compare, only, extra string
-	quick, misses, ranks               bool
+	// ask, with -workspace: only the tasks of the sets whose names hold
+	// one of these comma-separated words are asked (the others' corpora
+	// are in the workspace all the same).
+	ask                  string
+	quick, misses, ranks bool
 }
 
 func labelledMain(o labelledOptions) {

@@ -82,6 +82,7 @@ func main() {
 	misses := flag.Bool("misses", false, "with -labelled: print each missed record")
 	ranks := flag.Bool("ranks", false, "with -labelled: print how each ranking places the relevant records (recall at 1, 3, 5, 8, 10, 15)")
 	extra := flag.String("extra-sets", "", "with -labelled: comma-separated labelled set files to measure besides the repository's")
+	ask := flag.String("ask", "", "with -labelled -workspace: ask only the tasks of the sets whose names hold one of these comma-separated words; every chosen set's corpora are in the workspace")
 	ws := flag.Bool("workspace", false, "with -labelled: ask every task of the chosen sets across one workspace of all their corpora (this build, then each of -compare)")
 	flag.Parse()
 	if *lab && *ws {
@@ -98,7 +99,10 @@ func main() {
 				bins = append(bins, c)
 			}
 		}
-		workspaceMain(labelledOptions{out: *out, heldout: *heldout, only: *only, misses: *misses, extra: *extra}, bins)
+		if *quick {
+			bins = nil // in process alone, the baseline at its sizes
+		}
+		workspaceMain(labelledOptions{out: *out, heldout: *heldout, only: *only, misses: *misses, extra: *extra, quick: *quick, ask: *ask}, bins)
 		return
 	}
 	if *lab {

@@ -91,6 +91,19 @@ func workspaceMain(o labelledOptions, bins []string) {
 			fmt.Fprintf(&ws, "[[repo]]\nname = %q\npath = %q\n\n", t.Corpus, filepath.Join("repos", t.Corpus))
 		}
 	}
+	if o.ask != "" {
+		// Every set's corpora are in the workspace; only these sets'
+		// tasks are asked.
+		var asked []*labelled.Set
+		var askedNames []string
+		for i, set := range chosen {
+			if slices.ContainsFunc(strings.Split(o.ask, ","), func(w string) bool { return strings.Contains(names[i], w) }) {
+				asked = append(asked, set)
+				askedNames = append(askedNames, names[i])
+			}
+		}
+		chosen, names = asked, askedNames
+	}
 	wsFile := filepath.Join(tmp, "workspace.toml")
 	check(os.WriteFile(wsFile, []byte(ws.String()), 0o644))
 	fmt.Fprintf(os.Stderr, "bench-context: one workspace of %d repositories (%d records)\n", len(order), records(logs))
@@ -98,6 +111,39 @@ func workspaceMain(o labelledOptions, bins []string) {
 	var table strings.Builder
 	fmt.Fprintf(&table, "| sets | tasks | answer | recall: text in the answer | recall: units | mean code points | share of units from the task's repository |\n|---|---:|---|---:|---:|---:|---:|\n")
 	label := strings.Join(names, ", ")
+	// The plain baseline, filling the sizes of an answer of git-adr's to
+	// the same tasks.
+	baseline := func(sizes []int) {
+		var all []*adr.Log
+		for _, c := range order {
+			all = append(all, logs[c])
+		}
+		pooled := labelled.NewPooled(all...)
+		corpusOf := map[*adr.Record]string{}
+		for _, c := range order {
+			for _, r := range logs[c].Records {
+				corpusOf[r] = c
+			}
+		}
+		var bt wsTotals
+		i := 0
+		for _, set := range chosen {
+			for _, t := range set.Tasks {
+				if logs[t.Corpus] == nil {
+					continue
+				}
+				var units []unitOf
+				n := 0
+				for _, p := range labelled.DefaultBaseline.Passages(pooled, t.Task, sizes[i]) {
+					units = append(units, unitOf{repo: corpusOf[p.Record], id: p.Record.ID, path: p.Record.Path, text: p.Text})
+					n += utf8.RuneCountInString(p.Text)
+				}
+				i++
+				bt.add(logs, t, units, n, o.misses, "baseline")
+			}
+		}
+		bt.row(&table, label, "plain BM25 over every repository's records, best windows at the same size")
+	}
 	for _, bl := range bins {
 		name, bin, _ := strings.Cut(bl, "=")
 		var tot wsTotals
@@ -132,36 +178,7 @@ func workspaceMain(o labelledOptions, bins []string) {
 		}
 		tot.row(&table, label, "`git adr --workspace` built from "+name)
 		if name == strings.Split(bins[0], "=")[0] {
-			// The plain baseline, at this build's sizes.
-			var all []*adr.Log
-			for _, c := range order {
-				all = append(all, logs[c])
-			}
-			pooled := labelled.NewPooled(all...)
-			corpusOf := map[*adr.Record]string{}
-			for _, c := range order {
-				for _, r := range logs[c].Records {
-					corpusOf[r] = c
-				}
-			}
-			var bt wsTotals
-			i := 0
-			for _, set := range chosen {
-				for _, t := range set.Tasks {
-					if logs[t.Corpus] == nil {
-						continue
-					}
-					var units []unitOf
-					n := 0
-					for _, p := range labelled.DefaultBaseline.Passages(pooled, t.Task, sizes[i]) {
-						units = append(units, unitOf{repo: corpusOf[p.Record], id: p.Record.ID, path: p.Record.Path, text: p.Text})
-						n += utf8.RuneCountInString(p.Text)
-					}
-					i++
-					bt.add(logs, t, units, n, o.misses, "baseline")
-				}
-			}
-			bt.row(&table, label, "plain BM25 over every repository's records, best windows at the same size")
+			baseline(sizes)
 		}
 	}
 	// This build in process, as shipped and with each heuristic of the
@@ -178,8 +195,14 @@ func workspaceMain(o labelledOptions, bins []string) {
 		{"in process, the task's words alone (no concept groups, phrases or alternate stems)", workspace.MergeAblation{MergeAblation: evidence.MergeAblation{PlainTerms: true}}},
 		{"in process, no title bonus", workspace.MergeAblation{MergeAblation: evidence.MergeAblation{NoTitleBonus: true}}},
 		{"in process, no status prior", workspace.MergeAblation{MergeAblation: evidence.MergeAblation{NoStatusPrior: true}}},
+		{"in process, each record's length against its own log's mean", workspace.MergeAblation{MergeAblation: evidence.MergeAblation{OwnLengths: true}}},
+		{"in process, a record's units kept together (its later units not behind every record's first)", workspace.MergeAblation{RecordsTogether: true}},
 	} {
+		if o.quick && ab.name != "this build in process, as shipped" {
+			continue
+		}
 		var tot wsTotals
+		var sizes []int
 		for _, set := range chosen {
 			for _, t := range set.Tasks {
 				if logs[t.Corpus] == nil {
@@ -197,10 +220,18 @@ func workspaceMain(o labelledOptions, bins []string) {
 				for _, u := range ans.Units {
 					units = append(units, unitOf{repo: u.Repository, id: strings.TrimPrefix(u.ID, u.Repository+":"), path: u.Path, text: u.Text})
 				}
-				tot.add(logs, t, units, measure(ans), false, "")
+				sizes = append(sizes, measure(ans))
+				tot.add(logs, t, units, measure(ans), o.misses && o.quick, "in process")
 			}
 		}
 		tot.row(&table, label, ab.name)
+		if o.quick {
+			baseline(sizes)
+		}
+	}
+	if o.quick {
+		fmt.Print(table.String())
+		return
 	}
 	// The task's own repository alone, in process (this build's code).
 	var own wsTotals
