@@ -40,6 +40,7 @@ var sets = []string{
 	"adr/evidence/labelled/testdata/outside17-tasks.json",
 	"adr/evidence/labelled/testdata/outside18-tasks.json",
 	"adr/evidence/labelled/testdata/outside19-tasks.json",
+	"adr/evidence/labelled/testdata/outside20-tasks.json",
 }
 
 // ablations are the configurations measured: as shipped, then with one
