@@ -86,21 +86,17 @@ func main() {
 	ws := flag.Bool("workspace", false, "with -labelled: ask every task of the chosen sets across one workspace of all their corpora (this build, then each of -compare)")
 	flag.Parse()
 	if *lab && *ws {
-		tmp, err := os.MkdirTemp("", "bench-context-build-")
-		check(err)
-		defer os.RemoveAll(tmp)
-		bin := filepath.Join(tmp, "git-adr")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/git-adr")
-		build.Stderr = os.Stderr
-		check(build.Run())
-		bins := []string{"this tree=" + bin}
-		for _, c := range strings.Split(*compare, ",") {
-			if c != "" {
-				bins = append(bins, c)
+		var bins []string // none with -quick: in process alone, the baseline at its sizes
+		if !*quick {
+			tmp, err := os.MkdirTemp("", "bench-context-build-")
+			check(err)
+			defer os.RemoveAll(tmp)
+			bins = append(bins, "this tree="+buildGitADR(tmp))
+			for _, c := range strings.Split(*compare, ",") {
+				if c != "" {
+					bins = append(bins, c)
+				}
 			}
-		}
-		if *quick {
-			bins = nil // in process alone, the baseline at its sizes
 		}
 		workspaceMain(labelledOptions{out: *out, heldout: *heldout, only: *only, misses: *misses, extra: *extra, quick: *quick, ask: *ask}, bins)
 		return
@@ -112,10 +108,7 @@ func main() {
 	tmp, err := os.MkdirTemp("", "bench-context-")
 	check(err)
 	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "git-adr")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/git-adr")
-	build.Stderr = os.Stderr
-	check(build.Run())
+	bin := buildGitADR(tmp)
 	enc, err := tokenizer.Get(tokenizer.O200kBase)
 	check(err)
 	var rows []string
@@ -132,6 +125,15 @@ func main() {
 	if *out != "" {
 		writeMarked(*out, table)
 	}
+}
+
+// buildGitADR builds git-adr from this tree into dir and returns its path.
+func buildGitADR(dir string) string {
+	bin := filepath.Join(dir, "git-adr")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/git-adr")
+	build.Stderr = os.Stderr
+	check(build.Run())
+	return bin
 }
 
 func check(err error) {
