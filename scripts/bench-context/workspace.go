@@ -64,31 +64,33 @@ func workspaceMain(o labelledOptions, bins []string) {
 	var ws strings.Builder
 	for _, set := range chosen {
 		for _, t := range set.Tasks {
-			if _, ok := logs[t.Corpus]; ok {
-				continue
-			}
-			dir := ""
-			for _, d := range dirs {
-				if fi, err := os.Stat(filepath.Join(d, t.Corpus)); err == nil && fi.IsDir() {
-					dir = filepath.Join(d, t.Corpus)
-					break
+			for _, corpus := range taskCorpora(t) {
+				if _, ok := logs[corpus]; ok {
+					continue
 				}
+				dir := ""
+				for _, d := range dirs {
+					if fi, err := os.Stat(filepath.Join(d, corpus)); err == nil && fi.IsDir() {
+						dir = filepath.Join(d, corpus)
+						break
+					}
+				}
+				if dir == "" {
+					logs[corpus] = nil
+					fmt.Fprintf(os.Stderr, "bench-context: %s not found, its tasks not counted\n", corpus)
+					continue
+				}
+				l, err := adr.Load(os.DirFS(dir), adr.LoadOptions{})
+				check(err)
+				logs[corpus] = l
+				order = append(order, corpus)
+				repo := filepath.Join(tmp, "repos", corpus)
+				check(os.CopyFS(repo, os.DirFS(dir)))
+				if out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput(); err != nil {
+					check(fmt.Errorf("git init: %v: %s", err, out))
+				}
+				fmt.Fprintf(&ws, "[[repo]]\nname = %q\npath = %q\n\n", corpus, filepath.Join("repos", corpus))
 			}
-			if dir == "" {
-				logs[t.Corpus] = nil
-				fmt.Fprintf(os.Stderr, "bench-context: %s not found, its tasks not counted\n", t.Corpus)
-				continue
-			}
-			l, err := adr.Load(os.DirFS(dir), adr.LoadOptions{})
-			check(err)
-			logs[t.Corpus] = l
-			order = append(order, t.Corpus)
-			repo := filepath.Join(tmp, "repos", t.Corpus)
-			check(os.CopyFS(repo, os.DirFS(dir)))
-			if out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput(); err != nil {
-				check(fmt.Errorf("git init: %v: %s", err, out))
-			}
-			fmt.Fprintf(&ws, "[[repo]]\nname = %q\npath = %q\n\n", t.Corpus, filepath.Join("repos", t.Corpus))
 		}
 	}
 	if o.ask != "" {
@@ -109,7 +111,7 @@ func workspaceMain(o labelledOptions, bins []string) {
 	fmt.Fprintf(os.Stderr, "bench-context: one workspace of %d repositories (%d records)\n", len(order), records(logs))
 
 	var table strings.Builder
-	fmt.Fprintf(&table, "| sets | tasks | answer | recall: text in the answer | recall: units | mean code points | share of units from the task's repository |\n|---|---:|---|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&table, "| sets | tasks | answer | recall: text in the answer | recall: units | mean code points | share of units from the task's repositories |\n|---|---:|---|---:|---:|---:|---:|\n")
 	label := strings.Join(names, ", ")
 	// The plain baseline, filling the sizes of an answer of git-adr's to
 	// the same tasks.
@@ -129,7 +131,7 @@ func workspaceMain(o labelledOptions, bins []string) {
 		i := 0
 		for _, set := range chosen {
 			for _, t := range set.Tasks {
-				if logs[t.Corpus] == nil {
+				if !askable(logs, t) {
 					continue
 				}
 				var units []unitOf
@@ -150,8 +152,7 @@ func workspaceMain(o labelledOptions, bins []string) {
 		var sizes []int
 		for _, set := range chosen {
 			for _, t := range set.Tasks {
-				l := logs[t.Corpus]
-				if l == nil {
+				if !askable(logs, t) {
 					continue
 				}
 				cmd := exec.Command(bin, "--workspace", wsFile, "context", "--task", t.Task, "--json")
@@ -205,7 +206,7 @@ func workspaceMain(o labelledOptions, bins []string) {
 		var sizes []int
 		for _, set := range chosen {
 			for _, t := range set.Tasks {
-				if logs[t.Corpus] == nil {
+				if !askable(logs, t) {
 					continue
 				}
 				ans, err := w.Context(workspace.ContextRequest{Task: t.Task, Ablate: ab.a}, nil)
@@ -236,7 +237,7 @@ func workspaceMain(o labelledOptions, bins []string) {
 	// The task's own repository alone, in process (this build's code).
 	var own wsTotals
 	for _, set := range chosen {
-		res, err := labelled.Run(&labelled.Set{Tasks: slices.DeleteFunc(slices.Clone(set.Tasks), func(t labelled.Task) bool { return logs[t.Corpus] == nil })}, dirs, evidence.Ablation{})
+		res, err := labelled.Run(&labelled.Set{Tasks: slices.DeleteFunc(slices.Clone(set.Tasks), func(t labelled.Task) bool { return t.Corpus == acrossRepositories || logs[t.Corpus] == nil })}, dirs, evidence.Ablation{})
 		check(err)
 		own.tasks += res.Tasks
 		own.relevant += res.Relevant
@@ -270,29 +271,36 @@ type wsTotals struct {
 	tasks, relevant, text, units, cp, ownUnits, allUnits int
 }
 
-// add scores one answer: a relevant record counts when a unit of the
-// task's repository shows it, and its text when they carry enough of it.
+// add scores one answer: a relevant record counts when a unit of its
+// repository shows it, and its text when they carry enough of it.
 func (w *wsTotals) add(logs map[string]*adr.Log, t labelled.Task, units []unitOf, size int, misses bool, who string) {
-	l := logs[t.Corpus]
 	w.tasks++
 	w.cp += size
+	repos := map[string]bool{}
+	for _, c := range taskCorpora(t) {
+		repos[c] = true
+	}
 	got := map[*adr.Record]bool{}
 	carried := map[*adr.Record]int{}
 	for _, u := range units {
 		w.allUnits++
-		if u.repo != t.Corpus {
+		if !repos[u.repo] {
 			continue
 		}
 		w.ownUnits++
 		id, _ := adr.SplitLocator(strings.Split(u.id, "[")[0])
-		if r := labelled.UnitRecord(l, id, u.path); r != nil {
+		if r := labelled.UnitRecord(logs[u.repo], id, u.path); r != nil {
 			got[r] = true
 			carried[r] += utf8.RuneCountInString(u.text)
 		}
 	}
 	for _, lab := range t.Relevant {
 		w.relevant++
-		r := labelled.LabelRecord(l, lab)
+		corpus, label := t.Corpus, lab
+		if t.Corpus == acrossRepositories {
+			corpus, label, _ = strings.Cut(lab, ":")
+		}
+		r := labelled.LabelRecord(logs[corpus], label)
 		if r == nil {
 			continue
 		}
@@ -305,6 +313,36 @@ func (w *wsTotals) add(logs map[string]*adr.Log, t labelled.Task, units []unitOf
 			fmt.Fprintf(os.Stderr, "%s: %s: %q: missing %s\n", who, t.Corpus, t.Task, lab)
 		}
 	}
+}
+
+// acrossRepositories is the corpus of a task labelled across the
+// workspace: its labels are REPOSITORY:RECORD.
+const acrossRepositories = "workspace"
+
+// taskCorpora are the repositories a task's labels are in.
+func taskCorpora(t labelled.Task) []string {
+	if t.Corpus != acrossRepositories {
+		return []string{t.Corpus}
+	}
+	var out []string
+	for _, lab := range t.Relevant {
+		c, _, _ := strings.Cut(lab, ":")
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// askable says whether every repository a task's labels are in is in
+// the workspace.
+func askable(logs map[string]*adr.Log, t labelled.Task) bool {
+	for _, c := range taskCorpora(t) {
+		if logs[c] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *wsTotals) row(b *strings.Builder, sets, what string) {
