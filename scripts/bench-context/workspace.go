@@ -245,8 +245,10 @@ func workspaceMain(o labelledOptions, bins []string) {
 		own.units += res.Found
 		own.cp += res.CodePoints
 	}
-	fmt.Fprintf(&table, "| %s | %d | the task's own repository asked alone (this build, in process) | %s | %s | %.0f | 1 |\n", label, own.tasks,
-		ratio(own.text, own.relevant), ratio(own.units, own.relevant), float64(own.cp)/float64(max(own.tasks, 1)))
+	if own.tasks > 0 { // none for tasks labelled across repositories
+		fmt.Fprintf(&table, "| %s | %d | the task's own repository asked alone (this build, in process) | %s | %s | %.0f | 1 |\n", label, own.tasks,
+			ratio(own.text, own.relevant), ratio(own.units, own.relevant), float64(own.cp)/float64(max(own.tasks, 1)))
+	}
 	fmt.Print(table.String())
 	if o.out != "" {
 		writeBetween(o.out, "bench-context-workspace", table.String())
