@@ -26,9 +26,8 @@ type ContextRequest struct {
 // orders its members' units (bench-context -labelled -workspace).
 type MergeAblation struct {
 	evidence.MergeAblation
-	// MemberOrder merges as before the workspace's scale: the surest
-	// member first (its confidence), then each unit's place in its
-	// member's answer.
+	// MemberOrder merges as before ADR-0051: the surest member first
+	// (its confidence), then each unit's place in its member's answer.
 	MemberOrder bool
 	// RecordsTogether keeps a record's units together in the score
 	// order, where a record's later units stand behind every record's
