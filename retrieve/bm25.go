@@ -107,15 +107,32 @@ func IndexTerms(ids []string, dts []DocTerms) *Index {
 	return indexNumbered(ids, v, docs)
 }
 
+// BM25K1 and BM25B are the BM25 parameters every index here is made with.
+const (
+	BM25K1 = 1.2
+	BM25B  = 0.75
+)
+
+// IDF is BM25's inverse document frequency of a term that df of n
+// documents hold (a term none holds counts as held once: it gets the
+// maximum).
+func IDF(n, df float64) float64 {
+	df = math.Max(df, 1)
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// TermFactor is BM25's factor of a term that occurs tf times in a
+// document of length docLen, among documents of mean length avgLen: its
+// frequency saturated by k1 and normalised by length as b says. A score
+// is the sum over terms of IDF times this factor.
+func TermFactor(tf, docLen, avgLen, k1, b float64) float64 {
+	return tf * (k1 + 1) / (tf + k1*(1-b+b*docLen/avgLen))
+}
+
 // IDF is the BM25 inverse document frequency of a term (terms absent from
 // the index get the maximum, as if they occurred once).
 func (ix *Index) IDF(t string) float64 {
-	n := float64(len(ix.ids))
-	df := float64(ix.docFreq(t))
-	if df == 0 {
-		df = 1
-	}
-	return math.Log(1 + (n-df+0.5)/(df+0.5))
+	return IDF(float64(len(ix.ids)), float64(ix.docFreq(t)))
 }
 
 // QueryTerm is a weighted term of a query.
@@ -315,7 +332,7 @@ func (ix *Index) match(q []QueryTerm) matched {
 			}
 			si := slotOf(doc)
 			masks[si*W+ti/64] |= 1 << (ti % 64)
-			norm := tf * (ix.K1 + 1) / (tf + ix.K1*(1-ix.B+ix.B*ix.docLen[doc]/avg))
+			norm := TermFactor(tf, ix.docLen[doc], avg, ix.K1, ix.B)
 			f(doc, si, idf, t.Weight*idf*norm)
 		}
 	}

@@ -173,7 +173,7 @@ func OpenIndex(data []byte, ids []string) (*Index, []byte, error) {
 		return nil, nil, ErrStoredIndex
 	}
 	data = data[k:]
-	ix := &Index{ids: ids, docLen: make([]float64, nd), K1: 1.2, B: 0.75}
+	ix := &Index{ids: ids, docLen: make([]float64, nd), K1: BM25K1, B: BM25B}
 	total := 0.0
 	for i := range ix.docLen {
 		ix.docLen[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:])))

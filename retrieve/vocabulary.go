@@ -175,7 +175,7 @@ func indexNumbered(ids []string, v *Vocabulary, docs []NumberedTerms) *Index {
 		}
 	}
 	slab := make([]posting, pairs)
-	ix := &Index{ids: ids, docLen: make([]float64, len(docs)), postings: make(map[string][]posting, used), K1: 1.2, B: 0.75}
+	ix := &Index{ids: ids, docLen: make([]float64, len(docs)), postings: make(map[string][]posting, used), K1: BM25K1, B: BM25B}
 	total := 0.0
 	for i, d := range docs {
 		ix.docLen[i] = float64(d.Len)

@@ -179,6 +179,7 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 		stats evidence.WordStats
 	}
 	results := make([]result, len(w.Members))
+	terms := evidence.MergeTerms(req.Task, req.Ablate.MergeAblation)
 	ask, pre := w.selectMembers(req)
 	for i, ma := range pre {
 		if ma != nil {
@@ -211,7 +212,7 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 				kept = append(kept, u)
 			}
 		}
-		results[i].stats = svc.WordStats(req.Task, kept, req.Ablate.MergeAblation)
+		results[i].stats = svc.WordStats(terms, kept)
 		seen := map[string]int{} // units of each record so far
 		for _, u := range kept {
 			c := ContextUnit{Repository: ld.Member.Name, Unit: u, confidence: confidenceRank[resp.Confidence], rank: ma.Units, member: i}
@@ -256,7 +257,7 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 	for i, r := range results {
 		stats[i] = r.stats
 	}
-	scores := evidence.MergedScores(stats, req.Ablate.MergeAblation)
+	scores := evidence.MergedScores(terms, stats, req.Ablate.MergeAblation)
 	for i, r := range results {
 		ans.Members = append(ans.Members, r.ma)
 		ans.Records += r.ma.Records

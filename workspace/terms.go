@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -44,10 +43,10 @@ import (
 // termsFormat changes with the summary's layout or analysis.
 const termsFormat = "git-adr workspace terms v3"
 
-// BM25 parameters of a summary's scores (as retrieve's).
+// BM25 parameters of a summary's scores: retrieve's.
 const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
+	bm25K1 = retrieve.BM25K1
+	bm25B  = retrieve.BM25B
 )
 
 // Coverage tiers, as the context service judges confidence: a record
@@ -256,11 +255,8 @@ func avgLen(docs []retrieve.NumberedTerms) float64 {
 }
 
 // idf is BM25's inverse document frequency of a term n of whose docs
-// records hold (a term none holds counts as held once, as retrieve does).
-func idf(docs, n int) float64 {
-	f := float64(max(n, 1))
-	return math.Log(1 + (float64(docs)-f+0.5)/(f+0.5))
-}
+// records hold (retrieve.IDF).
+func idf(docs, n int) float64 { return retrieve.IDF(float64(docs), float64(n)) }
 
 // encode writes the summary: a header, then a term a line, sorted, with
 // its postings ("term\tdoc:score,doc:score"; a term has no tab or

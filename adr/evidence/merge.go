@@ -11,21 +11,18 @@ import (
 	"github.com/git-adr/git-adr/retrieve"
 )
 
-// WordStats are what a log's indexes say of a task's terms, so that the
-// answers of several logs (a workspace's repositories) can be ordered on
-// one scale (MergedScores): as one index of all their records would
-// score each unit's record. Each log's own answer ranks by its own
+// WordStats are what a log's indexes say of a task's terms (MergeTerms),
+// so that the answers of several logs (a workspace's repositories) can be
+// ordered on one scale (MergedScores): as one index of all their records
+// would score each unit's record. Each log's own answer ranks by its own
 // statistics, which no other log shares (a word rare in one repository
-// is common in another), and its confidence is its own too.
+// is common in another), and its confidence is its own too. The zero
+// value is a log that answered nothing: it adds nothing.
 type WordStats struct {
 	// Docs is the number of live records the indexes hold.
 	Docs int
-	// Terms are the task's terms as the answer's ranking analyses them
-	// (its concept groups, phrases and alternate stems; not the
-	// expansions a log's own vocabulary or glossary adds). DF and TitleDF
-	// are each term's document frequency in the record bodies and in the
-	// title index (titles, domains, file names).
-	Terms       []retrieve.QueryTerm
+	// DF and TitleDF are each term's document frequency in the record
+	// bodies and in the title index (titles, domains, file names).
 	DF, TitleDF []int
 	// AvgLen and TitleAvgLen are the mean lengths of the records' bodies
 	// and titles, K1 and B the BM25 parameters of the indexes.
@@ -37,6 +34,18 @@ type WordStats struct {
 	TF, TitleTF   [][]float64
 	Len, TitleLen []float64
 	Prior         []float64
+}
+
+// MergeTerms are a task's terms as the answer's ranking analyses them
+// (its concept groups, phrases and alternate stems; not the expansions a
+// log's own vocabulary or glossary adds), for WordStats and MergedScores.
+func MergeTerms(task string, a MergeAblation) []retrieve.QueryTerm {
+	lang := retrieve.DetectLanguage(task)
+	q := retrieve.QueryWith(task, lang, retrieve.QueryOptions{NoThesaurus: a.PlainTerms, NoPhrases: a.PlainTerms})
+	if !a.PlainTerms {
+		q = retrieve.WithAlternateStems(task, lang, q)
+	}
+	return q
 }
 
 // MergeAblation switches the heuristics of MergedScores off, for
@@ -53,32 +62,27 @@ type MergeAblation struct {
 type keptIndexes struct {
 	mu      sync.Mutex
 	recs    []*adr.Record
-	ix, tix *retrieve.Index
-	held    bool
+	ix, tix *retrieve.Index // nil until an answer kept them
 }
 
 func (k *keptIndexes) keep(recs []*adr.Record, ix, tix *retrieve.Index) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.recs, k.ix, k.tix, k.held = recs, ix, tix, true
+	k.recs, k.ix, k.tix = recs, ix, tix
 }
 
 func (k *keptIndexes) get() ([]*adr.Record, *retrieve.Index, *retrieve.Index, bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return k.recs, k.ix, k.tix, k.held
+	return k.recs, k.ix, k.tix, k.ix != nil
 }
 
-// WordStats returns the log's statistics for task's terms and the term
-// factors of the records units come from (units of this service's
-// answer to task), from the indexes that answer used when the service
-// keeps them (KeepIndexes), else from those stored or made again.
-func (s *Service) WordStats(task string, units []Unit, a MergeAblation) WordStats {
-	lang := retrieve.DetectLanguage(task)
-	q := retrieve.QueryWith(task, lang, retrieve.QueryOptions{NoThesaurus: a.PlainTerms, NoPhrases: a.PlainTerms})
-	if !a.PlainTerms {
-		q = retrieve.WithAlternateStems(task, lang, q)
-	}
+// WordStats returns the log's statistics for terms (MergeTerms of the
+// task) and the term frequencies of the records units come from (units
+// of this service's answer to the task), from the indexes that answer
+// used when the service keeps them (KeepIndexes), else from those stored
+// or made again.
+func (s *Service) WordStats(terms []retrieve.QueryTerm, units []Unit) WordStats {
 	recs, ix, tix, ok := s.kept.get()
 	if !ok {
 		recs, ix, tix = s.taskIndexes()
@@ -118,10 +122,9 @@ func (s *Service) WordStats(task string, units []Unit, a MergeAblation) WordStat
 	for k, d := range docs {
 		at[d] = k
 	}
-	for _, t := range q {
+	for _, t := range terms {
 		df, tfs := ix.TermFreqs(t.Text, docs)
 		tdf, ttfs := tix.TermFreqs(t.Text, docs)
-		st.Terms = append(st.Terms, t)
 		st.DF, st.TitleDF = append(st.DF, df), append(st.TitleDF, tdf)
 		for i, d := range docOf {
 			if d >= 0 {
@@ -134,44 +137,30 @@ func (s *Service) WordStats(task string, units []Unit, a MergeAblation) WordStat
 }
 
 // MergedScores scores the units of several answers to one task on one
-// scale, stats[i] describing answer i's: each unit's record as the
-// answer's ranking scores a record (BM25 of its body, plus TitleBonus
-// times that of its title, domains and file name, times its status
-// prior), with the statistics of every answer's log together: the
-// numbers of records, the document frequencies and the lengths summed,
-// so that a record is as long as the records of every log make it. Logs
-// that answered nothing (no terms) add nothing.
-func MergedScores(stats []WordStats, a MergeAblation) [][]float64 {
-	docs := 0
-	var terms []retrieve.QueryTerm
-	var df, tdf []float64
-	var length, titleLength float64
-	k1, b := 1.2, 0.75
+// scale, stats[i] describing answer i's for terms (MergeTerms): each
+// unit's record as the answer's ranking scores a record (BM25 of its
+// body, plus TitleBonus times that of its title, domains and file name,
+// times its status prior), with the statistics of every answer's log
+// together: the numbers of records, the document frequencies and the
+// lengths summed, so that a record is as long as the records of every
+// log make it.
+func MergedScores(terms []retrieve.QueryTerm, stats []WordStats, a MergeAblation) [][]float64 {
+	var docs, length, titleLength float64
+	df, tdf := make([]float64, len(terms)), make([]float64, len(terms))
 	for _, st := range stats {
-		if len(st.Terms) == 0 {
-			continue
-		}
-		docs += st.Docs
+		docs += float64(st.Docs)
 		length += st.AvgLen * float64(st.Docs)
 		titleLength += st.TitleAvgLen * float64(st.Docs)
-		if terms == nil {
-			terms, df, tdf = st.Terms, make([]float64, len(st.Terms)), make([]float64, len(st.Terms))
-			k1, b = st.K1, st.B
-		}
-		for k := range min(len(terms), len(st.Terms)) {
+		for k := range st.DF {
 			df[k] += float64(st.DF[k])
 			tdf[k] += float64(st.TitleDF[k])
 		}
 	}
-	idf := func(d float64) float64 {
-		d = math.Max(d, 1)
-		return math.Log(1 + (float64(docs)-d+0.5)/(d+0.5))
-	}
 	bodyIDF, titleIDF := make([]float64, len(terms)), make([]float64, len(terms))
 	for k := range terms {
-		bodyIDF[k], titleIDF[k] = idf(df[k]), idf(tdf[k])
+		bodyIDF[k], titleIDF[k] = retrieve.IDF(docs, df[k]), retrieve.IDF(docs, tdf[k])
 	}
-	avg, titleAvg := math.Max(length/math.Max(float64(docs), 1), 1), math.Max(titleLength/math.Max(float64(docs), 1), 1)
+	avg, titleAvg := math.Max(length/math.Max(docs, 1), 1), math.Max(titleLength/math.Max(docs, 1), 1)
 	out := make([][]float64, len(stats))
 	for i, st := range stats {
 		out[i] = make([]float64, len(st.TF))
@@ -180,9 +169,9 @@ func MergedScores(stats []WordStats, a MergeAblation) [][]float64 {
 			bodyAvg, headAvg = math.Max(st.AvgLen, 1), math.Max(st.TitleAvgLen, 1)
 		}
 		for u := range st.TF {
-			sc := groupScore(terms, bodyIDF, norms(st.TF[u], st.Len[u], bodyAvg, k1, b))
+			sc := groupScore(terms, bodyIDF, st.TF[u], st.Len[u], bodyAvg, st.K1, st.B)
 			if !a.NoTitleBonus {
-				sc += titleBonus * groupScore(terms, titleIDF, norms(st.TitleTF[u], st.TitleLen[u], headAvg, k1, b))
+				sc += titleBonus * groupScore(terms, titleIDF, st.TitleTF[u], st.TitleLen[u], headAvg, st.K1, st.B)
 			}
 			if !a.NoStatusPrior {
 				sc *= st.Prior[u]
@@ -193,26 +182,14 @@ func MergedScores(stats []WordStats, a MergeAblation) [][]float64 {
 	return out
 }
 
-// norms are BM25's term factors of a document of length n, whose terms
-// occur tfs times, among documents of mean length avg.
-func norms(tfs []float64, n, avg, k1, b float64) []float64 {
-	out := make([]float64, len(tfs))
-	for k, tf := range tfs {
-		out[k] = tf * (k1 + 1) / (tf + k1*(1-b+b*n/avg))
-	}
-	return out
-}
-
-// groupScore sums a record's BM25 score as the index does: a term
-// outside any group adds its score, each group its best term's.
-func groupScore(terms []retrieve.QueryTerm, idf, norms []float64) float64 {
+// groupScore is a record's BM25 score as the index sums it: a term
+// outside any group adds its score, each group its best term's. tfs are
+// the record's frequencies of terms, n its length, avg the mean length.
+func groupScore(terms []retrieve.QueryTerm, idf, tfs []float64, n, avg, k1, b float64) float64 {
 	s := 0.0
 	best := map[int]float64{}
-	for k, n := range norms {
-		if k >= len(terms) {
-			break
-		}
-		v := terms[k].Weight * idf[k] * n
+	for k, tf := range tfs {
+		v := terms[k].Weight * idf[k] * retrieve.TermFactor(tf, n, avg, k1, b)
 		if terms[k].Group < 0 {
 			s += v
 		} else if v > best[terms[k].Group] {

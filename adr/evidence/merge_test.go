@@ -22,14 +22,15 @@ func TestMergedScoresOfOneLogAreItsOwn(t *testing.T) {
 	if len(resp.Units) < 2 {
 		t.Fatalf("%d units, want 2 or more", len(resp.Units))
 	}
-	st := svc.WordStats(task, resp.Units, MergeAblation{})
+	terms := MergeTerms(task, MergeAblation{})
+	st := svc.WordStats(terms, resp.Units)
 	other := &Service{Log: load(t, fsys)} // no kept indexes: made again
-	st2 := other.WordStats(task, resp.Units, MergeAblation{})
-	scores := MergedScores([]WordStats{st}, MergeAblation{})[0]
-	both := MergedScores([]WordStats{st, st2}, MergeAblation{})
+	st2 := other.WordStats(terms, resp.Units)
+	scores := MergedScores(terms, []WordStats{st}, MergeAblation{})[0]
+	both := MergedScores(terms, []WordStats{st, st2}, MergeAblation{})
 
 	recs, ix, tix := svc.taskIndexes()
-	q := st.Terms
+	q := terms
 	body, title := ix.Scores(q), tix.Scores(q)
 	for i, u := range resp.Units {
 		d := -1
@@ -48,5 +49,18 @@ func TestMergedScoresOfOneLogAreItsOwn(t *testing.T) {
 	}
 	if scores[0] <= 0 {
 		t.Errorf("the best unit scores %v", scores[0])
+	}
+	// A log that answered nothing adds nothing; a unit whose record the
+	// log does not hold (a path it has not) scores nothing.
+	stray := svc.WordStats(terms, []Unit{{ID: "ADR-0099", Path: "doc/adr/0099-gone.md"}})
+	with := MergedScores(terms, []WordStats{st, {}, stray}, MergeAblation{})
+	if len(with[1]) != 0 || len(with[2]) != 1 || with[2][0] != 0 {
+		t.Errorf("an empty answer scores %v, a unit of no record %v", with[1], with[2])
+	}
+	alone := MergedScores(terms, []WordStats{st, {}}, MergeAblation{})[0]
+	for i := range scores {
+		if alone[i] != scores[i] {
+			t.Errorf("unit %d: %v beside an empty answer, %v alone", i, alone[i], scores[i])
+		}
 	}
 }
