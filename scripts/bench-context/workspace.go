@@ -106,6 +106,15 @@ func workspaceMain(o labelledOptions, bins []string) {
 		}
 		chosen, names = asked, askedNames
 	}
+	// The tasks asked: those whose every labelled repository is here.
+	var asked []labelled.Task
+	for _, set := range chosen {
+		for _, t := range set.Tasks {
+			if askable(logs, t) {
+				asked = append(asked, t)
+			}
+		}
+	}
 	wsFile := filepath.Join(tmp, "workspace.toml")
 	check(os.WriteFile(wsFile, []byte(ws.String()), 0o644))
 	fmt.Fprintf(os.Stderr, "bench-context: one workspace of %d repositories (%d records)\n", len(order), records(logs))
@@ -129,20 +138,15 @@ func workspaceMain(o labelledOptions, bins []string) {
 		}
 		var bt wsTotals
 		i := 0
-		for _, set := range chosen {
-			for _, t := range set.Tasks {
-				if !askable(logs, t) {
-					continue
-				}
-				var units []unitOf
-				n := 0
-				for _, p := range labelled.DefaultBaseline.Passages(pooled, t.Task, sizes[i]) {
-					units = append(units, unitOf{repo: corpusOf[p.Record], id: p.Record.ID, path: p.Record.Path, text: p.Text})
-					n += utf8.RuneCountInString(p.Text)
-				}
-				i++
-				bt.add(logs, t, units, n, o.misses, "baseline")
+		for _, t := range asked {
+			var units []unitOf
+			n := 0
+			for _, p := range labelled.DefaultBaseline.Passages(pooled, t.Task, sizes[i]) {
+				units = append(units, unitOf{repo: corpusOf[p.Record], id: p.Record.ID, path: p.Record.Path, text: p.Text})
+				n += utf8.RuneCountInString(p.Text)
 			}
+			i++
+			bt.add(logs, t, units, n, o.misses, "baseline")
 		}
 		bt.row(&table, label, "plain BM25 over every repository's records, best windows at the same size")
 	}
@@ -150,32 +154,27 @@ func workspaceMain(o labelledOptions, bins []string) {
 		name, bin, _ := strings.Cut(bl, "=")
 		var tot wsTotals
 		var sizes []int
-		for _, set := range chosen {
-			for _, t := range set.Tasks {
-				if !askable(logs, t) {
-					continue
-				}
-				cmd := exec.Command(bin, "--workspace", wsFile, "context", "--task", t.Task, "--json")
-				cmd.Dir = tmp
-				cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(tmp, "cache-"+name), "GIT_CEILING_DIRECTORIES="+tmp)
-				out, err := cmd.Output()
-				if err != nil {
-					check(fmt.Errorf("%s context --task %q: %w", bin, t.Task, err))
-				}
-				var ans struct {
-					Units []struct {
-						Repository, ID, Path, Text string
-					}
-				}
-				check(json.Unmarshal(out, &ans))
-				n := utf8.RuneCount(out)
-				sizes = append(sizes, n)
-				var units []unitOf
-				for _, u := range ans.Units {
-					units = append(units, unitOf{repo: u.Repository, id: strings.TrimPrefix(u.ID, u.Repository+":"), path: u.Path, text: u.Text})
-				}
-				tot.add(logs, t, units, n, o.misses, name)
+		for _, t := range asked {
+			cmd := exec.Command(bin, "--workspace", wsFile, "context", "--task", t.Task, "--json")
+			cmd.Dir = tmp
+			cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(tmp, "cache-"+name), "GIT_CEILING_DIRECTORIES="+tmp)
+			out, err := cmd.Output()
+			if err != nil {
+				check(fmt.Errorf("%s context --task %q: %w", bin, t.Task, err))
 			}
+			var ans struct {
+				Units []struct {
+					Repository, ID, Path, Text string
+				}
+			}
+			check(json.Unmarshal(out, &ans))
+			n := utf8.RuneCount(out)
+			sizes = append(sizes, n)
+			var units []unitOf
+			for _, u := range ans.Units {
+				units = append(units, unitOf{repo: u.Repository, id: strings.TrimPrefix(u.ID, u.Repository+":"), path: u.Path, text: u.Text})
+			}
+			tot.add(logs, t, units, n, o.misses, name)
 		}
 		tot.row(&table, label, "`git adr --workspace` built from "+name)
 		if name == strings.Split(bins[0], "=")[0] {
@@ -204,26 +203,21 @@ func workspaceMain(o labelledOptions, bins []string) {
 		}
 		var tot wsTotals
 		var sizes []int
-		for _, set := range chosen {
-			for _, t := range set.Tasks {
-				if !askable(logs, t) {
-					continue
-				}
-				ans, err := w.Context(workspace.ContextRequest{Task: t.Task, Ablate: ab.a}, nil)
+		for _, t := range asked {
+			ans, err := w.Context(workspace.ContextRequest{Task: t.Task, Ablate: ab.a}, nil)
+			check(err)
+			measure := func(a *workspace.ContextAnswer) int {
+				b, err := json.Marshal(a.Units)
 				check(err)
-				measure := func(a *workspace.ContextAnswer) int {
-					b, err := json.Marshal(a.Units)
-					check(err)
-					return utf8.RuneCount(b)
-				}
-				ans.Pack(0, 0, measure)
-				var units []unitOf
-				for _, u := range ans.Units {
-					units = append(units, unitOf{repo: u.Repository, id: strings.TrimPrefix(u.ID, u.Repository+":"), path: u.Path, text: u.Text})
-				}
-				sizes = append(sizes, measure(ans))
-				tot.add(logs, t, units, measure(ans), o.misses && o.quick, "in process")
+				return utf8.RuneCount(b)
 			}
+			ans.Pack(0, 0, measure)
+			var units []unitOf
+			for _, u := range ans.Units {
+				units = append(units, unitOf{repo: u.Repository, id: strings.TrimPrefix(u.ID, u.Repository+":"), path: u.Path, text: u.Text})
+			}
+			sizes = append(sizes, measure(ans))
+			tot.add(logs, t, units, measure(ans), o.misses && o.quick, "in process")
 		}
 		tot.row(&table, label, ab.name)
 		if o.quick {
@@ -235,19 +229,11 @@ func workspaceMain(o labelledOptions, bins []string) {
 		return
 	}
 	// The task's own repository alone, in process (this build's code).
-	var own wsTotals
-	for _, set := range chosen {
-		res, err := labelled.Run(&labelled.Set{Tasks: slices.DeleteFunc(slices.Clone(set.Tasks), func(t labelled.Task) bool { return t.Corpus == acrossRepositories || logs[t.Corpus] == nil })}, dirs, evidence.Ablation{})
-		check(err)
-		own.tasks += res.Tasks
-		own.relevant += res.Relevant
-		own.text += res.FoundText
-		own.units += res.Found
-		own.cp += res.CodePoints
-	}
-	if own.tasks > 0 { // none for tasks labelled across repositories
-		fmt.Fprintf(&table, "| %s | %d | the task's own repository asked alone (this build, in process) | %s | %s | %.0f | 1 |\n", label, own.tasks,
-			ratio(own.text, own.relevant), ratio(own.units, own.relevant), float64(own.cp)/float64(max(own.tasks, 1)))
+	own, err := labelled.Run(&labelled.Set{Tasks: slices.DeleteFunc(slices.Clone(asked), func(t labelled.Task) bool { return t.Corpus == acrossRepositories })}, dirs, evidence.Ablation{})
+	check(err)
+	if own.Tasks > 0 { // none for tasks labelled across repositories
+		fmt.Fprintf(&table, "| %s | %d | the task's own repository asked alone (this build, in process) | %s | %s | %.0f | 1 |\n", label, own.Tasks,
+			ratio(own.FoundText, own.Relevant), ratio(own.Found, own.Relevant), own.MeanCodePoints())
 	}
 	fmt.Print(table.String())
 	if o.out != "" {
