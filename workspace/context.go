@@ -213,13 +213,11 @@ func (w *Workspace) Context(req ContextRequest, progress func(done, total int)) 
 			}
 		}
 		results[i].stats = svc.WordStats(terms, kept)
-		seen := map[string]int{} // units of each record so far
-		for _, u := range kept {
+		later := laterUnits(kept)
+		for k, u := range kept {
 			c := ContextUnit{Repository: ld.Member.Name, Unit: u, confidence: confidenceRank[resp.Confidence], rank: ma.Units, member: i}
 			if !req.Ablate.MemberOrder && !req.Ablate.RecordsTogether {
-				id, _, _ := strings.Cut(u.ID, "#")
-				c.later = seen[u.Path+"\x00"+id]
-				seen[u.Path+"\x00"+id]++
+				c.later = later[k]
 			}
 			c.ID = Qualify(ld.Member.Name, u.ID)
 			results[i].units = append(results[i].units, c)
@@ -297,6 +295,21 @@ func (w *Workspace) follow(ans *ContextAnswer) error {
 			ans.Named[m.from.ID] = Reference{ID: Qualify(mem.Name, r.ID), Title: r.Title, Status: string(r.Status), Path: r.Path}
 		}
 	})
+}
+
+// laterUnits counts, for each of one answer's units, the units of the
+// same record before it (a record is its path and the ID its units'
+// IDs start with: a single-file log holds several records in one path).
+func laterUnits(units []evidence.Unit) []int {
+	out := make([]int, len(units))
+	seen := map[[2]string]int{}
+	for k, u := range units {
+		id, _, _ := strings.Cut(u.ID, "#")
+		key := [2]string{u.Path, id}
+		out[k] = seen[key]
+		seen[key]++
+	}
+	return out
 }
 
 func (a *ContextAnswer) sort() {

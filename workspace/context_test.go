@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -31,7 +32,19 @@ func TestMergeAndPack(t *testing.T) {
 	if got := strings.Join(byScore, " "); got != "low:ADR-0007 high:ADR-0001 high:ADR-0002 low:ADR-0008" {
 		t.Fatalf("merged by score %s", got)
 	}
-	// A record's later units stand behind every record's first.
+	// A record's later units stand behind every record's first: its
+	// units are those of its path whose IDs start with its ID.
+	later := laterUnits([]evidence.Unit{
+		{ID: "ADR-0007", Path: "doc/adr/0007-x.md"},
+		{ID: "ADR-0008", Path: "doc/adr/0008-y.md"},
+		{ID: "ADR-0007#decision", Path: "doc/adr/0007-x.md"},
+		{ID: "ADR-0007#context", Path: "doc/adr/0007-x.md"},
+		{ID: "ADR-0002#decision", Path: "DECISIONS.md"},
+		{ID: "ADR-0003#decision", Path: "DECISIONS.md"},
+	})
+	if got := fmt.Sprint(later); got != "[0 0 1 2 0 0]" {
+		t.Fatalf("later units %s", got)
+	}
 	second := scored(unit("low", "ADR-0007#decision", 1, 1, 1, "e"), 9)
 	second.later = 1
 	s.Candidates = append(s.Candidates, second)
