@@ -24,10 +24,7 @@ func TestExportFailedMemberLeavesWholeLines(t *testing.T) {
 	}
 	repo(t, filepath.Join(dir, "big"), records)
 	text := "[[repo]]\nname = \"big\"\npath = \"big\"\n\n[[repo]]\nname = \"far\"\nurl = \"file://" + filepath.Join(dir, "nowhere.git") + "\"\n"
-	ws, err := Load(writeWS(t, dir, text), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := loadWS(t, dir, text)
 	var out bytes.Buffer
 	n, err := ws.Export(&out)
 	if !errors.Is(err, ErrNotSynced) {

@@ -15,10 +15,7 @@ func TestRecordsPages(t *testing.T) {
 	dir := t.TempDir()
 	repo(t, filepath.Join(dir, "pay"), map[string]string{"0001-a.md": record(1, "A", "Accepted"), "0002-b.md": record(2, "B", "Proposed")})
 	repo(t, filepath.Join(dir, "ops"), map[string]string{"0001-c.md": record(1, "C", "Accepted")})
-	ws, err := Load(writeWS(t, dir, "[[repo]]\nname = \"pay\"\npath = \"pay\"\n[[repo]]\nname = \"ops\"\npath = \"ops\"\n"), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := loadWS(t, dir, "[[repo]]\nname = \"pay\"\npath = \"pay\"\n[[repo]]\nname = \"ops\"\npath = \"ops\"\n")
 	ids := func(p *RecordsPage) (out []string) {
 		for _, r := range p.Records {
 			out = append(out, r.ID)

@@ -13,10 +13,7 @@ func TestFoundPage(t *testing.T) {
 	hermetic(t)
 	dir := t.TempDir()
 	repo(t, filepath.Join(dir, "pay"), map[string]string{"0001-a.md": record(1, "A", "Accepted")})
-	ws, err := Load(writeWS(t, dir, "[[repo]]\nname = \"pay\"\npath = \"pay\"\n"), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := loadWS(t, dir, "[[repo]]\nname = \"pay\"\npath = \"pay\"\n")
 	f, err := ws.Find("pay:1")
 	if err != nil {
 		t.Fatal(err)

@@ -38,10 +38,7 @@ func termsWorkspace(t *testing.T, remotes map[string]map[string]string, order []
 // it, failing the test on any member's error.
 func syncedWorkspace(t *testing.T, dir, text string) *Workspace {
 	t.Helper()
-	ws, err := Load(writeWS(t, dir, text), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := loadWS(t, dir, text)
 	syncAll(t, ws)
 	return ws
 }

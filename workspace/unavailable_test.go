@@ -15,10 +15,7 @@ import (
 func TestMissingPathIsUnavailable(t *testing.T) {
 	hermetic(t)
 	dir := t.TempDir()
-	ws, err := Load(writeWS(t, dir, "[[repo]]\nname = \"x\"\npath = \"nope\"\n"), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := loadWS(t, dir, "[[repo]]\nname = \"x\"\npath = \"nope\"\n")
 	if _, err := ws.Members[0].Open(true); !errors.Is(err, ErrNoPath) {
 		t.Fatalf("open: %v, want ErrNoPath", err)
 	}
@@ -46,10 +43,7 @@ func TestMissingPathIsUnavailable(t *testing.T) {
 func TestReadingViewsAreSeparate(t *testing.T) {
 	hermetic(t)
 	dir := t.TempDir()
-	ws, err := Load(writeWS(t, dir, "[[repo]]\nname = \"x\"\npath = \"nope\"\n\n[[repo]]\nname = \"y\"\nurl = \"file:///nowhere\"\n"), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := loadWS(t, dir, "[[repo]]\nname = \"x\"\npath = \"nope\"\n\n[[repo]]\nname = \"y\"\nurl = \"file:///nowhere\"\n")
 	// Not a view: the first member that cannot be opened fails the read.
 	if err := ws.Each(true, func(*Loaded) error { return nil }); !errors.Is(err, ErrNoPath) {
 		t.Fatalf("Each outside a view: %v, want ErrNoPath", err)

@@ -44,6 +44,17 @@ func writeWS(t *testing.T, dir, text string) string {
 	return p
 }
 
+// loadWS writes text as the workspace file in dir and loads it, mirrors
+// in a folder of their own; it fails the test if the file is refused.
+func loadWS(t *testing.T, dir, text string) *Workspace {
+	t.Helper()
+	ws, err := Load(writeWS(t, dir, text), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
 // Hostile or mistaken workspace files are refused before git runs, each
 // naming the repository at fault.
 func TestLoadRefuses(t *testing.T) {
@@ -83,10 +94,7 @@ func TestFindAcrossMembersAndMirror(t *testing.T) {
 	repo(t, filepath.Join(dir, "pay"), map[string]string{"0001-use-cards.md": record(1, "Use cards", "Accepted"), "0002-only-here.md": record(2, "Only here", "Proposed")})
 	remote := t.TempDir()
 	repo(t, remote, map[string]string{"0001-use-queues.md": record(1, "Use queues", "Accepted")})
-	ws, err := Load(writeWS(t, dir, "[[repo]]\nname = \"pay\"\npath = \"pay\"\n[[repo]]\nname = \"plat\"\nurl = \"file://"+remote+"\"\nref = \"main\"\n"), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := loadWS(t, dir, "[[repo]]\nname = \"pay\"\npath = \"pay\"\n[[repo]]\nname = \"plat\"\nurl = \"file://"+remote+"\"\nref = \"main\"\n")
 	if _, err := ws.Find("plat:1"); !errors.Is(err, ErrNotSynced) {
 		t.Fatalf("before sync: %v, want ErrNotSynced", err)
 	}
