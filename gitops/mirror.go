@@ -294,7 +294,11 @@ func noObjects(dir string) bool {
 func (r *Repo) fetch(args []string) error {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.GitDir
-	cmd.Env = gitEnv(mirrorEnv)
+	// git finds the mirror from its folder; were the folder no longer a
+	// repository (a prune moved it aside under a sync that had opened
+	// it), git must not look above it and fetch into a repository that
+	// holds the cache folder (a home folder kept in git).
+	cmd.Env = gitEnv(mirrorEnv, []string{"-GIT_CEILING_DIRECTORIES", "GIT_CEILING_DIRECTORIES=" + filepath.Dir(r.GitDir)})
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	// A fetch must not outlive the sync that holds the mirror's lock: if
@@ -412,6 +416,18 @@ func plainMirror(abs string) bool {
 	}
 	_, err = os.Stat(filepath.Join(abs, ".git"))
 	return errors.Is(err, os.ErrNotExist)
+}
+
+// IsMirror reports whether the folder dir still holds a repository (its
+// HEAD and objects): a prune moves a mirror aside whole, and a process
+// that opened it before finds it gone.
+func IsMirror(dir string) bool {
+	for _, name := range []string{"HEAD", "objects"} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // RefHash is the object a full ref name points at, read in process when

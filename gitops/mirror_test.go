@@ -302,3 +302,32 @@ func TestMirrorInitAsGit(t *testing.T) {
 		t.Error("init.defaultObjectFormat set, and the mirror is made in process")
 	}
 }
+
+// A mirror moved aside under a fetch that had opened it (a prune) leaves
+// a folder that is no repository: git must not look above it and fetch
+// into the repository that holds the cache folder (a home folder kept in
+// git), but fail.
+func TestMirrorFetchNeverReachesAbove(t *testing.T) {
+	src := newRepo(t, map[string]string{"doc/adr/0001-a.md": "# 1. A\n"})
+	home := newRepo(t, map[string]string{"README": "dotfiles\n"})
+	dir := filepath.Join(home, "cache", "m.git")
+	m, err := OpenMirror(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "adr"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// FetchRef refuses a mirror with no config first; git is asked
+	// here as it is after that check, the folder gone in between.
+	if err := m.fetchRef("", "file://"+src, "main", "refs/adr-workspace/tip", false); err == nil {
+		t.Fatal("a fetch into a folder that is no repository succeeded")
+	}
+	if out, err := exec.Command("git", "-C", home, "for-each-ref", "refs/adr-workspace").CombinedOutput(); err != nil || len(out) > 0 {
+		t.Fatalf("the fetch reached the repository above the mirror: %q, %v", out, err)
+	}
+}

@@ -141,6 +141,16 @@ const maxName = 64
 // (no "@{", no "..", no control or glob characters).
 var refRE = regexp.MustCompile(`^[A-Za-z0-9._][A-Za-z0-9._/-]*$`)
 
+// DefaultCacheDir is where remote repositories are mirrored: git-adr's
+// folder in the user's cache directory.
+func DefaultCacheDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory for mirrors: %w", err)
+	}
+	return filepath.Join(base, "git-adr", "workspace"), nil
+}
+
 // Load reads the workspace file at path. cacheDir is where remote
 // repositories are mirrored ("" for the user's cache directory).
 func Load(path, cacheDir string) (*Workspace, error) {
@@ -178,11 +188,9 @@ func Load(path, cacheDir string) (*Workspace, error) {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("unknown key %q", und[0].String()), Hint: "a [[repo]] takes name, path, url and ref"}
 	}
 	if cacheDir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return nil, &Error{File: path, Msg: "no cache directory for mirrors: " + err.Error(), Hint: "set XDG_CACHE_HOME or HOME"}
+		if cacheDir, err = DefaultCacheDir(); err != nil {
+			return nil, &Error{File: path, Msg: err.Error(), Hint: "set XDG_CACHE_HOME or HOME"}
 		}
-		cacheDir = filepath.Join(base, "git-adr", "workspace")
 	}
 	w := &Workspace{Path: abs, Dir: filepath.Dir(abs), CacheDir: cacheDir}
 	if len(f.Repo) == 0 {

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -194,6 +196,43 @@ func syncLocal(m *Member) (commit string, err error) {
 	return commit, nil
 }
 
+// lockMirror opens the mirror at dir, making it when it is not there, and
+// takes its lock. A prune may move the mirror aside between the open and
+// the lock (it takes the lock first): the lock is then let go, what taking
+// it left at dir removed, and the mirror made again.
+func lockMirror(dir, command string) (*gitops.Repo, *gitops.Lock, error) {
+	for try := 1; ; try++ {
+		r, err := gitops.OpenMirror(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		// Two syncs of one mirror meet here in the race test: the lock
+		// below puts one after the other.
+		failpoint.Hit("workspace-mirror")
+		lock, err := r.Lock(gitops.LockOptions{Command: command, Timeout: lockWait})
+		if err != nil {
+			r.Close()
+			return nil, nil, err
+		}
+		if gitops.IsMirror(dir) {
+			return r, lock, nil
+		}
+		if try == 3 {
+			lock.Release()
+			r.Close()
+			return nil, nil, &gitops.MirrorError{Dir: dir, Problem: "was removed by a prune three times while this sync opened it"}
+		}
+		// Pruned: the lock made dir/adr to hold its file. Only empty
+		// folders are removed: anything else there is not the lock's.
+		lock.Release()
+		r.Close()
+		os.Remove(filepath.Join(dir, "adr"))
+		if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, &gitops.MirrorError{Dir: dir, Problem: "was removed by a prune while this sync opened it, and something else is there now", Err: err}
+		}
+	}
+}
+
 // ErrBadRef means a member's ref names nothing in its repository.
 var ErrBadRef = errors.New("no such ref")
 
@@ -202,18 +241,11 @@ func badRef(m *Member) error {
 }
 
 func (w *Workspace) fetch(m *Member, command string) (before, after string, err error) {
-	r, err := gitops.OpenMirror(m.Mirror)
+	r, lock, err := lockMirror(m.Mirror, command)
 	if err != nil {
 		return "", "", err
 	}
 	defer r.Close()
-	// Two syncs of one mirror meet here in the race test: the lock below
-	// puts one after the other.
-	failpoint.Hit("workspace-mirror")
-	lock, err := r.Lock(gitops.LockOptions{Command: command, Timeout: lockWait})
-	if err != nil {
-		return "", "", err
-	}
 	defer lock.Release()
 	failpoint.Hit("workspace-fetch")
 	before, _ = r.RefHash(tipRef(m.ref()))

@@ -63,6 +63,26 @@ Examples:
 				},
 			},
 			{
+				Name: "prune", Usage: "remove the mirrors no workspace file names any more", ArgsUsage: "[FILE]",
+				Description: `Every workspace sync lists its workspace file in the mirrors' cache folder.
+prune reads each file listed that is still there, and FILE when given, and
+removes the mirrors none of them names (a repository taken out of a file, or
+every mirror of a file deleted). A mirror a sync is fetching into is left for
+the next prune. If a listed file is there but cannot be read, nothing is
+removed: the mirrors it names are unknown. --dry-run says what would go.
+
+Examples:
+   git adr workspace prune --dry-run
+   git adr workspace prune adr-workspace.toml`,
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed, and remove nothing"}},
+				Action: func(c *cli.Context) error {
+					if err := file(c); err != nil {
+						return err
+					}
+					return runWorkspacePrune(env, c.Bool("dry-run"))
+				},
+			},
+			{
 				Name: "export", Usage: "print every record as JSON Lines (schema " + workspace.ExportSchema + ") for a bulk indexer", ArgsUsage: "[FILE]",
 				Action: func(c *cli.Context) error {
 					if err := file(c); err != nil {
@@ -262,9 +282,17 @@ func runWorkspaceSync(env *Env) error {
 	if err != nil {
 		return err
 	}
+	// A prune keeps the mirrors of every workspace file listed: this
+	// one is listed before anything is fetched.
+	regErr := ws.Register()
 	progress, done := terminalProgress(env.Err, "syncing repositories")
 	results := ws.Sync(env.command, progress)
 	done()
+	// Said only when a mirror was fetched: a cache folder that cannot be
+	// written fails every fetch, and each says why.
+	if regErr != nil && slices.ContainsFunc(results, func(r workspace.SyncResult) bool { return !r.Local && r.Err == nil }) {
+		fmt.Fprintf(env.Err, "git-adr: warning: this workspace file is not listed in the mirrors' cache folder (%s): `git adr workspace prune` would remove its mirrors\n", adr.Escape(regErr.Error()))
+	}
 	var failed []string
 	for _, r := range results {
 		name := adr.Escape(r.Member.Name)
@@ -294,6 +322,63 @@ func runWorkspaceSync(env *Env) error {
 		return silentExit(ExitFailure)
 	}
 	return nil
+}
+
+func runWorkspacePrune(env *Env, dryRun bool) error {
+	var also []string
+	cacheDir, err := workspace.DefaultCacheDir()
+	if err != nil {
+		return usagef("%v", err).hint("set XDG_CACHE_HOME or HOME")
+	}
+	if env.Workspace != "" {
+		ws, err := env.workspace()
+		if err != nil {
+			return err
+		}
+		also, cacheDir = []string{ws.Path}, ws.CacheDir
+	}
+	res, err := workspace.Prune(cacheDir, env.command, also, dryRun)
+	var pe *workspace.PruneError
+	if errors.As(err, &pe) {
+		return failf("%s", adr.Escape(pe.Error())).hint("fix it, or move it away if it is no longer used; then run `git adr workspace prune` again")
+	}
+	verb := "removed"
+	if dryRun {
+		verb = "would remove"
+	}
+	var freed int64
+	if res != nil {
+		for _, m := range res.Removed {
+			fmt.Fprintf(env.Out, "%s %s (%s)\n", verb, adr.Escape(m.Name), byteSize(m.Bytes))
+			freed += m.Bytes
+		}
+		for _, b := range res.Busy {
+			fmt.Fprintf(env.Err, "git-adr: warning: kept %s: %s\n", adr.Escape(b.Name), adr.Escape(b.Err.Error()))
+		}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Out, "%s %s (%s); kept %s, named by %s", verb, plural(len(res.Removed), "mirror"), byteSize(freed), plural(res.Kept, "mirror"), plural(res.Files, "workspace file"))
+	if res.Gone > 0 {
+		fmt.Fprintf(env.Out, " (%s listed no longer there)", plural(res.Gone, "file"))
+	}
+	fmt.Fprintln(env.Out)
+	return nil
+}
+
+// byteSize says n bytes in the largest binary unit that keeps it at least
+// one, with one decimal past KiB.
+func byteSize(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }
 
 func runWorkspaceLs(env *Env) error {
@@ -383,12 +468,15 @@ func runWorkspaceList(env *Env, o listOptions, want adr.Status) error {
 			if r.Archived {
 				title += " (archived)"
 			}
-			// Copies: a record's strings are views of its log's parse
-			// cache, which would stay alive for every member until the
-			// columns are written (148-160 MiB over 1,000 members of 100
-			// records, 77 MiB with copies).
-			rows = append(rows, [4]string{adr.Escape(qid), strings.Clone(string(r.Status)), strings.Clone(adr.Escape(date)), strings.Clone(adr.Escape(title))})
+			rows = append(rows, [4]string{adr.Escape(qid), string(r.Status), adr.Escape(date), adr.Escape(title)})
 		}
+		// Each repository's rows are aligned among themselves and
+		// written before the next repository is read: one repository's
+		// long IDs (log4brains' slugs) do not widen every other's
+		// columns, and no member's strings (views of its parse cache)
+		// outlive its turn.
+		writeColumns(bw, rows)
+		rows = rows[:0]
 		return nil
 	})
 	if err != nil {
@@ -399,8 +487,6 @@ func runWorkspaceList(env *Env, o listOptions, want adr.Status) error {
 			bw.WriteString("\n")
 		}
 		bw.WriteString("]\n")
-	} else {
-		writeColumns(bw, rows)
 	}
 	return bw.Flush()
 }
