@@ -326,16 +326,19 @@ func runWorkspaceSync(env *Env) error {
 
 func runWorkspacePrune(env *Env, dryRun bool) error {
 	var also []string
-	cacheDir, err := workspace.DefaultCacheDir()
-	if err != nil {
-		return usagef("%v", err).hint("set XDG_CACHE_HOME or HOME")
-	}
+	var cacheDir string
 	if env.Workspace != "" {
 		ws, err := env.workspace()
 		if err != nil {
 			return err
 		}
 		also, cacheDir = []string{ws.Path}, ws.CacheDir
+	} else {
+		dir, err := workspace.DefaultCacheDir()
+		if err != nil {
+			return usagef("%v", err).hint("set XDG_CACHE_HOME or HOME")
+		}
+		cacheDir = dir
 	}
 	res, err := workspace.Prune(cacheDir, env.command, also, dryRun)
 	var pe *workspace.PruneError
@@ -476,6 +479,7 @@ func runWorkspaceList(env *Env, o listOptions, want adr.Status) error {
 		// columns, and no member's strings (views of its parse cache)
 		// outlive its turn.
 		writeColumns(bw, rows)
+		clear(rows)
 		rows = rows[:0]
 		return nil
 	})
