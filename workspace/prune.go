@@ -111,10 +111,11 @@ type PruneResult struct {
 	Busy []BusyMirror
 }
 
-// PrunedMirror is a mirror removed: its folder's name and the bytes it held.
+// PrunedMirror is a mirror removed: its folder's name, the URL it
+// mirrored ("" when it does not say) and the bytes it held.
 type PrunedMirror struct {
-	Name  string
-	Bytes int64
+	Name, Source string
+	Bytes        int64
 }
 
 // BusyMirror is a mirror left because its lock is held.
@@ -194,9 +195,9 @@ func Prune(cacheDir, command string, also []string, dryRun bool) (*PruneResult, 
 		case named[name]:
 			res.Kept++
 		default:
-			size := treeSize(dir)
+			pm := PrunedMirror{Name: name, Source: mirrorSource(dir), Bytes: treeSize(dir)}
 			if dryRun {
-				res.Removed = append(res.Removed, PrunedMirror{name, size})
+				res.Removed = append(res.Removed, pm)
 				continue
 			}
 			if err := removeMirror(cacheDir, name, command); err != nil {
@@ -210,7 +211,7 @@ func Prune(cacheDir, command string, also []string, dryRun bool) (*PruneResult, 
 				}
 				return res, fmt.Errorf("remove the mirror %s: %w", dir, err)
 			}
-			res.Removed = append(res.Removed, PrunedMirror{name, size})
+			res.Removed = append(res.Removed, pm)
 		}
 	}
 	return res, nil

@@ -146,3 +146,22 @@ func FuzzRegistered(f *testing.F) {
 		}
 	})
 }
+
+// A mirror's source file says which URL it mirrors, its password masked:
+// a prune names it, and never shows a secret.
+func TestMirrorSourceMasksPassword(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "adr"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSource(filepath.Join(dir, "adr"), "https://me:s3cret@example.com/r.git"); err != nil {
+		t.Fatal(err)
+	}
+	got := mirrorSource(dir)
+	if strings.Contains(got, "s3cret") || !strings.HasPrefix(got, "https://") || !strings.HasSuffix(got, "@example.com/r.git") {
+		t.Fatalf("source = %q", got)
+	}
+	if mirrorSource(t.TempDir()) != "" {
+		t.Fatal("a mirror with no source file has one")
+	}
+}

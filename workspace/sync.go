@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/atomicfile"
+	"github.com/git-adr/git-adr/internal/confine"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
@@ -266,5 +268,37 @@ func (w *Workspace) fetch(m *Member, command string) (before, after string, err 
 		return before, "", err
 	}
 	after, err = r.RefHash(tipRef(m.ref()))
+	if err == nil {
+		// Said by a prune that removes the mirror; a mirror of several
+		// refs has one URL. Nothing is lost when it cannot be written.
+		_ = writeSource(r.AdrDir(), m.URL)
+	}
 	return before, after, err
+}
+
+// sourceFile, in a mirror's adr folder, holds the URL it mirrors (its
+// password masked), for people: the mirror's name holds only the URL's
+// hash and last word.
+const sourceFile = "source"
+
+// writeSource keeps url in the mirror's source file, unless it is there.
+func writeSource(adrDir, url string) error {
+	want := redactURL(url) + "\n"
+	if got, err := confine.ReadRegularFileUpTo(filepath.Join(adrDir, sourceFile), maxSource); err == nil && string(got) == want {
+		return nil
+	}
+	return atomicfile.Write(filepath.Join(adrDir, sourceFile), []byte(want), 0o644)
+}
+
+// maxSource bounds a mirror's source file read.
+const maxSource = 8 << 10
+
+// mirrorSource is the URL a mirror's source file holds, "" when it has
+// none (a mirror made before there was one) or it cannot be read.
+func mirrorSource(mirror string) string {
+	data, err := confine.ReadRegularFileUpTo(filepath.Join(mirror, "adr", sourceFile), maxSource)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(string(data), "\n")
 }

@@ -352,7 +352,11 @@ func runWorkspacePrune(env *Env, dryRun bool) error {
 	var freed int64
 	if res != nil {
 		for _, m := range res.Removed {
-			fmt.Fprintf(env.Out, "%s %s (%s)\n", verb, adr.Escape(m.Name), byteSize(m.Bytes))
+			fmt.Fprintf(env.Out, "%s %s (%s)", verb, adr.Escape(m.Name), byteSize(m.Bytes))
+			if m.Source != "" {
+				fmt.Fprintf(env.Out, ": %s", adr.Escape(m.Source))
+			}
+			fmt.Fprintln(env.Out)
 			freed += m.Bytes
 		}
 		for _, b := range res.Busy {
