@@ -27,7 +27,7 @@ import (
 
 // filesList is the list, in the cache folder: one workspace file's
 // absolute path a line, quoted as Go quotes a string (a path may hold a
-// newline). It is only ever appended to, one whole line a write, so two
+// newline). It is only ever appended to, whole lines in one write, so two
 // syncs that add to it at once both land.
 const filesList = ".workspace-files"
 
@@ -44,7 +44,9 @@ const prunedPrefix = ".pruned-"
 
 // Register adds the workspace file to its cache folder's list of files
 // whose mirrors a prune keeps, unless it is there already or names no
-// remote repository.
+// remote repository. A file named through a link is listed under both
+// names: removing the link leaves the file, which still names its
+// mirrors.
 func (w *Workspace) Register() error {
 	if !slices.ContainsFunc(w.Members, (*Member).Remote) {
 		return nil
@@ -53,7 +55,17 @@ func (w *Workspace) Register() error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if slices.Contains(files, w.Path) {
+	var lines []byte
+	names := []string{w.Path}
+	if real, err := filepath.EvalSymlinks(w.Path); err == nil && real != w.Path {
+		names = append(names, real)
+	}
+	for _, p := range names {
+		if !slices.Contains(files, p) {
+			lines = append(lines, strconv.Quote(p)+"\n"...)
+		}
+	}
+	if len(lines) == 0 {
 		return nil
 	}
 	if err := os.MkdirAll(w.CacheDir, 0o755); err != nil {
@@ -72,7 +84,7 @@ func (w *Workspace) Register() error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write([]byte(strconv.Quote(w.Path) + "\n")); err != nil {
+	if _, err := f.Write(lines); err != nil {
 		f.Close()
 		return err
 	}

@@ -165,3 +165,34 @@ func TestMirrorSourceMasksPassword(t *testing.T) {
 		t.Fatal("a mirror with no source file has one")
 	}
 }
+
+// A file synced through a link is listed under both names, so that a
+// prune after the link is gone still keeps the file's mirrors.
+func TestRegisterListsTheLinkAndItsFile(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	w := loadWSIn(t, dir, "ws.toml", "[[repo]]\nname = \"p\"\nurl = \"https://example.com/p.git\"\n", cache)
+	link := filepath.Join(dir, "link.toml")
+	if err := os.Symlink(w.Path, link); err != nil {
+		t.Fatal(err)
+	}
+	lw, err := Load(link, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lw.Register(); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(w.Path)
+	got, err := registered(cache)
+	if err != nil || !slices.Equal(got, []string{link, real}) {
+		t.Fatalf("registered = %q, %v; want the link and %q", got, err, real)
+	}
+	os.Remove(link)
+	if err := os.MkdirAll(filepath.Join(cache, filepath.Base(w.Members[0].Mirror), "objects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Prune(cache, "test", nil, false)
+	if err != nil || len(res.Removed) != 0 || res.Kept != 1 || res.Gone != 1 {
+		t.Fatalf("prune after the link went: %+v, %v", res, err)
+	}
+}
