@@ -1,8 +1,8 @@
 package workspace
 
 import (
-	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -11,28 +11,29 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/confine"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
 // A mirror is shared by every workspace file that names its URL (ADR-0039),
-// so no one file can tell which mirrors are unused: the cache folder keeps
-// a list of the workspace files that synced into it, and a prune keeps
-// every mirror that one of them still names, as pre-commit's gc keeps the
-// repositories of the configurations it has seen (ADR-0052).
+// so no one file can tell which mirrors are unused. Each mirror keeps the
+// workspace files that synced into it (users/ in its adr folder, written
+// under its lock), and a prune removes a mirror none of them still names,
+// as pre-commit's gc removes the repositories no configuration it has
+// seen still uses (ADR-0052). A mirror that keeps no such folder (made
+// before git-adr kept one) is of unknown use, and kept.
 
-// filesList is the list, in the cache folder: one workspace file's
-// absolute path a line, quoted as Go quotes a string (a path may hold a
-// newline). It is only ever appended to, whole lines in one write, so two
-// syncs that add to it at once both land.
-const filesList = ".workspace-files"
+// usersDir, in a mirror's adr folder, holds one file per workspace file
+// that synced into it: named by the hash of the workspace file's absolute
+// path, holding that path.
+const usersDir = "users"
 
-// maxFilesList bounds the list read: about forty thousand workspace files.
-const maxFilesList = 4 << 20
+// maxUserPath bounds a user file read.
+const maxUserPath = 64 << 10
 
 // mirrorRE matches the folder names mirrorName makes: nothing else in the
 // cache folder is ever pruned.
@@ -42,72 +43,59 @@ var mirrorRE = regexp.MustCompile(`^[0-9a-f]{16}-[A-Za-z0-9._-]+\.git$`)
 // prune killed then leaves it, and the next one removes it.
 const prunedPrefix = ".pruned-"
 
-// Register adds the workspace file to its cache folder's list of files
-// whose mirrors a prune keeps, unless it is there already or names no
-// remote repository. A file named through a link is listed under both
-// names: removing the link leaves the file, which still names its
-// mirrors.
-func (w *Workspace) Register() error {
-	if !slices.ContainsFunc(w.Members, (*Member).Remote) {
-		return nil
-	}
-	files, err := registered(w.CacheDir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	var lines []byte
-	names := []string{w.Path}
-	if real, err := filepath.EvalSymlinks(w.Path); err == nil && real != w.Path {
+// noteUser records, in the mirror whose adr folder is adrDir, that the
+// workspace file at path syncs into it; a file named through a link is
+// recorded under both names (removing the link leaves the file, which
+// still names the mirror). The caller holds the mirror's lock.
+func noteUser(adrDir, path string) error {
+	names := []string{path}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
 		names = append(names, real)
 	}
+	dir := filepath.Join(adrDir, usersDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	for _, p := range names {
-		if !slices.Contains(files, p) {
-			lines = append(lines, strconv.Quote(p)+"\n"...)
-		}
-	}
-	if len(lines) == 0 {
-		return nil
-	}
-	if err := os.MkdirAll(w.CacheDir, 0o755); err != nil {
-		return err
-	}
-	root, err := os.OpenRoot(w.CacheDir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	// A link there would have the line appended to whatever it names.
-	if fi, err := root.Lstat(filesList); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is a %s, not the list of workspace files git-adr keeps", filepath.Join(w.CacheDir, filesList), confine.FileKind(fi.Mode()))
-	}
-	f, err := root.OpenFile(filesList, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(lines); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// registered reads the cache folder's list of workspace files, each once,
-// in the order they were added. A line that is not a quoted absolute path
-// (a write cut short by a crash) is passed over.
-func registered(cacheDir string) ([]string, error) {
-	data, err := confine.ReadRegularFileUpTo(filepath.Join(cacheDir, filesList), maxFilesList)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for line := range bytes.Lines(data) {
-		p, err := strconv.Unquote(strings.TrimSuffix(string(line), "\n"))
-		if err != nil || !filepath.IsAbs(p) || slices.Contains(out, p) {
+		f := filepath.Join(dir, userFile(p))
+		if got, err := confine.ReadRegularFileUpTo(f, maxUserPath); err == nil && string(got) == p {
 			continue
 		}
-		out = append(out, p)
+		if err := atomicfile.Write(f, []byte(p), 0o644); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
+}
+
+// userFile names the record of the workspace file at path.
+func userFile(path string) string {
+	sum := sha256.Sum256([]byte(path))
+	return hex.EncodeToString(sum[:12])
+}
+
+// user is a workspace file a mirror recorded: its record's file and the
+// path it holds.
+type user struct{ file, path string }
+
+// mirrorUsers reads the workspace files the mirror at dir recorded; known
+// is false when it keeps no record at all. A record that is not a regular
+// file, or does not hold an absolute path, is passed over.
+func mirrorUsers(dir string) (users []user, known bool) {
+	ud := filepath.Join(dir, "adr", usersDir)
+	ents, err := os.ReadDir(ud)
+	if err != nil {
+		return nil, false
+	}
+	for _, e := range ents {
+		f := filepath.Join(ud, e.Name())
+		data, err := confine.ReadRegularFileUpTo(f, maxUserPath)
+		if err != nil || !filepath.IsAbs(string(data)) {
+			continue
+		}
+		users = append(users, user{f, string(data)})
+	}
+	return users, true
 }
 
 // PruneResult is what [Prune] did, or would do.
@@ -115,12 +103,17 @@ type PruneResult struct {
 	// Removed are the mirrors removed (or, in a dry run, to be removed),
 	// in name order.
 	Removed []PrunedMirror
-	// Kept counts the mirrors some workspace file names; Files the
-	// workspace files read, Gone those listed that are no longer there.
-	Kept, Files, Gone int
-	// Busy are mirrors no file names that another git-adr holds (a sync
-	// fetching into one): left for the next prune.
+	// Kept counts the mirrors a workspace file names.
+	Kept int
+	// Unknown are the mirrors that recorded no workspace file (made
+	// before git-adr recorded them): kept.
+	Unknown []string
+	// Busy are mirrors another git-adr holds (a sync fetching into one):
+	// left for the next prune.
 	Busy []BusyMirror
+	// Unreadable are workspace files a mirror recorded that are there and
+	// do not load: each mirror they may name is kept.
+	Unreadable []PruneError
 }
 
 // PrunedMirror is a mirror removed: its folder's name, the URL it
@@ -136,57 +129,41 @@ type BusyMirror struct {
 	Err  error
 }
 
-// PruneError is a listed workspace file that exists and cannot be read as
-// one: the mirrors it names are unknown, so nothing is pruned.
+// PruneError is a recorded workspace file that exists and cannot be read
+// as one: the mirrors that recorded it are kept.
 type PruneError struct {
 	File string
 	Err  error
 }
 
 func (e *PruneError) Error() string {
-	return fmt.Sprintf("which mirrors a listed workspace file names is unknown, so none is removed: %v", e.Err)
+	return fmt.Sprintf("a workspace file that synced into mirrors does not load, so they are kept: %v", e.Err)
 }
 
 func (e *PruneError) Unwrap() error { return e.Err }
 
-// Prune removes the mirrors in cacheDir that no workspace file names: the
-// files listed there by the syncs that used it, and also the ones given
-// (which a prune keeps whether or not they were synced). A listed file
-// that no longer exists names nothing. Each mirror is removed under its
-// lock (a sync fetching into it keeps it), first moved aside in one rename
-// so that no reader or sync ever finds it half removed. dryRun removes
-// nothing and says what would go.
+// Prune removes the mirrors in cacheDir that no workspace file names: a
+// mirror is kept when one of the workspace files that synced into it is
+// still there and still names it, or when it is named by one of the files
+// given (which need not have synced). Each mirror is judged and removed
+// under its lock (one a sync holds is kept), first moved aside in one
+// rename so that no reader or sync ever finds it half removed; the
+// records of workspace files that are gone or no longer name it are
+// dropped. dryRun changes nothing and says what would go.
 func Prune(cacheDir, command string, also []string, dryRun bool) (*PruneResult, error) {
 	res := &PruneResult{}
-	files, err := registered(cacheDir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	for _, p := range also {
-		if abs, err := filepath.Abs(p); err == nil && !slices.Contains(files, abs) {
-			files = append(files, abs)
-		}
-	}
 	named := map[string]bool{}
-	for _, f := range files {
-		w, err := Load(f, cacheDir)
+	for _, p := range also {
+		w, err := Load(p, cacheDir)
 		if err != nil {
-			if _, serr := os.Stat(f); errors.Is(serr, fs.ErrNotExist) {
-				res.Gone++
-				continue
-			}
-			return nil, &PruneError{File: f, Err: err}
+			return nil, err
 		}
-		res.Files++
 		for _, m := range w.Members {
 			if m.Remote() {
 				named[filepath.Base(m.Mirror)] = true
 			}
 		}
 	}
-	// The race test stops a prune here, its choice made, while a sync of
-	// a workspace file it did not read opens a mirror it chose.
-	failpoint.Hit("prune-chosen")
 	entries, err := os.ReadDir(cacheDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return res, nil
@@ -194,6 +171,7 @@ func Prune(cacheDir, command string, also []string, dryRun bool) (*PruneResult, 
 	if err != nil {
 		return nil, err
 	}
+	j := &judge{cacheDir: cacheDir, loaded: map[string]*loadedFile{}}
 	for _, e := range entries {
 		name := e.Name()
 		dir := filepath.Join(cacheDir, name)
@@ -207,54 +185,141 @@ func Prune(cacheDir, command string, also []string, dryRun bool) (*PruneResult, 
 		case named[name]:
 			res.Kept++
 		default:
-			pm := PrunedMirror{Name: name, Source: mirrorSource(dir), Bytes: treeSize(dir)}
-			if dryRun {
-				res.Removed = append(res.Removed, pm)
-				continue
+			if err := j.pruneMirror(res, name, command, dryRun); err != nil {
+				return res, err
 			}
-			if err := removeMirror(cacheDir, name, command); err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					continue // another prune's, at once
-				}
-				var le *gitops.LockError
-				if errors.As(err, &le) {
-					res.Busy = append(res.Busy, BusyMirror{name, err})
-					continue
-				}
-				return res, fmt.Errorf("remove the mirror %s: %w", dir, err)
-			}
-			res.Removed = append(res.Removed, pm)
 		}
 	}
 	return res, nil
 }
 
-// removeMirror removes the mirror cacheDir/name under its lock: it is
-// renamed aside at once (a sync that opened it before finds it gone once
-// it holds the lock, and makes it again), then removed. A folder that is
-// not a repository git can open has no lock to take, and nobody can use
-// it: it is removed as it is.
-func removeMirror(cacheDir, name, command string) error {
-	dir := filepath.Join(cacheDir, name)
-	if r, err := gitops.OpenBare(dir); err == nil {
-		defer r.Close()
-		lock, err := r.Lock(gitops.LockOptions{Command: command})
-		if err != nil {
-			return err
+// judge remembers, for one prune, what each workspace file names.
+type judge struct {
+	cacheDir string
+	loaded   map[string]*loadedFile
+}
+
+// loadedFile is a workspace file as a prune read it: gone, unreadable
+// (err), or the mirrors it names.
+type loadedFile struct {
+	gone  bool
+	err   error
+	names map[string]bool
+}
+
+func (j *judge) load(path string) *loadedFile {
+	if lf, ok := j.loaded[path]; ok {
+		return lf
+	}
+	lf := &loadedFile{names: map[string]bool{}}
+	w, err := Load(path, j.cacheDir)
+	switch {
+	case err == nil:
+		for _, m := range w.Members {
+			if m.Remote() {
+				lf.names[filepath.Base(m.Mirror)] = true
+			}
 		}
-		// The lock file goes with the folder; letting go of it after the
-		// rename removes nothing and closes its handle.
-		defer lock.Release()
+	case errors.Is(statErr(path), fs.ErrNotExist):
+		lf.gone = true
+	default:
+		lf.err = err
+	}
+	j.loaded[path] = lf
+	return lf
+}
+
+func statErr(path string) error {
+	_, err := os.Stat(path)
+	return err
+}
+
+// pruneMirror judges the mirror cacheDir/name by the workspace files it
+// recorded and removes it when none names it. Outside a dry run the
+// judgement is made under the mirror's lock, which a sync holds while it
+// records its file: no sync can record itself between the judgement and
+// the removal.
+func (j *judge) pruneMirror(res *PruneResult, name, command string, dryRun bool) error {
+	dir := filepath.Join(j.cacheDir, name)
+	// Two prunes meet here in the race test, before either takes the
+	// mirror's lock.
+	failpoint.Hit("prune-mirror")
+	var lock *gitops.Lock
+	if !dryRun {
+		r, err := gitops.OpenBare(dir)
+		if err == nil {
+			defer r.Close()
+			if lock, err = r.Lock(gitops.LockOptions{Command: command}); err != nil {
+				var le *gitops.LockError
+				if errors.As(err, &le) {
+					res.Busy = append(res.Busy, BusyMirror{name, err})
+					return nil
+				}
+				return fmt.Errorf("lock the mirror %s: %w", dir, err)
+			}
+			// The lock file goes with the folder when it is moved
+			// aside; letting go of it then removes nothing and closes
+			// its handle.
+			defer lock.Release()
+		}
+		// A folder git cannot open as a repository is nobody's mirror
+		// (a sync refuses it): judged as it is, without a lock.
+	}
+	users, known := mirrorUsers(dir)
+	if !known && gitops.IsMirror(dir) {
+		res.Unknown = append(res.Unknown, name)
+		return nil
+	}
+	keep := false
+	var stale []string
+	for _, u := range users {
+		lf := j.load(u.path)
+		switch {
+		case lf.err != nil:
+			keep = true
+			if !slices.ContainsFunc(res.Unreadable, func(e PruneError) bool { return e.File == u.path }) {
+				res.Unreadable = append(res.Unreadable, PruneError{File: u.path, Err: lf.err})
+			}
+		case lf.names[name]:
+			keep = true
+		default:
+			stale = append(stale, u.file) // gone, or no longer names it
+		}
+	}
+	// The race test stops a prune here, its judgement made under the
+	// mirror's lock, while a sync of a workspace file the mirror did not
+	// record opens it and waits for the lock.
+	failpoint.Hit("prune-chosen")
+	if keep {
+		res.Kept++
+		if !dryRun {
+			for _, f := range stale {
+				os.Remove(f)
+			}
+		}
+		return nil
+	}
+	pm := PrunedMirror{Name: name, Source: mirrorSource(dir), Bytes: treeSize(dir)}
+	if dryRun {
+		res.Removed = append(res.Removed, pm)
+		return nil
 	}
 	var rnd [6]byte
 	rand.Read(rnd[:])
-	aside := filepath.Join(cacheDir, prunedPrefix+hex.EncodeToString(rnd[:])+"-"+name)
+	aside := filepath.Join(j.cacheDir, prunedPrefix+hex.EncodeToString(rnd[:])+"-"+name)
 	if err := os.Rename(dir, aside); err != nil {
-		return err // fs.ErrNotExist: another prune moved it first
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // another prune's, at once
+		}
+		return fmt.Errorf("remove the mirror %s: %w", dir, err)
 	}
 	// The kill test stops a prune here: the mirror is aside, not removed.
 	failpoint.Hit("prune-aside")
-	return os.RemoveAll(aside)
+	res.Removed = append(res.Removed, pm)
+	if err := os.RemoveAll(aside); err != nil {
+		return fmt.Errorf("remove the mirror %s (moved aside to %s): %w", dir, aside, err)
+	}
+	return nil
 }
 
 // treeSize is the bytes the regular files under dir hold (links not

@@ -4,99 +4,100 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-// A workspace file is listed once however often it syncs; a file naming
-// no remote repository is not listed (a prune has nothing of it to keep).
-func TestRegisterListsOnce(t *testing.T) {
-	dir, cache := t.TempDir(), t.TempDir()
-	remote := loadWSIn(t, dir, "remote.toml", "[[repo]]\nname = \"p\"\nurl = \"https://example.com/p.git\"\n", cache)
-	local := loadWSIn(t, dir, "local.toml", "[[repo]]\nname = \"l\"\npath = \"l\"\n", cache)
+// A mirror records each workspace file that syncs into it once, and a
+// file named through a link under both names: a prune after the link is
+// gone still keeps the file's mirrors.
+func TestNoteUserRecordsOnceAndThroughLinks(t *testing.T) {
+	dir, mirror := t.TempDir(), t.TempDir()
+	ws := filepath.Join(dir, "ws.toml")
+	if err := os.WriteFile(ws, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.toml")
+	if err := os.Symlink(ws, link); err != nil {
+		t.Fatal(err)
+	}
 	for range 3 {
-		for _, w := range []*Workspace{remote, local} {
-			if err := w.Register(); err != nil {
+		for _, p := range []string{ws, link} {
+			if err := noteUser(filepath.Join(mirror, "adr"), p); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(cache, filesList))
-	if err != nil {
-		t.Fatal(err)
+	real, _ := filepath.EvalSymlinks(ws)
+	users, known := mirrorUsers(mirror)
+	var paths []string
+	for _, u := range users {
+		paths = append(paths, u.path)
 	}
-	if want := strconv.Quote(remote.Path) + "\n"; string(data) != want {
-		t.Fatalf("list = %q, want %q", data, want)
+	slices.Sort(paths)
+	want := []string{link, real}
+	if real != ws {
+		want = append(want, ws)
 	}
-}
-
-// The list is read a line at a time: a line cut short by a crash, a
-// relative path or a repeat is passed over, and a path holding a newline
-// or quotes comes back whole.
-func TestRegisteredReadsWholeLines(t *testing.T) {
-	cache := t.TempDir()
-	odd := "/tmp/a \"b\"\nc.toml"
-	text := strconv.Quote("/w/one.toml") + "\n" + strconv.Quote(odd) + "\n" + strconv.Quote("rel.toml") + "\n" +
-		strconv.Quote("/w/one.toml") + "\n" + `"/w/cut-sh`
-	if err := os.WriteFile(filepath.Join(cache, filesList), []byte(text), 0o600); err != nil {
-		t.Fatal(err)
+	slices.Sort(want)
+	want = slices.Compact(want)
+	if !known || !slices.Equal(paths, want) {
+		t.Fatalf("users = %q (known %v), want %q", paths, known, want)
 	}
-	got, err := registered(cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"/w/one.toml", odd}; !slices.Equal(got, want) {
-		t.Fatalf("registered = %q, want %q", got, want)
+	if _, known := mirrorUsers(t.TempDir()); known {
+		t.Fatal("a mirror with no record of users is known")
 	}
 }
 
-// The list is never written through a link: a sync whose cache folder
-// holds one there refuses to list itself rather than append to whatever
-// the link names.
-func TestRegisterRefusesALink(t *testing.T) {
-	dir, cache := t.TempDir(), t.TempDir()
-	target := filepath.Join(dir, "profile")
-	if err := os.WriteFile(target, []byte("keep\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(target, filepath.Join(cache, filesList)); err != nil {
-		t.Fatal(err)
-	}
-	w := loadWSIn(t, dir, "ws.toml", "[[repo]]\nname = \"p\"\nurl = \"https://example.com/p.git\"\n", cache)
-	if err := w.Register(); err == nil || !strings.Contains(err.Error(), "not the list of workspace files") {
-		t.Fatalf("Register through a link: %v", err)
-	}
-	if data, _ := os.ReadFile(target); string(data) != "keep\n" {
-		t.Fatalf("the link's target was written: %q", data)
-	}
-}
-
-// A prune removes only folders named as mirrors are named that no file
-// names: anything else in the cache folder is left, and a dry run
-// removes nothing.
-func TestPruneTouchesOnlyMirrors(t *testing.T) {
+// A prune judges each folder named as mirrors are named by the workspace
+// files it recorded: one a file still names stays, one whose files are
+// gone or name other mirrors goes (a dry run first, removing nothing), one
+// that recorded no file at all (an earlier git-adr's) stays as unknown,
+// one recorded by a file that does not load stays; anything else in the
+// cache folder is left alone.
+func TestPruneJudgesByRecordedFiles(t *testing.T) {
 	dir, cache := t.TempDir(), t.TempDir()
 	w := loadWSIn(t, dir, "ws.toml", "[[repo]]\nname = \"p\"\nurl = \"https://example.com/p.git\"\n", cache)
-	if err := w.Register(); err != nil {
+	broken := filepath.Join(dir, "broken.toml")
+	if err := os.WriteFile(broken, []byte("[[repo]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	kept := filepath.Base(w.Members[0].Mirror)
-	unnamed := mirrorName("https://example.com/gone.git")
-	for _, d := range []string{kept, unnamed, "notes", "0123456789abcdef-x.gitx", ".new-123.git"} {
-		if err := os.MkdirAll(filepath.Join(cache, d, "objects"), 0o755); err != nil {
+	mirror := func(url string, users ...string) string {
+		name := mirrorName(url)
+		for _, sub := range []string{"objects", "refs"} {
+			if err := os.MkdirAll(filepath.Join(cache, name, sub), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(cache, name, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		for _, u := range users {
+			if err := noteUser(filepath.Join(cache, name, "adr"), u); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return name
 	}
+	kept := mirror("https://example.com/p.git", w.Path, filepath.Join(dir, "gone.toml"))
+	unnamed := mirror("https://example.com/gone.git", w.Path, filepath.Join(dir, "gone.toml"))
+	unknown := mirror("https://example.com/old.git")
+	held := mirror("https://example.com/b.git", broken)
 	if err := os.WriteFile(filepath.Join(cache, unnamed, "objects", "pack"), make([]byte, 3000), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	for _, d := range []string{"notes", "0123456789abcdef-x.gitx", ".new-123.git"} {
+		if err := os.MkdirAll(filepath.Join(cache, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, dry := range []bool{true, false} {
 		res, err := Prune(cache, "test", nil, dry)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Removed) != 1 || res.Removed[0].Name != unnamed || res.Removed[0].Bytes != 3000 || res.Kept != 1 || res.Files != 1 {
+		if len(res.Removed) != 1 || res.Removed[0].Name != unnamed || res.Removed[0].Bytes < 3000 || res.Kept != 2 ||
+			!slices.Equal(res.Unknown, []string{unknown}) || len(res.Unreadable) != 1 || res.Unreadable[0].File != broken {
 			t.Fatalf("dry=%v: %+v", dry, res)
 		}
 		_, err = os.Stat(filepath.Join(cache, unnamed))
@@ -104,12 +105,19 @@ func TestPruneTouchesOnlyMirrors(t *testing.T) {
 			t.Fatalf("dry=%v: the unnamed mirror gone=%v", dry, gone)
 		}
 	}
+	// The gone file's record went with the judgement; the live one stays.
+	users, _ := mirrorUsers(filepath.Join(cache, kept))
+	if len(users) != 1 || users[0].path != w.Path {
+		t.Fatalf("records left in the kept mirror: %+v", users)
+	}
 	ents, _ := os.ReadDir(cache)
 	var names []string
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	if want := []string{".new-123.git", filesList, "0123456789abcdef-x.gitx", kept, "notes"}; !slices.Equal(names, want) {
+	want := []string{".new-123.git", "0123456789abcdef-x.gitx", kept, unknown, held, "notes"}
+	slices.Sort(want)
+	if !slices.Equal(names, want) {
 		t.Fatalf("left %q, want %q", names, want)
 	}
 }
@@ -125,26 +133,6 @@ func loadWSIn(t *testing.T, dir, name, text, cache string) *Workspace {
 		t.Fatal(err)
 	}
 	return w
-}
-
-func FuzzRegistered(f *testing.F) {
-	f.Add([]byte(strconv.Quote("/w/a.toml") + "\n" + `"/b` + "\n"))
-	f.Add([]byte("\"\\x00/\"\n\n\"/\"\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cache := t.TempDir()
-		if err := os.WriteFile(filepath.Join(cache, filesList), data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		got, err := registered(cache)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, p := range got {
-			if !filepath.IsAbs(p) || slices.Index(got, p) != i {
-				t.Fatalf("registered gave %q", got)
-			}
-		}
-	})
 }
 
 // A mirror's source file says which URL it mirrors, its password masked:
@@ -163,36 +151,5 @@ func TestMirrorSourceMasksPassword(t *testing.T) {
 	}
 	if mirrorSource(t.TempDir()) != "" {
 		t.Fatal("a mirror with no source file has one")
-	}
-}
-
-// A file synced through a link is listed under both names, so that a
-// prune after the link is gone still keeps the file's mirrors.
-func TestRegisterListsTheLinkAndItsFile(t *testing.T) {
-	dir, cache := t.TempDir(), t.TempDir()
-	w := loadWSIn(t, dir, "ws.toml", "[[repo]]\nname = \"p\"\nurl = \"https://example.com/p.git\"\n", cache)
-	link := filepath.Join(dir, "link.toml")
-	if err := os.Symlink(w.Path, link); err != nil {
-		t.Fatal(err)
-	}
-	lw, err := Load(link, cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lw.Register(); err != nil {
-		t.Fatal(err)
-	}
-	real, _ := filepath.EvalSymlinks(w.Path)
-	got, err := registered(cache)
-	if err != nil || !slices.Equal(got, []string{link, real}) {
-		t.Fatalf("registered = %q, %v; want the link and %q", got, err, real)
-	}
-	os.Remove(link)
-	if err := os.MkdirAll(filepath.Join(cache, filepath.Base(w.Members[0].Mirror), "objects"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	res, err := Prune(cache, "test", nil, false)
-	if err != nil || len(res.Removed) != 0 || res.Kept != 1 || res.Gone != 1 {
-		t.Fatalf("prune after the link went: %+v, %v", res, err)
 	}
 }

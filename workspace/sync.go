@@ -214,6 +214,9 @@ func lockMirror(dir, command string) (*gitops.Repo, *gitops.Lock, error) {
 		lock, err := r.Lock(gitops.LockOptions{Command: command, Timeout: lockWait})
 		if err != nil {
 			r.Close()
+			if errors.Is(err, fs.ErrNotExist) && try < 3 {
+				continue // moved aside by the prune it waited for
+			}
 			return nil, nil, err
 		}
 		if gitops.IsMirror(dir) {
@@ -249,6 +252,11 @@ func (w *Workspace) fetch(m *Member, command string) (before, after string, err 
 	}
 	defer r.Close()
 	defer lock.Release()
+	// A prune keeps the mirror while this workspace file names it; the
+	// record is made under the lock a prune judges under.
+	if err := noteUser(r.AdrDir(), w.Path); err != nil {
+		return "", "", fmt.Errorf("record the workspace file in the mirror %s: %w", m.Mirror, err)
+	}
 	failpoint.Hit("workspace-fetch")
 	before, _ = r.RefHash(tipRef(m.ref()))
 	if err := r.FetchRef(m.URL, m.ref(), tipRef(m.ref())); err != nil {

@@ -64,12 +64,13 @@ Examples:
 			},
 			{
 				Name: "prune", Usage: "remove the mirrors no workspace file names any more", ArgsUsage: "[FILE]",
-				Description: `Every workspace sync lists its workspace file in the mirrors' cache folder.
-prune reads each file listed that is still there, and FILE when given, and
-removes the mirrors none of them names (a repository taken out of a file, or
-every mirror of a file deleted). A mirror a sync is fetching into is left for
-the next prune. If a listed file is there but cannot be read, nothing is
-removed: the mirrors it names are unknown. --dry-run says what would go.
+				Description: `Every workspace sync records its workspace file in each mirror it fetches
+into. prune keeps a mirror while one of the files it recorded is still there
+and still names it, or FILE (when given) names it, and removes the others (a
+repository taken out of a file, or every mirror of a file deleted). A mirror
+a sync holds, one recorded by a file that does not load, and one that
+recorded no file (synced by an earlier git-adr) are kept, with a warning.
+--dry-run says what would go and changes nothing.
 
 Examples:
    git adr workspace prune --dry-run
@@ -282,17 +283,9 @@ func runWorkspaceSync(env *Env) error {
 	if err != nil {
 		return err
 	}
-	// A prune keeps the mirrors of every workspace file listed: this
-	// one is listed before anything is fetched.
-	regErr := ws.Register()
 	progress, done := terminalProgress(env.Err, "syncing repositories")
 	results := ws.Sync(env.command, progress)
 	done()
-	// Said only when a mirror was fetched: a cache folder that cannot be
-	// written fails every fetch, and each says why.
-	if regErr != nil && slices.ContainsFunc(results, func(r workspace.SyncResult) bool { return !r.Local && r.Err == nil }) {
-		fmt.Fprintf(env.Err, "git-adr: warning: this workspace file is not listed in the mirrors' cache folder (%s): `git adr workspace prune` would remove its mirrors\n", adr.Escape(regErr.Error()))
-	}
 	var failed []string
 	for _, r := range results {
 		name := adr.Escape(r.Member.Name)
@@ -341,10 +334,6 @@ func runWorkspacePrune(env *Env, dryRun bool) error {
 		cacheDir = dir
 	}
 	res, err := workspace.Prune(cacheDir, env.command, also, dryRun)
-	var pe *workspace.PruneError
-	if errors.As(err, &pe) {
-		return failf("%s", adr.Escape(pe.Error())).hint("fix it, or move it away if it is no longer used; then run `git adr workspace prune` again")
-	}
 	verb := "removed"
 	if dryRun {
 		verb = "would remove"
@@ -362,15 +351,18 @@ func runWorkspacePrune(env *Env, dryRun bool) error {
 		for _, b := range res.Busy {
 			fmt.Fprintf(env.Err, "git-adr: warning: kept %s: %s\n", adr.Escape(b.Name), adr.Escape(b.Err.Error()))
 		}
+		for _, u := range res.Unreadable {
+			fmt.Fprintf(env.Err, "git-adr: warning: %s\n", adr.Escape(u.Error()))
+		}
+		if len(res.Unknown) > 0 {
+			fmt.Fprintf(env.Err, "git-adr: warning: kept %s that recorded no workspace file (synced by an earlier git-adr): %s\n", plural(len(res.Unknown), "mirror"), adr.Escape(strings.Join(res.Unknown, ", ")))
+			fmt.Fprintln(env.Err, "hint: run `git adr workspace sync` of each workspace file that uses them, then prune again; or remove them by hand")
+		}
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Out, "%s %s (%s); kept %s, named by %s", verb, plural(len(res.Removed), "mirror"), byteSize(freed), plural(res.Kept, "mirror"), plural(res.Files, "workspace file"))
-	if res.Gone > 0 {
-		fmt.Fprintf(env.Out, " (%s listed no longer there)", plural(res.Gone, "file"))
-	}
-	fmt.Fprintln(env.Out)
+	fmt.Fprintf(env.Out, "%s %s (%s); kept %s\n", verb, plural(len(res.Removed), "mirror"), byteSize(freed), plural(res.Kept+len(res.Unknown), "mirror"))
 	return nil
 }
 
