@@ -199,9 +199,13 @@ func syncLocal(m *Member) (commit string, err error) {
 }
 
 // lockMirror opens the mirror at dir, making it when it is not there, and
-// takes its lock. A prune may move the mirror aside between the open and
-// the lock (it takes the lock first): the lock is then let go, what taking
-// it left at dir removed, and the mirror made again.
+// takes its lock. A prune may move the mirror aside, under the same lock,
+// after the open: while this sync waits for the lock its folder vanishes
+// (the next try finds no folder to put the lock in), or this sync takes
+// the lock on the folder the lock makes where the mirror was, which holds
+// no repository. Either way the mirror is made again (that folder, empty
+// once the lock is let go, removed first); a third prune in a row is an
+// error.
 func lockMirror(dir, command string) (*gitops.Repo, *gitops.Lock, error) {
 	for try := 1; ; try++ {
 		r, err := gitops.OpenMirror(dir)
