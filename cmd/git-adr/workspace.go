@@ -356,7 +356,11 @@ func runWorkspacePrune(env *Env, dryRun bool) error {
 		}
 		if len(res.Unknown) > 0 {
 			fmt.Fprintf(env.Err, "git-adr: warning: kept %s that recorded no workspace file (synced by an earlier git-adr): %s\n", plural(len(res.Unknown), "mirror"), adr.Escape(strings.Join(res.Unknown, ", ")))
-			fmt.Fprintln(env.Err, "hint: run `git adr workspace sync` of each workspace file that uses them, then prune again; or remove them by hand")
+			by := fmt.Sprintf("`rm -rf %s`", filepath.Join(cacheDir, res.Unknown[0]))
+			if len(res.Unknown) > 1 {
+				by = "they are in " + cacheDir
+			}
+			fmt.Fprintf(env.Err, "hint: run `git adr workspace sync` of each workspace file that uses them, then prune again; or remove them by hand (%s)\n", adr.Escape(by))
 		}
 	}
 	if err != nil {
