@@ -157,7 +157,10 @@ type LockOptions struct {
 // ([HolderUnknown]) is waited for like a live one and never taken.
 func (r *Repo) Lock(o LockOptions) (*Lock, error) {
 	dir := r.AdrDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// The repository's own folder is never made here: a mirror a prune
+	// moved aside is gone, and a lock taken in a folder made in its place
+	// would hold nothing (the caller opens the mirror again).
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, err
 	}
 	path := filepath.Join(dir, LockFile)

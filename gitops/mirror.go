@@ -418,9 +418,9 @@ func plainMirror(abs string) bool {
 	return errors.Is(err, os.ErrNotExist)
 }
 
-// IsMirror reports whether the folder dir still holds a repository (its
-// HEAD and objects): a prune moves a mirror aside whole, and a process
-// that opened it before finds it gone.
+// IsMirror reports whether the folder dir holds a repository (its HEAD
+// and objects): a prune tells a mirror that recorded no workspace file
+// from a folder that is nobody's mirror.
 func IsMirror(dir string) bool {
 	for _, name := range []string{"HEAD", "objects"} {
 		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -200,12 +199,9 @@ func syncLocal(m *Member) (commit string, err error) {
 
 // lockMirror opens the mirror at dir, making it when it is not there, and
 // takes its lock. A prune may move the mirror aside, under the same lock,
-// after the open: while this sync waits for the lock its folder vanishes
-// (the next try finds no folder to put the lock in), or this sync takes
-// the lock on the folder the lock makes where the mirror was, which holds
-// no repository. Either way the mirror is made again (that folder, empty
-// once the lock is let go, removed first); a third prune in a row is an
-// error.
+// after the open: the lock then finds no folder to be taken in (before
+// the wait, or at its next try while it waits), and the mirror is opened,
+// and so made, again; a third prune in a row is an error.
 func lockMirror(dir, command string) (*gitops.Repo, *gitops.Lock, error) {
 	for try := 1; ; try++ {
 		r, err := gitops.OpenMirror(dir)
@@ -216,28 +212,15 @@ func lockMirror(dir, command string) (*gitops.Repo, *gitops.Lock, error) {
 		// below puts one after the other.
 		failpoint.Hit("workspace-mirror")
 		lock, err := r.Lock(gitops.LockOptions{Command: command, Timeout: lockWait})
-		if err != nil {
-			r.Close()
-			if errors.Is(err, fs.ErrNotExist) && try < 3 {
-				continue // moved aside by the prune it waited for
-			}
-			return nil, nil, err
-		}
-		if gitops.IsMirror(dir) {
+		if err == nil {
 			return r, lock, nil
 		}
-		if try == 3 {
-			lock.Release()
-			r.Close()
-			return nil, nil, &gitops.MirrorError{Dir: dir, Problem: "was removed by a prune three times while this sync opened it"}
-		}
-		// Pruned: the lock made dir/adr to hold its file. Only empty
-		// folders are removed: anything else there is not the lock's.
-		lock.Release()
 		r.Close()
-		os.Remove(filepath.Join(dir, "adr"))
-		if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, &gitops.MirrorError{Dir: dir, Problem: "was removed by a prune while this sync opened it, and something else is there now", Err: err}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		}
+		if try == 3 {
+			return nil, nil, &gitops.MirrorError{Dir: dir, Problem: "was removed by a prune three times while this sync opened it"}
 		}
 	}
 }
