@@ -249,11 +249,17 @@ func (j *judge) pruneMirror(res *PruneResult, name, command string, dryRun bool)
 		r, err := gitops.OpenBare(dir)
 		if err == nil {
 			defer r.Close()
+			// The race test stops a prune here, the mirror opened, while
+			// another prune removes it.
+			failpoint.Hit("prune-opened")
 			if lock, err = r.Lock(gitops.LockOptions{Command: command}); err != nil {
 				var le *gitops.LockError
-				if errors.As(err, &le) {
+				switch {
+				case errors.As(err, &le):
 					res.Busy = append(res.Busy, BusyMirror{name, err})
 					return nil
+				case errors.Is(err, fs.ErrNotExist):
+					return nil // moved aside by another prune since it was listed
 				}
 				return fmt.Errorf("lock the mirror %s: %w", dir, err)
 			}
