@@ -276,7 +276,7 @@ func (c *Cache) Save() error {
 			delete(stats, k) // a stat entry is only worth its record
 		}
 	}
-	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+	if err := atomicfile.MkdirCache(c.dir, 0o755); err != nil {
 		return err
 	}
 	write := func(w io.Writer) error { return writeCacheFile(w, gen, blobs, stats) }

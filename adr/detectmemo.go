@@ -111,7 +111,7 @@ func detectRemembered(fsys fs.FS, c *Cache) []string {
 	sort.Slice(probes, func(i, j int) bool { return probes[i].path < probes[j].path })
 	// Remembering is only worth time: a folder or file that cannot be
 	// written leaves the next command to scan again.
-	if os.MkdirAll(c.dir, 0o755) == nil {
+	if atomicfile.MkdirCache(c.dir, 0o755) == nil {
 		_ = atomicfile.Write(file, encodeDetect(found, probes), 0o600)
 	}
 	return found

@@ -53,7 +53,7 @@ func noteUser(adrDir, path string) error {
 		names = append(names, real)
 	}
 	dir := filepath.Join(adrDir, usersDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := atomicfile.MkdirCache(dir, 0o755); err != nil {
 		return err
 	}
 	for _, p := range names {

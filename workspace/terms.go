@@ -292,7 +292,7 @@ func (t *Terms) encode() []byte {
 // save keeps the summary t at s; a summary that cannot be written only
 // costs the next query an open.
 func (s summaryAt) save(t *Terms) error {
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+	if err := atomicfile.MkdirCache(filepath.Dir(s.path), 0o755); err != nil {
 		return err
 	}
 	return atomicfile.Write(s.path, t.encode(), 0o644)

@@ -119,7 +119,7 @@ func (c *termCache) save() error {
 			keep[k] = c.entries[k]
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+	if err := atomicfile.MkdirCache(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
 	return atomicfile.WriteFunc(c.path, 0o600, func(w io.Writer) error { return writeCache(w, c.vocab, keep) })

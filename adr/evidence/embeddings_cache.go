@@ -102,7 +102,7 @@ func (c *vectorCache) save() error {
 	for k := range c.used {
 		keep[k] = c.entries[k]
 	}
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+	if err := atomicfile.MkdirCache(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
 	return atomicfile.Write(c.path, encodeVectors(keep), 0o600)

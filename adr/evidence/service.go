@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
+	"github.com/git-adr/git-adr/internal/failpoint"
 	"github.com/git-adr/git-adr/retrieve"
 )
 
@@ -104,6 +105,10 @@ func (p *pendingWrites) Go(f func()) {
 	p.mu.Unlock()
 	go func() {
 		defer close(done)
+		// The race test stops a question here, its answer made and its
+		// caches not yet written, while a prune removes the mirror they
+		// go into.
+		failpoint.Hit("evidence-cache-write")
 		f()
 	}()
 }

@@ -97,7 +97,7 @@ func saveTaskIndex(dir string, key [32]byte, body, title []byte) error {
 	if dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := atomicfile.MkdirCache(dir, 0o755); err != nil {
 		return err
 	}
 	return atomicfile.WriteFunc(taskIndexPath(dir), 0o600, func(w io.Writer) error {

@@ -140,7 +140,7 @@ func (c *tokenCache) save() error {
 		b = append(b, key[:]...)
 		b = binary.AppendUvarint(b, uint64(c.counts[key]))
 	}
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+	if err := atomicfile.MkdirCache(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(c.path, cachefile.Seal(b), 0o600); err != nil {

@@ -8,6 +8,7 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -88,4 +89,45 @@ func sweep(dir, base string, cutoff time.Time) {
 			os.Remove(filepath.Join(dir, n))
 		}
 	}
+}
+
+// errNotDir is a folder to make where a file is.
+var errNotDir = errors.New("not a directory")
+
+// MkdirCache makes the folder dir and the folders above it that are
+// missing, as os.MkdirAll does, except a folder whose name ends in
+// ".git": git-adr's caches live inside a repository's git folder, and a
+// write into one that was removed meanwhile (a workspace mirror a prune
+// moved aside) must not make it again, empty, where the repository was.
+// The missing folders are made one at a time from the top, each only
+// inside a folder that exists.
+func MkdirCache(dir string, perm fs.FileMode) error {
+	var missing []string
+	for d := filepath.Clean(dir); ; {
+		fi, err := os.Stat(d)
+		if err == nil {
+			if !fi.IsDir() {
+				return &fs.PathError{Op: "mkdir", Path: d, Err: errNotDir}
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if strings.HasSuffix(filepath.Base(d), ".git") {
+			return &fs.PathError{Op: "mkdir", Path: d, Err: fs.ErrNotExist}
+		}
+		missing = append(missing, d)
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], perm); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	return nil
 }

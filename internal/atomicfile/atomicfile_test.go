@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +114,43 @@ func TestWriteFunc(t *testing.T) {
 	}
 	if es, _ := os.ReadDir(dir); len(es) != 1 {
 		t.Fatalf("left %d files; want the file alone", len(es))
+	}
+}
+
+// A cache's folder is made as MkdirAll makes it, but never a repository's
+// own folder (*.git): a write into a mirror that was moved aside fails
+// instead of leaving an empty folder where the mirror was.
+func TestMkdirCache(t *testing.T) {
+	top := t.TempDir()
+	if err := MkdirCache(filepath.Join(top, "a", "b", "c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(top, "a", "b", "c")); err != nil || !fi.IsDir() {
+		t.Fatalf("not made: %v", err)
+	}
+	if err := MkdirCache(filepath.Join(top, "a", "b", "c"), 0o755); err != nil {
+		t.Fatalf("made twice: %v", err)
+	}
+	repo := filepath.Join(top, "0123-plat.git")
+	if err := os.MkdirAll(filepath.Join(repo, "objects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := MkdirCache(filepath.Join(repo, "adr", "cache"), 0o755); err != nil {
+		t.Fatalf("inside a repository that is there: %v", err)
+	}
+	if err := os.RemoveAll(repo); err != nil {
+		t.Fatal(err)
+	}
+	if err := MkdirCache(filepath.Join(repo, "adr", "cache"), 0o755); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("inside a repository that is gone: %v", err)
+	}
+	if _, err := os.Lstat(repo); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the repository's folder was made again: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(top, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := MkdirCache(filepath.Join(top, "file", "x"), 0o755); err == nil {
+		t.Fatal("made a folder under a file")
 	}
 }
