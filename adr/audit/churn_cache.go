@@ -99,7 +99,7 @@ func CachedChurn(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr
 			c.Counts = append(c.Counts, churnEntry{Path: rec.Path, Count: n, Added: added[rec.Path]})
 		}
 	}
-	if body, err := json.Marshal(c); err == nil && os.MkdirAll(dir, 0o755) == nil {
+	if body, err := json.Marshal(c); err == nil && atomicfile.MkdirCache(dir, 0o755) == nil {
 		_ = atomicfile.Write(file, cachefile.Seal(append([]byte(churnCacheMagic), body...)), 0o600)
 	}
 	return counts, added

@@ -168,7 +168,7 @@ func LoadMentions(dir string, l *adr.Log) *Mentions {
 		}
 	}
 	m := BuildMentions(l)
-	if os.MkdirAll(dir, 0o755) == nil {
+	if atomicfile.MkdirCache(dir, 0o755) == nil {
 		_ = atomicfile.Write(file, encodeMentions(key, m), 0o600)
 	}
 	return m
