@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
 // ErrNotRepository means a local member's path is not the top of a git
@@ -73,6 +74,9 @@ func (m *Member) Open(lazy bool) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The race test stops a question here, the mirror opened and its log
+	// not read, while a prune removes the mirror.
+	failpoint.Hit("member-opened")
 	return m.load(r, "", lazy)
 }
 
