@@ -80,7 +80,8 @@ type user struct{ file, path string }
 
 // mirrorUsers reads the workspace files the mirror at dir recorded; known
 // is false when it keeps no record at all. A record that is not a regular
-// file, or does not hold an absolute path, is passed over.
+// file, does not hold an absolute path or is still being written is
+// passed over.
 func mirrorUsers(dir string) (users []user, known bool) {
 	ud := filepath.Join(dir, "adr", usersDir)
 	ents, err := os.ReadDir(ud)
@@ -88,6 +89,9 @@ func mirrorUsers(dir string) (users []user, known bool) {
 		return nil, false
 	}
 	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue // a record being written (atomicfile's temporary file)
+		}
 		f := filepath.Join(ud, e.Name())
 		data, err := confine.ReadRegularFileUpTo(f, maxUserPath)
 		if err != nil || !filepath.IsAbs(string(data)) {
