@@ -28,6 +28,10 @@ func TestNoteUserRecordsOnceAndThroughLinks(t *testing.T) {
 			}
 		}
 	}
+	// A record still being written (atomicfile's temporary file) is not one.
+	if err := os.WriteFile(filepath.Join(mirror, "adr", usersDir, ".x.123.tmp"), []byte(filepath.Join(dir, "half")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	real, _ := filepath.EvalSymlinks(ws)
 	users, known := mirrorUsers(mirror)
 	var paths []string
