@@ -25,11 +25,7 @@ func TestMergeAndPack(t *testing.T) {
 		scored(unit("low", "ADR-0008", 1, 1, 1, "d"), 1),
 	}}
 	s.sort()
-	var byScore []string
-	for _, c := range s.Candidates {
-		byScore = append(byScore, c.ID)
-	}
-	if got := strings.Join(byScore, " "); got != "low:ADR-0007 high:ADR-0001 high:ADR-0002 low:ADR-0008" {
+	if got := candidateIDs(s); got != "low:ADR-0007 high:ADR-0001 high:ADR-0002 low:ADR-0008" {
 		t.Fatalf("merged by score %s", got)
 	}
 	// A record's later units stand behind every record's first: its
@@ -60,11 +56,7 @@ func TestMergeAndPack(t *testing.T) {
 		unit("mid", "ADR-0003", 2, 1, 1, "d"),
 	}}
 	a.sort()
-	var order []string
-	for _, c := range a.Candidates {
-		order = append(order, c.ID)
-	}
-	if got := strings.Join(order, " "); got != "high:ADR-0001 high:ADR-0002 mid:ADR-0009 mid:ADR-0003 low:ADR-0001" {
+	if got := candidateIDs(a); got != "high:ADR-0001 high:ADR-0002 mid:ADR-0009 mid:ADR-0003 low:ADR-0001" {
 		t.Fatalf("merged order %s", got)
 	}
 	size := func(a *ContextAnswer) int {
@@ -86,4 +78,13 @@ func TestMergeAndPack(t *testing.T) {
 	if len(a.Units) != 2 || a.Omitted != 3 {
 		t.Fatalf("max 2 units: %d kept, %d omitted", len(a.Units), a.Omitted)
 	}
+}
+
+// candidateIDs are a's candidates' IDs in order, spaced.
+func candidateIDs(a *ContextAnswer) string {
+	var ids []string
+	for _, c := range a.Candidates {
+		ids = append(ids, c.ID)
+	}
+	return strings.Join(ids, " ")
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -148,25 +149,17 @@ func (e *PruneError) Unwrap() error { return e.Err }
 
 // Prune removes the mirrors in cacheDir that no workspace file names: a
 // mirror is kept when one of the workspace files that synced into it is
-// still there and still names it, or when it is named by one of the files
-// given (which need not have synced). Each mirror is judged and removed
+// still there and still names it, or when one of keep (loaded, and which
+// need not have synced) names it. Each mirror is judged and removed
 // under its lock (one a sync holds is kept), first moved aside in one
 // rename so that no reader or sync ever finds it half removed; the
 // records of workspace files that are gone or no longer name it are
 // dropped. dryRun changes nothing and says what would go.
-func Prune(cacheDir, command string, also []string, dryRun bool) (*PruneResult, error) {
+func Prune(cacheDir, command string, keep []*Workspace, dryRun bool) (*PruneResult, error) {
 	res := &PruneResult{}
 	named := map[string]bool{}
-	for _, p := range also {
-		w, err := Load(p, cacheDir)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range w.Members {
-			if m.Remote() {
-				named[filepath.Base(m.Mirror)] = true
-			}
-		}
+	for _, w := range keep {
+		maps.Copy(named, w.mirrorNames())
 	}
 	entries, err := os.ReadDir(cacheDir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -203,10 +196,9 @@ type judge struct {
 	loaded   map[string]*loadedFile
 }
 
-// loadedFile is a workspace file as a prune read it: gone, unreadable
-// (err), or the mirrors it names.
+// loadedFile is a workspace file as a prune read it: the mirrors it
+// names (none when it is gone), or why it does not load.
 type loadedFile struct {
-	gone  bool
 	err   error
 	names map[string]bool
 }
@@ -215,27 +207,25 @@ func (j *judge) load(path string) *loadedFile {
 	if lf, ok := j.loaded[path]; ok {
 		return lf
 	}
-	lf := &loadedFile{names: map[string]bool{}}
-	w, err := Load(path, j.cacheDir)
-	switch {
-	case err == nil:
-		for _, m := range w.Members {
-			if m.Remote() {
-				lf.names[filepath.Base(m.Mirror)] = true
-			}
-		}
-	case errors.Is(statErr(path), fs.ErrNotExist):
-		lf.gone = true
-	default:
+	lf := &loadedFile{}
+	if w, err := Load(path, j.cacheDir); err == nil {
+		lf.names = w.mirrorNames()
+	} else if _, serr := os.Stat(path); !errors.Is(serr, fs.ErrNotExist) {
 		lf.err = err
 	}
 	j.loaded[path] = lf
 	return lf
 }
 
-func statErr(path string) error {
-	_, err := os.Stat(path)
-	return err
+// mirrorNames are the folder names of the mirrors w's remote members use.
+func (w *Workspace) mirrorNames() map[string]bool {
+	names := map[string]bool{}
+	for _, m := range w.Members {
+		if m.Remote() {
+			names[filepath.Base(m.Mirror)] = true
+		}
+	}
+	return names
 }
 
 // pruneMirror judges the mirror cacheDir/name by the workspace files it

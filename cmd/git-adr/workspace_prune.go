@@ -37,14 +37,14 @@ Examples:
 }
 
 func runWorkspacePrune(env *Env, dryRun bool) error {
-	var also []string
+	var keep []*workspace.Workspace
 	var cacheDir string
 	if env.Workspace != "" {
 		ws, err := env.workspace()
 		if err != nil {
 			return err
 		}
-		also, cacheDir = []string{ws.Path}, ws.CacheDir
+		keep, cacheDir = []*workspace.Workspace{ws}, ws.CacheDir
 	} else {
 		dir, err := workspace.DefaultCacheDir()
 		if err != nil {
@@ -52,7 +52,7 @@ func runWorkspacePrune(env *Env, dryRun bool) error {
 		}
 		cacheDir = dir
 	}
-	res, err := workspace.Prune(cacheDir, env.command, also, dryRun)
+	res, err := workspace.Prune(cacheDir, env.command, keep, dryRun)
 	verb := "removed"
 	if dryRun {
 		verb = "would remove"
