@@ -85,7 +85,7 @@ func runWorkspacePrune(env *Env, dryRun bool) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Out, "%s %s (%s); kept %s\n", verb, plural(len(res.Removed), "mirror"), byteSize(freed), plural(res.Kept+len(res.Unknown), "mirror"))
+	fmt.Fprintf(env.Out, "%s %s (%s); kept %s\n", verb, plural(len(res.Removed), "mirror"), byteSize(freed), plural(res.Kept+len(res.Unknown)+len(res.Busy), "mirror"))
 	return nil
 }
 
