@@ -170,6 +170,11 @@ func Load(path, cacheDir string) (*Workspace, error) {
 		}
 		return nil, &Error{File: path, Msg: err.Error(), Hint: "fix --workspace / " + EnvVar + " to name a readable workspace file"}
 	}
+	return decode(path, abs, data, cacheDir)
+}
+
+// decode is [Load] of data, the workspace file at abs (path as given).
+func decode(path, abs string, data []byte, cacheDir string) (*Workspace, error) {
 	// A workspace file nests two levels ([[repo]]); the decoder would
 	// recurse once per level of any depth (tomldepth).
 	if line, deep := tomldepth.Check(data); deep {
@@ -188,6 +193,7 @@ func Load(path, cacheDir string) (*Workspace, error) {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("unknown key %q", und[0].String()), Hint: "a [[repo]] takes name, path, url and ref"}
 	}
 	if cacheDir == "" {
+		var err error
 		if cacheDir, err = DefaultCacheDir(); err != nil {
 			return nil, &Error{File: path, Msg: err.Error(), Hint: "set XDG_CACHE_HOME or HOME"}
 		}

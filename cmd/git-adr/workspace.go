@@ -32,7 +32,7 @@ func workspaceCommand(env *Env) *cli.Command {
 	}
 	return &cli.Command{
 		Name:  "workspace",
-		Usage: "the repositories of a workspace: sync mirrors, list them, prune them, export their records",
+		Usage: "the repositories of a workspace: write its file, sync mirrors, list them, prune them, export their records",
 		Description: `A workspace file (TOML) names repositories by local path or by remote URL and
 ref; with --workspace FILE list, show, context, check, index, graph and mcp
 answer across all of them, with qualified IDs (payments:ADR-0012).
@@ -40,6 +40,7 @@ GIT_ADR_WORKSPACE names the file for all of them but check, which checks the
 current repository unless --workspace is given. See docs/workspace.md.
 
 Examples:
+   git adr workspace init ~/src
    git adr workspace sync adr-workspace.toml
    git adr --workspace adr-workspace.toml context --task "retry failed payments"
    git adr workspace export adr-workspace.toml > records.jsonl`,
@@ -62,6 +63,7 @@ Examples:
 					return runWorkspaceLs(env)
 				},
 			},
+			workspaceInitCommand(env),
 			workspacePruneCommand(env, file),
 			{
 				Name: "export", Usage: "print every record as JSON Lines (schema " + workspace.ExportSchema + ") for a bulk indexer", ArgsUsage: "[FILE]",

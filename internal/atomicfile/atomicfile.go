@@ -39,6 +39,34 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 // megabytes is written as it is made, not made whole in memory first. An
 // error from write leaves path as it was.
 func WriteFunc(path string, perm fs.FileMode, write func(w io.Writer) error) error {
+	return place(path, perm, write, func(tmp string) error { return os.Rename(tmp, path) })
+}
+
+// Create writes data to a new file at path, mode perm, whole or not at
+// all, and never over a file that is there: then it returns an error
+// that is [fs.ErrExist] and leaves path as it was, however many
+// processes create it at once (the written temporary file takes the
+// name with link(2), or rename(2) that replaces nothing where a file
+// system has no links; either fails when the name is taken).
+func Create(path string, data []byte, perm fs.FileMode) error {
+	write := func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
+	return place(path, perm, write, func(tmp string) error {
+		err := os.Link(tmp, path)
+		if err == nil || errors.Is(err, fs.ErrExist) {
+			os.Remove(tmp)
+			return err
+		}
+		return renameNoReplace(tmp, path)
+	})
+}
+
+// place writes what write writes to a temporary file beside path, then
+// gives it path's name with name (which removes the temporary file's
+// own, or leaves that to place on an error).
+func place(path string, perm fs.FileMode, write func(w io.Writer) error, name func(tmp string) error) error {
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
@@ -61,7 +89,7 @@ func WriteFunc(path string, perm fs.FileMode, write func(w io.Writer) error) err
 	failpoint.Hit("atomicfile-temp")
 	failpoint.Hit("atomicfile-temp/" + base)
 	if err == nil {
-		err = os.Rename(f.Name(), path)
+		err = name(f.Name())
 	}
 	if err != nil {
 		os.Remove(f.Name())

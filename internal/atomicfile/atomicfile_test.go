@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -152,5 +154,56 @@ func TestMkdirCache(t *testing.T) {
 	}
 	if err := MkdirCache(filepath.Join(top, "file", "x"), 0o755); err == nil {
 		t.Fatal("made a folder under a file")
+	}
+}
+
+func TestCreateNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ws.toml")
+	var wg sync.WaitGroup
+	var won atomic.Int32
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := Create(p, []byte{byte('a' + i)}, 0o644)
+			switch {
+			case err == nil:
+				won.Add(1)
+			case !errors.Is(err, fs.ErrExist):
+				t.Errorf("create %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if won.Load() != 1 {
+		t.Fatalf("%d creates won, want 1", won.Load())
+	}
+	before, _ := os.ReadFile(p)
+	if err := Create(p, []byte("late"), 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("create over a file: %v", err)
+	}
+	if after, _ := os.ReadFile(p); string(after) != string(before) || len(after) != 1 {
+		t.Fatalf("the file went from %q to %q", before, after)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Fatalf("left in the folder: %v", es)
+	}
+}
+
+func TestRenameNoReplace(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	os.WriteFile(a, []byte("a"), 0o644)
+	os.WriteFile(b, []byte("b"), 0o644)
+	if err := renameNoReplace(a, b); err == nil {
+		t.Fatal("renamed over a file")
+	}
+	if got, _ := os.ReadFile(b); string(got) != "b" {
+		t.Fatalf("b holds %q", got)
+	}
+	os.Remove(b)
+	if err := renameNoReplace(a, b); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+		t.Fatalf("rename to a free name: %v", err)
 	}
 }
