@@ -18,6 +18,11 @@ type Unavailable struct {
 // synced yet", "not a git repository").
 func (u Unavailable) Reason() string { return unavailableReason(u.Err) }
 
+// UnavailableReason is, when err (a member's opening gave it) leaves the
+// member out of a read of every member, why in a few words; "" when err
+// is nil or any other failure.
+func UnavailableReason(err error) string { return unavailableReason(err) }
+
 // unavailableErrs are the errors opening a member gives that a read of
 // every member goes on without (see [Workspace.Reading]).
 var unavailableErrs = []error{ErrNotSynced, ErrNoPath, ErrNotRepository}

@@ -47,20 +47,22 @@ Examples:
 		Subcommands: []*cli.Command{
 			{
 				Name: "sync", Usage: "fetch every remote repository into its mirror (incremental) and check the local ones", ArgsUsage: "[FILE]",
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON (docs/commands/workspace.md gives its fields)"}},
 				Action: func(c *cli.Context) error {
 					if err := file(c); err != nil {
 						return err
 					}
-					return runWorkspaceSync(env)
+					return runWorkspaceSync(env, c.Bool("json"))
 				},
 			},
 			{
 				Name: "ls", Usage: "list the repositories: name, records, what is read, source", ArgsUsage: "[FILE]",
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON (docs/commands/workspace.md gives its fields)"}},
 				Action: func(c *cli.Context) error {
 					if err := file(c); err != nil {
 						return err
 					}
-					return runWorkspaceLs(env)
+					return runWorkspaceLs(env, c.Bool("json"))
 				},
 			},
 			workspaceInitCommand(env),
@@ -260,7 +262,20 @@ func fetchFailed(m *workspace.Member, ge *gitops.GitError) error {
 // maxGitLines bounds the lines of git's own output a failed fetch shows.
 const maxGitLines = 6
 
-func runWorkspaceSync(env *Env) error {
+// wsSyncJSON is one repository of `workspace sync --json`.
+type wsSyncJSON struct {
+	Name string `json:"name"`
+	// Result is fetched (a first fetch), updated, unchanged, local or
+	// failed.
+	Result string `json:"result"`
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+	Error  string `json:"error,omitempty"`
+	// Hints are the next steps the error names, as on stderr.
+	Hints []string `json:"hints,omitempty"`
+}
+
+func runWorkspaceSync(env *Env, asJSON bool) error {
 	ws, err := env.workspace()
 	if err != nil {
 		return err
@@ -269,18 +284,36 @@ func runWorkspaceSync(env *Env) error {
 	results := ws.Sync(env.command, progress)
 	done()
 	var failed []string
+	out := make([]wsSyncJSON, 0, len(results))
 	for _, r := range results {
 		name := adr.Escape(r.Member.Name)
+		row := wsSyncJSON{Name: r.Member.Name, Before: r.Before, After: r.After}
 		switch {
 		case r.Err != nil:
+			row.Result = "failed"
 			failed = append(failed, r.Member.Name)
-			fmt.Fprintf(env.Err, "git-adr: error: %s\n", adr.Escape(wsErr(r.Err).Error()))
+			werr := wsErr(r.Err)
+			row.Error = werr.Error()
+			fmt.Fprintf(env.Err, "git-adr: error: %s\n", adr.Escape(werr.Error()))
 			var ce *cmdError
-			if errors.As(wsErr(r.Err), &ce) {
+			if errors.As(werr, &ce) {
+				row.Hints = ce.hints
 				for _, h := range ce.hints {
 					fmt.Fprintf(env.Err, "hint: %s\n", adr.EscapeBody(h))
 				}
 			}
+		case r.Local:
+			row.Result = "local"
+		case r.Before == "":
+			row.Result = "fetched"
+		case r.Before == r.After:
+			row.Result = "unchanged"
+		default:
+			row.Result = "updated"
+		}
+		out = append(out, row)
+		switch {
+		case asJSON || r.Err != nil:
 		case r.Local && r.After == "":
 			fmt.Fprintf(env.Out, "%s: local, read from its work tree\n", name)
 		case r.Local:
@@ -293,19 +326,56 @@ func runWorkspaceSync(env *Env) error {
 			fmt.Fprintf(env.Out, "%s: %s..%s\n", name, short(r.Before), short(r.After))
 		}
 	}
+	if asJSON {
+		if err := writeJSON(env.Out, out); err != nil {
+			return err
+		}
+	}
 	if len(failed) > 0 {
 		return silentExit(ExitFailure)
 	}
 	return nil
 }
 
-func runWorkspaceLs(env *Env) error {
+// wsLsJSON is one repository of `workspace ls --json`.
+type wsLsJSON struct {
+	Name string `json:"name"`
+	// Path, URL (password and http(s) user masked) and Ref are as the
+	// workspace file names the repository.
+	Path string `json:"path,omitempty"`
+	URL  string `json:"url,omitempty"`
+	Ref  string `json:"ref,omitempty"`
+	// Records counts its records when it could be read.
+	Records int `json:"records"`
+	// Commit is the commit read; absent for a work tree.
+	Commit string `json:"commit,omitempty"`
+	// Unavailable says why a repository every read goes on without is
+	// not read (not synced yet, no such path, not a git repository), as
+	// a workspace answer's JSON says it; Error is any other failure.
+	Unavailable string `json:"unavailable,omitempty"`
+	Error       string `json:"error,omitempty"`
+}
+
+func runWorkspaceLs(env *Env, asJSON bool) error {
 	ws, err := env.workspace()
 	if err != nil {
 		return err
 	}
+	statuses := ws.Status()
+	if asJSON {
+		out := make([]wsLsJSON, 0, len(statuses))
+		for _, st := range statuses {
+			m := st.Member
+			row := wsLsJSON{Name: m.Name, Path: m.Given, URL: m.ShownURL(), Ref: m.Ref, Records: st.Records, Commit: st.Commit}
+			if row.Unavailable = workspace.UnavailableReason(st.Err); row.Unavailable == "" && st.Err != nil {
+				row.Error = st.Err.Error()
+			}
+			out = append(out, row)
+		}
+		return writeJSON(env.Out, out)
+	}
 	rows := make([][4]string, 0, len(ws.Members))
-	for _, st := range ws.Status() {
+	for _, st := range statuses {
 		records, read := "-", "work tree"
 		switch {
 		case errors.Is(st.Err, workspace.ErrNotSynced):

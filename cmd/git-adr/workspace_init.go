@@ -35,24 +35,50 @@ Examples:
 			&cli.IntFlag{Name: "depth", Value: workspace.DefaultScanDepth, Usage: "look `N` folder levels below DIR"},
 			&cli.BoolFlag{Name: "urls", Usage: "name each repository by its origin's URL, not its path"},
 			&cli.BoolFlag{Name: "force", Usage: "replace the file if it is there"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON (docs/commands/workspace.md gives its fields)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usagef("workspace init takes at most one DIR, got %d arguments", c.NArg())
 			}
-			o := workspaceInitOptions{dir: c.Args().First(), file: c.String("file"), depth: c.Int("depth"), urls: c.Bool("urls"), force: c.Bool("force")}
+			o := workspaceInitOptions{dir: c.Args().First(), file: c.String("file"), depth: c.Int("depth"), urls: c.Bool("urls"), force: c.Bool("force"), json: c.Bool("json")}
 			return runWorkspaceInit(env, o)
 		},
 	}
 }
 
 type workspaceInitOptions struct {
-	dir, file   string
-	depth       int
-	urls, force bool
+	dir, file         string
+	depth             int
+	urls, force, json bool
+}
+
+// wsInitJSON is what `workspace init --json` prints.
+type wsInitJSON struct {
+	// File is the workspace file written, as named.
+	File string `json:"file"`
+	// Repositories are those it names, in its order; LeftOut those found
+	// and left out, with why.
+	Repositories []wsInitRepoJSON `json:"repositories"`
+	LeftOut      []wsLeftJSON     `json:"left_out"`
+}
+
+type wsInitRepoJSON struct {
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+	URL     string `json:"url,omitempty"`
+	Records int    `json:"records"`
+}
+
+type wsLeftJSON struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 func runWorkspaceInit(env *Env, o workspaceInitOptions) error {
+	if o.json && o.file == "-" {
+		return usagef("--json and --file - both print to stdout; name a file")
+	}
 	if o.depth < 1 {
 		return usagef("--depth %d: look at least 1 level below DIR", o.depth)
 	}
@@ -116,6 +142,21 @@ func runWorkspaceInit(env *Env, o workspaceInitOptions) error {
 			return werr
 		}
 		return failf("write %s: %v", shown, err)
+	}
+	if o.json {
+		out := wsInitJSON{File: shown, Repositories: []wsInitRepoJSON{}, LeftOut: []wsLeftJSON{}}
+		for _, s := range found {
+			if s.Left != "" {
+				out.LeftOut = append(out.LeftOut, wsLeftJSON{Path: s.Path, Reason: s.Left})
+				continue
+			}
+			r := wsInitRepoJSON{Name: s.Name, Path: s.Path, Records: s.Records}
+			if o.urls {
+				r.URL = s.URL
+			}
+			out.Repositories = append(out.Repositories, r)
+		}
+		return writeJSON(env.Out, out)
 	}
 	rows := make([][4]string, 0, named)
 	for _, s := range found {

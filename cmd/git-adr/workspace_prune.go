@@ -26,17 +26,47 @@ recorded no file (synced by an earlier git-adr) are kept, with a warning.
 Examples:
    git adr workspace prune --dry-run
    git adr workspace prune adr-workspace.toml`,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed, and remove nothing"}},
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed, and remove nothing"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON (docs/commands/workspace.md gives its fields)"},
+		},
 		Action: func(c *cli.Context) error {
 			if err := file(c); err != nil {
 				return err
 			}
-			return runWorkspacePrune(env, c.Bool("dry-run"))
+			return runWorkspacePrune(env, c.Bool("dry-run"), c.Bool("json"))
 		},
 	}
 }
 
-func runWorkspacePrune(env *Env, dryRun bool) error {
+// wsPruneJSON is what `workspace prune --json` prints.
+type wsPruneJSON struct {
+	DryRun bool `json:"dry_run"`
+	// Removed are the mirrors removed (to be removed, in a dry run).
+	Removed []wsPrunedJSON `json:"removed"`
+	// Bytes is what they held.
+	Bytes int64 `json:"bytes"`
+	// Kept counts every mirror kept, those below included.
+	Kept int `json:"kept"`
+	// Busy are mirrors a sync held; NoRecord those that recorded no
+	// workspace file; Unreadable the recorded files that do not load.
+	Busy       []wsBusyJSON `json:"busy"`
+	NoRecord   []string     `json:"no_record"`
+	Unreadable []string     `json:"unreadable"`
+}
+
+type wsPrunedJSON struct {
+	Name  string `json:"name"`
+	URL   string `json:"url,omitempty"`
+	Bytes int64  `json:"bytes"`
+}
+
+type wsBusyJSON struct {
+	Name  string `json:"name"`
+	Error string `json:"error"`
+}
+
+func runWorkspacePrune(env *Env, dryRun, asJSON bool) error {
 	var keep []*workspace.Workspace
 	var cacheDir string
 	if env.Workspace != "" {
@@ -56,6 +86,25 @@ func runWorkspacePrune(env *Env, dryRun bool) error {
 	verb := "removed"
 	if dryRun {
 		verb = "would remove"
+	}
+	if asJSON && res != nil {
+		// What was removed before a mirror could not be is printed too,
+		// and the command still fails.
+		out := wsPruneJSON{DryRun: dryRun, Removed: []wsPrunedJSON{}, Kept: res.Kept + len(res.Unknown) + len(res.Busy), Busy: []wsBusyJSON{}, NoRecord: append([]string{}, res.Unknown...), Unreadable: []string{}}
+		for _, m := range res.Removed {
+			out.Removed = append(out.Removed, wsPrunedJSON{Name: m.Name, URL: m.Source, Bytes: m.Bytes})
+			out.Bytes += m.Bytes
+		}
+		for _, b := range res.Busy {
+			out.Busy = append(out.Busy, wsBusyJSON{Name: b.Name, Error: b.Err.Error()})
+		}
+		for _, u := range res.Unreadable {
+			out.Unreadable = append(out.Unreadable, u.Error())
+		}
+		if werr := writeJSON(env.Out, out); werr != nil {
+			return werr
+		}
+		return err
 	}
 	var freed int64
 	if res != nil {
