@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
@@ -103,6 +104,7 @@ func Scan(fileDir, dir string, opt ScanOptions) ([]Scanned, error) {
 	if err != nil {
 		return nil, err
 	}
+	sameRepository(found, top)
 	// Names go to the shallower repositories first (payments before
 	// org/payments), and only to those the file names.
 	order := make([]*Scanned, len(found))
@@ -114,6 +116,9 @@ func Scan(fileDir, dir string, opt ScanOptions) ([]Scanned, error) {
 	})
 	names := map[string]bool{}
 	for _, s := range order {
+		if s.Left != "" {
+			continue
+		}
 		s.Name = uniqueName(names, filepath.Join(top, filepath.FromSlash(s.Path)))
 		s.Left = s.inspect(top, opt.URLs)
 		if s.Left == "" {
@@ -121,6 +126,34 @@ func Scan(fileDir, dir string, opt ScanOptions) ([]Scanned, error) {
 		}
 	}
 	return found, nil
+}
+
+// sameRepository leaves out each linked worktree found beside another
+// worktree of its repository (git worktree add, or a .git file naming
+// it), which would read the same log twice under two names: the main
+// worktree is kept, else the first found.
+func sameRepository(found []Scanned, top string) {
+	kept := map[string]int{} // common directory -> index in found
+	common := make([]string, len(found))
+	main := make([]bool, len(found))
+	for i, s := range found {
+		gitDir, commonDir, ok := gitops.GitDirs(filepath.Join(top, filepath.FromSlash(s.Path)))
+		if !ok {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(commonDir); err == nil {
+			commonDir = real
+		}
+		common[i], main[i] = commonDir, filepath.Clean(gitDir) == filepath.Clean(commonDir)
+		if k, seen := kept[commonDir]; !seen || main[i] && !main[k] {
+			kept[commonDir] = i
+		}
+	}
+	for i := range found {
+		if k, ok := kept[common[i]]; ok && common[i] != "" && k != i {
+			found[i].Left = fmt.Sprintf("a worktree of the repository at %s, which is named", found[k].Path)
+		}
+	}
 }
 
 // bare reports whether dir looks like a bare repository: HEAD, objects
