@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -53,9 +52,6 @@ type ScanOptions struct {
 	// a file to share, whose repositories `sync` mirrors.
 	URLs bool
 }
-
-// ErrNoLogFound means a scan found no repository holding a decision log.
-var ErrNoLogFound = errors.New("no repository with a decision log found")
 
 // Scan finds the git repositories in dir and below it, for a workspace
 // file in fileDir, which must hold dir: a folder holding a .git (a

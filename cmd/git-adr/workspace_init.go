@@ -99,9 +99,11 @@ func runWorkspaceInit(env *Env, o workspaceInitOptions) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usagef("%q is not a folder", o.dir).hint("name the folder that holds your clones: git adr workspace init DIR")
 	}
-	fileDir := dir
+	// The file's folder, which its paths are relative to; shownDir as
+	// the user names it.
+	fileDir, shownDir := dir, o.dir
 	if o.file != "" && o.file != "-" {
-		fileDir = filepath.Dir(at(o.file))
+		fileDir, shownDir = filepath.Dir(at(o.file)), filepath.Dir(o.file)
 	}
 	if o.file != "-" && !o.force {
 		if _, err := os.Lstat(at(shown)); err == nil {
@@ -122,12 +124,13 @@ func runWorkspaceInit(env *Env, o workspaceInitOptions) error {
 			named++
 		}
 	}
+	if len(found) == 0 {
+		return failf("no git repository in %s, %s", o.dir, plural(o.depth, "level")+" down").
+			hint(fmt.Sprintf("look deeper with --depth %d, or name the folder that holds your clones", o.depth+1))
+	}
 	if named == 0 {
-		e := failf("no repository with a decision log in %s (%s looked at)", o.dir, repositories(len(found)))
-		if len(found) == 0 {
-			e = failf("no git repository in %s, %s", o.dir, plural(o.depth, "level")+" down")
-		}
-		return e.hint(fmt.Sprintf("look deeper with --depth %d, or name the folder that holds your clones", o.depth+1))
+		return failf("no repository with a decision log in %s (%s looked at)", o.dir, repositories(len(found))).
+			hint("`git adr -C " + shellQuote(filepath.Join(shownDir, filepath.FromSlash(found[0].Path))) + " list` shows what git-adr finds in the first; an .adr.toml there can name its log's folder")
 	}
 	data := workspace.Render(found, o.urls)
 	if o.file == "-" {
