@@ -59,28 +59,36 @@ func (e *SyncError) Unwrap() error { return e.Err }
 // lockWait bounds the wait for another sync of the same mirror.
 const lockWait = 2 * time.Minute
 
-// syncJobs bounds how many members Sync fetches at once. A fetch mostly
-// waits on the network and on the remote's upload-pack, so a few run
-// side by side, as `git fetch --jobs` and `repo sync -j` do; a fixed
-// small number keeps a sync of a thousand repositories from opening a
-// thousand connections.
-const syncJobs = 4
+// DefaultSyncJobs is how many members Sync fetches at once unless told
+// otherwise. A fetch mostly waits on the network and on the remote's
+// upload-pack, so a few run side by side, as `git fetch --jobs` and
+// `repo sync -j` do; a small number keeps a sync of a thousand
+// repositories from opening a thousand connections. MaxSyncJobs bounds
+// what a user may ask for.
+const (
+	DefaultSyncJobs = 4
+	MaxSyncJobs     = 32
+)
 
 // Sync fetches every remote member's ref into its mirror (creating the
 // mirror on first use) and checks that every local member opens. Each
 // mirror is fetched under its own project lock, so two syncs of one
 // mirror run one after the other; git transfers only the objects the
-// mirror lacks. Up to [syncJobs] members are fetched at once; the
+// mirror lacks. Up to jobs members ([DefaultSyncJobs] when jobs is not
+// between 1 and [MaxSyncJobs]) are fetched at once; the
 // results keep the workspace's order. A member that fails does not stop
 // the others: its result carries the error.
 //
 // A fetch mostly waits, a term summary is work for a core: the members
 // fetched are summarised beside the fetches, one per core (at most
-// syncJobs), so that a summary never holds a fetch's place and memory
+// jobs), so that a summary never holds a fetch's place and memory
 // holds no more logs than summaries run. A summary waiting for a core
 // holds up the next fetch of the member's fetcher only once every
 // summariser is busy.
-func (w *Workspace) Sync(command string, progress func(done, total int)) []SyncResult {
+func (w *Workspace) Sync(command string, jobs int, progress func(done, total int)) []SyncResult {
+	if jobs < 1 || jobs > MaxSyncJobs {
+		jobs = DefaultSyncJobs
+	}
 	out := make([]SyncResult, len(w.Members))
 	var (
 		mu        sync.Mutex
@@ -101,7 +109,7 @@ func (w *Workspace) Sync(command string, progress func(done, total int)) []SyncR
 		progress(0, len(w.Members))
 	}
 	fetched := make(chan summaryJob)
-	for range min(runtime.GOMAXPROCS(0), syncJobs) {
+	for range min(runtime.GOMAXPROCS(0), jobs) {
 		summaries.Go(func() {
 			for job := range fetched {
 				// A summary that cannot be made is made again by the
@@ -111,7 +119,7 @@ func (w *Workspace) Sync(command string, progress func(done, total int)) []SyncR
 			}
 		})
 	}
-	for range min(syncJobs, max(1, len(w.Members))) {
+	for range min(jobs, max(1, len(w.Members))) {
 		fetchers.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1

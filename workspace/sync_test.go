@@ -13,7 +13,7 @@ import (
 func TestSyncSummarisesEveryMemberInOrder(t *testing.T) {
 	remotes := map[string]map[string]string{}
 	var order []string
-	for i := range 2*syncJobs + 1 {
+	for i := range 2*DefaultSyncJobs + 1 {
 		name := fmt.Sprintf("r%d", i)
 		order = append(order, name)
 		remotes[name] = map[string]string{"0001-use-queues.md": decision(1, "Use queues "+name, "Failed payments are retried.")}
@@ -26,8 +26,18 @@ func TestSyncSummarisesEveryMemberInOrder(t *testing.T) {
 			}
 		}
 	}
+	for _, jobs := range []int{0, 1, MaxSyncJobs} {
+		syncInOrder(t, ws, jobs)
+	}
+}
+
+// syncInOrder syncs ws with jobs fetchers: every result keeps the
+// workspace's order, progress counts each member once, and each remote
+// member's summary is stamped with its tip.
+func syncInOrder(t *testing.T, ws *Workspace, jobs int) {
+	t.Helper()
 	want := 0
-	results := ws.Sync("test", func(done, total int) {
+	results := ws.Sync("test", jobs, func(done, total int) {
 		if done != want || total != len(ws.Members) {
 			t.Errorf("progress %d/%d, want %d/%d", done, total, want, len(ws.Members))
 		}

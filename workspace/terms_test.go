@@ -46,7 +46,7 @@ func syncedWorkspace(t *testing.T, dir, text string) *Workspace {
 // syncAll syncs ws, failing the test on any member's error.
 func syncAll(t *testing.T, ws *Workspace) {
 	t.Helper()
-	for _, res := range ws.Sync("test", nil) {
+	for _, res := range ws.Sync("test", 0, nil) {
 		if res.Err != nil {
 			t.Fatal(res.Err)
 		}

@@ -128,13 +128,13 @@ func TestFindAcrossMembersAndMirror(t *testing.T) {
 		t.Fatalf("context candidates: %+v", ans.Candidates)
 	}
 	// A second sync fetches nothing new: the ref stays where it was.
-	for _, res := range ws.Sync("test", nil) {
+	for _, res := range ws.Sync("test", 0, nil) {
 		if res.Err != nil || res.Member.Remote() && res.Before != res.After {
 			t.Fatalf("second sync: %+v", res)
 		}
 	}
 	bad, _ := Load(writeWS(t, dir, "[[repo]]\nname = \"plat\"\nurl = \"file://"+remote+"\"\nref = \"nope\"\n"), t.TempDir())
-	if res := bad.Sync("test", nil); !errors.Is(res[0].Err, ErrBadRef) {
+	if res := bad.Sync("test", 0, nil); !errors.Is(res[0].Err, ErrBadRef) {
 		t.Fatalf("bad ref: %v", res[0].Err)
 	}
 }

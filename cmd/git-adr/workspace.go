@@ -47,12 +47,18 @@ Examples:
 		Subcommands: []*cli.Command{
 			{
 				Name: "sync", Usage: "fetch every remote repository into its mirror (incremental) and check the local ones", ArgsUsage: "[FILE]",
-				Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON (docs/commands/workspace.md gives its fields)"}},
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "json", Usage: "print JSON (docs/commands/workspace.md gives its fields)"},
+					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: workspace.DefaultSyncJobs, Usage: fmt.Sprintf("fetch `N` repositories at once (1 to %d)", workspace.MaxSyncJobs)},
+				},
 				Action: func(c *cli.Context) error {
 					if err := file(c); err != nil {
 						return err
 					}
-					return runWorkspaceSync(env, c.Bool("json"))
+					if j := c.Int("jobs"); j < 1 || j > workspace.MaxSyncJobs {
+						return usagef("--jobs %d: fetch 1 to %d repositories at once", j, workspace.MaxSyncJobs)
+					}
+					return runWorkspaceSync(env, c.Int("jobs"), c.Bool("json"))
 				},
 			},
 			{
@@ -275,13 +281,13 @@ type wsSyncJSON struct {
 	Hints []string `json:"hints,omitempty"`
 }
 
-func runWorkspaceSync(env *Env, asJSON bool) error {
+func runWorkspaceSync(env *Env, jobs int, asJSON bool) error {
 	ws, err := env.workspace()
 	if err != nil {
 		return err
 	}
 	progress, done := terminalProgress(env.Err, "syncing repositories")
-	results := ws.Sync(env.command, progress)
+	results := ws.Sync(env.command, jobs, progress)
 	done()
 	var failed []string
 	out := make([]wsSyncJSON, 0, len(results))

@@ -281,7 +281,7 @@ func (b *bench) workspace(n, m int) error {
 }
 
 // syncJobs is how many repositories `workspace sync` fetches at once
-// (workspace.syncJobs): git's floor fetches as many at once.
+// (workspace.DefaultSyncJobs): git's floor fetches as many at once.
 const syncJobs = 4
 
 // firstRounds is how many times the first sync and git's floor are
