@@ -163,7 +163,18 @@ func (r *Repo) Lock(o LockOptions) (*Lock, error) {
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, err
 	}
-	path := filepath.Join(dir, LockFile)
+	return lockAt(filepath.Join(dir, LockFile), o, r)
+}
+
+// LockFileAt takes a lock at path the way [Repo.Lock] takes the project
+// lock (its holder recorded, a dead holder's lock taken over, a live
+// one's waited for up to o.Timeout), for a file git-adr edits outside
+// any repository's git folder: a workspace file (path is the file's name
+// and ".lock").
+func LockFileAt(path string, o LockOptions) (*Lock, error) { return lockAt(path, o, nil) }
+
+// lockAt takes the lock at path, for r when not nil.
+func lockAt(path string, o LockOptions, r *Repo) (*Lock, error) {
 	me := LockOwner{PID: os.Getpid(), Host: hostname(), Start: processStart(os.Getpid()),
 		Boot: bootID(), PIDNS: pidNamespace(), Flock: canFlock,
 		Command: o.Command, Since: time.Now().UTC(), Nonce: nonce()}
@@ -177,7 +188,9 @@ func (r *Repo) Lock(o LockOptions) (*Lock, error) {
 		f, err := createExclusive(path, data)
 		if err == nil {
 			l := &Lock{path: path, owner: me, repo: r, file: f}
-			r.held.Store(l)
+			if r != nil {
+				r.held.Store(l)
+			}
 			return l, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
@@ -201,7 +214,9 @@ func (r *Repo) Lock(o LockOptions) (*Lock, error) {
 			}
 			dead := h.Owner
 			l := &Lock{path: path, owner: me, repo: r, file: f, TookOver: &dead}
-			r.held.Store(l)
+			if r != nil {
+				r.held.Store(l)
+			}
 			return l, nil
 		case HolderUnreadable:
 			// A lock file is written whole (linked into place), so an
@@ -241,7 +256,9 @@ func (l *Lock) Release() error {
 	if l == nil {
 		return nil
 	}
-	l.repo.held.CompareAndSwap(l, nil)
+	if l.repo != nil {
+		l.repo.held.CompareAndSwap(l, nil)
+	}
 	// The flock is let go only after the file is gone, so nobody sees
 	// this lock file without it.
 	defer func() {

@@ -323,3 +323,28 @@ func TestLockReleasedThenExited(t *testing.T) {
 	}
 	l.Release()
 }
+
+// A lock at a path of its own (a workspace file's) excludes as the
+// project lock does, and is gone once released.
+func TestLockFileAt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ws.toml.lock")
+	l, err := LockFileAt(path, LockOptions{Command: "git adr workspace add a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var le *LockError
+	if _, err := LockFileAt(path, LockOptions{}); !errors.As(err, &le) || le.Owner.Command != "git adr workspace add a" {
+		t.Fatalf("second lock = %v", err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("lock left after release: %v", err)
+	}
+	l2, err := LockFileAt(path, LockOptions{})
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	l2.Release()
+}

@@ -264,12 +264,21 @@ func shareableURL(u string) (string, string) {
 	return u[:start] + u[start+at+1:], "credentials"
 }
 
-// fileRepo is one [[repo]] as Render writes it.
+// fileRepo is one [[repo]] as Render and Add write it.
 type fileRepo struct {
 	Name string `toml:"name"`
 	Path string `toml:"path,omitempty"`
 	URL  string `toml:"url,omitempty"`
+	Ref  string `toml:"ref,omitempty"`
 }
+
+// fileHeader starts a workspace file git-adr writes.
+const fileHeader = `# The repositories whose decision logs git-adr reads as one (docs/workspace.md):
+# written by git-adr (workspace init, workspace add); edit it as you like. A
+# [[repo]] takes name, path (a local clone, relative to this file) or url
+# (mirrored by ` + "`git adr workspace sync`" + `), and ref.
+
+`
 
 // Render is the text of a workspace file naming the repositories found
 // that are not left out, in the order found: by path, or by URL with
@@ -289,10 +298,7 @@ func Render(found []Scanned, urls bool) []byte {
 		f.Repo = append(f.Repo, r)
 	}
 	var b bytes.Buffer
-	b.WriteString("# The repositories whose decision logs git-adr reads as one (docs/workspace.md):\n")
-	b.WriteString("# written by `git adr workspace init`; edit it as you like. A [[repo]] takes name,\n")
-	b.WriteString("# path (a local clone, relative to this file) or url (mirrored by\n")
-	b.WriteString("# `git adr workspace sync`), and ref.\n\n")
+	b.WriteString(fileHeader)
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""
 	_ = enc.Encode(f) // a bytes.Buffer does not fail, and the values are strings

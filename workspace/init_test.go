@@ -104,3 +104,27 @@ func TestScanLeavesOutWhatTheFileCannotName(t *testing.T) {
 		t.Fatalf("a repository left out was written:\n%s", data)
 	}
 }
+
+func TestURLBaseAndLooksLikeURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://example.com/org/payments.git": "payments",
+		"https://example.com/org/payments/":    "payments",
+		"git@example.com:org/ops.git":          "ops",
+		"git@example.com:ops":                  "ops",
+		"file:///srv/git/web.git":              "web",
+		"https://example.com/":                 "example.com",
+		"https://example.com/.git":             "repo",
+	} {
+		if got := urlBase(in); got != want {
+			t.Errorf("urlBase(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]bool{
+		"https://example.com/x.git": true, "git@host:org/x": true, "host:x": true, "ext::sh": true,
+		"../payments": false, "org/pay:ments": false, "payments": false, "/srv/git/x.git": false,
+	} {
+		if got := looksLikeURL(in); got != want {
+			t.Errorf("looksLikeURL(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

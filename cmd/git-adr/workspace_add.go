@@ -1,0 +1,111 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/gitops"
+	"github.com/git-adr/git-adr/workspace"
+	"github.com/urfave/cli/v2"
+)
+
+// workspaceAddCommand is `git adr workspace add`.
+func workspaceAddCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name: "add", Usage: "add a repository to a workspace file", ArgsUsage: "(FOLDER | URL) [FILE]",
+		Description: `Appends a [[repo]] to the workspace file FILE (else --workspace or
+GIT_ADR_WORKSPACE, else ` + workspace.DefaultFile + ` here), making the file when
+it is not there. A folder that exists is a local clone, named by its path
+relative to the file (it must be inside the file's folder); anything else is
+a remote repository's URL, which sync mirrors. The name is the folder's or
+the URL's last word, made unique, unless --name says. The file's comments and
+layout are kept; it is edited under a lock (FILE.lock), so that adds at once
+all land, and written whole. A repository the file names already, a name
+taken and a file that does not load are refused, and nothing is written.
+
+Examples:
+   git adr workspace add ../payments
+   git adr workspace add --ref main https://git.example.com/platform/platform.git
+   git adr workspace sync`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "name", Usage: "name the repository `NAME` (it qualifies IDs as NAME:ADR-0001)"},
+			&cli.StringFlag{Name: "ref", Usage: "read `REF` (a branch, a tag or a full ref) rather than HEAD, or a local clone's work tree"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON (docs/commands/workspace.md gives its fields)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() < 1 || c.NArg() > 2 {
+				return usagef("workspace add takes a FOLDER or URL and at most one FILE, got %d arguments", c.NArg()).hint("git adr workspace add ../payments [FILE]")
+			}
+			if c.NArg() == 2 {
+				env.Workspace = c.Args().Get(1)
+			}
+			env.acrossWorkspace(true)
+			return runWorkspaceAdd(env, c.Args().First(), c.String("name"), c.String("ref"), c.Bool("json"))
+		},
+	}
+}
+
+// wsAddJSON is what `workspace add --json` prints.
+type wsAddJSON struct {
+	File    string `json:"file"`
+	Created bool   `json:"created"`
+	Name    string `json:"name"`
+	Path    string `json:"path,omitempty"`
+	URL     string `json:"url,omitempty"`
+	Ref     string `json:"ref,omitempty"`
+}
+
+func runWorkspaceAdd(env *Env, target, name, ref string, asJSON bool) error {
+	shown := env.Workspace
+	if shown == "" {
+		shown = workspace.DefaultFile
+	}
+	file, dir := shown, env.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(dir, file)
+	}
+	added, err := workspace.Add(file, workspace.AddRequest{Target: target, Dir: dir, Name: name, Ref: ref, Command: env.command})
+	if err != nil {
+		var we *workspace.Error
+		if errors.As(err, &we) {
+			we.File = shown
+		}
+		var le *gitops.LockError
+		if errors.As(err, &le) {
+			if le.Unreadable || le.Unverifiable {
+				return withCode(ExitConflict, err).hint(fmt.Sprintf("nothing was changed; if no `git adr workspace add` of this file is running, remove the lock: `rm %s`", le.Path))
+			}
+			return withCode(ExitConflict, err).hint("nothing was changed; run the command again once the other add has finished")
+		}
+		return wsErr(err)
+	}
+	if shown := (&workspace.Member{URL: added.URL}).ShownURL(); shown != added.URL {
+		fmt.Fprintf(env.Err, "git-adr: warning: the file holds the credentials of %s; a credential helper keeps them out of it (git help credentials)\n", adr.Escape(shown))
+	}
+	if asJSON {
+		return writeJSON(env.Out, wsAddJSON{File: shown, Created: added.Created, Name: added.Name, Path: added.Path, URL: (&workspace.Member{URL: added.URL}).ShownURL(), Ref: added.Ref})
+	}
+	source := added.Path
+	if added.URL != "" {
+		source = (&workspace.Member{URL: added.URL}).ShownURL()
+	}
+	if added.Ref != "" {
+		source += " " + added.Ref
+	}
+	verb := "added"
+	if added.Created {
+		verb = "wrote " + shown + " and added"
+	}
+	fmt.Fprintf(env.Out, "%s %s: %s\n", adr.Escape(verb), adr.Escape(added.Name), adr.Escape(source))
+	if added.URL != "" {
+		fmt.Fprintf(env.Out, "next: git adr workspace sync %s\n", adr.Escape(shellQuote(shown)))
+	} else {
+		fmt.Fprintf(env.Out, "next: git adr --workspace %s list\n", adr.Escape(shellQuote(shown)))
+	}
+	return nil
+}
