@@ -37,6 +37,11 @@ type AddedMember struct {
 	Created bool
 }
 
+// ErrMadeMeanwhile means the workspace file an add was making appeared
+// while it read (made by something that does not take its lock): nothing
+// was written over it.
+var ErrMadeMeanwhile = errors.New("was made while this add read it")
+
 // addLockWait bounds the wait for another add to the same file.
 const addLockWait = 10 * time.Second
 
@@ -94,7 +99,16 @@ func Add(file string, req AddRequest) (*AddedMember, error) {
 	if fi, err := os.Stat(real); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	if err := atomicfile.Write(real, text, mode); err != nil {
+	write := atomicfile.Write
+	if created {
+		// A file made meanwhile by what does not take its lock (an init,
+		// an editor) is not written over.
+		write = atomicfile.Create
+	}
+	if err := write(real, text, mode); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("workspace %s: %w", file, ErrMadeMeanwhile)
+		}
 		return nil, err
 	}
 	add.Created = created

@@ -75,6 +75,9 @@ func runWorkspaceAdd(env *Env, target, name, ref string, asJSON bool) error {
 		if errors.As(err, &we) {
 			we.File = shown
 		}
+		if errors.Is(err, workspace.ErrMadeMeanwhile) {
+			return withCode(ExitConflict, fmt.Errorf("workspace %s: %w", shown, workspace.ErrMadeMeanwhile)).hint("nothing was written over it; run the add again: it adds to the file as it is now")
+		}
 		var le *gitops.LockError
 		if errors.As(err, &le) {
 			if le.Unreadable || le.Unverifiable {
