@@ -32,7 +32,7 @@ func workspaceCommand(env *Env) *cli.Command {
 	}
 	return &cli.Command{
 		Name:  "workspace",
-		Usage: "the repositories of a workspace: write its file, add to it, sync mirrors, list them, prune them, export their records",
+		Usage: "the repositories of a workspace: write its file, add to it, remove from it, sync mirrors, list them, prune them, export their records",
 		Description: `A workspace file (TOML) names repositories by local path or by remote URL and
 ref; with --workspace FILE list, show, context, check, index, graph and mcp
 answer across all of them, with qualified IDs (payments:ADR-0012).
@@ -73,6 +73,7 @@ Examples:
 			},
 			workspaceInitCommand(env),
 			workspaceAddCommand(env),
+			workspaceRemoveCommand(env),
 			workspacePruneCommand(env, file),
 			{
 				Name: "export", Usage: "print every record as JSON Lines (schema " + workspace.ExportSchema + ") for a bulk indexer", ArgsUsage: "[FILE]",
