@@ -23,8 +23,9 @@ each one that holds a decision log, by its path and its folder's name
 (made unique). Hidden folders and links are not followed, nor the inside of
 a repository found. With --urls each is named by its origin's URL instead
 (credentials left out), for a file to share; sync mirrors them. The file is
-DIR/` + workspace.DefaultFile + ` unless --file says otherwise (it must be in
-DIR or above it; - prints it); one that is there is kept unless --force.
+DIR/` + workspace.DefaultFile + ` unless --file (or --workspace before the
+command) says otherwise (it must be in DIR or above it; - prints it); one
+that is there is kept unless --force.
 
 Examples:
    git adr workspace init ~/src
@@ -42,6 +43,12 @@ Examples:
 				return usagef("workspace init takes at most one DIR, got %d arguments", c.NArg())
 			}
 			o := workspaceInitOptions{dir: c.Args().First(), file: c.String("file"), depth: c.Int("depth"), urls: c.Bool("urls"), force: c.Bool("force"), json: c.Bool("json")}
+			if o.file == "" {
+				// git adr --workspace FILE workspace init: the flag names
+				// the file to write (GIT_ADR_WORKSPACE does not: an
+				// exported variable must not pick where a new file goes).
+				o.file = env.Workspace
+			}
 			return runWorkspaceInit(env, o)
 		},
 	}
