@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/failpoint"
@@ -235,12 +234,6 @@ func renderEntry(a *AddedMember, newFile, needsNewline bool) []byte {
 	default:
 		b.WriteString("\n")
 	}
-	var f struct {
-		Repo []fileRepo `toml:"repo"`
-	}
-	f.Repo = []fileRepo{{Name: a.Name, Path: a.Path, URL: a.URL, Ref: a.Ref}}
-	enc := toml.NewEncoder(&b)
-	enc.Indent = ""
-	_ = enc.Encode(f) // a bytes.Buffer does not fail, and the values are strings
+	encodeRepos(&b, []fileRepo{{Name: a.Name, Path: a.Path, URL: a.URL, Ref: a.Ref}})
 	return b.Bytes()
 }

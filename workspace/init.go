@@ -299,10 +299,18 @@ func Render(found []Scanned, urls bool) []byte {
 	}
 	var b bytes.Buffer
 	b.WriteString(fileHeader)
-	enc := toml.NewEncoder(&b)
+	encodeRepos(&b, f.Repo)
+	return b.Bytes()
+}
+
+// encodeRepos appends repos to b as [[repo]] tables.
+func encodeRepos(b *bytes.Buffer, repos []fileRepo) {
+	f := struct {
+		Repo []fileRepo `toml:"repo"`
+	}{repos}
+	enc := toml.NewEncoder(b)
 	enc.Indent = ""
 	_ = enc.Encode(f) // a bytes.Buffer does not fail, and the values are strings
-	return b.Bytes()
 }
 
 // Create writes data, a workspace file Render made, at path: whole or not

@@ -78,12 +78,8 @@ func runWorkspaceAdd(env *Env, target, name, ref string, asJSON bool) error {
 		if errors.Is(err, workspace.ErrMadeMeanwhile) {
 			return withCode(ExitConflict, fmt.Errorf("workspace %s: %w", shown, workspace.ErrMadeMeanwhile)).hint("nothing was written over it; run the add again: it adds to the file as it is now")
 		}
-		var le *gitops.LockError
-		if errors.As(err, &le) {
-			if le.Unreadable || le.Unverifiable {
-				return withCode(ExitConflict, err).hint(fmt.Sprintf("nothing was changed; if no `git adr workspace add` of this file is running, remove the lock: `rm %s`", le.Path))
-			}
-			return withCode(ExitConflict, err).hint("nothing was changed; run the command again once the other add has finished")
+		if le := fileLockErr(err); le != nil {
+			return le
 		}
 		return wsErr(err)
 	}
@@ -111,4 +107,17 @@ func runWorkspaceAdd(env *Env, target, name, ref string, asJSON bool) error {
 		fmt.Fprintf(env.Out, "next: git adr --workspace %s list\n", adr.Escape(shellQuote(shown)))
 	}
 	return nil
+}
+
+// fileLockErr explains a workspace file's lock (FILE.lock) that an add or
+// a remove could not take; nil when err is no lock error.
+func fileLockErr(err error) error {
+	var le *gitops.LockError
+	if !errors.As(err, &le) {
+		return nil
+	}
+	if le.Unreadable || le.Unverifiable {
+		return withCode(ExitConflict, err).hint(fmt.Sprintf("nothing was changed; if no `git adr workspace add` or `remove` of this file is running, remove the lock: `rm %s`", le.Path))
+	}
+	return withCode(ExitConflict, err).hint("nothing was changed; run the command again once the other has finished")
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr"
-	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/workspace"
 	"github.com/urfave/cli/v2"
 )
@@ -65,12 +64,8 @@ func runWorkspaceRemove(env *Env, name string, asJSON bool) error {
 		if errors.Is(err, workspace.ErrNotEditable) {
 			return failf("%v", err).hint("its [[repo]] blocks are what remove edits; take the repository out in an editor")
 		}
-		var le *gitops.LockError
-		if errors.As(err, &le) {
-			if le.Unreadable || le.Unverifiable {
-				return withCode(ExitConflict, err).hint(fmt.Sprintf("nothing was changed; if no `git adr workspace add` or `remove` of this file is running, remove the lock: `rm %s`", le.Path))
-			}
-			return withCode(ExitConflict, err).hint("nothing was changed; run the command again once the other has finished")
+		if le := fileLockErr(err); le != nil {
+			return le
 		}
 		return wsErr(err)
 	}
