@@ -42,6 +42,9 @@ type termCache struct {
 	entries map[cacheKey]cachedDoc
 	used    map[cacheKey]bool
 	dirty   bool
+	// loaded counts the entries the file held when read; added those
+	// this run put.
+	loaded, added int
 }
 
 // keyOf keys a record by its path and git blob hash (the object name git
@@ -65,7 +68,7 @@ func loadTermCache(dir string) *termCache {
 		return c
 	}
 	if vocab, entries, err := decodeCache(data); err == nil {
-		c.vocab, c.entries = vocab, entries
+		c.vocab, c.entries, c.loaded = vocab, entries, len(entries)
 	}
 	return c
 }
@@ -84,6 +87,7 @@ func (c *termCache) put(k cacheKey, body, title retrieve.DocTerms) cachedDoc {
 	c.entries[k] = d
 	c.used[k] = true
 	c.dirty = true
+	c.added++
 	return d
 }
 
@@ -100,13 +104,26 @@ func (c *termCache) putNumbered(k cacheKey, d cachedDoc, vocab *retrieve.Vocabul
 	c.entries[k] = d
 	c.used[k] = true
 	c.dirty = true
+	c.added++
 	return d
+}
+
+// worthSaving reports whether what this run changed is worth rewriting
+// the file for: every entry new (a first query), or new and unused
+// entries together at least 1/128 of the file's. The file is megabytes at
+// 10,000 records, and rewriting it for the one record an edit changed
+// cost the first question after the edit a tenth of its CPU; an entry
+// left out costs a later rebuild of the task index one record's analysis
+// (tens of microseconds). Unused entries only grow the file by as much.
+func (c *termCache) worthSaving() bool {
+	unused := len(c.entries) - len(c.used)
+	return c.loaded == 0 || (c.added+unused)*128 >= c.loaded
 }
 
 // save writes the entries used by this run (so the file never outgrows the
 // log) when anything changed, atomically.
 func (c *termCache) save() error {
-	if c.path == "" || !c.dirty && len(c.used) == len(c.entries) {
+	if c.path == "" || !c.dirty && len(c.used) == len(c.entries) || !c.worthSaving() {
 		return nil
 	}
 	// Every entry used (a first query, or a log that only grew): the
