@@ -10,8 +10,8 @@ import (
 // runWorkspaceCheck is `git adr check` across a workspace: the findings
 // only a workspace can see (each repository's own check runs in it).
 func runWorkspaceCheck(env *Env, o checkOptions) error {
-	if o.since != "" || o.compaction || o.format != "" && o.format != "text" {
-		return usagef("across a workspace, check takes only --json").hint("run `git adr check` in a repository for --since, --compaction and --format")
+	if o.since != "" || o.compaction || o.format == "github" || o.format == "codequality" {
+		return usagef("across a workspace, check takes --json and --format markdown only").hint("run `git adr check` in a repository for --since, --compaction and the --format of its CI annotations")
 	}
 	ws, err := env.workspace()
 	if err != nil {
@@ -31,6 +31,8 @@ func runWorkspaceCheck(env *Env, o checkOptions) error {
 		}{fs}); err != nil {
 			return err
 		}
+	} else if o.format == "markdown" {
+		writeWorkspaceCheckMarkdown(env, env.Workspace, len(ws.Members), fs)
 	} else {
 		w := bulkWriter(env.Out)
 		for _, f := range fs {
@@ -54,4 +56,25 @@ func runWorkspaceCheck(env *Env, o checkOptions) error {
 		fmt.Fprintf(env.Err, "%d findings across the workspace\n", len(fs))
 	}
 	return silentExit(ExitFailure)
+}
+
+// writeWorkspaceCheckMarkdown prints the findings across a workspace as a
+// table, for a CI job's summary (a nightly check of an organisation's
+// repositories: docs/integrations/ci/github-actions-workspace.yml).
+func writeWorkspaceCheckMarkdown(env *Env, file string, members int, fs []workspace.Finding) {
+	w := bulkWriter(env.Out)
+	defer w.Flush()
+	fmt.Fprintf(w, "## git adr check across %s\n\n", adr.EscapeCell(file))
+	if len(fs) == 0 {
+		fmt.Fprintf(w, "No findings across %s.\n", repositories(members))
+		return
+	}
+	fmt.Fprintf(w, "%d finding(s) across %s.\n\n| repository | file | kind | problem | fix |\n| --- | --- | --- | --- | --- |\n", len(fs), repositories(members))
+	for _, f := range fs {
+		loc := f.Path
+		if f.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", adr.EscapeCell(f.Repository), adr.EscapeCell(loc), f.Kind, adr.EscapeCell(f.Message), adr.EscapeCell(f.Fix))
+	}
 }
