@@ -53,17 +53,7 @@ const addLockWait = 10 * time.Second
 // it is. Nothing is written when the file does not load before or after,
 // or names the repository already.
 func Add(file string, req AddRequest) (*AddedMember, error) {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return nil, err
-	}
-	// Paths are relative to the folder the file is named in (as Load
-	// reads them); the file written, and its lock, are where it lives.
-	real := abs
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		real = r
-	}
-	lock, err := gitops.LockFileAt(real+".lock", gitops.LockOptions{Command: req.Command, Timeout: addLockWait})
+	abs, real, lock, err := lockFile(file, req.Command)
 	if err != nil {
 		return nil, err
 	}
@@ -112,6 +102,22 @@ func Add(file string, req AddRequest) (*AddedMember, error) {
 	}
 	add.Created = created
 	return add, nil
+}
+
+// lockFile takes the lock of the workspace file at file, for an edit:
+// abs is the file as named (its paths are relative to that folder, as
+// Load reads them), real the file it is (a link followed), where it is
+// written and its lock (real.lock) taken.
+func lockFile(file, command string) (abs, real string, lock *gitops.Lock, err error) {
+	if abs, err = filepath.Abs(file); err != nil {
+		return "", "", nil, err
+	}
+	real = abs
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		real = r
+	}
+	lock, err = gitops.LockFileAt(real+".lock", gitops.LockOptions{Command: command, Timeout: addLockWait})
+	return abs, real, lock, err
 }
 
 // withFile names file in a *Error readFile gave.

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
@@ -30,15 +28,7 @@ var ErrNotEditable = errors.New("does not write it as a [[repo]] block of its ow
 // [ErrNotEditable]). It returns the member removed; its mirror, if it
 // has one, stays in the cache until `git adr workspace prune`.
 func Remove(file, name, command string) (*Member, error) {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return nil, err
-	}
-	real := abs
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		real = r
-	}
-	lock, err := gitops.LockFileAt(real+".lock", gitops.LockOptions{Command: command, Timeout: addLockWait})
+	abs, real, lock, err := lockFile(file, command)
 	if err != nil {
 		return nil, err
 	}
