@@ -124,3 +124,96 @@ func TestGitHubActionsWorkspaceWorkflow(t *testing.T) {
 		}
 	}
 }
+
+type gitlabWorkspaceJob struct {
+	Variables map[string]string   `yaml:"variables"`
+	Rules     []map[string]string `yaml:"rules"`
+	Cache     struct {
+		Paths []string `yaml:"paths"`
+	} `yaml:"cache"`
+	BeforeScript []string `yaml:"before_script"`
+	Script       []string `yaml:"script"`
+	Artifacts    struct {
+		When  string   `yaml:"when"`
+		Paths []string `yaml:"paths"`
+	} `yaml:"artifacts"`
+}
+
+// The scheduled GitLab job (docs/integrations/ci/gitlab-ci-workspace.yml)
+// run as GitLab runs it: its variables expanded, its scripts by bash in
+// the project's checkout, twice with the cache's folder kept between the
+// runs. A repository that cannot be fetched does not stop the job before
+// check, which fails it naming that repository.
+func TestGitLabWorkspaceJob(t *testing.T) {
+	var jobs map[string]gitlabWorkspaceJob
+	readCIFile(t, "gitlab-ci-workspace.yml", &jobs)
+	job, ok := jobs["adr-workspace"]
+	if !ok || len(jobs) != 1 {
+		t.Fatalf("want one job named adr-workspace, got %d", len(jobs))
+	}
+	if len(job.Rules) != 1 || job.Rules[0]["if"] != `$CI_PIPELINE_SOURCE == "schedule"` || job.Artifacts.When != "always" {
+		t.Fatalf("rules %v, artifacts when %q: the job is for scheduled pipelines and keeps its export when it fails", job.Rules, job.Artifacts.When)
+	}
+	if len(job.Cache.Paths) != 1 || job.Cache.Paths[0] != ".cache/git-adr/workspace" || job.Variables["XDG_CACHE_HOME"] != "$CI_PROJECT_DIR/.cache" {
+		t.Fatalf("cache %v with XDG_CACHE_HOME %q: the cache must hold the mirrors' folder", job.Cache.Paths, job.Variables["XDG_CACHE_HOME"])
+	}
+	var script []string
+	for _, line := range job.BeforeScript {
+		if strings.TrimSpace(line) != ciInstall { // the test binary is git-adr, on PATH
+			script = append(script, line)
+		}
+	}
+	script = append(script, job.Script...)
+	env := procEnv(t)
+	remotes := t.TempDir()
+	dev := t.TempDir()
+	runGit(t, dev, env, "init", "-q")
+	os.MkdirAll(filepath.Join(dev, "doc", "adr"), 0o755)
+	os.WriteFile(filepath.Join(dev, "doc", "adr", "0001-use-queues.md"), []byte("# 1. Use queues\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\nWe use queues.\n"), 0o644)
+	runGit(t, dev, env, "add", "-A")
+	runGit(t, dev, env, "commit", "-qm", "log")
+	runGit(t, "", env, "clone", "-q", "--bare", dev, filepath.Join(remotes, "plat.git"))
+	platform := t.TempDir()
+	runGit(t, platform, env, "init", "-q")
+	os.WriteFile(filepath.Join(platform, "adr-workspace.toml"), []byte("[[repo]]\nname = \"plat\"\nurl = \"file://"+filepath.ToSlash(remotes)+"/plat.git\"\n\n[[repo]]\nname = \"gone\"\nurl = \"file://"+filepath.ToSlash(remotes)+"/gone.git\"\n"), 0o644)
+	runGit(t, platform, env, "add", "-A")
+	runGit(t, platform, env, "commit", "-qm", "workspace")
+	cache := t.TempDir() // what GitLab's cache keeps between the runs
+	for run := 1; run <= 2; run++ {
+		work := filepath.Join(t.TempDir(), "work")
+		runGit(t, "", env, "clone", "-q", platform, work)
+		if run == 2 {
+			if err := os.CopyFS(filepath.Join(work, job.Cache.Paths[0]), os.DirFS(cache)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e := append(env[:len(env):len(env)], "CI=true", "GITLAB_CI=true", "CI_PIPELINE_SOURCE=schedule", "CI_PROJECT_DIR="+work)
+		for k, v := range job.Variables {
+			e = append(e, k+"="+os.Expand(v, func(name string) string {
+				if name == "CI_PROJECT_DIR" {
+					return work
+				}
+				return ""
+			}))
+		}
+		out, code := ciStep(t, work, e, strings.Join(script, "\n"))
+		if code != 1 || !strings.Contains(out, "gone: repository-not-read: ") {
+			t.Fatalf("run %d: exit %d; want 1 with gone named as not read:\n%s", run, code, out)
+		}
+		want := "plat: fetched "
+		if run == 2 {
+			want = "plat: up to date at "
+		}
+		if !strings.Contains(out, want) {
+			t.Errorf("run %d: the log has no %q:\n%s", run, want, out)
+		}
+		export, err := os.ReadFile(filepath.Join(work, job.Artifacts.Paths[0]))
+		if err != nil || !strings.Contains(string(export), `"qualified_id":"plat:ADR-0001"`) {
+			t.Errorf("run %d: the export (%v):\n%s", run, err, export)
+		}
+		os.RemoveAll(cache)
+		if err := os.CopyFS(cache, os.DirFS(filepath.Join(work, job.Cache.Paths[0]))); err != nil {
+			t.Fatalf("run %d: the cache's folder: %v", run, err)
+		}
+	}
+}
