@@ -386,12 +386,10 @@ func runWorkspaceLs(env *Env, asJSON bool) error {
 	for _, st := range statuses {
 		records, read := "-", "work tree"
 		switch {
-		case errors.Is(st.Err, workspace.ErrNotSynced):
-			read = "not synced"
-		case errors.Is(st.Err, workspace.ErrNoPath):
-			read = "no such path"
-		case errors.Is(st.Err, workspace.ErrNotRepository):
-			read = "not a git repository"
+		case workspace.UnavailableReason(st.Err) != "":
+			// The words a warning and the JSON use: not synced yet, no
+			// such path, not a git repository.
+			read = workspace.UnavailableReason(st.Err)
 		case st.Err != nil:
 			read = "error: " + st.Err.Error()
 		default:

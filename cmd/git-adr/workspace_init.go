@@ -175,7 +175,7 @@ func runWorkspaceInit(env *Env, o workspaceInitOptions) error {
 		}
 		read, source := "work tree", s.Path
 		if o.urls {
-			read, source = "not synced", s.URL+" HEAD"
+			read, source = "not synced yet", s.URL+" HEAD"
 		}
 		rows = append(rows, [4]string{adr.Escape(s.Name), fmt.Sprint(s.Records), read, adr.Escape(source)})
 	}
