@@ -29,13 +29,6 @@ type AddRequest struct {
 	Command string
 }
 
-// AddedMember is the [[repo]] Add wrote.
-type AddedMember struct {
-	Name, Path, URL, Ref string
-	// Created: the workspace file did not exist and was made.
-	Created bool
-}
-
 // ErrMadeMeanwhile means the workspace file an add was making appeared
 // while it read (made by something that does not take its lock): nothing
 // was written over it.
@@ -51,57 +44,62 @@ const addLockWait = 10 * time.Second
 // whole read back as [Load] reads it, and written whole through a
 // temporary file. A file kept elsewhere and linked here is edited where
 // it is. Nothing is written when the file does not load before or after,
-// or names the repository already.
-func Add(file string, req AddRequest) (*AddedMember, error) {
+// or names the repository already. It returns the member added, as
+// the file now reads, and whether the file was made.
+func Add(file string, req AddRequest) (added *Member, created bool, err error) {
 	abs, real, lock, err := lockFile(file, req.Command)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer lock.Release()
 	var old []byte
 	var w *Workspace
-	created := false
 	switch data, err := readFile(abs); {
 	case errors.Is(err, fs.ErrNotExist):
 		created = true
 		w = &Workspace{Path: abs, Dir: filepath.Dir(abs)}
 	case err != nil:
-		return nil, withFile(err, file)
+		return nil, false, withFile(err, file)
 	default:
 		old = data
 		if w, err = decode(file, abs, data, os.TempDir()); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	add, bad := w.entry(req)
+	entry, bad := w.entry(req)
 	if bad != nil {
 		bad.File = file
-		return nil, bad
+		return nil, false, bad
 	}
-	text := append(bytes.Clone(old), renderEntry(add, created, len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")))...)
-	if _, err := decode(file, abs, text, os.TempDir()); err != nil {
-		return nil, err
+	text := append(bytes.Clone(old), renderEntry(entry, created, len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")))...)
+	after, err := decode(file, abs, text, os.TempDir())
+	if err != nil {
+		return nil, false, err
 	}
 	// The kill test stops the add here, under the lock, nothing written.
 	failpoint.Hit("workspace-add-write")
+	// A file made meanwhile by what does not take its lock (an init, an
+	// editor) is not written over.
+	if err := writeEdit(real, text, created); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, false, fmt.Errorf("workspace %s: %w", file, ErrMadeMeanwhile)
+		}
+		return nil, false, err
+	}
+	return after.Member(entry.Name), created, nil
+}
+
+// writeEdit writes text, an edited workspace file, whole at real, keeping
+// the file's mode; with create only where no file is.
+func writeEdit(real string, text []byte, create bool) error {
+	if create {
+		return atomicfile.Create(real, text, 0o644)
+	}
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(real); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	write := atomicfile.Write
-	if created {
-		// A file made meanwhile by what does not take its lock (an init,
-		// an editor) is not written over.
-		write = atomicfile.Create
-	}
-	if err := write(real, text, mode); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("workspace %s: %w", file, ErrMadeMeanwhile)
-		}
-		return nil, err
-	}
-	add.Created = created
-	return add, nil
+	return atomicfile.Write(real, text, mode)
 }
 
 // lockFile takes the lock of the workspace file at file, for an edit:
@@ -133,8 +131,8 @@ func withFile(err error, file string) error {
 // has: a local repository's top inside the workspace folder or a URL git
 // fetches by itself, a repository it does not name yet, a name no member
 // has. The error is the workspace file's (its File left to the caller).
-func (w *Workspace) entry(req AddRequest) (*AddedMember, *Error) {
-	add := &AddedMember{Ref: req.Ref}
+func (w *Workspace) entry(req AddRequest) (*fileRepo, *Error) {
+	add := &fileRepo{Ref: req.Ref}
 	bad := func(hint, format string, args ...any) *Error {
 		return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint}
 	}
@@ -230,7 +228,7 @@ func urlBase(u string) string {
 // renderEntry is the text of one [[repo]] to append: after the file's
 // header when the file is new, after a blank line otherwise (and a
 // newline first when the file did not end with one).
-func renderEntry(a *AddedMember, newFile, needsNewline bool) []byte {
+func renderEntry(a *fileRepo, newFile, needsNewline bool) []byte {
 	var b bytes.Buffer
 	switch {
 	case newFile:
@@ -240,6 +238,6 @@ func renderEntry(a *AddedMember, newFile, needsNewline bool) []byte {
 	default:
 		b.WriteString("\n")
 	}
-	encodeRepos(&b, []fileRepo{{Name: a.Name, Path: a.Path, URL: a.URL, Ref: a.Ref}})
+	encodeRepos(&b, []fileRepo{*a})
 	return b.Bytes()
 }

@@ -89,7 +89,7 @@ func Scan(fileDir, dir string, opt ScanOptions) ([]Scanned, error) {
 			found = append(found, Scanned{Path: filepath.ToSlash(rel)})
 			return fs.SkipDir
 		}
-		if bare(p) {
+		if gitops.IsMirror(p) {
 			return fs.SkipDir // a bare repository (a mirror, a server's): no work tree to name
 		}
 		if rel, _ := filepath.Rel(root, p); rel != "." && strings.Count(rel, string(filepath.Separator))+1 >= opt.Depth {
@@ -150,17 +150,6 @@ func sameRepository(found []Scanned, top string) {
 			found[i].Left = fmt.Sprintf("a worktree of the repository at %s, which is named", found[k].Path)
 		}
 	}
-}
-
-// bare reports whether dir looks like a bare repository: HEAD, objects
-// and refs, as git itself tells one.
-func bare(dir string) bool {
-	for _, n := range []string{"HEAD", "objects", "refs"} {
-		if _, err := os.Lstat(filepath.Join(dir, n)); err != nil {
-			return false
-		}
-	}
-	return true
 }
 
 // realAbs is p absolute, links resolved.

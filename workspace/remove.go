@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
@@ -79,11 +78,7 @@ func Remove(file, name, command string) (*Member, error) {
 	// The kill test stops the removal here, under the lock, nothing
 	// written.
 	failpoint.Hit("workspace-remove-write")
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(real); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := atomicfile.Write(real, text, mode); err != nil {
+	if err := writeEdit(real, text, false); err != nil {
 		return nil, err
 	}
 	return gone, nil

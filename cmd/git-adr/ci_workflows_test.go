@@ -192,17 +192,33 @@ func TestGitHubActionsWorkflow(t *testing.T) {
 }
 
 type gitlabJob struct {
-	Image        string              `yaml:"image"`
-	Variables    map[string]string   `yaml:"variables"`
-	Rules        []map[string]string `yaml:"rules"`
-	BeforeScript []string            `yaml:"before_script"`
-	Script       []string            `yaml:"script"`
+	Image     string              `yaml:"image"`
+	Variables map[string]string   `yaml:"variables"`
+	Rules     []map[string]string `yaml:"rules"`
+	Cache     struct {
+		Paths []string `yaml:"paths"`
+	} `yaml:"cache"`
+	BeforeScript []string `yaml:"before_script"`
+	Script       []string `yaml:"script"`
 	Artifacts    struct {
-		When    string `yaml:"when"`
+		When    string   `yaml:"when"`
+		Paths   []string `yaml:"paths"`
 		Reports struct {
 			CodeQuality string `yaml:"codequality"`
 		} `yaml:"reports"`
 	} `yaml:"artifacts"`
+}
+
+// script is what the runner runs of the job: before_script and script,
+// less the install line (the test binary is git-adr, on PATH).
+func (job gitlabJob) script() string {
+	var lines []string
+	for _, line := range job.BeforeScript {
+		if strings.TrimSpace(line) != ciInstall {
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(append(lines, job.Script...), "\n")
 }
 
 func TestGitLabCIJob(t *testing.T) {
@@ -219,13 +235,6 @@ func TestGitLabCIJob(t *testing.T) {
 		t.Fatalf("GIT_DEPTH %q, artifacts when %q, code quality report %q: the base's history is needed, and the report is kept when the job fails",
 			job.Variables["GIT_DEPTH"], job.Artifacts.When, job.Artifacts.Reports.CodeQuality)
 	}
-	var script []string
-	for _, line := range job.BeforeScript {
-		if strings.TrimSpace(line) != ciInstall { // the test binary is git-adr, on PATH
-			script = append(script, line)
-		}
-	}
-	script = append(script, job.Script...)
 	env := procEnv(t)
 	remote := ciRemote(t, env)
 	for _, c := range ciCases {
@@ -240,7 +249,7 @@ func TestGitLabCIJob(t *testing.T) {
 			for k, v := range job.Variables {
 				e = append(e, k+"="+v)
 			}
-			out, code := ciStep(t, work, e, strings.Join(script, "\n"))
+			out, code := ciStep(t, work, e, job.script())
 			report, err := os.ReadFile(filepath.Join(work, job.Artifacts.Reports.CodeQuality))
 			if err != nil {
 				t.Fatalf("no code quality report: %v", err)

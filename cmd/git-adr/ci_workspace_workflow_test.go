@@ -125,27 +125,13 @@ func TestGitHubActionsWorkspaceWorkflow(t *testing.T) {
 	}
 }
 
-type gitlabWorkspaceJob struct {
-	Variables map[string]string   `yaml:"variables"`
-	Rules     []map[string]string `yaml:"rules"`
-	Cache     struct {
-		Paths []string `yaml:"paths"`
-	} `yaml:"cache"`
-	BeforeScript []string `yaml:"before_script"`
-	Script       []string `yaml:"script"`
-	Artifacts    struct {
-		When  string   `yaml:"when"`
-		Paths []string `yaml:"paths"`
-	} `yaml:"artifacts"`
-}
-
 // The scheduled GitLab job (docs/integrations/ci/gitlab-ci-workspace.yml)
 // run as GitLab runs it: its variables expanded, its scripts by bash in
 // the project's checkout, twice with the cache's folder kept between the
 // runs. A repository that cannot be fetched does not stop the job before
 // check, which fails it naming that repository.
 func TestGitLabWorkspaceJob(t *testing.T) {
-	var jobs map[string]gitlabWorkspaceJob
+	var jobs map[string]gitlabJob
 	readCIFile(t, "gitlab-ci-workspace.yml", &jobs)
 	job, ok := jobs["adr-workspace"]
 	if !ok || len(jobs) != 1 {
@@ -157,13 +143,6 @@ func TestGitLabWorkspaceJob(t *testing.T) {
 	if len(job.Cache.Paths) != 1 || job.Cache.Paths[0] != ".cache/git-adr/workspace" || job.Variables["XDG_CACHE_HOME"] != "$CI_PROJECT_DIR/.cache" {
 		t.Fatalf("cache %v with XDG_CACHE_HOME %q: the cache must hold the mirrors' folder", job.Cache.Paths, job.Variables["XDG_CACHE_HOME"])
 	}
-	var script []string
-	for _, line := range job.BeforeScript {
-		if strings.TrimSpace(line) != ciInstall { // the test binary is git-adr, on PATH
-			script = append(script, line)
-		}
-	}
-	script = append(script, job.Script...)
 	env := procEnv(t)
 	remotes := t.TempDir()
 	dev := t.TempDir()
@@ -196,7 +175,7 @@ func TestGitLabWorkspaceJob(t *testing.T) {
 				return ""
 			}))
 		}
-		out, code := ciStep(t, work, e, strings.Join(script, "\n"))
+		out, code := ciStep(t, work, e, job.script())
 		if code != 1 || !strings.Contains(out, "gone: repository-not-read: ") {
 			t.Fatalf("run %d: exit %d; want 1 with gone named as not read:\n%s", run, code, out)
 		}

@@ -126,11 +126,7 @@ func (e *Env) workspace() (*workspace.Workspace, error) {
 	if e.Workspace == "" {
 		return nil, usagef("no workspace file named").hint("pass --workspace FILE (or set " + workspace.EnvVar + "), or name the FILE after the command")
 	}
-	p := e.Workspace
-	if e.Dir != "" && !filepath.IsAbs(p) {
-		p = filepath.Join(e.Dir, p)
-	}
-	ws, err := workspace.Load(p, "")
+	ws, err := workspace.Load(e.underDir(e.Workspace), "")
 	if err != nil {
 		return nil, wsErr(err)
 	}
@@ -138,6 +134,27 @@ func (e *Env) workspace() (*workspace.Workspace, error) {
 	// an answer across the others, and named when the command ends.
 	e.ws, e.wsSkips = ws.Reading()
 	return e.ws, nil
+}
+
+// underDir is p as the command reads it: relative to -C DIR when given.
+func (e *Env) underDir(p string) string {
+	if e.Dir != "" && !filepath.IsAbs(p) {
+		return filepath.Join(e.Dir, p)
+	}
+	return p
+}
+
+// wsMemberJSON is a repository as the workspace commands' JSON names it:
+// as its file does (a URL's password, and an http(s) URL's user, masked).
+type wsMemberJSON struct {
+	Name string `json:"name"`
+	Path string `json:"path,omitempty"`
+	URL  string `json:"url,omitempty"`
+	Ref  string `json:"ref,omitempty"`
+}
+
+func memberJSON(m *workspace.Member) wsMemberJSON {
+	return wsMemberJSON{Name: m.Name, Path: m.Given, URL: m.ShownURL(), Ref: m.Ref}
 }
 
 // maxNamedUnavailable bounds the repositories a warning names one by one.
@@ -347,12 +364,7 @@ func runWorkspaceSync(env *Env, jobs int, asJSON bool) error {
 
 // wsLsJSON is one repository of `workspace ls --json`.
 type wsLsJSON struct {
-	Name string `json:"name"`
-	// Path, URL (password and http(s) user masked) and Ref are as the
-	// workspace file names the repository.
-	Path string `json:"path,omitempty"`
-	URL  string `json:"url,omitempty"`
-	Ref  string `json:"ref,omitempty"`
+	wsMemberJSON
 	// Records counts its records when it could be read.
 	Records int `json:"records"`
 	// Commit is the commit read; absent for a work tree.
@@ -373,8 +385,7 @@ func runWorkspaceLs(env *Env, asJSON bool) error {
 	if asJSON {
 		out := make([]wsLsJSON, 0, len(statuses))
 		for _, st := range statuses {
-			m := st.Member
-			row := wsLsJSON{Name: m.Name, Path: m.Given, URL: m.ShownURL(), Ref: m.Ref, Records: st.Records, Commit: st.Commit}
+			row := wsLsJSON{wsMemberJSON: memberJSON(st.Member), Records: st.Records, Commit: st.Commit}
 			if row.Unavailable = workspace.UnavailableReason(st.Err); row.Unavailable == "" && st.Err != nil {
 				row.Error = st.Err.Error()
 			}

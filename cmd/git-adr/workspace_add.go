@@ -1,9 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
@@ -51,25 +51,12 @@ Examples:
 type wsAddJSON struct {
 	File    string `json:"file"`
 	Created bool   `json:"created"`
-	Name    string `json:"name"`
-	Path    string `json:"path,omitempty"`
-	URL     string `json:"url,omitempty"`
-	Ref     string `json:"ref,omitempty"`
+	wsMemberJSON
 }
 
 func runWorkspaceAdd(env *Env, target, name, ref string, asJSON bool) error {
-	shown := env.Workspace
-	if shown == "" {
-		shown = workspace.DefaultFile
-	}
-	file, dir := shown, env.Dir
-	if dir == "" {
-		dir = "."
-	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(dir, file)
-	}
-	added, err := workspace.Add(file, workspace.AddRequest{Target: target, Dir: dir, Name: name, Ref: ref, Command: env.command})
+	shown := cmp.Or(env.Workspace, workspace.DefaultFile)
+	added, created, err := workspace.Add(env.underDir(shown), workspace.AddRequest{Target: target, Dir: cmp.Or(env.Dir, "."), Name: name, Ref: ref, Command: env.command})
 	if err != nil {
 		var we *workspace.Error
 		if errors.As(err, &we) {
@@ -83,25 +70,18 @@ func runWorkspaceAdd(env *Env, target, name, ref string, asJSON bool) error {
 		}
 		return wsErr(err)
 	}
-	if shown := (&workspace.Member{URL: added.URL}).ShownURL(); shown != added.URL {
-		fmt.Fprintf(env.Err, "git-adr: warning: the file holds the credentials of %s; a credential helper keeps them out of it (git help credentials)\n", adr.Escape(shown))
+	if added.ShownURL() != added.URL {
+		fmt.Fprintf(env.Err, "git-adr: warning: the file holds the credentials of %s; a credential helper keeps them out of it (git help credentials)\n", adr.Escape(added.ShownURL()))
 	}
 	if asJSON {
-		return writeJSON(env.Out, wsAddJSON{File: shown, Created: added.Created, Name: added.Name, Path: added.Path, URL: (&workspace.Member{URL: added.URL}).ShownURL(), Ref: added.Ref})
-	}
-	source := added.Path
-	if added.URL != "" {
-		source = (&workspace.Member{URL: added.URL}).ShownURL()
-	}
-	if added.Ref != "" {
-		source += " " + added.Ref
+		return writeJSON(env.Out, wsAddJSON{File: shown, Created: created, wsMemberJSON: memberJSON(added)})
 	}
 	verb := "added"
-	if added.Created {
+	if created {
 		verb = "wrote " + shown + " and added"
 	}
-	fmt.Fprintf(env.Out, "%s %s: %s\n", adr.Escape(verb), adr.Escape(added.Name), adr.Escape(source))
-	if added.URL != "" {
+	fmt.Fprintf(env.Out, "%s %s: %s\n", adr.Escape(verb), adr.Escape(added.Name), adr.Escape(added.Source()))
+	if added.Remote() {
 		fmt.Fprintf(env.Out, "next: git adr workspace sync %s\n", adr.Escape(shellQuote(shown)))
 	} else {
 		fmt.Fprintf(env.Out, "next: git adr --workspace %s list\n", adr.Escape(shellQuote(shown)))

@@ -96,12 +96,7 @@ func runWorkspaceInit(env *Env, o workspaceInitOptions) error {
 	if shown == "" {
 		shown = filepath.Join(o.dir, workspace.DefaultFile)
 	}
-	at := func(p string) string {
-		if env.Dir != "" && !filepath.IsAbs(p) {
-			return filepath.Join(env.Dir, p)
-		}
-		return p
-	}
+	at := env.underDir
 	dir := at(o.dir)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usagef("%q is not a folder", o.dir).hint("name the folder that holds your clones: git adr workspace init DIR")
@@ -175,7 +170,7 @@ func runWorkspaceInit(env *Env, o workspaceInitOptions) error {
 		}
 		read, source := "work tree", s.Path
 		if o.urls {
-			read, source = "not synced yet", s.URL+" HEAD"
+			read, source = "not synced yet", (&workspace.Member{URL: s.URL}).Source()
 		}
 		rows = append(rows, [4]string{adr.Escape(s.Name), fmt.Sprint(s.Records), read, adr.Escape(source)})
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/workspace"
@@ -44,18 +43,12 @@ Examples:
 // wsRemoveJSON is what `workspace remove --json` prints.
 type wsRemoveJSON struct {
 	File string `json:"file"`
-	Name string `json:"name"`
-	Path string `json:"path,omitempty"`
-	URL  string `json:"url,omitempty"`
-	Ref  string `json:"ref,omitempty"`
+	wsMemberJSON
 }
 
 func runWorkspaceRemove(env *Env, name string, asJSON bool) error {
-	shown, file := env.Workspace, env.Workspace
-	if env.Dir != "" && !filepath.IsAbs(file) {
-		file = filepath.Join(env.Dir, file)
-	}
-	gone, err := workspace.Remove(file, name, env.command)
+	shown := env.Workspace
+	gone, err := workspace.Remove(env.underDir(shown), name, env.command)
 	if err != nil {
 		var we *workspace.Error
 		if errors.As(err, &we) {
@@ -70,7 +63,7 @@ func runWorkspaceRemove(env *Env, name string, asJSON bool) error {
 		return wsErr(err)
 	}
 	if asJSON {
-		return writeJSON(env.Out, wsRemoveJSON{File: shown, Name: gone.Name, Path: gone.Given, URL: gone.ShownURL(), Ref: gone.Ref})
+		return writeJSON(env.Out, wsRemoveJSON{File: shown, wsMemberJSON: memberJSON(gone)})
 	}
 	fmt.Fprintf(env.Out, "removed %s: %s\n", adr.Escape(gone.Name), adr.Escape(gone.Source()))
 	if gone.Remote() {
