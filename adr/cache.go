@@ -20,6 +20,7 @@ import (
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/cachefile"
+	"github.com/git-adr/git-adr/internal/offheap"
 )
 
 // A Cache keeps what parsing found in each record, keyed by the git blob
@@ -56,6 +57,8 @@ import (
 type Cache struct {
 	dir      string
 	readOnly bool
+	// read reads the file; see ReadOutsideHeap.
+	read offheap.Reader
 
 	once sync.Once
 	// data is the file read, as one string that decoded records share.
@@ -129,13 +132,19 @@ func OpenCache(dir string, readOnly bool) *Cache {
 	return &Cache{dir: dir, readOnly: readOnly}
 }
 
+// ReadOutsideHeap makes the cache read its file into memory the garbage
+// collector does not manage (package offheap), before anything loads: for
+// a command that runs once and exits, never a long-running process (each
+// file it read would stay until it ended).
+func (c *Cache) ReadOutsideHeap() { c.read.On = true }
+
 func (c *Cache) load() {
 	c.once.Do(func() {
 		c.blobs = map[string]cacheEntry{}
 		c.stats = map[statKey]statEntry{}
 		c.added = map[string]string{}
 		c.newStats = map[statKey]statEntry{}
-		data, written, err := readCacheFile(filepath.Join(c.dir, CacheFile))
+		data, written, err := readCacheFile(filepath.Join(c.dir, CacheFile), c.read)
 		if err != nil {
 			return
 		}
@@ -328,7 +337,7 @@ func (c *Cache) saveWhen(worth func(added, stats, total int) bool) error {
 
 // readCacheFile reads the cache file and the modification time it has as
 // it is read.
-func readCacheFile(p string) ([]byte, int64, error) {
+func readCacheFile(p string, read offheap.Reader) ([]byte, int64, error) {
 	// Without blocking: a FIFO put in a cache (a workspace mirror's is
 	// under the user's cache folder) must not hang every read.
 	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
@@ -347,8 +356,7 @@ func readCacheFile(p string) ([]byte, int64, error) {
 	// never written in place, so a size that changed while it is read
 	// means damage, which the CRC finds (a growing buffer would cost a
 	// copy and a clearing of every byte several times over).
-	data := make([]byte, fi.Size())
-	_, err = io.ReadFull(f, data)
+	data, err := read.ReadFull(f, fi.Size())
 	return data, fi.ModTime().UnixNano(), err
 }
 

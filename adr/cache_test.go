@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -128,6 +129,9 @@ func TestCacheColdWarm(t *testing.T) {
 				cdir := t.TempDir()
 				for i, step := range []string{"cold", "warm", "warm again"} {
 					c := OpenCache(cdir, false)
+					if i == 2 {
+						c.ReadOutsideHeap() // the records share its bytes all the same
+					}
 					l, err := Load(fsys, LoadOptions{Lazy: lazy, Cache: c})
 					if err != nil {
 						t.Fatal(err)
@@ -786,5 +790,56 @@ func TestReleaseParsedText(t *testing.T) {
 	r.ReleaseText()
 	if r.text == nil {
 		t.Fatal("a record read without a cache let go of its text")
+	}
+}
+
+// A cache read outside the heap (ReadOutsideHeap) serves the same records
+// and leaves its file's bytes out of the heap.
+func TestCacheReadOutsideHeap(t *testing.T) {
+	laterClock(t)
+	dir := t.TempDir()
+	adrDir := filepath.Join(dir, "doc", "adr")
+	if err := os.MkdirAll(adrDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 2000; i++ {
+		body := fmt.Sprintf("# %d. Decision %d\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Context\n\n%s\n\n## Decision\n\nWe will.\n", i, i, strings.Repeat("Some context. ", 20))
+		if err := os.WriteFile(filepath.Join(adrDir, fmt.Sprintf("%04d-decision-%d.md", i, i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cdir := t.TempDir()
+	c := OpenCache(cdir, false)
+	cold, err := Load(os.DirFS(dir), LoadOptions{Cache: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := snapshot(t, cold)
+	saveAged(t, c)
+	fi, err := os.Stat(filepath.Join(cdir, CacheFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocated := func(outside bool) uint64 {
+		c := OpenCache(cdir, true)
+		if outside {
+			c.ReadOutsideHeap()
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		c.load()
+		runtime.ReadMemStats(&after)
+		l, err := Load(os.DirFS(dir), LoadOptions{Cache: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := snapshot(t, l); got != want {
+			t.Fatalf("outside=%v: the load differs:\n%s", outside, firstDiff(want, got))
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	inHeap, outside := allocated(false), allocated(true)
+	if inHeap < outside+uint64(fi.Size())*9/10 {
+		t.Errorf("reading the %d-byte cache allocated %d bytes in the heap, %d outside it: want the file's bytes saved", fi.Size(), inHeap, outside)
 	}
 }

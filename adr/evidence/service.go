@@ -58,6 +58,11 @@ type Service struct {
 	// that answers one question over a log nothing else reads meanwhile
 	// (the command, not the MCP server).
 	ReleaseTexts bool
+	// OutsideHeap reads the stored task index into memory the garbage
+	// collector does not manage (package offheap), where it is never
+	// given back: only for a service that answers once in a process that
+	// then ends (the command, not the MCP server).
+	OutsideHeap bool
 	// Preanalysis, when set, holds records analysed as the log loaded
 	// (a first task query's): their terms are taken from it.
 	Preanalysis *Preanalysis

@@ -11,6 +11,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/adr/view"
 	"github.com/git-adr/git-adr/internal/lazyre"
+	"github.com/git-adr/git-adr/internal/offheap"
 	"github.com/git-adr/git-adr/retrieve"
 )
 
@@ -723,7 +724,7 @@ func (s *Service) taskIndexes() ([]*adr.Record, *retrieve.Index, *retrieve.Index
 		ids = append(ids, r.Locus())
 	}
 	ik := indexKey(ids, keys)
-	if body, title, ok := loadTaskIndex(s.CacheDir, ik, ids); ok {
+	if body, title, ok := loadTaskIndex(s.CacheDir, ik, ids, offheap.Reader{On: s.OutsideHeap}); ok {
 		return recs, body, title
 	}
 	docs, cache := s.analyseTerms(recs, keys)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/cachefile"
+	"github.com/git-adr/git-adr/internal/offheap"
 	"github.com/git-adr/git-adr/retrieve"
 )
 
@@ -47,12 +48,22 @@ func indexKey(ids []string, keys []cacheKey) [32]byte {
 
 func taskIndexPath(dir string) string { return filepath.Join(dir, "index.bin") }
 
-// loadTaskIndex opens the stored indexes when they are those of key.
-func loadTaskIndex(dir string, key [32]byte, ids []string) (body, title *retrieve.Index, ok bool) {
+// loadTaskIndex opens the stored indexes when they are those of key,
+// over the file's bytes, which read reads.
+func loadTaskIndex(dir string, key [32]byte, ids []string, read offheap.Reader) (body, title *retrieve.Index, ok bool) {
 	if dir == "" {
 		return nil, nil, false
 	}
-	data, err := os.ReadFile(taskIndexPath(dir))
+	f, err := os.Open(taskIndexPath(dir))
+	if err != nil {
+		return nil, nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, nil, false
+	}
+	data, err := read.ReadFull(f, fi.Size())
 	if err != nil {
 		return nil, nil, false
 	}

@@ -38,12 +38,13 @@ func indexLog(t *testing.T, edit int) *adr.Log {
 var indexTasks = []string{"replace MySQL with PostgreSQL for order storage", "cache the payments", "reusable retry",
 	"kafka queue", "nothing of the sort here xyzzy"}
 
-// answers renders every task over l with a fresh service.
+// answers renders every task over l with a fresh service, every other
+// one reading the stored index outside the heap (OutsideHeap).
 func answers(t *testing.T, l *adr.Log, cacheDir string) []string {
 	t.Helper()
 	var out []string
-	for _, task := range indexTasks {
-		svc := &Service{Log: l, CacheDir: cacheDir}
+	for i, task := range indexTasks {
+		svc := &Service{Log: l, CacheDir: cacheDir, OutsideHeap: i%2 == 1}
 		_, b, err := svc.Answer(Request{Task: task, Format: JSON})
 		if err != nil {
 			t.Fatal(err)

@@ -163,7 +163,8 @@ func runContext(env *Env, id string, o contextOptions) error {
 	// over a big log analyses every record.
 	progress, done := terminalProgress(env.Err, "indexing records")
 	svc.Progress = progress
-	svc.ReleaseTexts = true // one question, then the process ends
+	// One question, then the process ends.
+	svc.ReleaseTexts, svc.OutsideHeap = true, true
 	svc.Preanalysis = pre
 	_, out, err := svc.Answer(req)
 	done()

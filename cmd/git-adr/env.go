@@ -51,6 +51,11 @@ type Env struct {
 	// readOnly: the command promises no write at all, not even of
 	// git-adr's own state (the compaction analysis).
 	readOnly bool
+	// serving: the process answers call after call (the MCP server), so
+	// files are read into the heap, where what a call no longer needs is
+	// given back; a command that runs once reads its caches outside it
+	// (package offheap).
+	serving bool
 	// cache is the parse cache of cacheDir, opened once (parseCache).
 	cache    *adr.Cache
 	cacheDir string
@@ -212,6 +217,9 @@ func (e *Env) parseCache(r *gitops.Repo) *adr.Cache {
 	dir := filepath.Join(r.AdrDir(), "cache")
 	if e.cache == nil || e.cacheDir != dir {
 		e.cache, e.cacheDir = adr.OpenCache(dir, e.readOnly), dir
+		if !e.serving {
+			e.cache.ReadOutsideHeap()
+		}
 	}
 	return e.cache
 }

@@ -136,6 +136,7 @@ func runMCP(env *Env, verbose, allowPropose bool) error {
 // registerTools is the one place MCP tools are added: the read-only
 // tools, and the writing ones when writer is not nil.
 func registerTools(srv *mcpserver.Server, env *Env, tree *navigate.Tree, writer *mcpWriter) {
+	env.serving = true // call after call: every file read into the heap
 	addContextTool(srv, env)
 	addShowTool(srv, env)
 	mcpserver.AddNavigation(srv, tree)

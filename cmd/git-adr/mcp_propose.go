@@ -59,7 +59,7 @@ func (w *mcpWriter) run(tool string, f func(e *Env) (any, error)) (any, error) {
 	}
 	var stderr bytes.Buffer
 	e := &Env{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &stderr, Dir: w.env.Dir, Roots: w.env.Roots,
-		repo: repo, command: "git adr mcp: " + tool}
+		repo: repo, command: "git adr mcp: " + tool, serving: true}
 	defer e.unlock()
 	v, err := f(e)
 	var ce *cmdError

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/git-adr/git-adr/internal/offheap"
 	"github.com/git-adr/git-adr/navigate"
 	"github.com/git-adr/git-adr/navigate/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +36,14 @@ func TestMCPProposeInProcess(t *testing.T) {
 	defer tree.Close()
 	srv := mcpserver.New(mcpserver.Options{Version: "test", Instructions: mcpserver.NavigationInstructions + proposeInstructions})
 	registerTools(srv, env, tree, &mcpWriter{env: env})
+	// The server reads every file into the heap, where what a call no
+	// longer needs is given back: nothing stays outside it.
+	outside := offheap.Held()
+	defer func() {
+		if n := offheap.Held() - outside; n != 0 {
+			t.Errorf("the server's calls left %d bytes outside the heap", n)
+		}
+	}()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st)

@@ -1,0 +1,94 @@
+package offheap
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+func TestReadFull(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	want := bytes.Repeat([]byte("0123456789abcdef"), 5000)
+	if err := os.WriteFile(p, want, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{false, true} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Reader{On: on}.ReadFull(f, int64(len(want)))
+		f.Close()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("On=%v: %d bytes, %v; want the file's %d", on, len(got), err, len(want))
+		}
+	}
+}
+
+// A file shorter than its size said (damaged, or replaced meanwhile) is an
+// error, not bytes padded with zeros.
+func TestReadFullShortFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte("short"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{false, true} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err := (Reader{On: on}).ReadFull(f, 4096); err == nil {
+			t.Errorf("On=%v: read %d bytes of a 5-byte file said to be 4096, no error", on, len(b))
+		}
+		f.Close()
+	}
+}
+
+// The mapping is really outside the heap: reading 8 MiB with On
+// allocates next to nothing there.
+func TestReadFullOutsideHeap(t *testing.T) {
+	if mapAnonymous(1) == nil {
+		t.Skip("no anonymous mappings on this system")
+	}
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, make([]byte, 8<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b, err := Reader{On: true}.ReadFull(f, 8<<20)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unmap(b)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("reading 8 MiB outside the heap allocated %d bytes in it", n)
+	}
+}
+
+// Use hands over the file's bytes and takes the memory back.
+func TestUse(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	want := bytes.Repeat([]byte("x"), 100_000)
+	if err := os.WriteFile(p, want, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var got []byte
+	err = Use(f, int64(len(want)), func(b []byte) error { got = bytes.Clone(b); return nil })
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("Use: %d bytes, %v", len(got), err)
+	}
+}
