@@ -303,13 +303,26 @@ func encodeRepos(b *bytes.Buffer, repos []fileRepo) {
 }
 
 // Create writes data, a workspace file Render made, at path: whole or not
-// at all, and never over a file that is there unless replace. It first
+// at all, and never over a file that is there unless replace (then under
+// the file's lock, FILE.lock, as [Add] and [Remove] edit it). It first
 // reads data back as [Load] reads a workspace file, and writes nothing
 // that does not load.
 func Create(path string, data []byte, replace bool) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
+	}
+	target := abs
+	if replace {
+		// Under the file's lock, as add and remove edit it: an add that
+		// read the old file cannot write it back over this one. A file
+		// kept elsewhere and linked here (a dotfiles folder) is replaced
+		// where it is, the link kept.
+		var lock *gitops.Lock
+		if _, target, lock, err = lockFile(path, "git adr workspace init --force"); err != nil {
+			return err
+		}
+		defer lock.Release()
 	}
 	// No mirror is made or read here: any cache folder will do.
 	if _, err := decode(path, abs, data, os.TempDir()); err != nil {
@@ -318,12 +331,7 @@ func Create(path string, data []byte, replace bool) error {
 	// The kill test stops init here, the file not yet written.
 	failpoint.Hit("workspace-init-write")
 	if replace {
-		// A file kept elsewhere and linked here (a dotfiles folder) is
-		// replaced where it is, the link kept.
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
-		}
-		return atomicfile.Write(abs, data, 0o644)
+		return atomicfile.Write(target, data, 0o644)
 	}
-	return atomicfile.Create(abs, data, 0o644)
+	return atomicfile.Create(target, data, 0o644)
 }

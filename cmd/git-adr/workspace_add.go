@@ -89,15 +89,15 @@ func runWorkspaceAdd(env *Env, target, name, ref string, asJSON bool) error {
 	return nil
 }
 
-// fileLockErr explains a workspace file's lock (FILE.lock) that an add or
-// a remove could not take; nil when err is no lock error.
+// fileLockErr explains a workspace file's lock (FILE.lock) that an add, a
+// remove or an init --force could not take; nil when err is no lock error.
 func fileLockErr(err error) error {
 	var le *gitops.LockError
 	if !errors.As(err, &le) {
 		return nil
 	}
 	if le.Unreadable || le.Unverifiable {
-		return withCode(ExitConflict, err).hint(fmt.Sprintf("nothing was changed; if no `git adr workspace add` or `remove` of this file is running, remove the lock: `rm %s`", le.Path))
+		return withCode(ExitConflict, err).hint(fmt.Sprintf("nothing was changed; if no `git adr workspace add`, `remove` or `init --force` of this file is running, remove the lock: `rm %s`", le.Path))
 	}
 	return withCode(ExitConflict, err).hint("nothing was changed; run the command again once the other has finished")
 }

@@ -143,6 +143,9 @@ func runWorkspaceInit(env *Env, o workspaceInitOptions) error {
 		if errors.Is(err, fs.ErrExist) {
 			return errThere(shown) // made since it was looked for
 		}
+		if lerr := fileLockErr(err); lerr != nil {
+			return lerr
+		}
 		if werr := wsErr(err); werr != err {
 			return werr
 		}

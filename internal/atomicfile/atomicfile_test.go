@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -158,6 +159,22 @@ func TestMkdirCache(t *testing.T) {
 }
 
 func TestCreateNeverReplaces(t *testing.T) {
+	t.Run("links", testCreateNeverReplaces)
+	// A file system without links (FAT, some network ones): the rename
+	// that replaces nothing.
+	t.Run("no links", func(t *testing.T) {
+		if err := renameNoReplace(filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")); errors.Is(err, errors.ErrUnsupported) {
+			t.Skip("no rename that replaces nothing here")
+		}
+		link = func(oldname, newname string) error {
+			return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.EPERM}
+		}
+		defer func() { link = os.Link }()
+		testCreateNeverReplaces(t)
+	})
+}
+
+func testCreateNeverReplaces(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "ws.toml")
 	var wg sync.WaitGroup
