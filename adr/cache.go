@@ -144,7 +144,7 @@ func (c *Cache) load() {
 		c.stats = map[statKey]statEntry{}
 		c.added = map[string]string{}
 		c.newStats = map[statKey]statEntry{}
-		data, written, err := readCacheFile(filepath.Join(c.dir, CacheFile), c.read)
+		data, release, written, err := readCacheFile(filepath.Join(c.dir, CacheFile), c.read)
 		if err != nil {
 			return
 		}
@@ -155,6 +155,7 @@ func (c *Cache) load() {
 			// Not trusted: start empty, and replace the file on save.
 			c.blobs, c.stats, c.used, c.kept, c.gen = map[string]cacheEntry{}, map[statKey]statEntry{}, nil, nil, 0
 			c.changed = true
+			release() // nothing was decoded from it
 		}
 	})
 }
@@ -335,29 +336,30 @@ func (c *Cache) saveWhen(worth func(added, stats, total int) bool) error {
 	return c.Save()
 }
 
-// readCacheFile reads the cache file and the modification time it has as
-// it is read.
-func readCacheFile(p string, read offheap.Reader) ([]byte, int64, error) {
+// readCacheFile reads the cache file (release gives its bytes back, see
+// offheap.Reader.ReadFull) and the modification time it has as it is
+// read.
+func readCacheFile(p string, read offheap.Reader) (data []byte, release func(), written int64, err error) {
 	// Without blocking: a FIFO put in a cache (a workspace mirror's is
 	// under the user's cache folder) must not hang every read.
 	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s: not a regular file", p)
+		return nil, nil, 0, fmt.Errorf("%s: not a regular file", p)
 	}
 	// One read of the size the file has: the file is replaced by rename,
 	// never written in place, so a size that changed while it is read
 	// means damage, which the CRC finds (a growing buffer would cost a
 	// copy and a clearing of every byte several times over).
-	data, err := read.ReadFull(f, fi.Size())
-	return data, fi.ModTime().UnixNano(), err
+	data, release, err = read.ReadFull(f, fi.Size())
+	return data, release, fi.ModTime().UnixNano(), err
 }
 
 // Layout (integers are unsigned varints unless said otherwise):

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/git-adr/git-adr/internal/offheap"
 	"time"
 )
 
@@ -364,12 +366,17 @@ func TestCacheDamagedIsRebuilt(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := OpenCache(cdir, false)
+			c.ReadOutsideHeap() // a file not trusted is given back
+			held := offheap.Held()
 			l, err := Load(os.DirFS(dir), LoadOptions{Cache: c})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := snapshot(t, l); got != want {
 				t.Fatalf("load with a %s cache differs:\n%s", name, firstDiff(want, got))
+			}
+			if n := offheap.Held() - held; n != 0 {
+				t.Errorf("a %s cache kept %d bytes outside the heap", name, n)
 			}
 			if err := c.Save(); err != nil {
 				t.Fatal(err)

@@ -63,12 +63,18 @@ func loadTaskIndex(dir string, key [32]byte, ids []string, read offheap.Reader) 
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil, nil, false
 	}
-	data, err := read.ReadFull(f, fi.Size())
+	data, release, err := read.ReadFull(f, fi.Size())
 	if err != nil {
 		return nil, nil, false
 	}
 	body, title, err = decodeTaskIndex(data, key, ids)
-	return body, title, err == nil
+	if err != nil {
+		// Another log's index (one record edited since), or damage: the
+		// index is rebuilt, and nothing points into these bytes.
+		release()
+		return nil, nil, false
+	}
+	return body, title, true
 }
 
 // decodeTaskIndex checks the file's format, key and checksum and opens

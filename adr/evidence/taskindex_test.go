@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/git-adr/git-adr/adr"
+	"github.com/git-adr/git-adr/internal/offheap"
 )
 
 // indexLog is a log whose records share words in different measure, so
@@ -123,6 +124,18 @@ func TestTaskIndexDamaged(t *testing.T) {
 	}
 	if _, _, err := decodeTaskIndex(good, [32]byte{1, 2, 4}, ids); err == nil {
 		t.Error("an index for another key was trusted")
+	}
+	// Read outside the heap, the index of another key is given back; the
+	// one that is used stays.
+	held := offheap.Held()
+	if _, _, ok := loadTaskIndex(svc.CacheDir, [32]byte{1, 2, 4}, ids, offheap.Reader{On: true}); ok {
+		t.Error("loadTaskIndex trusted an index for another key")
+	}
+	if n := offheap.Held() - held; n != 0 {
+		t.Errorf("an index refused kept %d bytes outside the heap", n)
+	}
+	if _, _, ok := loadTaskIndex(svc.CacheDir, key, ids, offheap.Reader{On: true}); !ok {
+		t.Error("loadTaskIndex refused the index of its key")
 	}
 	for i := range good {
 		bad := append([]byte(nil), good...)

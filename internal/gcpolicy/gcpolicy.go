@@ -34,8 +34,8 @@ const Ceiling = 48 << 20
 // CeilingLive is how much a collection may find live, what the process
 // holds outside the heap counted, before [Defer] lifts the ceiling: a
 // command that holds more would spend its time collecting to stay under
-// it (compaction's analysis, holding 50 MB at 10,000 records, took twice
-// as long), so it is paced as by default.
+// it (compaction's analysis, holding 44 MB at its peak at 10,000 records,
+// took twice as long), so it is paced as by default.
 const CeilingLive = 30 << 20
 
 // ShortLivedHeap bounds the heap of a process that runs without the

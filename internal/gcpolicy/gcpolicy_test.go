@@ -142,7 +142,7 @@ func TestUnderCeiling(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := (offheap.Reader{On: true}).ReadFull(f, 1<<20); err != nil {
+	if _, _, err := (offheap.Reader{On: true}).ReadFull(f, 1<<20); err != nil {
 		t.Fatal(err)
 	}
 	out := offheap.Held()

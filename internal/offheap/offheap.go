@@ -35,13 +35,20 @@ type Reader struct {
 
 // ReadFull reads the n bytes of the open file f (its size when it was
 // looked at; the file is replaced whole, never written in place, so fewer
-// bytes mean damage and an error).
-func (r Reader) ReadFull(f *os.File, n int64) ([]byte, error) {
+// bytes mean damage and an error). release gives memory read outside the
+// heap back, for bytes that turned out not to be worth keeping (a file
+// found damaged or foreign) and that nothing points into; it does nothing
+// for bytes in the heap, and must be called at most once.
+func (r Reader) ReadFull(f *os.File, n int64) (b []byte, release func(), err error) {
 	b, mapped, err := read(f, n, r.On)
-	if mapped {
-		held.Add(int64(len(b)))
+	if err != nil || !mapped {
+		return b, func() {}, err
 	}
-	return b, err
+	held.Add(int64(len(b)))
+	return b, func() {
+		held.Add(-int64(len(b)))
+		unmap(b)
+	}, nil
 }
 
 // held counts the bytes ReadFull keeps outside the heap.

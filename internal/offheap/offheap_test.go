@@ -19,7 +19,7 @@ func TestReadFull(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Reader{On: on}.ReadFull(f, int64(len(want)))
+		got, _, err := Reader{On: on}.ReadFull(f, int64(len(want)))
 		f.Close()
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("On=%v: %d bytes, %v; want the file's %d", on, len(got), err, len(want))
@@ -39,7 +39,7 @@ func TestReadFullShortFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b, err := (Reader{On: on}).ReadFull(f, 4096); err == nil {
+		if b, _, err := (Reader{On: on}).ReadFull(f, 4096); err == nil {
 			t.Errorf("On=%v: read %d bytes of a 5-byte file said to be 4096, no error", on, len(b))
 		}
 		f.Close()
@@ -63,12 +63,12 @@ func TestReadFullOutsideHeap(t *testing.T) {
 	defer f.Close()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	b, err := Reader{On: true}.ReadFull(f, 8<<20)
+	_, release, err := Reader{On: true}.ReadFull(f, 8<<20)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer unmap(b)
+	defer release()
 	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
 		t.Errorf("reading 8 MiB outside the heap allocated %d bytes in it", n)
 	}
@@ -90,5 +90,42 @@ func TestUse(t *testing.T) {
 	err = Use(f, int64(len(want)), func(b []byte) error { got = bytes.Clone(b); return nil })
 	if err != nil || !bytes.Equal(got, want) {
 		t.Errorf("Use: %d bytes, %v", len(got), err)
+	}
+}
+
+// Held counts what ReadFull keeps outside the heap, and release gives it
+// back.
+func TestHeldAndRelease(t *testing.T) {
+	if mapAnonymous(1) == nil {
+		t.Skip("no anonymous mappings on this system")
+	}
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	before := Held()
+	_, release, err := Reader{On: true}.ReadFull(f, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := Held() - before; n != 1<<20 {
+		t.Errorf("held %d more bytes, want %d", n, 1<<20)
+	}
+	release()
+	if n := Held() - before; n != 0 {
+		t.Errorf("after release, held %d more bytes, want 0", n)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, release, err := (Reader{}).ReadFull(f, 1<<20); err != nil || Held() != before {
+		t.Errorf("a read into the heap: held %d more bytes, %v", Held()-before, err)
+	} else {
+		release() // does nothing
 	}
 }
