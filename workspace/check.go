@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
+	"github.com/git-adr/git-adr/internal/lazyre"
 	"sort"
 	"strings"
 
@@ -39,7 +39,7 @@ type Finding struct {
 
 // mentionRE finds qualified IDs in record text: a member's name, a colon,
 // and an ID (ADR-0012, RFC-7) or a number.
-var mentionRE = regexp.MustCompile(`(?:^|[^A-Za-z0-9._/-])([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([A-Za-z][A-Za-z0-9]*-[0-9]+[a-z]?|[0-9]+)\b`)
+var mentionRE = lazyre.New(`(?:^|[^A-Za-z0-9._/-])([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([A-Za-z][A-Za-z0-9]*-[0-9]+[a-z]?|[0-9]+)\b`)
 
 // mayMention reports whether line (or a text of lines) can hold a match
 // of mentionRE: every
@@ -179,7 +179,7 @@ func (w *Workspace) mentions(ld *Loaded, r *adr.Record) []mention {
 		if !mayMention(line) {
 			continue
 		}
-		for _, m := range mentionRE.FindAllSubmatch(line, -1) {
+		for _, m := range mentionRE.Re().FindAllSubmatch(line, -1) {
 			target := w.Member(string(m[1]))
 			if target == nil {
 				continue

@@ -3,10 +3,10 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"github.com/git-adr/git-adr/internal/lazyre"
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -132,14 +132,14 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("workspace %s: %s", e.File, e.Msg)
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var nameRE = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // maxName bounds a member's name, which every qualified ID repeats.
 const maxName = 64
 
 // refRE admits the ref names git admits, less a few it would also take
 // (no "@{", no "..", no control or glob characters).
-var refRE = regexp.MustCompile(`^[A-Za-z0-9._][A-Za-z0-9._/-]*$`)
+var refRE = lazyre.New(`^[A-Za-z0-9._][A-Za-z0-9._/-]*$`)
 
 // DefaultCacheDir is where remote repositories are mirrored: git-adr's
 // folder in the user's cache directory.

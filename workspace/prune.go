@@ -6,11 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/git-adr/git-adr/internal/lazyre"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -38,7 +38,7 @@ const maxUserPath = 64 << 10
 
 // mirrorRE matches the folder names mirrorName makes: nothing else in the
 // cache folder is ever pruned.
-var mirrorRE = regexp.MustCompile(`^[0-9a-f]{16}-[A-Za-z0-9._-]+\.git$`)
+var mirrorRE = lazyre.New(`^[0-9a-f]{16}-[A-Za-z0-9._-]+\.git$`)
 
 // prunedPrefix names a mirror a prune has moved aside and is removing: a
 // prune killed then leaves it, and the next one removes it.
