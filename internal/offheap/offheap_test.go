@@ -8,19 +8,33 @@ import (
 	"testing"
 )
 
-func TestReadFull(t *testing.T) {
+// fileOf opens a file that holds data, closed when the test ends.
+func fileOf(t *testing.T, data []byte) *os.File {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), "f")
-	want := bytes.Repeat([]byte("0123456789abcdef"), 5000)
-	if err := os.WriteFile(p, want, 0o600); err != nil {
+	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// needMappings skips a test on a system without anonymous mappings.
+func needMappings(t *testing.T) {
+	t.Helper()
+	if mapAnonymous(1) == nil {
+		t.Skip("no anonymous mappings on this system")
+	}
+}
+
+func TestReadFull(t *testing.T) {
+	want := bytes.Repeat([]byte("0123456789abcdef"), 5000)
 	for _, on := range []bool{false, true} {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _, err := Reader{On: on}.ReadFull(f, int64(len(want)))
-		f.Close()
+		got, _, err := Reader{On: on}.ReadFull(fileOf(t, want), int64(len(want)))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("On=%v: %d bytes, %v; want the file's %d", on, len(got), err, len(want))
 		}
@@ -30,37 +44,18 @@ func TestReadFull(t *testing.T) {
 // A file shorter than its size said (damaged, or replaced meanwhile) is an
 // error, not bytes padded with zeros.
 func TestReadFullShortFile(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "f")
-	if err := os.WriteFile(p, []byte("short"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	for _, on := range []bool{false, true} {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b, _, err := (Reader{On: on}).ReadFull(f, 4096); err == nil {
+		if b, _, err := (Reader{On: on}).ReadFull(fileOf(t, []byte("short")), 4096); err == nil {
 			t.Errorf("On=%v: read %d bytes of a 5-byte file said to be 4096, no error", on, len(b))
 		}
-		f.Close()
 	}
 }
 
 // The mapping is really outside the heap: reading 8 MiB with On
 // allocates next to nothing there.
 func TestReadFullOutsideHeap(t *testing.T) {
-	if mapAnonymous(1) == nil {
-		t.Skip("no anonymous mappings on this system")
-	}
-	p := filepath.Join(t.TempDir(), "f")
-	if err := os.WriteFile(p, make([]byte, 8<<20), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	needMappings(t)
+	f := fileOf(t, make([]byte, 8<<20))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, release, err := Reader{On: true}.ReadFull(f, 8<<20)
@@ -76,18 +71,9 @@ func TestReadFullOutsideHeap(t *testing.T) {
 
 // Use hands over the file's bytes and takes the memory back.
 func TestUse(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "f")
 	want := bytes.Repeat([]byte("x"), 100_000)
-	if err := os.WriteFile(p, want, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var got []byte
-	err = Use(f, int64(len(want)), func(b []byte) error { got = bytes.Clone(b); return nil })
+	err := Use(fileOf(t, want), int64(len(want)), func(b []byte) error { got = bytes.Clone(b); return nil })
 	if err != nil || !bytes.Equal(got, want) {
 		t.Errorf("Use: %d bytes, %v", len(got), err)
 	}
@@ -96,18 +82,8 @@ func TestUse(t *testing.T) {
 // Held counts what ReadFull keeps outside the heap, and release gives it
 // back.
 func TestHeldAndRelease(t *testing.T) {
-	if mapAnonymous(1) == nil {
-		t.Skip("no anonymous mappings on this system")
-	}
-	p := filepath.Join(t.TempDir(), "f")
-	if err := os.WriteFile(p, make([]byte, 1<<20), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	needMappings(t)
+	f := fileOf(t, make([]byte, 1<<20))
 	before := Held()
 	_, release, err := Reader{On: true}.ReadFull(f, 1<<20)
 	if err != nil {
