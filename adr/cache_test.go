@@ -845,7 +845,12 @@ func TestCacheReadOutsideHeap(t *testing.T) {
 		}
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	inHeap, outside := allocated(false), allocated(true)
+	// The least of three runs each: what another goroutine allocates
+	// meanwhile counts too.
+	least := func(outside bool) uint64 {
+		return min(allocated(outside), allocated(outside), allocated(outside))
+	}
+	inHeap, outside := least(false), least(true)
 	if inHeap < outside+uint64(fi.Size())*9/10 {
 		t.Errorf("reading the %d-byte cache allocated %d bytes in the heap, %d outside it: want the file's bytes saved", fi.Size(), inHeap, outside)
 	}
