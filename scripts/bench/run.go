@@ -87,6 +87,9 @@ func commands() []command {
 		{row: "list --json", tool: toolGitADR, args: []string{"adr", "list", "--json"}, verify: verifyJSON},
 		{row: "show", tool: toolGitADR, args: []string{"adr", "show", midID}, verify: verifyNonEmpty},
 		{row: "context --task", tool: toolGitADR, args: []string{"adr", "context", "--task", benchTask}, verify: verifyNonEmpty},
+		// The question an agent asks right after editing a record: the
+		// stored task index no longer matches and is rebuilt.
+		{row: "context --task after an edit", tool: toolGitADR, args: []string{"adr", "context", "--task", benchTask}, edit: true, verify: verifyNonEmpty},
 		{row: "context --task, cold cache", tool: toolGitADR, args: []string{"adr", "context", "--task", benchTask}, cold: true, verify: verifyNonEmpty},
 		{row: "index", tool: toolGitADR, args: []string{"adr", "index"}, writes: true, verify: verifyIndex},
 		{row: "index", tool: toolAdrTools, args: []string{"adr", "generate", "toc"}, slow: true, verify: verifyLines("* [")},
