@@ -254,7 +254,9 @@ func (w *Workspace) fetch(m *Member, command string) (before, after string, err 
 	}
 	failpoint.Hit("workspace-fetch")
 	before, _ = r.RefHash(tipRef(m.ref()))
-	if err := r.FetchRef(m.URL, m.ref(), tipRef(m.ref())); err != nil {
+	err = r.FetchRef(m.URL, m.ref(), tipRef(m.ref()))
+	failpoint.Hit("workspace-fetched")
+	if err != nil {
 		var ge *gitops.GitError
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
 			return before, "", fmt.Errorf("ref %q: %w at %s", m.ref(), ErrBadRef, redactURL(m.URL))

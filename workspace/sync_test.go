@@ -3,7 +3,11 @@ package workspace
 import (
 	"fmt"
 	"os"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/git-adr/git-adr/internal/failpoint"
 )
 
 // Sync summarises beside its fetches: with more members than fetchers
@@ -58,6 +62,62 @@ func syncInOrder(t *testing.T, ws *Workspace, jobs int) {
 		}
 		if at := res.Member.summary(); at.commit != res.After || !at.current() {
 			t.Errorf("%s: no summary stamped with the tip %s", res.Member.Name, res.After)
+		}
+	}
+}
+
+// TestSyncJobsBoundsFetches: with --jobs N, N fetches run at once and no
+// more. The first N fetches wait for each other at the failpoint before
+// git runs (a rendezvous, not a timing: fewer fetchers than N never meet,
+// and the test fails after a wait), and the most fetches ever under way
+// is counted between the failpoints around each fetch.
+func TestSyncJobsBoundsFetches(t *testing.T) {
+	remotes := map[string]map[string]string{}
+	var order []string
+	for i := range 7 {
+		name := fmt.Sprintf("r%d", i)
+		order = append(order, name)
+		remotes[name] = map[string]string{"0001-use-queues.md": decision(1, "Use queues "+name, "Failed payments are retried.")}
+	}
+	ws, _ := termsWorkspace(t, remotes, order)
+	for _, jobs := range []int{1, 3} {
+		var mu sync.Mutex
+		active, most, arrived := 0, 0, 0
+		met := make(chan struct{})
+		failpoint.Set(func(point string) {
+			switch point {
+			case "workspace-fetch":
+				mu.Lock()
+				active++
+				most = max(most, active)
+				arrived++
+				first := arrived <= jobs
+				if arrived == jobs {
+					close(met)
+				}
+				mu.Unlock()
+				if first {
+					select {
+					case <-met:
+					case <-time.After(30 * time.Second):
+						t.Errorf("jobs %d: %d fetches never ran at once", jobs, jobs)
+					}
+				}
+			case "workspace-fetched":
+				mu.Lock()
+				active--
+				mu.Unlock()
+			}
+		})
+		results := ws.Sync("test", jobs, nil)
+		failpoint.Set(func(string) {})
+		for _, res := range results {
+			if res.Err != nil {
+				t.Fatalf("jobs %d: %s: %v", jobs, res.Member.Name, res.Err)
+			}
+		}
+		if most != jobs || arrived != len(order) {
+			t.Errorf("jobs %d: at most %d fetches at once over %d fetches, want %d over %d", jobs, most, arrived, jobs, len(order))
 		}
 	}
 }
