@@ -21,10 +21,21 @@
 package offheap
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"sync/atomic"
 )
+
+// MaxFile is the largest file ReadFull and Use read: git-adr's derived
+// files are about a kilobyte a record (9 MB at 10,000 records, the largest
+// of them), so a file past a gigabyte is damage or a plant, which would
+// otherwise be read whole (a sparse file costs its writer nothing) until
+// the system ran out of memory.
+const MaxFile = 1 << 30
+
+// ErrTooLarge is the error for a file past MaxFile.
+var ErrTooLarge = fmt.Errorf("file larger than %d bytes", MaxFile)
 
 // A Reader reads files for one process. Its zero value reads into the
 // heap.
@@ -79,6 +90,9 @@ func Use(f *os.File, n int64, use func([]byte) error) error {
 func read(f *os.File, n int64, outside bool) (b []byte, mapped bool, err error) {
 	if n <= 0 {
 		return nil, false, nil
+	}
+	if n > MaxFile {
+		return nil, false, ErrTooLarge
 	}
 	if outside {
 		b = mapAnonymous(n)

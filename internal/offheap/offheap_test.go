@@ -2,6 +2,7 @@ package offheap
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -48,6 +49,22 @@ func TestReadFullShortFile(t *testing.T) {
 		if b, _, err := (Reader{On: on}).ReadFull(fileOf(t, []byte("short")), 4096); err == nil {
 			t.Errorf("On=%v: read %d bytes of a 5-byte file said to be 4096, no error", on, len(b))
 		}
+	}
+}
+
+// A file past MaxFile is refused, not read (a sparse one: no disk used).
+func TestReadFullTooLarge(t *testing.T) {
+	f := fileOf(t, nil)
+	if err := os.Truncate(f.Name(), MaxFile+1); err != nil {
+		t.Skip("no sparse file here:", err)
+	}
+	for _, on := range []bool{false, true} {
+		if _, _, err := (Reader{On: on}).ReadFull(f, MaxFile+1); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("On=%v: %v, want ErrTooLarge", on, err)
+		}
+	}
+	if err := Use(f, MaxFile+1, func([]byte) error { t.Error("Use read a file past MaxFile"); return nil }); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Use: %v, want ErrTooLarge", err)
 	}
 }
 
