@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 	"unsafe"
 
@@ -340,20 +338,11 @@ func (c *Cache) saveWhen(worth func(added, stats, total int) bool) error {
 // offheap.Reader.ReadFull) and the modification time it has as it is
 // read.
 func readCacheFile(p string, read offheap.Reader) (data []byte, release func(), written int64, err error) {
-	// Without blocking: a FIFO put in a cache (a workspace mirror's is
-	// under the user's cache folder) must not hang every read.
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	f, fi, err := cachefile.OpenFile(p)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, 0, fmt.Errorf("%s: not a regular file", p)
-	}
 	// One read of the size the file has: the file is replaced by rename,
 	// never written in place, so a size that changed while it is read
 	// means damage, which the CRC finds (a growing buffer would cost a

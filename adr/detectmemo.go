@@ -3,7 +3,6 @@ package adr
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -162,7 +161,7 @@ func encodeDetect(found []string, probes []probe) []byte {
 // readDetect reads a remembered detection; false when there is none or
 // it is damaged, foreign or from another version.
 func readDetect(file string) (found []string, probes []probe, ok bool) {
-	data, err := os.ReadFile(file)
+	data, err := cachefile.ReadFile(file)
 	if err != nil {
 		return nil, nil, false
 	}

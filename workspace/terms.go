@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -15,11 +14,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/atomicfile"
+	"github.com/git-adr/git-adr/internal/cachefile"
 	"github.com/git-adr/git-adr/retrieve"
 )
 
@@ -480,16 +479,12 @@ func readInto(p string, buf *[]byte) ([]byte, error) {
 	// Without blocking, and a regular file of a summary's size only: a
 	// FIFO or a huge file put in a cache must not hang or exhaust a
 	// question (the next sync replaces it).
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	f, fi, err := cachefile.OpenFile(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxSummary {
+	if fi.Size() > maxSummary {
 		return nil, fmt.Errorf("%s: not a summary", p)
 	}
 	n := int(fi.Size())

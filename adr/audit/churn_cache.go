@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,7 +79,7 @@ func CachedChurn(r *gitops.Repo, l *adr.Log, order []*adr.Record, globs map[*adr
 	for _, rec := range order {
 		byPath[rec.Path] = rec
 	}
-	if data, err := os.ReadFile(file); err == nil {
+	if data, err := cachefile.ReadFile(file); err == nil {
 		if c, ok := decodeChurnCache(data); ok && c.Key == key {
 			counts, added := map[*adr.Record]int{}, map[string]string{}
 			for _, e := range c.Counts {

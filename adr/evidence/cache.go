@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
@@ -64,15 +63,11 @@ func loadTermCache(dir string) *termCache {
 		return c
 	}
 	c.path = filepath.Join(dir, "terms.bin")
-	f, err := os.Open(c.path)
+	f, fi, err := cachefile.OpenFile(c.path)
 	if err != nil {
 		return c
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return c
-	}
 	// Read outside the heap and given back once decoded (which copies
 	// what it keeps): at 10,000 records the file is 9 MB that would
 	// otherwise bring the next collection that much nearer.

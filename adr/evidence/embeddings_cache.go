@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -64,7 +63,7 @@ func loadVectorCache(dir string) *vectorCache {
 		return c
 	}
 	c.path = filepath.Join(dir, "vectors.bin")
-	data, err := os.ReadFile(c.path)
+	data, err := cachefile.ReadFile(c.path)
 	if err != nil {
 		return c
 	}

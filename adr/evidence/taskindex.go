@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -54,15 +53,11 @@ func loadTaskIndex(dir string, key [32]byte, ids []string, read offheap.Reader) 
 	if dir == "" {
 		return nil, nil, false
 	}
-	f, err := os.Open(taskIndexPath(dir))
+	f, fi, err := cachefile.OpenFile(taskIndexPath(dir))
 	if err != nil {
 		return nil, nil, false
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, nil, false
-	}
 	data, release, err := read.ReadFull(f, fi.Size())
 	if err != nil {
 		return nil, nil, false

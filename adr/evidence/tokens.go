@@ -3,7 +3,6 @@ package evidence
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"sync"
@@ -63,7 +62,7 @@ func (c *tokenCache) load() {
 	if c.path == "" {
 		return
 	}
-	data, err := os.ReadFile(c.path)
+	data, err := cachefile.ReadFile(c.path)
 	if err != nil {
 		return
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -162,7 +161,7 @@ func LoadMentions(dir string, l *adr.Log) *Mentions {
 	}
 	key := mentionsKey(live)
 	file := filepath.Join(dir, "mentions.bin")
-	if data, err := os.ReadFile(file); err == nil {
+	if data, err := cachefile.ReadFile(file); err == nil {
 		if m, err := decodeMentions(data, key, live); err == nil {
 			return m
 		}
