@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -47,7 +48,10 @@ func OpenSession(dir, agent, id string) (*Session, error) {
 	sum := sha256.Sum256([]byte(agent + "\x00" + id))
 	sd := filepath.Join(dir, "sessions")
 	s := &Session{path: filepath.Join(sd, hex.EncodeToString(sum[:12])+".jsonl"), warned: map[string]bool{}, reads: map[string][]string{}}
-	f, err := os.Open(s.path)
+	// Without blocking, and a regular file only: a named pipe put here
+	// (an agent's shell can) would hold the hook until the agent's hook
+	// timeout, which lets the call run. Such a session is not used.
+	f, err := os.OpenFile(s.path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	switch {
 	case os.IsNotExist(err):
 		if err := os.MkdirAll(sd, 0o755); err != nil {
@@ -59,7 +63,14 @@ func OpenSession(dir, agent, id string) (*Session, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > maxSessionBytes {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("guard session %s: not a regular file", s.path)
+	}
+	if fi.Size() > maxSessionBytes {
 		s.full = true
 	}
 	sc := bufio.NewScanner(f)
@@ -97,7 +108,9 @@ func (s *Session) append(e sessionEvent) error {
 		return nil
 	}
 	line, _ := json.Marshal(e)
-	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	// Without blocking: a pipe put here since the session was read fails
+	// the write (no reader) instead of waiting for one.
+	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o644)
 	if err != nil {
 		return err
 	}
