@@ -3,6 +3,7 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"github.com/git-adr/git-adr/internal/confine"
 	"os"
 	"path/filepath"
 	"sort"
@@ -271,7 +272,7 @@ func (p *Policy) restoreWeakens(a Access) string {
 		if !reach {
 			continue
 		}
-		cur, err := os.ReadFile(filepath.Join(p.Top, filepath.FromSlash(g)))
+		cur, err := readGuardFile(p.Top, g)
 		exists := err == nil
 		switch {
 		case explicit:
@@ -324,10 +325,17 @@ func (p *Policy) pathspecReaches(dir, spec, g string) (explicit, reach bool) {
 	return false, specMatch(rel, g)
 }
 
+// readGuardFile reads the guard file rel under top without blocking: a
+// named pipe put in its place is an error (which refuses the change), not
+// a wait that would outlast the agent's hook timeout and let the call run.
+func readGuardFile(top, rel string) ([]byte, error) {
+	return confine.ReadRegularFileUpTo(filepath.Join(top, filepath.FromSlash(rel)), -1)
+}
+
 // editWeakens reports whether an edit tool's write of the guard file rel
 // changes the guard.
 func (p *Policy) editWeakens(rel string, r Request) bool {
-	cur, err := os.ReadFile(filepath.Join(p.Top, filepath.FromSlash(rel)))
+	cur, err := readGuardFile(p.Top, rel)
 	if err != nil && !os.IsNotExist(err) {
 		return true
 	}
