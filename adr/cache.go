@@ -18,6 +18,7 @@ import (
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/cachefile"
+	"github.com/git-adr/git-adr/internal/confine"
 	"github.com/git-adr/git-adr/internal/offheap"
 )
 
@@ -338,7 +339,7 @@ func (c *Cache) saveWhen(worth func(added, stats, total int) bool) error {
 // offheap.Reader.ReadFull) and the modification time it has as it is
 // read.
 func readCacheFile(p string, read offheap.Reader) (data []byte, release func(), written int64, err error) {
-	f, fi, err := cachefile.OpenFile(p)
+	f, fi, err := confine.OpenRegularFile(p)
 	if err != nil {
 		return nil, nil, 0, err
 	}

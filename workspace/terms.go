@@ -18,7 +18,7 @@ import (
 	"github.com/git-adr/git-adr/adr"
 	"github.com/git-adr/git-adr/gitops"
 	"github.com/git-adr/git-adr/internal/atomicfile"
-	"github.com/git-adr/git-adr/internal/cachefile"
+	"github.com/git-adr/git-adr/internal/confine"
 	"github.com/git-adr/git-adr/retrieve"
 )
 
@@ -479,7 +479,7 @@ func readInto(p string, buf *[]byte) ([]byte, error) {
 	// Without blocking, and a regular file of a summary's size only: a
 	// FIFO or a huge file put in a cache must not hang or exhaust a
 	// question (the next sync replaces it).
-	f, fi, err := cachefile.OpenFile(p)
+	f, fi, err := confine.OpenRegularFile(p)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/cachefile"
+	"github.com/git-adr/git-adr/internal/confine"
 	"github.com/git-adr/git-adr/internal/offheap"
 	"github.com/git-adr/git-adr/retrieve"
 )
@@ -63,7 +64,7 @@ func loadTermCache(dir string) *termCache {
 		return c
 	}
 	c.path = filepath.Join(dir, "terms.bin")
-	f, fi, err := cachefile.OpenFile(c.path)
+	f, fi, err := confine.OpenRegularFile(c.path)
 	if err != nil {
 		return c
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-adr/git-adr/internal/atomicfile"
 	"github.com/git-adr/git-adr/internal/cachefile"
+	"github.com/git-adr/git-adr/internal/confine"
 	"github.com/git-adr/git-adr/internal/offheap"
 	"github.com/git-adr/git-adr/retrieve"
 )
@@ -53,7 +54,7 @@ func loadTaskIndex(dir string, key [32]byte, ids []string, read offheap.Reader) 
 	if dir == "" {
 		return nil, nil, false
 	}
-	f, fi, err := cachefile.OpenFile(taskIndexPath(dir))
+	f, fi, err := confine.OpenRegularFile(taskIndexPath(dir))
 	if err != nil {
 		return nil, nil, false
 	}

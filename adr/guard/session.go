@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/git-adr/git-adr/internal/confine"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -51,7 +52,7 @@ func OpenSession(dir, agent, id string) (*Session, error) {
 	// Without blocking, and a regular file only: a named pipe put here
 	// (an agent's shell can) would hold the hook until the agent's hook
 	// timeout, which lets the call run. Such a session is not used.
-	f, err := os.OpenFile(s.path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	f, fi, err := confine.OpenRegularFile(s.path)
 	switch {
 	case os.IsNotExist(err):
 		if err := os.MkdirAll(sd, 0o755); err != nil {
@@ -63,13 +64,6 @@ func OpenSession(dir, agent, id string) (*Session, error) {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("guard session %s: not a regular file", s.path)
-	}
 	if fi.Size() > maxSessionBytes {
 		s.full = true
 	}

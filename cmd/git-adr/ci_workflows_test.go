@@ -221,13 +221,21 @@ func (job gitlabJob) script() string {
 	return strings.Join(append(lines, job.Script...), "\n")
 }
 
-func TestGitLabCIJob(t *testing.T) {
+// onlyGitLabJob is the one job of the GitLab CI file name, which must be
+// named job.
+func onlyGitLabJob(t *testing.T, name, job string) gitlabJob {
+	t.Helper()
 	var jobs map[string]gitlabJob
-	readCIFile(t, "gitlab-ci.yml", &jobs)
-	job, ok := jobs["adr"]
+	readCIFile(t, name, &jobs)
+	j, ok := jobs[job]
 	if !ok || len(jobs) != 1 {
-		t.Fatalf("want one job named adr, got %d", len(jobs))
+		t.Fatalf("want one job named %s, got %d", job, len(jobs))
 	}
+	return j
+}
+
+func TestGitLabCIJob(t *testing.T) {
+	job := onlyGitLabJob(t, "gitlab-ci.yml", "adr")
 	if len(job.Rules) != 1 || job.Rules[0]["if"] != `$CI_PIPELINE_SOURCE == "merge_request_event"` {
 		t.Errorf("rules %v: the job is for merge request pipelines", job.Rules)
 	}

@@ -131,12 +131,7 @@ func TestGitHubActionsWorkspaceWorkflow(t *testing.T) {
 // runs. A repository that cannot be fetched does not stop the job before
 // check, which fails it naming that repository.
 func TestGitLabWorkspaceJob(t *testing.T) {
-	var jobs map[string]gitlabJob
-	readCIFile(t, "gitlab-ci-workspace.yml", &jobs)
-	job, ok := jobs["adr-workspace"]
-	if !ok || len(jobs) != 1 {
-		t.Fatalf("want one job named adr-workspace, got %d", len(jobs))
-	}
+	job := onlyGitLabJob(t, "gitlab-ci-workspace.yml", "adr-workspace")
 	if len(job.Rules) != 1 || job.Rules[0]["if"] != `$CI_PIPELINE_SOURCE == "schedule"` || job.Artifacts.When != "always" {
 		t.Fatalf("rules %v, artifacts when %q: the job is for scheduled pipelines and keeps its export when it fails", job.Rules, job.Artifacts.When)
 	}

@@ -2,23 +2,20 @@
 // the term cache, the task index, the token counts and the path tokens):
 // a header naming the format, a body, and the CRC-32C of both, so that a
 // damaged, truncated or foreign file is recognised and ignored, never
-// trusted. [OpenFile] and [ReadFile] open them so that nothing put in
-// their place (a named pipe, a huge file) hangs or exhausts a command.
+// trusted. [ReadFile] reads one so that nothing put in its place (a named
+// pipe, a huge file) hangs or exhausts a command.
 package cachefile
 
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"hash/crc32"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"unsafe"
 
+	"github.com/git-adr/git-adr/internal/confine"
 	"github.com/git-adr/git-adr/internal/offheap"
 )
 
@@ -79,31 +76,12 @@ func OpenString(data, header string) (string, bool) {
 	return sealed[len(header):], true
 }
 
-// OpenFile opens the cache file at p to be read, and describes it. It
-// never blocks (a named pipe put in a cache folder, which a workspace
-// mirror's is under the user's cache folder, must not hang every command
-// that reads it) and refuses anything but a regular file.
-func OpenFile(p string) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s: not a regular file", p)
-	}
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, fi, nil
-}
-
 // ReadFile reads the cache file at p whole into the heap: opened as
-// OpenFile opens it, and read in one read of its size, which must be at
-// most offheap.MaxFile.
+// confine.OpenRegularFile opens it (never blocking on a named pipe put in
+// its place), and read in one read of its size, which must be at most
+// offheap.MaxFile.
 func ReadFile(p string) ([]byte, error) {
-	f, fi, err := OpenFile(p)
+	f, fi, err := confine.OpenRegularFile(p)
 	if err != nil {
 		return nil, err
 	}

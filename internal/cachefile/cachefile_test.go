@@ -2,7 +2,14 @@ package cachefile
 
 import (
 	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/git-adr/git-adr/internal/confine"
 )
 
 func TestSealOpen(t *testing.T) {
@@ -61,5 +68,35 @@ func TestSealer(t *testing.T) {
 	}
 	if body, ok := Open(b.Bytes(), []byte("header\n")); !ok || string(body) != "body in parts" {
 		t.Fatalf("Open = %q, %v", body, ok)
+	}
+}
+
+// ReadFile, which every cache read but the three read outside the heap
+// goes through, reads a cache whole and refuses a named pipe put in its
+// place at once instead of waiting for a writer.
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "tokens.bin")
+	want := Seal([]byte("header body"))
+	if err := os.WriteFile(good, want, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadFile(good); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("ReadFile: %q, %v", got, err)
+	}
+	pipe := filepath.Join(dir, "mentions.bin")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := ReadFile(pipe); done <- err }()
+	select {
+	case err := <-done:
+		var se *confine.SpecialFileError
+		if !errors.As(err, &se) {
+			t.Errorf("ReadFile of a named pipe: %v, want a SpecialFileError", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("ReadFile waited on a named pipe")
 	}
 }

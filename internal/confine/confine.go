@@ -538,31 +538,53 @@ func OpenNonBlocking(r *os.Root, name string) (*os.File, error) {
 // [*SpecialFileError] instead of blocking on them.
 func ReadRegularFile(name string) ([]byte, error) { return ReadRegularFileUpTo(name, -1) }
 
+// OpenRegularFile opens the file at name (following links) to be read, and
+// describes it, without ever blocking: a directory is an error wrapping
+// [ErrIsDir], and a named pipe, socket or device a [*SpecialFileError],
+// found before it is opened and again on what was opened.
+func OpenRegularFile(name string) (*os.File, fs.FileInfo, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := regularFile(name, fi); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi, err = f.Stat(); err == nil {
+		err = regularFile(name, fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// regularFile is nil for a regular file, else OpenRegularFile's error.
+func regularFile(name string, fi fs.FileInfo) error {
+	switch {
+	case fi.Mode().IsRegular():
+		return nil
+	case fi.IsDir():
+		return &fs.PathError{Op: "read", Path: name, Err: ErrIsDir}
+	default:
+		return &SpecialFileError{Path: name, Mode: fi.Mode()}
+	}
+}
+
 // ReadRegularFileUpTo is [ReadRegularFile] for a file that may hold at
 // most max bytes (a negative max: any size): a larger one is an error
 // wrapping [ErrTooLarge], found after reading max+1 bytes of it.
 func ReadRegularFileUpTo(name string, max int64) ([]byte, error) {
-	fi, err := os.Stat(name)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		if fi.IsDir() {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: ErrIsDir}
-		}
-		return nil, &SpecialFileError{Path: name, Mode: fi.Mode()}
-	}
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	f, fi, err := OpenRegularFile(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &SpecialFileError{Path: name, Mode: fi.Mode()}
-	}
 	if max < 0 {
 		return readAll(f, fi.Size())
 	}
